@@ -1,0 +1,154 @@
+import * as z from 'zod/mini';
+import { endpoint } from '../endpoint.ts';
+import {
+  code6,
+  email,
+  empty,
+  newPassword,
+  nickname,
+  okFlag,
+  passwordInput,
+  strictObject,
+  userKind,
+  username,
+} from '../schemas.ts';
+
+const deviceToken = z.optional(z.string().check(z.maxLength(600)));
+
+/** A signed-in session: the token goes into the `admin-token` header. */
+const session = z.object({
+  token: z.string(),
+  /** Present when the user asked to skip the second step on this device for 30 days. */
+  deviceToken: z.optional(z.string()),
+  /** The platform requires a Google Authenticator binding before anything else. */
+  mustBindGoogle: z.boolean(),
+});
+
+const secondStep = z.enum(['google', 'email']);
+
+type PasswordPair = { password?: string; newPassword?: string; confirmPassword: string };
+const passwordsMatch = <T extends PasswordPair>() =>
+  z.refine<T>((v) => (v.password ?? v.newPassword) === v.confirmPassword, {
+    message: 'validation.passwordMismatch',
+    path: ['confirmPassword'],
+  });
+
+export const auth = {
+  login: endpoint({
+    method: 'POST',
+    path: '/auth/login',
+    caller: 'public',
+    input: strictObject({
+      username,
+      password: passwordInput,
+      code: z.optional(z.union([code6, z.literal('')])),
+      deviceToken,
+    }),
+    output: session,
+  }),
+  logout: endpoint({ method: 'POST', path: '/auth/logout', caller: 'session', input: empty, output: okFlag }),
+  info: endpoint({
+    method: 'GET',
+    path: '/auth/info',
+    caller: 'session',
+    input: z.object({ token: z.optional(z.string()) }),
+    output: z.object({
+      id: z.number(),
+      username: z.string(),
+      name: z.string(),
+      avatar: z.string(),
+      introduction: z.string(),
+      email: z.string(),
+      kind: userKind,
+      merchantId: z.nullable(z.number()),
+      roles: z.array(z.string()),
+      perms: z.array(z.string()),
+      googleBound: z.boolean(),
+      mustBindGoogle: z.boolean(),
+    }),
+  }),
+  loginPassword: endpoint({
+    method: 'POST',
+    path: '/v1/auth/login/password',
+    caller: 'public',
+    input: strictObject({ username, password: passwordInput, deviceToken }),
+    /** errno 0 with a session when no second step is due; errno 1002 with `{ticket, step}` otherwise. */
+    output: z.union([session, z.object({ ticket: z.string(), step: secondStep, sentTo: z.optional(z.string()) })]),
+  }),
+  loginGoogleCode: endpoint({
+    method: 'POST',
+    path: '/v1/auth/login/googleCode',
+    caller: 'public',
+    input: strictObject({
+      ticket: z.string().check(z.minLength(1), z.maxLength(200)),
+      code: code6,
+      remember: z.optional(z.boolean()),
+    }),
+    output: session,
+  }),
+  loginEmailCode: endpoint({
+    method: 'POST',
+    path: '/v1/auth/login/emailCode',
+    caller: 'public',
+    input: strictObject({ ticket: z.string().check(z.minLength(1), z.maxLength(200)), code: code6 }),
+    output: session,
+  }),
+  sendEmailCode: endpoint({
+    method: 'GET',
+    path: '/v1/auth/email/sendCode',
+    caller: 'public',
+    input: z.object({ username, purpose: z.enum(['reset', 'login']) }),
+    output: z.object({ sentTo: z.string() }),
+  }),
+  resetPassword: endpoint({
+    method: 'POST',
+    path: '/v1/auth/reset/password',
+    caller: 'public',
+    input: strictObject({ username, code: code6, password: newPassword, confirmPassword: z.string() }).check(passwordsMatch()),
+    output: okFlag,
+  }),
+  changePassword: endpoint({
+    method: 'POST',
+    path: '/auth/password',
+    caller: 'session',
+    input: strictObject({ oldPassword: passwordInput, newPassword, confirmPassword: z.string() }).check(passwordsMatch()),
+    output: okFlag,
+  }),
+  updateProfile: endpoint({
+    method: 'POST',
+    path: '/auth/profile',
+    caller: 'session',
+    input: strictObject({
+      nickname: z.optional(nickname),
+      email: z.optional(email),
+      introduction: z.optional(z.string().check(z.maxLength(500))),
+    }),
+    output: okFlag,
+  }),
+  googleBindInfo: endpoint({
+    method: 'GET',
+    path: '/auth/google/bindInfo',
+    caller: 'session',
+    input: empty,
+    output: z.object({
+      bound: z.boolean(),
+      secret: z.optional(z.string()),
+      otpauthUrl: z.optional(z.string()),
+      qr: z.optional(z.string()),
+    }),
+  }),
+  googleBind: endpoint({
+    method: 'POST',
+    path: '/v1/auth/google/bind',
+    caller: 'session',
+    input: strictObject({ secret: z.string().check(z.regex(/^[A-Z2-7]{16,64}$/)), code: code6 }),
+    output: okFlag,
+  }),
+  googleUnbind: endpoint({
+    method: 'POST',
+    path: '/v1/auth/google/unbind',
+    caller: 'session',
+    input: strictObject({ code: code6, password: passwordInput }),
+    output: okFlag,
+  }),
+};

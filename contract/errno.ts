@@ -1,0 +1,39 @@
+/**
+ * The errno catalogue of the admin API envelope `{errno, errmsg, data}`.
+ * Each code's message lives in `locales/*.json` under `errno.<code>`; a test keeps the two in step.
+ */
+export const errno = {
+  ok: 0,
+  badRequest: 400,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  unsupportedMediaType: 415,
+  invalid: 422,
+  tooManyRequests: 429,
+  internal: 500,
+  notSignedIn: 501,
+  sessionExpired: 506,
+  badCredentials: 1001,
+  secondStepNeeded: 1002,
+  badCode: 1003,
+  accountLocked: 1004,
+  accountDisabled: 1005,
+  wrongOldPassword: 1006,
+  noEmail: 1007,
+  codeExpired: 1008,
+  googleAlreadyBound: 1009,
+  googleNotBound: 1010,
+  bindGoogleFirst: 1011,
+  usernameTaken: 1012,
+  cannotGrant: 1013,
+  builtinRole: 1014,
+  notYourself: 1015,
+  ticketInvalid: 1016,
+  codeTooSoon: 1017,
+  roleNameTaken: 1018,
+} as const;
+
+export type Errno = (typeof errno)[keyof typeof errno];
+
+export const allErrnos: readonly Errno[] = Object.values(errno);

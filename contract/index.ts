@@ -1,0 +1,33 @@
+/**
+ * The endpoint registry: every admin API endpoint, declared once. The server mounts handlers on it,
+ * checks permissions from it and generates OpenAPI from it; the console calls the API through it.
+ */
+import type { Endpoint } from './endpoint.ts';
+import { auth } from './endpoints/auth.ts';
+import { admin } from './endpoints/admin.ts';
+import { role } from './endpoints/role.ts';
+import { health, log, mailOutbox } from './endpoints/system.ts';
+
+export const endpoints = { health, auth, admin, role, log, mailOutbox };
+
+function assemble(): Endpoint[] {
+  const all: Endpoint[] = [];
+  const seen = new Map<string, string>();
+  for (const [group, area] of Object.entries(endpoints)) {
+    for (const [name, ep] of Object.entries(area as Record<string, Endpoint>)) {
+      ep.id = `${group}.${name}`;
+      ep.group = group;
+      const other = seen.get(ep.permission);
+      if (other) throw new Error(`endpoint ${ep.id} repeats ${ep.permission} of ${other}`);
+      seen.set(ep.permission, ep.id);
+      all.push(ep);
+    }
+  }
+  return all;
+}
+
+/** Every endpoint, with `id` and `group` filled in. */
+export const allEndpoints: readonly Endpoint[] = assemble();
+
+export * from './endpoint.ts';
+export * from './errno.ts';

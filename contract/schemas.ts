@@ -1,0 +1,74 @@
+/**
+ * Shared value schemas, written with `zod/mini` so the console can import them cheaply.
+ * A refinement's message is a locale key (`validation.*`); server and console translate it.
+ */
+import * as z from 'zod/mini';
+
+/** Rejects keys the schema does not name, so a typo in a request is an error, not a silent no-op. */
+export const strictObject = z.strictObject;
+
+export const id = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2_147_483_647));
+
+export const username = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, { message: 'validation.required' }),
+    z.maxLength(64),
+    z.regex(/^[A-Za-z0-9_.@-]+$/, { message: 'validation.username' }),
+  );
+
+/** What a sign-in form sends: any non-empty password, never echoed or logged. */
+export const passwordInput = z.string().check(z.minLength(1, { message: 'validation.required' }), z.maxLength(256));
+
+/** A password a user sets for themselves: digits, upper and lower case, more than 8 characters. */
+export const newPassword = z
+  .string()
+  .check(
+    z.maxLength(128),
+    z.refine((v) => v.length > 8 && /\d/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v), {
+      message: 'validation.passwordRule',
+    }),
+  );
+
+/** A password an administrator sets for another user: longer than 6 characters. */
+export const adminPassword = z
+  .string()
+  .check(z.maxLength(128), z.refine((v) => v.length > 6, { message: 'validation.adminPasswordRule' }));
+
+/** A six-digit verification code (Google Authenticator or e-mail). */
+export const code6 = z.string().check(z.regex(/^\d{6}$/, { message: 'validation.code6' }));
+
+export const email = z.string().check(z.trim(), z.maxLength(254), z.email({ message: 'validation.email' }));
+
+export const nickname = z
+  .string()
+  .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(64));
+
+export const shortText = z.string().check(z.trim(), z.maxLength(500));
+
+export const pageSize = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
+export const page = z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)));
+/** Opaque keyset cursor handed out as `nextCursor`. */
+export const cursor = z.optional(z.string().check(z.maxLength(200), z.regex(/^[A-Za-z0-9_-]+$/)));
+
+/** ISO 8601 instant; stored in UTC. */
+export const isoTime = z.iso.datetime({ offset: true });
+
+export const userKind = z.enum(['platform', 'merchant']);
+export type UserKind = z.infer<typeof userKind>;
+
+export const userStatus = z.enum(['active', 'disabled']);
+
+/** A list answer: `total` counts at most `totalCap` rows and `totalCapped` says when it stopped. */
+export function listOf<T extends z.ZodMiniType>(item: T) {
+  return z.object({
+    list: z.array(item),
+    total: z.number(),
+    totalCapped: z.optional(z.boolean()),
+    nextCursor: z.nullable(z.string()),
+  });
+}
+
+export const empty = z.object({});
+export const okFlag = z.object({ ok: z.literal(true) });

@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { inTransaction } from './db/index.ts';
+import { userRoles, users } from './db/schema.ts';
+import type { Deps } from './deps.ts';
+import { hashPassword } from './lib/crypto.ts';
+import { createMerchantRecord, merchantByCode } from './modules/merchant/service.ts';
+import { seedBuiltinRoles } from './modules/role/builtin.ts';
+
+/** A password that meets the set-password rule: digits, upper and lower case, 16 characters. */
+function generatedPassword(): string {
+  const raw = randomBytes(12).toString('base64url').replace(/[-_]/g, 'x');
+  return `Pg${raw}7`;
+}
+
+export interface FirstStart {
+  adminPassword?: string;
+  demo?: { merchant: string; username: string; password: string };
+}
+
+/**
+ * First start on an empty database: built-in platform roles, the `admin` user, and (embedded database
+ * by default, or DEMO=1) a demo merchant with its owner. Every later start finds them and does nothing.
+ */
+export async function bootstrap(deps: Deps): Promise<FirstStart> {
+  const { config, database } = deps;
+  const out: FirstStart = {};
+  await inTransaction(database.db, async (tx) => {
+    const roleIds = await seedBuiltinRoles(tx, 'platform', null);
+    const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'admin'));
+    if (!admin) {
+      const password = config.adminPassword ?? generatedPassword();
+      const [row] = await tx
+        .insert(users)
+        .values({ kind: 'platform', username: 'admin', nickname: 'Administrator', passwordHash: await hashPassword(password) })
+        .returning({ id: users.id });
+      await tx.insert(userRoles).values({ userId: row!.id, roleId: roleIds.get('superAdmin')! });
+      if (!config.adminPassword) out.adminPassword = password;
+    }
+  });
+  const demo = config.demo ?? database.engine === 'pglite';
+  if (demo) {
+    await inTransaction(database.db, async (tx) => {
+      if (await merchantByCode(tx, 'M10001')) return;
+      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'demo'));
+      if (existing) return;
+      const password = 'Demo12345';
+      await createMerchantRecord(tx, {
+        code: 'M10001',
+        name: 'Demo Merchant',
+        owner: { username: 'demo', password, email: 'owner@demo.example', nickname: 'Demo owner' },
+      });
+      out.demo = { merchant: 'M10001', username: 'demo', password };
+    });
+  }
+  return out;
+}

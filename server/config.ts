@@ -1,0 +1,65 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+
+/** Everything the server reads from the environment, in one place (see README, Configuration). */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  adminPassword?: string;
+  /** Seed the demo workspace on first start: default on for PGlite, off for PostgreSQL. */
+  demo?: boolean;
+  /** 32-byte key for sealing secrets and signing device tokens. */
+  appKey: Buffer;
+  sessionIdleMinutes: number;
+  sessionMaxHours: number;
+  /** Honour X-Forwarded-For (only behind a proxy you run). */
+  trustProxy: boolean;
+  logLevel: string;
+  consoleDir: string;
+}
+
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** The key comes from APP_KEY (64 hex characters) or a file made once in the data folder. */
+function loadAppKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
+  if (env.APP_KEY) {
+    if (!/^[0-9a-f]{64}$/i.test(env.APP_KEY)) throw new Error('APP_KEY must be 64 hexadecimal characters');
+    return Buffer.from(env.APP_KEY, 'hex');
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const file = resolve(dataDir, 'app.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  return Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const demo = env.DEMO === undefined || env.DEMO === '' ? undefined : env.DEMO !== '0';
+  return {
+    host: env.HOST || '127.0.0.1',
+    port: intEnv(env, 'PORT', 8080, 0, 65535),
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Paygate Console <no-reply@localhost>',
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    demo,
+    appKey: loadAppKey(env, dataDir),
+    sessionIdleMinutes: intEnv(env, 'SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
+    sessionMaxHours: intEnv(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 7),
+    trustProxy: env.TRUST_PROXY === '1',
+    logLevel: env.LOG_LEVEL || 'info',
+    consoleDir: resolve(env.CONSOLE_DIR || 'dist/console'),
+  };
+}

@@ -1,0 +1,247 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { type Context, Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Endpoint } from '../../contract/endpoint.ts';
+import { needsPermission } from '../../contract/endpoint.ts';
+import { type Errno, errno } from '../../contract/errno.ts';
+import { allEndpoints } from '../../contract/index.ts';
+import { inTransaction } from '../db/index.ts';
+import { operationLog } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { redact } from '../lib/redact.ts';
+import { AppError, Refusal } from './errors.ts';
+import type { AuditEntry, RequestMeta, Route } from './handle.ts';
+import { langFrom, t } from './i18n.ts';
+import { docsPage, openApiDocument } from './openapi.ts';
+import { resolveSession, type SessionUser } from './session.ts';
+import { fieldErrors } from './validation.ts';
+
+type Env = { Variables: { requestId: string } };
+
+/** The envelope every admin API answer uses. */
+export function envelope(lang: RequestMeta['lang'], code: Errno, data: unknown = null, errmsg?: string) {
+  return { errno: code, errmsg: code === errno.ok ? '' : (errmsg ?? t(lang, `errno.${code}`)), data };
+}
+
+const contentSecurityPolicy = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+};
+
+function clientIp(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded.slice(0, 64);
+  }
+  try {
+    return getConnInfo(c).remote.address ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Query parameters as an object: a repeated key becomes an array. */
+function queryInput(c: Context): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, values] of Object.entries(c.req.queries())) out[key] = values.length === 1 ? values[0] : values;
+  return out;
+}
+
+export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
+  const byId = new Map<string, Route>();
+  for (const route of routes) {
+    if (byId.has(route.endpoint.id)) throw new Error(`two handlers for ${route.endpoint.id}`);
+    byId.set(route.endpoint.id, route);
+  }
+  const missing = allEndpoints.filter((e) => !byId.has(e.id)).map((e) => e.id);
+  if (missing.length) throw new Error(`endpoints without a handler: ${missing.join(', ')}`);
+
+  const app = new Hono<Env>();
+  const log = deps.logger;
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id');
+    const requestId = incoming && /^[A-Za-z0-9-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+    c.set('requestId', requestId);
+    const started = performance.now();
+    await next();
+    c.header('X-Request-Id', requestId);
+    const path = c.req.path;
+    if (path.startsWith('/api') || path.startsWith('/gateway')) {
+      log.info({ rid: requestId, m: c.req.method, p: path, s: c.res.status, ms: Math.round(performance.now() - started) });
+    }
+  });
+  app.use(
+    '*',
+    secureHeaders({
+      contentSecurityPolicy,
+      strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+      referrerPolicy: 'no-referrer',
+      xFrameOptions: 'DENY',
+      crossOriginResourcePolicy: 'same-origin',
+    }),
+  );
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: 1024 * 1024,
+      onError: (c) => c.json(envelope(langFrom(c.req.header('accept-language')), errno.badRequest), 413),
+    }),
+  );
+
+  const writeLog = (
+    db: Deps['database']['db'],
+    ep: Endpoint,
+    meta: RequestMeta,
+    user: SessionUser | null,
+    outcome: 'ok' | 'failed' | 'denied',
+    code: number,
+    audit: AuditEntry | undefined,
+  ) =>
+    db.insert(operationLog).values({
+      at: deps.clock.now(),
+      userId: user?.id ?? audit?.userId ?? null,
+      username: user?.username ?? audit?.username ?? '',
+      userKind: user?.kind ?? null,
+      merchantId: user?.merchantId ?? null,
+      ip: meta.ip,
+      requestId: meta.requestId,
+      action: ep.id,
+      target: audit?.target ?? '',
+      outcome,
+      errno: code,
+      detail: audit && (audit.changes || audit.detail) ? redact({ ...audit.detail, changes: audit.changes }) : null,
+    });
+
+  for (const ep of allEndpoints) {
+    const route = byId.get(ep.id)!;
+    app.on(ep.method, `/api${ep.path}`, async (c) => {
+      const meta: RequestMeta = {
+        ip: clientIp(c, deps.config.trustProxy),
+        requestId: c.get('requestId'),
+        userAgent: c.req.header('user-agent') ?? '',
+        lang: langFrom(c.req.header('accept-language')),
+      };
+      let user: SessionUser | null = null;
+      let audit: AuditEntry | undefined;
+      const db = deps.database.db;
+      try {
+        if (ep.caller !== 'public') {
+          const token = c.req.header('admin-token') ?? (ep.id === 'auth.info' ? c.req.query('token') : undefined);
+          user = await resolveSession(deps, token);
+          if (needsPermission(ep.caller)) {
+            const kindOk = ep.caller === 'both' || ep.caller === user.kind;
+            if (!kindOk || !(user.perms.includes('*') || user.perms.includes(ep.permission))) {
+              await writeLog(db, ep, meta, user, 'denied', errno.forbidden, undefined);
+              throw new AppError(errno.forbidden);
+            }
+            if (user.mustBindGoogle) throw new AppError(errno.bindGoogleFirst);
+          }
+        }
+        let raw: unknown;
+        if (ep.method === 'GET') {
+          raw = queryInput(c);
+          if (ep.id === 'auth.info') delete (raw as Record<string, unknown>).token;
+        } else {
+          if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+            return c.json(envelope(meta.lang, errno.unsupportedMediaType), 415);
+          }
+          const text = await c.req.text();
+          try {
+            raw = text.trim() === '' ? {} : JSON.parse(text);
+          } catch {
+            throw new AppError(errno.badRequest);
+          }
+        }
+        const parsed = ep.input.safeParse(raw, { reportInput: true });
+        if (!parsed.success) {
+          const fields = fieldErrors(parsed.error.issues, meta.lang);
+          const first = fields[0];
+          const errmsg = `${t(meta.lang, `errno.${errno.invalid}`)}${first ? `: ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}`;
+          if (user && ep.method === 'POST') await writeLog(db, ep, meta, user, 'failed', errno.invalid, undefined);
+          return c.json(envelope(meta.lang, errno.invalid, { fields }, errmsg));
+        }
+        const after: Array<() => Promise<void> | void> = [];
+        const ctxFor = (tx: typeof db) => ({
+          input: parsed.data,
+          user,
+          tx,
+          deps,
+          req: meta,
+          audit: (entry: AuditEntry) => {
+            audit = { ...audit, ...entry };
+          },
+          afterCommit: (fn: () => Promise<void> | void) => {
+            after.push(fn);
+          },
+        });
+        let result: unknown;
+        if (ep.method === 'GET') {
+          result = await route.run(ctxFor(db) as never);
+        } else {
+          result = await inTransaction(db, async (tx) => {
+            audit = undefined;
+            after.length = 0;
+            const r = await route.run(ctxFor(tx) as never);
+            const refused = r instanceof Refusal;
+            await writeLog(tx, ep, meta, user, refused ? 'failed' : 'ok', refused ? r.errno : 0, audit);
+            return r;
+          });
+          for (const fn of after) {
+            Promise.resolve()
+              .then(fn)
+              .catch((err) => log.error({ rid: meta.requestId, err: String(err) }, 'after-commit task failed'));
+          }
+        }
+        if (result instanceof Refusal) return c.json(envelope(meta.lang, result.errno, result.data));
+        return c.json(envelope(meta.lang, errno.ok, result ?? null));
+      } catch (err) {
+        if (err instanceof AppError) {
+          if (user && ep.method === 'POST' && err.errno !== errno.forbidden) {
+            await writeLog(db, ep, meta, user, 'failed', err.errno, audit).catch(() => {});
+          }
+          return c.json(envelope(meta.lang, err.errno, err.data));
+        }
+        log.error({ rid: meta.requestId, endpoint: ep.id, err: err instanceof Error ? err.stack : String(err) }, 'handler failed');
+        if (user && ep.method === 'POST') await writeLog(db, ep, meta, user, 'failed', errno.internal, audit).catch(() => {});
+        return c.json(envelope(meta.lang, errno.internal), 500);
+      }
+    });
+  }
+
+  app.get('/api/openapi.json', (c) => c.json(openApiDocument()));
+  app.get('/api/docs', (c) => c.html(docsPage(openApiDocument())));
+  app.all('/api/*', (c) => c.json(envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404));
+
+  // The built console: hashed assets are immutable; any other path is the single-page app.
+  const root = deps.config.consoleDir;
+  app.use('/assets/*', async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+  });
+  app.use('*', serveStatic({ root }));
+  app.get('*', async (c) => {
+    const index = join(root, 'index.html');
+    if (!existsSync(index)) return c.text('The console is not built yet: run `npm run build`.', 503);
+    c.header('Cache-Control', 'no-cache');
+    return c.html(await readFile(index, 'utf8'));
+  });
+  app.onError((err, c) => {
+    log.error({ rid: c.get('requestId'), err: err.stack }, 'unhandled');
+    return c.json(envelope(langFrom(c.req.header('accept-language')), errno.internal), 500);
+  });
+  return app;
+}

@@ -1,0 +1,55 @@
+import type { Endpoint, Parsed } from '../../contract/endpoint.ts';
+import type * as z from 'zod/mini';
+import type { Db } from '../db/index.ts';
+import type { Deps } from '../deps.ts';
+import type { Refusal } from './errors.ts';
+import type { Lang } from './i18n.ts';
+import type { SessionUser } from './session.ts';
+
+/** What the operation log records of a write, beyond who, when, where and which endpoint. */
+export interface AuditEntry {
+  target?: string;
+  /** Changed fields with before and after (see `changes`). */
+  changes?: Record<string, { before: unknown; after: unknown }>;
+  detail?: Record<string, unknown>;
+  /** For public endpoints (sign-in): who the attempt was for. */
+  username?: string;
+  userId?: number | null;
+}
+
+export interface RequestMeta {
+  ip: string;
+  requestId: string;
+  userAgent: string;
+  lang: Lang;
+}
+
+export interface HandlerContext<E extends Endpoint, U> {
+  input: Parsed<E>;
+  /** The signed-in user (null only on public endpoints). */
+  user: U;
+  /** A transaction for writes; the plain handle for reads. */
+  tx: Db;
+  deps: Deps;
+  req: RequestMeta;
+  /** Describes this write for the operation log (every POST is logged; this adds what changed). */
+  audit(entry: AuditEntry): void;
+  /** Runs after the transaction commits (sending mail, waking a job worker). */
+  afterCommit(fn: () => Promise<void> | void): void;
+}
+
+type UserOf<E extends Endpoint> = E['caller'] extends 'public' ? null : SessionUser;
+export type HandlerResult<E extends Endpoint> = z.output<E['output']> | Refusal;
+
+export interface Route<E extends Endpoint = Endpoint> {
+  endpoint: E;
+  run(ctx: HandlerContext<E, UserOf<E>>): Promise<HandlerResult<E>>;
+}
+
+/** Binds a handler to its endpoint: input arrives validated, the user authenticated and authorised. */
+export function handle<E extends Endpoint>(
+  endpoint: E,
+  run: (ctx: HandlerContext<E, UserOf<E>>) => Promise<HandlerResult<E>>,
+): Route {
+  return { endpoint, run } as unknown as Route;
+}

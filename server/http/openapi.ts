@@ -1,0 +1,112 @@
+import * as z from 'zod/mini';
+import { allErrnos } from '../../contract/errno.ts';
+import { allEndpoints } from '../../contract/index.ts';
+import { t } from './i18n.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+function schemaOf(s: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+let cached: JsonSchema | undefined;
+
+/** OpenAPI 3.1 for the admin API, generated from the endpoint registry. */
+export function openApiDocument(): JsonSchema {
+  if (cached) return cached;
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const ep of allEndpoints) {
+    const input = schemaOf(ep.input, 'input');
+    const op: Record<string, unknown> = {
+      operationId: ep.id,
+      summary: t('en', `endpoints.${ep.id}`),
+      description: `${t('zh_CN', `endpoints.${ep.id}`)}\n\nCaller: ${ep.caller}${
+        ep.caller === 'public' || ep.caller === 'session' ? '' : `; permission \`${ep.permission}\``
+      }.`,
+      tags: [ep.group],
+      'x-caller': ep.caller,
+      'x-permission': ep.permission,
+      responses: {
+        '200': {
+          description: 'The envelope; `errno` 0 carries `data`, any other errno a message in the requested language.',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['errno', 'errmsg', 'data'],
+                properties: {
+                  errno: { type: 'integer', enum: allErrnos },
+                  errmsg: { type: 'string' },
+                  data: schemaOf(ep.output, 'output'),
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    if (ep.caller !== 'public') op.security = [{ adminToken: [] }];
+    if (ep.method === 'GET') {
+      const props = (input.properties ?? {}) as Record<string, JsonSchema>;
+      const required = new Set((input.required ?? []) as string[]);
+      op.parameters = Object.entries(props).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: required.has(name),
+        schema,
+      }));
+    } else {
+      op.requestBody = { required: true, content: { 'application/json': { schema: input } } };
+    }
+    paths[`/api${ep.path}`] = { ...paths[`/api${ep.path}`], [ep.method.toLowerCase()]: op };
+  }
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Paygate console admin API',
+      version: '1',
+      description:
+        'Every answer is `{errno, errmsg, data}` with HTTP 200 for business outcomes. Send `Accept-Language: zh-CN` for Chinese messages. State changes are POSTs with a JSON body and the `admin-token` header.',
+    },
+    servers: [{ url: '/' }],
+    components: { securitySchemes: { adminToken: { type: 'apiKey', in: 'header', name: 'admin-token' } } },
+    paths,
+  };
+  return cached;
+}
+
+const escape = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+
+/** A readable reference page generated from an OpenAPI document (no scripts, no external assets). */
+export function docsPage(doc: JsonSchema): string {
+  const info = doc.info as { title: string; description: string };
+  const paths = doc.paths as Record<string, Record<string, Record<string, unknown>>>;
+  const groups = new Map<string, string[]>();
+  for (const [path, ops] of Object.entries(paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const tag = (op.tags as string[])[0] ?? 'other';
+      const responses = op.responses as Record<string, { content: Record<string, { schema: unknown }> }>;
+      const input = method === 'get' ? op.parameters : (op.requestBody as { content: Record<string, { schema: unknown }> })
+        .content['application/json']!.schema;
+      const out = (responses['200']!.content['application/json']!.schema as { properties: { data: unknown } }).properties.data;
+      const html = `<section id="${escape(String(op.operationId))}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
+<p>${escape(String(op.summary))}</p><p class="d">${escape(String(op.description)).replace(/\n/g, '<br>')}</p>
+<details><summary>${method === 'get' ? 'Query parameters' : 'Request body'}</summary><pre>${escape(JSON.stringify(input, null, 2))}</pre></details>
+<details><summary>data</summary><pre>${escape(JSON.stringify(out, null, 2))}</pre></details></section>`;
+      groups.set(tag, [...(groups.get(tag) ?? []), html]);
+    }
+  }
+  const toc = [...groups.keys()].map((g) => `<a href="#g-${escape(g)}">${escape(g)}</a>`).join(' · ');
+  const body = [...groups.entries()]
+    .map(([g, items]) => `<h2 id="g-${escape(g)}">${escape(g)}</h2>${items.join('\n')}`)
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(info.title)}</title>
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<style>body{font:14px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1f2933}
+code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f4f6f8;padding:.75rem;overflow:auto}
+section{border-top:1px solid #e4e7eb;padding:.5rem 0}.m{font-weight:600;padding:0 .4rem;border-radius:3px;color:#fff}
+.get{background:#2f80ed}.post{background:#27ae60}.d{color:#52606d}h3{margin:.25rem 0}</style></head>
+<body><h1>${escape(info.title)}</h1><p>${escape(info.description)}</p><p><a href="openapi.json">openapi.json</a></p><nav>${toc}</nav>${body}</body></html>`;
+}

@@ -1,0 +1,44 @@
+import type * as z from 'zod/mini';
+import { type Lang, t } from './i18n.ts';
+
+export interface FieldError {
+  path: string;
+  code: string;
+  message: string;
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** One issue in the caller's language; a custom message that is a locale key is translated as such. */
+function message(issue: Issue, lang: Lang): string {
+  if (issue.message?.startsWith('validation.')) return t(lang, issue.message);
+  switch (issue.code) {
+    case 'invalid_type':
+      return t(lang, (issue as { input?: unknown }).input === undefined ? 'validation.required' : 'validation.invalidType');
+    case 'too_small': {
+      const min = Number(issue.minimum);
+      if (issue.origin === 'string') return t(lang, min <= 1 ? 'validation.required' : 'validation.tooShort', { min });
+      return t(lang, 'validation.tooSmall', { min });
+    }
+    case 'too_big': {
+      const max = Number(issue.maximum);
+      if (issue.origin === 'string') return t(lang, 'validation.tooLong', { max });
+      if (issue.origin === 'array') return t(lang, 'validation.tooManyItems', { max });
+      return t(lang, 'validation.tooBig', { max });
+    }
+    case 'invalid_value':
+      return t(lang, 'validation.oneOf', { values: issue.values.map(String).join(', ') });
+    case 'unrecognized_keys':
+      return t(lang, 'validation.unknownField', { field: issue.keys.join(', ') });
+    default:
+      return t(lang, 'validation.invalid');
+  }
+}
+
+export function fieldErrors(issues: readonly Issue[], lang: Lang): FieldError[] {
+  return issues.slice(0, 20).map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    code: issue.code,
+    message: message(issue, lang),
+  }));
+}

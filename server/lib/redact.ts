@@ -1,0 +1,25 @@
+/** Field names whose values never reach a log, the operation log or an error answer. */
+const secretKeys =
+  /^(password|oldPassword|newPassword|confirmPassword|passwordHash|code|secret|token|deviceToken|ticket|totpSecret|apiSecret|webhookSecret|credentials|otpauthUrl|qr|authorization|admin-token|cookie)$/i;
+
+/** A deep copy with secret fields replaced, for anything that is written down. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = secretKeys.test(k) ? '[redacted]' : redact(v, depth + 1);
+  return out;
+}
+
+/** Before/after of the fields that changed, secrets redacted. */
+export function changes(before: Record<string, unknown>, after: Record<string, unknown>) {
+  const diff: Record<string, { before: unknown; after: unknown }> = {};
+  for (const key of Object.keys(after)) {
+    if (after[key] === undefined) continue;
+    if (JSON.stringify(before[key]) === JSON.stringify(after[key])) continue;
+    diff[key] = secretKeys.test(key)
+      ? { before: '[redacted]', after: '[redacted]' }
+      : { before: before[key] ?? null, after: after[key] };
+  }
+  return diff;
+}

@@ -1,0 +1,52 @@
+import { serve } from '@hono/node-server';
+import { bootstrap } from './bootstrap.ts';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import type { Deps } from './deps.ts';
+import { createApp } from './http/app.ts';
+import { systemClock } from './lib/clock.ts';
+import { sealer } from './lib/crypto.ts';
+import { createLogger } from './lib/logger.ts';
+import { createMailer } from './lib/mail.ts';
+import { rateLimiter } from './lib/rateLimit.ts';
+import { routes } from './routes.ts';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+const started = Date.now();
+const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+const deps: Deps = {
+  config,
+  database,
+  clock: systemClock,
+  mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, db: () => database.db }),
+  sealer: sealer(config.appKey),
+  logger,
+  authLimiter: rateLimiter({ limit: 30, windowMs: 5 * 60_000, now: () => Date.now() }),
+};
+const first = await bootstrap(deps);
+const app = createApp(deps, routes);
+
+const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  const url = `http://${config.host}:${info.port}`;
+  logger.info({ url, db: database.engine, ms: Date.now() - started }, 'server listening');
+  // Credentials go to the terminal once, never to the structured log.
+  const lines = [`\n  Paygate console: ${url}/   (API reference: ${url}/api/docs)`, `  Database: ${database.engine}`];
+  if (first.adminPassword) lines.push(`  First start: user "admin", password "${first.adminPassword}" (shown once)`);
+  if (first.demo) lines.push(`  Demo merchant ${first.demo.merchant}: user "${first.demo.username}", password "${first.demo.password}"`);
+  process.stdout.write(`${lines.join('\n')}\n\n`);
+});
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  const force = setTimeout(() => process.exit(1), 10_000);
+  force.unref();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await database.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

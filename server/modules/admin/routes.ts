@@ -1,0 +1,142 @@
+import { and, asc, count, eq, inArray, like } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { sqlState } from '../../db/index.ts';
+import { roles, userRoles, users } from '../../db/schema.ts';
+import { hashPassword } from '../../lib/crypto.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import { changes } from '../../lib/redact.ts';
+import { AppError } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { revokeSessions } from '../../http/session.ts';
+import { grantableRoles, mustCoverUser, userInScope, userScope } from './scope.ts';
+
+const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, '\\$&')}%`;
+
+export const adminRoutes = [
+  handle(endpoints.admin.list, async ({ input, user, tx }) => {
+    const where = and(
+      userScope(user),
+      input.username ? like(users.username, likePrefix(input.username)) : undefined,
+      input.status ? eq(users.status, input.status) : undefined,
+    );
+    const { limit, offset } = pageWindow(input.page, input.pageSize);
+    const rows = await tx.select().from(users).where(where).orderBy(asc(users.id)).limit(limit).offset(offset);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(users).where(where);
+    const links = rows.length
+      ? await tx
+          .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
+          .from(userRoles)
+          .innerJoin(roles, eq(roles.id, userRoles.roleId))
+          .where(inArray(userRoles.userId, rows.map((r) => r.id)))
+          .orderBy(asc(roles.id))
+      : [];
+    return {
+      list: rows.map((r) => ({
+        id: r.id,
+        username: r.username,
+        nickname: r.nickname,
+        email: r.email,
+        status: r.status,
+        merchantId: r.merchantId,
+        roles: links.filter((l) => l.userId === r.id).map(({ id, name }) => ({ id, name })),
+        googleBound: r.totpSecret !== null,
+        lastLoginAt: r.lastLoginAt?.toISOString() ?? null,
+        createdAt: r.createdAt.toISOString(),
+      })),
+      total: n,
+      nextCursor: null,
+    };
+  }),
+
+  handle(endpoints.admin.create, async ({ input, user, tx, deps, audit }) => {
+    const granted = await grantableRoles(tx, user, input.roleIds);
+    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(users.username, input.username));
+    if (taken) throw new AppError(errno.usernameTaken);
+    const now = deps.clock.now();
+    let row: { id: number } | undefined;
+    try {
+      [row] = await tx
+        .insert(users)
+        .values({
+          kind: user.kind,
+          merchantId: user.merchantId,
+          username: input.username,
+          nickname: input.nickname,
+          email: input.email ?? '',
+          passwordHash: await hashPassword(input.password),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: users.id });
+    } catch (err) {
+      if (sqlState(err) === '23505') throw new AppError(errno.usernameTaken);
+      throw err;
+    }
+    if (granted.length) await tx.insert(userRoles).values(granted.map((r) => ({ userId: row!.id, roleId: r.id })));
+    audit({
+      target: `user:${row!.id}`,
+      changes: changes(
+        {},
+        { username: input.username, nickname: input.nickname, email: input.email ?? '', roles: granted.map((r) => r.name) },
+      ),
+    });
+    return { id: row!.id };
+  }),
+
+  handle(endpoints.admin.update, async ({ input, user, tx, deps, audit }) => {
+    const target = await userInScope(tx, user, input.id);
+    audit({ target: `user:${target.id}` });
+    if (target.id === user.id && input.status === 'disabled') throw new AppError(errno.notYourself);
+    await mustCoverUser(tx, user, target.id);
+    const before: Record<string, unknown> = { nickname: target.nickname, email: target.email, status: target.status };
+    const next: Record<string, unknown> = { nickname: input.nickname, email: input.email, status: input.status };
+    const set: Partial<typeof users.$inferInsert> = { updatedAt: deps.clock.now() };
+    if (input.nickname !== undefined) set.nickname = input.nickname;
+    if (input.email !== undefined) set.email = input.email;
+    if (input.status !== undefined) set.status = input.status;
+    if (input.password !== undefined) {
+      set.passwordHash = await hashPassword(input.password);
+      before.password = '';
+      next.password = 'reset';
+    }
+    await tx.update(users).set(set).where(eq(users.id, target.id));
+    if (input.roleIds !== undefined) {
+      const granted = await grantableRoles(tx, user, input.roleIds);
+      const old = await tx
+        .select({ name: roles.name })
+        .from(userRoles)
+        .innerJoin(roles, eq(roles.id, userRoles.roleId))
+        .where(eq(userRoles.userId, target.id));
+      before.roles = old.map((r) => r.name).sort();
+      next.roles = granted.map((r) => r.name).sort();
+      await tx.delete(userRoles).where(eq(userRoles.userId, target.id));
+      if (granted.length) await tx.insert(userRoles).values(granted.map((r) => ({ userId: target.id, roleId: r.id })));
+    }
+    // A disabled account or a password set by someone else ends every session of that user.
+    if (input.status === 'disabled' || input.password !== undefined) await revokeSessions(deps, tx, target.id);
+    audit({ changes: changes(before, next) });
+    return { ok: true as const };
+  }),
+
+  handle(endpoints.admin.delete, async ({ input, user, tx, audit }) => {
+    const target = await userInScope(tx, user, input.id);
+    audit({ target: `user:${target.id}`, detail: { username: target.username } });
+    if (target.id === user.id) throw new AppError(errno.notYourself);
+    await mustCoverUser(tx, user, target.id);
+    await tx.delete(users).where(eq(users.id, target.id));
+    return { ok: true as const };
+  }),
+
+  handle(endpoints.admin.resetGoogle, async ({ input, user, tx, deps, audit }) => {
+    const target = await userInScope(tx, user, input.id);
+    audit({ target: `user:${target.id}` });
+    if (target.id === user.id) throw new AppError(errno.notYourself);
+    await mustCoverUser(tx, user, target.id);
+    if (target.totpSecret === null) throw new AppError(errno.googleNotBound);
+    await tx.update(users).set({ totpSecret: null, updatedAt: deps.clock.now() }).where(eq(users.id, target.id));
+    await revokeSessions(deps, tx, target.id);
+    audit({ changes: { googleBound: { before: true, after: false } } });
+    return { ok: true as const };
+  }),
+];

@@ -1,0 +1,122 @@
+import { and, asc, count, eq, inArray, like } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { roles, userRoles } from '../../db/schema.ts';
+import type { Db } from '../../db/index.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import { changes } from '../../lib/redact.ts';
+import { AppError } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { t } from '../../http/i18n.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { roleInScope, roleScope } from '../admin/scope.ts';
+import { catalogueFor, covers } from './catalogue.ts';
+
+/** Permissions a role may hold: `*` or endpoints of the caller's kind, each held by the caller. */
+function checkPerms(user: SessionUser, perms: readonly string[]): string[] {
+  const known = new Set(catalogueFor(user.kind).map((e) => e.permission));
+  const unknown = perms.filter((p) => p !== '*' && !known.has(p));
+  if (unknown.length) {
+    throw new AppError(errno.invalid, {
+      fields: [{ path: 'perms', code: 'invalid_value', message: unknown.slice(0, 5).join(', ') }],
+    });
+  }
+  if (!covers(user.perms, perms)) throw new AppError(errno.cannotGrant);
+  return [...new Set(perms)].sort();
+}
+
+async function nameFree(tx: Db, user: SessionUser, name: string, exceptId?: number) {
+  const [clash] = await tx.select({ id: roles.id }).from(roles).where(and(roleScope(user), eq(roles.name, name)));
+  if (clash && clash.id !== exceptId) throw new AppError(errno.roleNameTaken);
+}
+
+export const roleRoutes = [
+  handle(endpoints.role.list, async ({ input, user, tx }) => {
+    const where = and(roleScope(user), input.name ? like(roles.name, `%${input.name.replace(/[\\%_]/g, '\\$&')}%`) : undefined);
+    const { limit, offset } = pageWindow(input.page, input.pageSize);
+    const rows = await tx.select().from(roles).where(where).orderBy(asc(roles.id)).limit(limit).offset(offset);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(roles).where(where);
+    const counts = rows.length
+      ? await tx
+          .select({ roleId: userRoles.roleId, n: count() })
+          .from(userRoles)
+          .where(inArray(userRoles.roleId, rows.map((r) => r.id)))
+          .groupBy(userRoles.roleId)
+      : [];
+    return {
+      list: rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        description: r.description,
+        builtin: r.builtinKey !== null,
+        perms: r.perms,
+        userCount: counts.find((c) => c.roleId === r.id)?.n ?? 0,
+        updatedAt: r.updatedAt.toISOString(),
+      })),
+      total: n,
+      nextCursor: null,
+    };
+  }),
+
+  handle(endpoints.role.create, async ({ input, user, tx, audit }) => {
+    const perms = checkPerms(user, input.perms);
+    await nameFree(tx, user, input.name);
+    const [row] = await tx
+      .insert(roles)
+      .values({ kind: user.kind, merchantId: user.merchantId, name: input.name, description: input.description, perms })
+      .returning({ id: roles.id });
+    audit({ target: `role:${row!.id}`, changes: changes({}, { name: input.name, description: input.description, perms }) });
+    return { id: row!.id };
+  }),
+
+  handle(endpoints.role.update, async ({ input, user, tx, deps, audit }) => {
+    const role = await roleInScope(tx, user, input.id);
+    audit({ target: `role:${role.id}` });
+    if (!covers(user.perms, role.perms)) throw new AppError(errno.cannotGrant);
+    if (input.name !== undefined) await nameFree(tx, user, input.name, role.id);
+    const next = { name: input.name, description: input.description };
+    await tx
+      .update(roles)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        updatedAt: deps.clock.now(),
+      })
+      .where(eq(roles.id, role.id));
+    audit({ changes: changes(role, next) });
+    return { ok: true as const };
+  }),
+
+  handle(endpoints.role.delete, async ({ input, user, tx, audit }) => {
+    const role = await roleInScope(tx, user, input.id);
+    audit({ target: `role:${role.id}`, detail: { name: role.name } });
+    if (role.builtinKey) throw new AppError(errno.builtinRole);
+    if (!covers(user.perms, role.perms)) throw new AppError(errno.cannotGrant);
+    await tx.delete(roles).where(eq(roles.id, role.id));
+    return { ok: true as const };
+  }),
+
+  handle(endpoints.role.permissions, async ({ input, user, tx, req }) => {
+    const groups = new Map<string, { permission: string; id: string; method: string; path: string; description: string }[]>();
+    for (const e of catalogueFor(user.kind)) {
+      const entry = { permission: e.permission, id: e.id, method: e.method, path: e.path, description: t(req.lang, `endpoints.${e.id}`) };
+      groups.set(e.group, [...(groups.get(e.group) ?? []), entry]);
+    }
+    const granted = input.id === undefined ? undefined : (await roleInScope(tx, user, input.id)).perms;
+    return {
+      groups: [...groups.entries()].map(([group, permissions]) => ({ group, title: t(req.lang, `permGroups.${group}`), permissions })),
+      ...(granted ? { granted } : {}),
+    };
+  }),
+
+  handle(endpoints.role.setPermissions, async ({ input, user, tx, deps, audit }) => {
+    const role = await roleInScope(tx, user, input.id);
+    audit({ target: `role:${role.id}` });
+    // Editing a role is granting it: the caller must hold what it has now and what it will have.
+    if (!covers(user.perms, role.perms)) throw new AppError(errno.cannotGrant);
+    const perms = checkPerms(user, input.perms);
+    await tx.update(roles).set({ perms, updatedAt: deps.clock.now() }).where(eq(roles.id, role.id));
+    audit({ changes: changes({ perms: role.perms }, { perms }) });
+    return { ok: true as const };
+  }),
+];

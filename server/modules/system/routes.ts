@@ -1,0 +1,82 @@
+import { and, desc, eq, gte, like, lt, lte, or, sql } from 'drizzle-orm';
+import { endpoints } from '../../../contract/index.ts';
+import { mailOutbox, operationLog } from '../../db/schema.ts';
+import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
+import { handle } from '../../http/handle.ts';
+
+export const systemRoutes = [
+  handle(endpoints.health.check, async ({ tx, deps }) => {
+    await tx.execute(sql`select 1`);
+    return { status: 'ok' as const, db: deps.database.engine };
+  }),
+
+  handle(endpoints.log.list, async ({ input, user, tx }) => {
+    // Platform users read the whole trail; a merchant user only its merchant's.
+    const filters = and(
+      user.kind === 'merchant' ? eq(operationLog.merchantId, user.merchantId!) : undefined,
+      input.username ? like(operationLog.username, `${input.username.replace(/[\\%_]/g, '\\$&')}%`) : undefined,
+      input.action ? like(operationLog.action, `${input.action.replace(/[\\%_]/g, '\\$&')}%`) : undefined,
+      input.outcome ? eq(operationLog.outcome, input.outcome) : undefined,
+      input.from ? gte(operationLog.at, new Date(input.from)) : undefined,
+    );
+    // The next page carries the cursor bound only, not the range's upper bound again (PERFORMANCE.md rule 1).
+    const c = input.cursor ? decodeCursor(input.cursor) : undefined;
+    const bound = c
+      ? or(lt(operationLog.at, c.at), and(eq(operationLog.at, c.at), lt(operationLog.id, c.id)))
+      : input.to
+        ? lte(operationLog.at, new Date(input.to))
+        : undefined;
+    const rows = await tx
+      .select()
+      .from(operationLog)
+      .where(and(filters, bound))
+      .orderBy(desc(operationLog.at), desc(operationLog.id))
+      .limit(input.pageSize + 1);
+    const more = rows.length > input.pageSize;
+    const page = rows.slice(0, input.pageSize);
+    const last = page.at(-1);
+    const counted = await cappedCount(
+      tx,
+      sql`${operationLog}`,
+      and(filters, input.to ? lte(operationLog.at, new Date(input.to)) : undefined),
+    );
+    return {
+      list: page.map((r) => ({
+        id: r.id,
+        at: r.at.toISOString(),
+        userId: r.userId,
+        username: r.username,
+        merchantId: r.merchantId,
+        ip: r.ip,
+        requestId: r.requestId,
+        action: r.action,
+        target: r.target,
+        outcome: r.outcome,
+        errno: r.errno,
+        detail: r.detail,
+      })),
+      ...counted,
+      nextCursor: more && last ? encodeCursor(last.at, last.id) : null,
+    };
+  }),
+
+  handle(endpoints.mailOutbox.list, async ({ input, tx }) => {
+    const c = input.cursor ? decodeCursor(input.cursor) : undefined;
+    const filters = input.to ? like(mailOutbox.to, `%${input.to.replace(/[\\%_]/g, '\\$&')}%`) : undefined;
+    const rows = await tx
+      .select()
+      .from(mailOutbox)
+      .where(and(filters, c ? lt(mailOutbox.id, c.id) : undefined))
+      .orderBy(desc(mailOutbox.id))
+      .limit(input.pageSize + 1);
+    const more = rows.length > input.pageSize;
+    const page = rows.slice(0, input.pageSize);
+    const last = page.at(-1);
+    const counted = await cappedCount(tx, sql`${mailOutbox}`, filters);
+    return {
+      list: page.map((r) => ({ ...r, at: r.at.toISOString() })),
+      ...counted,
+      nextCursor: more && last ? encodeCursor(last.at, last.id) : null,
+    };
+  }),
+];

@@ -1,0 +1,207 @@
+/**
+ * Integration-test harness: the real app on embedded PGlite (always) or on a fresh PostgreSQL database
+ * (when TEST_DATABASE_URL is set), with a clock the test moves.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { errno } from '../../contract/errno.ts';
+import type { Endpoint, Input } from '../../contract/endpoint.ts';
+import { endpoints } from '../../contract/index.ts';
+import { bootstrap } from '../bootstrap.ts';
+import type { Config } from '../config.ts';
+import { type Database, inTransaction, openDatabase } from '../db/index.ts';
+import { merchants, roles, userRoles, users } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { createApp } from '../http/app.ts';
+import { manualClock } from '../lib/clock.ts';
+import { hashPassword, sealer } from '../lib/crypto.ts';
+import { createLogger } from '../lib/logger.ts';
+import { createMailer } from '../lib/mail.ts';
+import { rateLimiter } from '../lib/rateLimit.ts';
+import { codeAt, newTotpSecret } from '../modules/auth/totp.ts';
+import { createMerchantRecord } from '../modules/merchant/service.ts';
+import { routes } from '../routes.ts';
+import { freshPostgresUrl, hasPostgres } from './pg.ts';
+
+export type EngineName = 'pglite' | 'postgres';
+
+/** The engines every integration test runs on. */
+export const engines: EngineName[] = hasPostgres ? ['pglite', 'postgres'] : ['pglite'];
+
+export const adminPassword = 'Admin12345!';
+
+export interface Envelope<T = unknown> {
+  errno: number;
+  errmsg: string;
+  data: T;
+}
+
+export interface TestServerOptions {
+  smtpUrl?: string;
+  /** Sign-in attempts per address per window (default: high, so tests don't trip it by accident). */
+  authLimit?: number;
+  /** Capture the structured log here. */
+  logSink?: string[];
+}
+
+export async function startTestServer(engine: EngineName, opts: TestServerOptions = {}) {
+  const fresh = engine === 'postgres' ? await freshPostgresUrl() : undefined;
+  const database: Database = await openDatabase({ url: fresh?.url, poolSize: 25 });
+  const clock = manualClock(new Date(Date.now()));
+  const appKey = randomBytes(32);
+  const config: Config = {
+    host: '127.0.0.1',
+    port: 0,
+    dataDir: mkdtempSync(join(tmpdir(), 'paygate-test-')),
+    smtpUrl: opts.smtpUrl,
+    mailFrom: 'Paygate Test <test@localhost>',
+    adminPassword,
+    demo: false,
+    appKey,
+    sessionIdleMinutes: 30,
+    sessionMaxHours: 12,
+    trustProxy: true,
+    logLevel: 'info',
+    consoleDir: join(tmpdir(), 'no-console'),
+  };
+  const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn');
+  if (opts.logSink) {
+    const sink = opts.logSink;
+    const write = (obj: unknown) => sink.push(JSON.stringify(obj));
+    for (const level of ['info', 'warn', 'error'] as const) {
+      (logger as unknown as Record<string, unknown>)[level] = (a: unknown, b?: unknown) => write([a, b]);
+    }
+  }
+  const deps: Deps = {
+    config,
+    database,
+    clock,
+    mailer: createMailer({ smtpUrl: opts.smtpUrl, from: config.mailFrom, db: () => database.db }),
+    sealer: sealer(appKey),
+    logger,
+    authLimiter: rateLimiter({ limit: opts.authLimit ?? 100_000, windowMs: 5 * 60_000, now: () => clock.now().getTime() }),
+  };
+  await bootstrap(deps);
+  const app = createApp(deps, routes);
+  const db = database.db;
+
+  async function request(
+    method: string,
+    path: string,
+    init: { body?: unknown; rawBody?: string; token?: string; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = { 'x-forwarded-for': '10.0.0.1', ...init.headers };
+    if (init.token) headers['admin-token'] = init.token;
+    let body: string | undefined = init.rawBody;
+    if (init.body !== undefined) {
+      body = JSON.stringify(init.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await app.request(`http://localhost${path}`, { method, headers, body });
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json: json as Envelope };
+  }
+
+  /** Calls an endpoint of the registry: GET input goes in the query, POST input in a JSON body. */
+  async function call<E extends Endpoint>(
+    ep: E,
+    input: Input<E> | Record<string, unknown>,
+    token?: string,
+    headers?: Record<string, string>,
+  ): Promise<Envelope<any>> {
+    if (ep.method === 'GET') {
+      const qs = new URLSearchParams();
+      for (const [k, v] of Object.entries(input as Record<string, unknown>)) {
+        if (v === undefined) continue;
+        for (const item of Array.isArray(v) ? v : [v]) qs.append(k, String(item));
+      }
+      const q = qs.toString();
+      return (await request('GET', `/api${ep.path}${q ? `?${q}` : ''}`, { token, headers })).json;
+    }
+    return (await request('POST', `/api${ep.path}`, { body: input, token, headers })).json;
+  }
+
+  /** Signs in with password (and Google code when given); answers the token or throws. */
+  async function login(username: string, password: string, code?: string): Promise<string> {
+    const res = await call(endpoints.auth.login, { username, password, ...(code ? { code } : {}) });
+    if (res.errno !== 0) throw new Error(`login ${username} failed: ${res.errno} ${res.errmsg}`);
+    return res.data.token as string;
+  }
+
+  let counter = 0;
+  /** A user of the given kind holding exactly `perms` through one role; answers its credentials and a token. */
+  async function makeUser(opts: { kind?: 'platform' | 'merchant'; perms: string[]; merchantId?: number; email?: string }) {
+    const kind = opts.kind ?? 'platform';
+    const merchantId = kind === 'merchant' ? (opts.merchantId ?? (await makeMerchant()).id) : null;
+    const username = `u${++counter}_${randomBytes(3).toString('hex')}`;
+    const password = 'Passw0rd!x';
+    const id = await inTransaction(db, async (tx) => {
+      const [role] = await tx
+        .insert(roles)
+        .values({ kind, merchantId, name: `role-${username}`, perms: opts.perms })
+        .returning({ id: roles.id });
+      const [user] = await tx
+        .insert(users)
+        .values({ kind, merchantId, username, nickname: username, email: opts.email ?? '', passwordHash: await hashPassword(password) })
+        .returning({ id: users.id });
+      await tx.insert(userRoles).values({ userId: user!.id, roleId: role!.id });
+      return user!.id;
+    });
+    const token = await login(username, password);
+    const [roleRow] = await db.select({ id: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, id));
+    return { id, username, password, token, roleId: roleRow!.id, merchantId };
+  }
+
+  async function makeMerchant(code = `M${++counter}${randomBytes(2).toString('hex')}`) {
+    const made = await inTransaction(db, (tx) =>
+      createMerchantRecord(tx, {
+        code,
+        name: `Merchant ${code}`,
+        owner: { username: `owner_${code.toLowerCase()}`, password: 'Owner1234!', email: `${code.toLowerCase()}@example.com` },
+      }),
+    );
+    const [row] = await db.select().from(merchants).where(eq(merchants.id, made.merchant.id));
+    return { ...row!, ownerUsername: `owner_${code.toLowerCase()}`, ownerPassword: 'Owner1234!' };
+  }
+
+  /** Binds a Google key for a signed-in user through the API; answers the secret. */
+  async function bindGoogle(token: string): Promise<string> {
+    const secret = newTotpSecret();
+    const res = await call(endpoints.auth.googleBind, { secret, code: codeAt(secret, clock.now()) }, token);
+    if (res.errno !== 0) throw new Error(`bind failed: ${res.errno} ${res.errmsg}`);
+    return secret;
+  }
+
+  return {
+    engine,
+    app,
+    deps,
+    db,
+    clock,
+    request,
+    call,
+    login,
+    makeUser,
+    makeMerchant,
+    bindGoogle,
+    async adminToken() {
+      return login('admin', adminPassword);
+    },
+    async close() {
+      await database.close();
+      await fresh?.drop();
+    },
+  };
+}
+
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+export { errno };

@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and server integration tests. Standalone on purpose (does not merge vite.config.ts): the server
+// tests need no console plugins, and JSX in *.test.tsx is compiled with the tsconfig's `react-jsx`.
+// Integration tests that want PostgreSQL use server/test/pg.ts (TEST_DATABASE_URL, set by .ci/run).
+export default defineConfig({
+  test: {
+    include: ['**/*.test.ts', '**/*.test.tsx'],
+    exclude: [
+      'e2e/**',
+      '**/node_modules/**',
+      'dist/**',
+      'data/**',
+      'test-results/**',
+      'playwright-report/**',
+    ],
+    environment: 'node',
+    globals: false,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // 2-core machines (CI and developers alike): files run in parallel, on at most 2 workers.
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
