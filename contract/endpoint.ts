@@ -35,7 +35,9 @@ export type Input<E extends Endpoint> = z.input<E['input']>;
 export type Parsed<E extends Endpoint> = z.output<E['input']>;
 export type Output<E extends Endpoint> = z.output<E['output']>;
 
-export function endpoint<I extends z.ZodMiniType, O extends z.ZodMiniType>(def: EndpointDef<I, O>): Endpoint<I, O> {
+export function endpoint<I extends z.ZodMiniType, O extends z.ZodMiniType>(
+  def: EndpointDef<I, O>,
+): Endpoint<I, O> {
   return { ...def, permission: `${def.method} ${def.path}`, id: '', group: '' };
 }
 

@@ -3,8 +3,8 @@
  * checks permissions from it and generates OpenAPI from it; the console calls the API through it.
  */
 import type { Endpoint } from './endpoint.ts';
-import { auth } from './endpoints/auth.ts';
 import { admin } from './endpoints/admin.ts';
+import { auth } from './endpoints/auth.ts';
 import { role } from './endpoints/role.ts';
 import { health, log, mailOutbox } from './endpoints/system.ts';
 

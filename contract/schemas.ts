@@ -19,22 +19,23 @@ export const username = z
   );
 
 /** What a sign-in form sends: any non-empty password, never echoed or logged. */
-export const passwordInput = z.string().check(z.minLength(1, { message: 'validation.required' }), z.maxLength(256));
+export const passwordInput = z
+  .string()
+  .check(z.minLength(1, { message: 'validation.required' }), z.maxLength(256));
 
 /** A password a user sets for themselves: digits, upper and lower case, more than 8 characters. */
-export const newPassword = z
-  .string()
-  .check(
-    z.maxLength(128),
-    z.refine((v) => v.length > 8 && /\d/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v), {
-      message: 'validation.passwordRule',
-    }),
-  );
+export const newPassword = z.string().check(
+  z.maxLength(128),
+  z.refine((v) => v.length > 8 && /\d/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v), {
+    message: 'validation.passwordRule',
+  }),
+);
 
 /** A password an administrator sets for another user: longer than 6 characters. */
-export const adminPassword = z
-  .string()
-  .check(z.maxLength(128), z.refine((v) => v.length > 6, { message: 'validation.adminPasswordRule' }));
+export const adminPassword = z.string().check(
+  z.maxLength(128),
+  z.refine((v) => v.length > 6, { message: 'validation.adminPasswordRule' }),
+);
 
 /** A six-digit verification code (Google Authenticator or e-mail). */
 export const code6 = z.string().check(z.regex(/^\d{6}$/, { message: 'validation.code6' }));

@@ -32,7 +32,12 @@ export async function bootstrap(deps: Deps): Promise<FirstStart> {
       const password = config.adminPassword ?? generatedPassword();
       const [row] = await tx
         .insert(users)
-        .values({ kind: 'platform', username: 'admin', nickname: 'Administrator', passwordHash: await hashPassword(password) })
+        .values({
+          kind: 'platform',
+          username: 'admin',
+          nickname: 'Administrator',
+          passwordHash: await hashPassword(password),
+        })
         .returning({ id: users.id });
       await tx.insert(userRoles).values({ userId: row!.id, roleId: roleIds.get('superAdmin')! });
       if (!config.adminPassword) out.adminPassword = password;

@@ -31,9 +31,16 @@ const server = serve({ fetch: app.fetch, hostname: config.host, port: config.por
   const url = `http://${config.host}:${info.port}`;
   logger.info({ url, db: database.engine, ms: Date.now() - started }, 'server listening');
   // Credentials go to the terminal once, never to the structured log.
-  const lines = [`\n  Paygate console: ${url}/   (API reference: ${url}/api/docs)`, `  Database: ${database.engine}`];
-  if (first.adminPassword) lines.push(`  First start: user "admin", password "${first.adminPassword}" (shown once)`);
-  if (first.demo) lines.push(`  Demo merchant ${first.demo.merchant}: user "${first.demo.username}", password "${first.demo.password}"`);
+  const lines = [
+    `\n  Paygate console: ${url}/   (API reference: ${url}/api/docs)`,
+    `  Database: ${database.engine}`,
+  ];
+  if (first.adminPassword)
+    lines.push(`  First start: user "admin", password "${first.adminPassword}" (shown once)`);
+  if (first.demo)
+    lines.push(
+      `  Demo merchant ${first.demo.merchant}: user "${first.demo.username}", password "${first.demo.password}"`,
+    );
   process.stdout.write(`${lines.join('\n')}\n\n`);
 });
 

@@ -11,8 +11,8 @@ import {
   page,
   pageSize,
   strictObject,
-  userStatus,
   username,
+  userStatus,
 } from '../schemas.ts';
 
 const roleIds = z.array(id).check(z.maxLength(50));
@@ -72,7 +72,13 @@ export const admin = {
     }),
     output: okFlag,
   }),
-  delete: endpoint({ method: 'POST', path: '/admin/delete', caller: 'both', input: strictObject({ id }), output: okFlag }),
+  delete: endpoint({
+    method: 'POST',
+    path: '/admin/delete',
+    caller: 'both',
+    input: strictObject({ id }),
+    output: okFlag,
+  }),
   /** Clears another user's Google Authenticator key so that they bind a new one (rebind). */
   resetGoogle: endpoint({
     method: 'POST',

@@ -73,7 +73,10 @@ export const auth = {
     caller: 'public',
     input: strictObject({ username, password: passwordInput, deviceToken }),
     /** errno 0 with a session when no second step is due; errno 1002 with `{ticket, step}` otherwise. */
-    output: z.union([session, z.object({ ticket: z.string(), step: secondStep, sentTo: z.optional(z.string()) })]),
+    output: z.union([
+      session,
+      z.object({ ticket: z.string(), step: secondStep, sentTo: z.optional(z.string()) }),
+    ]),
   }),
   loginGoogleCode: endpoint({
     method: 'POST',
@@ -104,14 +107,18 @@ export const auth = {
     method: 'POST',
     path: '/v1/auth/reset/password',
     caller: 'public',
-    input: strictObject({ username, code: code6, password: newPassword, confirmPassword: z.string() }).check(passwordsMatch()),
+    input: strictObject({ username, code: code6, password: newPassword, confirmPassword: z.string() }).check(
+      passwordsMatch(),
+    ),
     output: okFlag,
   }),
   changePassword: endpoint({
     method: 'POST',
     path: '/auth/password',
     caller: 'session',
-    input: strictObject({ oldPassword: passwordInput, newPassword, confirmPassword: z.string() }).check(passwordsMatch()),
+    input: strictObject({ oldPassword: passwordInput, newPassword, confirmPassword: z.string() }).check(
+      passwordsMatch(),
+    ),
     output: okFlag,
   }),
   updateProfile: endpoint({

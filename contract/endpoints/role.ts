@@ -3,7 +3,9 @@ import { endpoint } from '../endpoint.ts';
 import { id, listOf, okFlag, page, pageSize, shortText, strictObject } from '../schemas.ts';
 
 const perms = z.array(z.string().check(z.minLength(1), z.maxLength(120))).check(z.maxLength(500));
-const roleName = z.string().check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(64));
+const roleName = z
+  .string()
+  .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(64));
 
 export const roleSummary = z.object({
   id: z.number(),
@@ -19,7 +21,13 @@ export const permissionGroup = z.object({
   group: z.string(),
   title: z.string(),
   permissions: z.array(
-    z.object({ permission: z.string(), id: z.string(), method: z.string(), path: z.string(), description: z.string() }),
+    z.object({
+      permission: z.string(),
+      id: z.string(),
+      method: z.string(),
+      path: z.string(),
+      description: z.string(),
+    }),
   ),
 });
 
@@ -35,7 +43,11 @@ export const role = {
     method: 'POST',
     path: '/role/create',
     caller: 'both',
-    input: strictObject({ name: roleName, description: z._default(shortText, ''), perms: z._default(perms, []) }),
+    input: strictObject({
+      name: roleName,
+      description: z._default(shortText, ''),
+      perms: z._default(perms, []),
+    }),
     output: z.object({ id: z.number() }),
   }),
   update: endpoint({
@@ -45,7 +57,13 @@ export const role = {
     input: strictObject({ id, name: z.optional(roleName), description: z.optional(shortText) }),
     output: okFlag,
   }),
-  delete: endpoint({ method: 'POST', path: '/role/delete', caller: 'both', input: strictObject({ id }), output: okFlag }),
+  delete: endpoint({
+    method: 'POST',
+    path: '/role/delete',
+    caller: 'both',
+    input: strictObject({ id }),
+    output: okFlag,
+  }),
   /** The permission catalogue of the caller's kind, grouped and described; with `id`, that role's set too. */
   permissions: endpoint({
     method: 'GET',

@@ -29,7 +29,11 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 const pgliteExtensions = { pg_trgm };
 
 /** Opens PostgreSQL when `url` is given, otherwise embedded PGlite in `dataDir` (or in memory), and migrates. */
-export async function openDatabase(opts: { url?: string; dataDir?: string; poolSize?: number }): Promise<Database> {
+export async function openDatabase(opts: {
+  url?: string;
+  dataDir?: string;
+  poolSize?: number;
+}): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20 });
     // An idle client that loses its connection must not crash the process.

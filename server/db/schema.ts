@@ -33,7 +33,10 @@ export const merchants = pgTable(
     createdAt: createdAt(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [unique('merchants_code_key').on(t.code), check('merchants_status', sql`${t.status} in ('active','frozen')`)],
+  (t) => [
+    unique('merchants_code_key').on(t.code),
+    check('merchants_status', sql`${t.status} in ('active','frozen')`),
+  ],
 );
 
 export const users = pgTable(

@@ -56,7 +56,8 @@ function clientIp(c: Context, trustProxy: boolean): string {
 /** Query parameters as an object: a repeated key becomes an array. */
 function queryInput(c: Context): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, values] of Object.entries(c.req.queries())) out[key] = values.length === 1 ? values[0] : values;
+  for (const [key, values] of Object.entries(c.req.queries()))
+    out[key] = values.length === 1 ? values[0] : values;
   return out;
 }
 
@@ -81,7 +82,13 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
     c.header('X-Request-Id', requestId);
     const path = c.req.path;
     if (path.startsWith('/api') || path.startsWith('/gateway')) {
-      log.info({ rid: requestId, m: c.req.method, p: path, s: c.res.status, ms: Math.round(performance.now() - started) });
+      log.info({
+        rid: requestId,
+        m: c.req.method,
+        p: path,
+        s: c.res.status,
+        ms: Math.round(performance.now() - started),
+      });
     }
   });
   app.use(
@@ -123,7 +130,8 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
       target: audit?.target ?? '',
       outcome,
       errno: code,
-      detail: audit && (audit.changes || audit.detail) ? redact({ ...audit.detail, changes: audit.changes }) : null,
+      detail:
+        audit && (audit.changes || audit.detail) ? redact({ ...audit.detail, changes: audit.changes }) : null,
     });
 
   for (const ep of allEndpoints) {
@@ -140,7 +148,8 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
       const db = deps.database.db;
       try {
         if (ep.caller !== 'public') {
-          const token = c.req.header('admin-token') ?? (ep.id === 'auth.info' ? c.req.query('token') : undefined);
+          const token =
+            c.req.header('admin-token') ?? (ep.id === 'auth.info' ? c.req.query('token') : undefined);
           user = await resolveSession(deps, token);
           if (needsPermission(ep.caller)) {
             const kindOk = ep.caller === 'both' || ep.caller === user.kind;
@@ -171,7 +180,8 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
           const fields = fieldErrors(parsed.error.issues, meta.lang);
           const first = fields[0];
           const errmsg = `${t(meta.lang, `errno.${errno.invalid}`)}${first ? `: ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}`;
-          if (user && ep.method === 'POST') await writeLog(db, ep, meta, user, 'failed', errno.invalid, undefined);
+          if (user && ep.method === 'POST')
+            await writeLog(db, ep, meta, user, 'failed', errno.invalid, undefined);
           return c.json(envelope(meta.lang, errno.invalid, { fields }, errmsg));
         }
         const after: Array<() => Promise<void> | void> = [];
@@ -203,7 +213,9 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
           for (const fn of after) {
             Promise.resolve()
               .then(fn)
-              .catch((err) => log.error({ rid: meta.requestId, err: String(err) }, 'after-commit task failed'));
+              .catch((err) =>
+                log.error({ rid: meta.requestId, err: String(err) }, 'after-commit task failed'),
+              );
           }
         }
         if (result instanceof Refusal) return c.json(envelope(meta.lang, result.errno, result.data));
@@ -215,8 +227,12 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
           }
           return c.json(envelope(meta.lang, err.errno, err.data));
         }
-        log.error({ rid: meta.requestId, endpoint: ep.id, err: err instanceof Error ? err.stack : String(err) }, 'handler failed');
-        if (user && ep.method === 'POST') await writeLog(db, ep, meta, user, 'failed', errno.internal, audit).catch(() => {});
+        log.error(
+          { rid: meta.requestId, endpoint: ep.id, err: err instanceof Error ? err.stack : String(err) },
+          'handler failed',
+        );
+        if (user && ep.method === 'POST')
+          await writeLog(db, ep, meta, user, 'failed', errno.internal, audit).catch(() => {});
         return c.json(envelope(meta.lang, errno.internal), 500);
       }
     });

@@ -1,5 +1,5 @@
-import type { Endpoint, Parsed } from '../../contract/endpoint.ts';
 import type * as z from 'zod/mini';
+import type { Endpoint, Parsed } from '../../contract/endpoint.ts';
 import type { Db } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import type { Refusal } from './errors.ts';

@@ -29,7 +29,8 @@ export function openApiDocument(): JsonSchema {
       'x-permission': ep.permission,
       responses: {
         '200': {
-          description: 'The envelope; `errno` 0 carries `data`, any other errno a message in the requested language.',
+          description:
+            'The envelope; `errno` 0 carries `data`, any other errno a message in the requested language.',
           content: {
             'application/json': {
               schema: {
@@ -76,8 +77,11 @@ export function openApiDocument(): JsonSchema {
   return cached;
 }
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!,
+  );
 
 /** A readable reference page generated from an OpenAPI document (no scripts, no external assets). */
 export function docsPage(doc: JsonSchema): string {
@@ -88,25 +92,29 @@ export function docsPage(doc: JsonSchema): string {
     for (const [method, op] of Object.entries(ops)) {
       const tag = (op.tags as string[])[0] ?? 'other';
       const responses = op.responses as Record<string, { content: Record<string, { schema: unknown }> }>;
-      const input = method === 'get' ? op.parameters : (op.requestBody as { content: Record<string, { schema: unknown }> })
-        .content['application/json']!.schema;
-      const out = (responses['200']!.content['application/json']!.schema as { properties: { data: unknown } }).properties.data;
-      const html = `<section id="${escape(String(op.operationId))}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escape(path)}</code></h3>
-<p>${escape(String(op.summary))}</p><p class="d">${escape(String(op.description)).replace(/\n/g, '<br>')}</p>
-<details><summary>${method === 'get' ? 'Query parameters' : 'Request body'}</summary><pre>${escape(JSON.stringify(input, null, 2))}</pre></details>
-<details><summary>data</summary><pre>${escape(JSON.stringify(out, null, 2))}</pre></details></section>`;
+      const input =
+        method === 'get'
+          ? op.parameters
+          : (op.requestBody as { content: Record<string, { schema: unknown }> }).content['application/json']!
+              .schema;
+      const out = (responses['200']!.content['application/json']!.schema as { properties: { data: unknown } })
+        .properties.data;
+      const html = `<section id="${escapeHtml(String(op.operationId))}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
+<p>${escapeHtml(String(op.summary))}</p><p class="d">${escapeHtml(String(op.description)).replace(/\n/g, '<br>')}</p>
+<details><summary>${method === 'get' ? 'Query parameters' : 'Request body'}</summary><pre>${escapeHtml(JSON.stringify(input, null, 2))}</pre></details>
+<details><summary>data</summary><pre>${escapeHtml(JSON.stringify(out, null, 2))}</pre></details></section>`;
       groups.set(tag, [...(groups.get(tag) ?? []), html]);
     }
   }
-  const toc = [...groups.keys()].map((g) => `<a href="#g-${escape(g)}">${escape(g)}</a>`).join(' · ');
+  const toc = [...groups.keys()].map((g) => `<a href="#g-${escapeHtml(g)}">${escapeHtml(g)}</a>`).join(' · ');
   const body = [...groups.entries()]
-    .map(([g, items]) => `<h2 id="g-${escape(g)}">${escape(g)}</h2>${items.join('\n')}`)
+    .map(([g, items]) => `<h2 id="g-${escapeHtml(g)}">${escapeHtml(g)}</h2>${items.join('\n')}`)
     .join('\n');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(info.title)}</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(info.title)}</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <style>body{font:14px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1f2933}
 code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f4f6f8;padding:.75rem;overflow:auto}
 section{border-top:1px solid #e4e7eb;padding:.5rem 0}.m{font-weight:600;padding:0 .4rem;border-radius:3px;color:#fff}
 .get{background:#2f80ed}.post{background:#27ae60}.d{color:#52606d}h3{margin:.25rem 0}</style></head>
-<body><h1>${escape(info.title)}</h1><p>${escape(info.description)}</p><p><a href="openapi.json">openapi.json</a></p><nav>${toc}</nav>${body}</body></html>`;
+<body><h1>${escapeHtml(info.title)}</h1><p>${escapeHtml(info.description)}</p><p><a href="openapi.json">openapi.json</a></p><nav>${toc}</nav>${body}</body></html>`;
 }

@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
-import type { UserKind } from '../../contract/schemas.ts';
 import { errno } from '../../contract/errno.ts';
+import type { UserKind } from '../../contract/schemas.ts';
 import type { Db } from '../db/index.ts';
 import { parameters, roles, sessions, userRoles, users } from '../db/schema.ts';
-import { randomToken, sha256 } from '../lib/crypto.ts';
 import type { Deps } from '../deps.ts';
+import { randomToken, sha256 } from '../lib/crypto.ts';
 import { AppError } from './errors.ts';
 
 /** The signed-in user as every handler sees it; permissions are read fresh on each call. */

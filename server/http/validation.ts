@@ -14,10 +14,14 @@ function message(issue: Issue, lang: Lang): string {
   if (issue.message?.startsWith('validation.')) return t(lang, issue.message);
   switch (issue.code) {
     case 'invalid_type':
-      return t(lang, (issue as { input?: unknown }).input === undefined ? 'validation.required' : 'validation.invalidType');
+      return t(
+        lang,
+        (issue as { input?: unknown }).input === undefined ? 'validation.required' : 'validation.invalidType',
+      );
     case 'too_small': {
       const min = Number(issue.minimum);
-      if (issue.origin === 'string') return t(lang, min <= 1 ? 'validation.required' : 'validation.tooShort', { min });
+      if (issue.origin === 'string')
+        return t(lang, min <= 1 ? 'validation.required' : 'validation.tooShort', { min });
       return t(lang, 'validation.tooSmall', { min });
     }
     case 'too_big': {

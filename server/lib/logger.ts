@@ -6,7 +6,15 @@ export function createLogger(level: string) {
     level,
     base: undefined,
     redact: {
-      paths: ['*.password', '*.token', '*.secret', '*.code', 'headers["admin-token"]', 'headers.cookie', 'err.config'],
+      paths: [
+        '*.password',
+        '*.token',
+        '*.secret',
+        '*.code',
+        'headers["admin-token"]',
+        'headers.cookie',
+        'err.config',
+      ],
       censor: '[redacted]',
     },
   });

@@ -44,7 +44,14 @@ export function createMailer(opts: { smtpUrl?: string; from: string; db: () => D
         await opts
           .db()
           .insert(mailOutbox)
-          .values({ to: m.to, subject: m.subject, body: null, transport: 'smtp', status: error ? 'failed' : 'sent', error });
+          .values({
+            to: m.to,
+            subject: m.subject,
+            body: null,
+            transport: 'smtp',
+            status: error ? 'failed' : 'sent',
+            error,
+          });
       };
     },
   };

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { errno } from '../../contract/errno.ts';
 import type { Db } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
@@ -22,11 +22,19 @@ export function decodeCursor(cursor: string): { at: Date; id: number } {
 }
 
 /** `count(*)` over at most `totalCap + 1` rows of a filtered table. */
-export async function cappedCount(db: Db, table: SQL, where: SQL | undefined): Promise<{ total: number; totalCapped: boolean }> {
+export async function cappedCount(
+  db: Db,
+  table: SQL,
+  where: SQL | undefined,
+): Promise<{ total: number; totalCapped: boolean }> {
   const rows = await db.execute<{ n: number }>(
     sql`select count(*)::int as n from (select 1 from ${table} ${where ? sql`where ${where}` : sql``} limit ${totalCap + 1}) t`,
   );
-  const n = Number((rows as unknown as { rows: { n: number }[] }).rows?.[0]?.n ?? (rows as unknown as { n: number }[])[0]?.n ?? 0);
+  const n = Number(
+    (rows as unknown as { rows: { n: number }[] }).rows?.[0]?.n ??
+      (rows as unknown as { n: number }[])[0]?.n ??
+      0,
+  );
   return { total: Math.min(n, totalCap), totalCapped: n > totalCap };
 }
 

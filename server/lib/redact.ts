@@ -7,7 +7,8 @@ export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = secretKeys.test(k) ? '[redacted]' : redact(v, depth + 1);
+  for (const [k, v] of Object.entries(value))
+    out[k] = secretKeys.test(k) ? '[redacted]' : redact(v, depth + 1);
   return out;
 }
 

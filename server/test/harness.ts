@@ -3,12 +3,12 @@
  * (when TEST_DATABASE_URL is set), with a clock the test moves.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { errno } from '../../contract/errno.ts';
 import type { Endpoint, Input } from '../../contract/endpoint.ts';
+import { errno } from '../../contract/errno.ts';
 import { endpoints } from '../../contract/index.ts';
 import { bootstrap } from '../bootstrap.ts';
 import type { Config } from '../config.ts';
@@ -82,7 +82,11 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     mailer: createMailer({ smtpUrl: opts.smtpUrl, from: config.mailFrom, db: () => database.db }),
     sealer: sealer(appKey),
     logger,
-    authLimiter: rateLimiter({ limit: opts.authLimit ?? 100_000, windowMs: 5 * 60_000, now: () => clock.now().getTime() }),
+    authLimiter: rateLimiter({
+      limit: opts.authLimit ?? 100_000,
+      windowMs: 5 * 60_000,
+      now: () => clock.now().getTime(),
+    }),
   };
   await bootstrap(deps);
   const app = createApp(deps, routes);
@@ -139,7 +143,12 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
 
   let counter = 0;
   /** A user of the given kind holding exactly `perms` through one role; answers its credentials and a token. */
-  async function makeUser(opts: { kind?: 'platform' | 'merchant'; perms: string[]; merchantId?: number; email?: string }) {
+  async function makeUser(opts: {
+    kind?: 'platform' | 'merchant';
+    perms: string[];
+    merchantId?: number;
+    email?: string;
+  }) {
     const kind = opts.kind ?? 'platform';
     const merchantId = kind === 'merchant' ? (opts.merchantId ?? (await makeMerchant()).id) : null;
     const username = `u${++counter}_${randomBytes(3).toString('hex')}`;
@@ -151,13 +160,23 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
         .returning({ id: roles.id });
       const [user] = await tx
         .insert(users)
-        .values({ kind, merchantId, username, nickname: username, email: opts.email ?? '', passwordHash: await hashPassword(password) })
+        .values({
+          kind,
+          merchantId,
+          username,
+          nickname: username,
+          email: opts.email ?? '',
+          passwordHash: await hashPassword(password),
+        })
         .returning({ id: users.id });
       await tx.insert(userRoles).values({ userId: user!.id, roleId: role!.id });
       return user!.id;
     });
     const token = await login(username, password);
-    const [roleRow] = await db.select({ id: userRoles.roleId }).from(userRoles).where(eq(userRoles.userId, id));
+    const [roleRow] = await db
+      .select({ id: userRoles.roleId })
+      .from(userRoles)
+      .where(eq(userRoles.userId, id));
     return { id, username, password, token, roleId: roleRow!.id, merchantId };
   }
 
@@ -166,7 +185,11 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
       createMerchantRecord(tx, {
         code,
         name: `Merchant ${code}`,
-        owner: { username: `owner_${code.toLowerCase()}`, password: 'Owner1234!', email: `${code.toLowerCase()}@example.com` },
+        owner: {
+          username: `owner_${code.toLowerCase()}`,
+          password: 'Owner1234!',
+          email: `${code.toLowerCase()}@example.com`,
+        },
       }),
     );
     const [row] = await db.select().from(merchants).where(eq(merchants.id, made.merchant.id));
@@ -199,6 +222,7 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     async close() {
       await database.close();
       await fresh?.drop();
+      rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
 }

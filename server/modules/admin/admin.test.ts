@@ -33,16 +33,27 @@ describe.each(engines)('administrators and roles on %s', (engine) => {
     expect(r.errno).toBe(0);
     const created = await s.call(
       admin.create,
-      { username: 'ops.anna', nickname: 'Anna', password: 'secret7', email: 'anna@example.com', roleIds: [r.data.id] },
+      {
+        username: 'ops.anna',
+        nickname: 'Anna',
+        password: 'secret7',
+        email: 'anna@example.com',
+        roleIds: [r.data.id],
+      },
       root,
     );
     expect(created.errno).toBe(0);
-    expect((await s.call(admin.create, { username: 'ops.anna', nickname: 'A2', password: 'secret77' }, root)).errno).toBe(
-      errno.usernameTaken,
-    );
+    expect(
+      (await s.call(admin.create, { username: 'ops.anna', nickname: 'A2', password: 'secret77' }, root))
+        .errno,
+    ).toBe(errno.usernameTaken);
     const listed = await s.call(admin.list, { username: 'ops.' }, root);
     expect(listed.data.list).toEqual([
-      expect.objectContaining({ username: 'ops.anna', nickname: 'Anna', roles: [{ id: r.data.id, name: 'Log readers' }] }),
+      expect.objectContaining({
+        username: 'ops.anna',
+        nickname: 'Anna',
+        roles: [{ id: r.data.id, name: 'Log readers' }],
+      }),
     ]);
     const token = await s.login('ops.anna', 'secret7');
     expect((await s.call(log.list, {}, token)).errno).toBe(0);
@@ -69,8 +80,13 @@ describe.each(engines)('administrators and roles on %s', (engine) => {
     expect(groups).toEqual(expect.arrayContaining(['admin', 'role', 'log', 'mailOutbox']));
     const adminGroup = cat.data.groups.find((g: { group: string }) => g.group === 'admin');
     expect(adminGroup.title).toBe('管理员');
-    expect(adminGroup.permissions[0]).toMatchObject({ permission: 'GET /admin/list', description: '查看管理员列表' });
-    expect((await s.call(role.create, { name: 'Bad', perms: ['GET /nope'] }, root)).errno).toBe(errno.invalid);
+    expect(adminGroup.permissions[0]).toMatchObject({
+      permission: 'GET /admin/list',
+      description: '查看管理员列表',
+    });
+    expect((await s.call(role.create, { name: 'Bad', perms: ['GET /nope'] }, root)).errno).toBe(
+      errno.invalid,
+    );
   });
 
   it('confines a merchant user to its own merchant, with its own built-in roles', async () => {
@@ -85,7 +101,11 @@ describe.each(engines)('administrators and roles on %s', (engine) => {
     ]);
     const cat = await s.call(role.permissions, {}, owner);
     expect(cat.data.groups.map((g: { group: string }) => g.group)).not.toContain('mailOutbox');
-    const made = await s.call(admin.create, { username: `${m.code}.clerk`, nickname: 'Clerk', password: 'clerk77x' }, owner);
+    const made = await s.call(
+      admin.create,
+      { username: `${m.code}.clerk`, nickname: 'Clerk', password: 'clerk77x' },
+      owner,
+    );
     expect(made.errno).toBe(0);
     const users = await s.call(admin.list, {}, owner);
     expect(users.data.list.every((u: { merchantId: number }) => u.merchantId === m.id)).toBe(true);
@@ -100,7 +120,11 @@ describe.each(engines)('administrators and roles on %s', (engine) => {
     const first = await s.call(log.list, { pageSize: 3, action: 'role.create' }, root);
     expect(first.data.list).toHaveLength(3);
     expect(first.data.nextCursor).toBeTruthy();
-    const second = await s.call(log.list, { pageSize: 3, action: 'role.create', cursor: first.data.nextCursor }, root);
+    const second = await s.call(
+      log.list,
+      { pageSize: 3, action: 'role.create', cursor: first.data.nextCursor },
+      root,
+    );
     const ids = [...first.data.list, ...second.data.list].map((r: { id: number }) => r.id);
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(new Set(ids).size).toBe(ids.length);

@@ -3,12 +3,12 @@ import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { sqlState } from '../../db/index.ts';
 import { roles, userRoles, users } from '../../db/schema.ts';
-import { hashPassword } from '../../lib/crypto.ts';
-import { pageWindow } from '../../lib/paging.ts';
-import { changes } from '../../lib/redact.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { revokeSessions } from '../../http/session.ts';
+import { hashPassword } from '../../lib/crypto.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import { changes } from '../../lib/redact.ts';
 import { grantableRoles, mustCoverUser, userInScope, userScope } from './scope.ts';
 
 const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, '\\$&')}%`;
@@ -21,14 +21,25 @@ export const adminRoutes = [
       input.status ? eq(users.status, input.status) : undefined,
     );
     const { limit, offset } = pageWindow(input.page, input.pageSize);
-    const rows = await tx.select().from(users).where(where).orderBy(asc(users.id)).limit(limit).offset(offset);
+    const rows = await tx
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(asc(users.id))
+      .limit(limit)
+      .offset(offset);
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(users).where(where);
     const links = rows.length
       ? await tx
           .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
           .from(userRoles)
           .innerJoin(roles, eq(roles.id, userRoles.roleId))
-          .where(inArray(userRoles.userId, rows.map((r) => r.id)))
+          .where(
+            inArray(
+              userRoles.userId,
+              rows.map((r) => r.id),
+            ),
+          )
           .orderBy(asc(roles.id))
       : [];
     return {
@@ -73,12 +84,18 @@ export const adminRoutes = [
       if (sqlState(err) === '23505') throw new AppError(errno.usernameTaken);
       throw err;
     }
-    if (granted.length) await tx.insert(userRoles).values(granted.map((r) => ({ userId: row!.id, roleId: r.id })));
+    if (granted.length)
+      await tx.insert(userRoles).values(granted.map((r) => ({ userId: row!.id, roleId: r.id })));
     audit({
       target: `user:${row!.id}`,
       changes: changes(
         {},
-        { username: input.username, nickname: input.nickname, email: input.email ?? '', roles: granted.map((r) => r.name) },
+        {
+          username: input.username,
+          nickname: input.nickname,
+          email: input.email ?? '',
+          roles: granted.map((r) => r.name),
+        },
       ),
     });
     return { id: row!.id };
@@ -89,8 +106,16 @@ export const adminRoutes = [
     audit({ target: `user:${target.id}` });
     if (target.id === user.id && input.status === 'disabled') throw new AppError(errno.notYourself);
     await mustCoverUser(tx, user, target.id);
-    const before: Record<string, unknown> = { nickname: target.nickname, email: target.email, status: target.status };
-    const next: Record<string, unknown> = { nickname: input.nickname, email: input.email, status: input.status };
+    const before: Record<string, unknown> = {
+      nickname: target.nickname,
+      email: target.email,
+      status: target.status,
+    };
+    const next: Record<string, unknown> = {
+      nickname: input.nickname,
+      email: input.email,
+      status: input.status,
+    };
     const set: Partial<typeof users.$inferInsert> = { updatedAt: deps.clock.now() };
     if (input.nickname !== undefined) set.nickname = input.nickname;
     if (input.email !== undefined) set.email = input.email;
@@ -111,10 +136,12 @@ export const adminRoutes = [
       before.roles = old.map((r) => r.name).sort();
       next.roles = granted.map((r) => r.name).sort();
       await tx.delete(userRoles).where(eq(userRoles.userId, target.id));
-      if (granted.length) await tx.insert(userRoles).values(granted.map((r) => ({ userId: target.id, roleId: r.id })));
+      if (granted.length)
+        await tx.insert(userRoles).values(granted.map((r) => ({ userId: target.id, roleId: r.id })));
     }
     // A disabled account or a password set by someone else ends every session of that user.
-    if (input.status === 'disabled' || input.password !== undefined) await revokeSessions(deps, tx, target.id);
+    if (input.status === 'disabled' || input.password !== undefined)
+      await revokeSessions(deps, tx, target.id);
     audit({ changes: changes(before, next) });
     return { ok: true as const };
   }),
@@ -134,7 +161,10 @@ export const adminRoutes = [
     if (target.id === user.id) throw new AppError(errno.notYourself);
     await mustCoverUser(tx, user, target.id);
     if (target.totpSecret === null) throw new AppError(errno.googleNotBound);
-    await tx.update(users).set({ totpSecret: null, updatedAt: deps.clock.now() }).where(eq(users.id, target.id));
+    await tx
+      .update(users)
+      .set({ totpSecret: null, updatedAt: deps.clock.now() })
+      .where(eq(users.id, target.id));
     await revokeSessions(deps, tx, target.id);
     audit({ changes: { googleBound: { before: true, after: false } } });
     return { ok: true as const };

@@ -22,13 +22,19 @@ export function roleScope(user: SessionUser): SQL {
 
 /** A user inside the caller's scope, or 404 (never 403, which would tell that it exists). */
 export async function userInScope(tx: Db, caller: SessionUser, id: number) {
-  const [row] = await tx.select().from(users).where(and(eq(users.id, id), userScope(caller)));
+  const [row] = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), userScope(caller)));
   if (!row) throw new AppError(errno.notFound);
   return row;
 }
 
 export async function roleInScope(tx: Db, caller: SessionUser, id: number) {
-  const [row] = await tx.select().from(roles).where(and(eq(roles.id, id), roleScope(caller)));
+  const [row] = await tx
+    .select()
+    .from(roles)
+    .where(and(eq(roles.id, id), roleScope(caller)));
   if (!row) throw new AppError(errno.notFound);
   return row;
 }
@@ -44,6 +50,12 @@ export async function grantableRoles(tx: Db, caller: SessionUser, roleIds: reado
   const unique = [...new Set(roleIds)];
   const rows = [];
   for (const id of unique) rows.push(await roleInScope(tx, caller, id));
-  if (!covers(caller.perms, rows.flatMap((r) => r.perms))) throw new AppError(errno.cannotGrant);
+  if (
+    !covers(
+      caller.perms,
+      rows.flatMap((r) => r.perms),
+    )
+  )
+    throw new AppError(errno.cannotGrant);
   return rows;
 }

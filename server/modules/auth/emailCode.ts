@@ -3,10 +3,10 @@ import { errno } from '../../../contract/errno.ts';
 import type { Db } from '../../db/index.ts';
 import { emailCodes } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { hmacHex, randomDigits, safeEqual } from '../../lib/crypto.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { t } from '../../http/i18n.ts';
+import { hmacHex, randomDigits, safeEqual } from '../../lib/crypto.ts';
 
 /** E-mail codes: 6 digits, valid 10 minutes, 5 tries, one a minute per user and purpose. */
 export const emailCodeRules = { ttlMs: 10 * 60_000, maxAttempts: 5, resendMs: 60_000 };
@@ -37,7 +37,8 @@ export async function sendEmailCode(
     .where(and(eq(emailCodes.userId, user.id), eq(emailCodes.purpose, purpose)))
     .orderBy(desc(emailCodes.id))
     .limit(1);
-  if (last && now.getTime() - last.createdAt.getTime() < emailCodeRules.resendMs) throw new AppError(errno.codeTooSoon);
+  if (last && now.getTime() - last.createdAt.getTime() < emailCodeRules.resendMs)
+    throw new AppError(errno.codeTooSoon);
   await tx
     .update(emailCodes)
     .set({ usedAt: now })
@@ -73,7 +74,10 @@ export async function checkEmailCode(deps: Deps, tx: Db, userId: number, purpose
     .limit(1);
   if (!row || row.expiresAt <= now || row.attempts >= emailCodeRules.maxAttempts) return errno.codeExpired;
   if (!safeEqual(row.codeHash, codeHash(deps, userId, purpose, code))) {
-    await tx.update(emailCodes).set({ attempts: row.attempts + 1 }).where(eq(emailCodes.id, row.id));
+    await tx
+      .update(emailCodes)
+      .set({ attempts: row.attempts + 1 })
+      .where(eq(emailCodes.id, row.id));
     return errno.badCode;
   }
   await tx.update(emailCodes).set({ usedAt: now }).where(eq(emailCodes.id, row.id));

@@ -35,17 +35,26 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
     // Used once; the old session is gone; the new password works and the old one does not.
     expect((await s.call(auth.resetPassword, { ...body, code })).errno).toBe(errno.codeExpired);
     expect((await s.call(auth.info, {}, u.token)).errno).toBe(errno.notSignedIn);
-    expect((await s.call(auth.login, { username: u.username, password: u.password })).errno).toBe(errno.badCredentials);
+    expect((await s.call(auth.login, { username: u.username, password: u.password })).errno).toBe(
+      errno.badCredentials,
+    );
     expect((await s.call(auth.login, { username: u.username, password: 'NewPassw0rd' })).errno).toBe(0);
   });
 
   it('lets an e-mail code expire after 10 minutes and limits one code a minute', async () => {
     const u = await s.makeUser({ perms: [], email: 'slow@example.com' });
     expect((await s.call(auth.sendEmailCode, { username: u.username, purpose: 'reset' })).errno).toBe(0);
-    expect((await s.call(auth.sendEmailCode, { username: u.username, purpose: 'reset' })).errno).toBe(errno.codeTooSoon);
+    expect((await s.call(auth.sendEmailCode, { username: u.username, purpose: 'reset' })).errno).toBe(
+      errno.codeTooSoon,
+    );
     const code = codeIn((await lastMailTo(s, 'slow@example.com'))!.body!);
     s.clock.advance(10 * 60_000 + 1000);
-    const r = await s.call(auth.resetPassword, { username: u.username, code, password: 'NewPassw0rd', confirmPassword: 'NewPassw0rd' });
+    const r = await s.call(auth.resetPassword, {
+      username: u.username,
+      code,
+      password: 'NewPassw0rd',
+      confirmPassword: 'NewPassw0rd',
+    });
     expect(r.errno).toBe(errno.codeExpired);
   });
 
@@ -59,7 +68,11 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
 
   it('checks the password rules and "password inconsistency" in both languages', async () => {
     const u = await s.makeUser({ perms: [] });
-    const weak = await s.call(auth.changePassword, { oldPassword: u.password, newPassword: 'short1A', confirmPassword: 'short1A' }, u.token);
+    const weak = await s.call(
+      auth.changePassword,
+      { oldPassword: u.password, newPassword: 'short1A', confirmPassword: 'short1A' },
+      u.token,
+    );
     expect(weak.errno).toBe(errno.invalid);
     expect(weak.data.fields[0]).toMatchObject({ path: 'newPassword' });
     const mismatch = await s.call(
@@ -69,8 +82,15 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
       { 'accept-language': 'zh-CN,zh;q=0.9' },
     );
     expect(mismatch.errno).toBe(errno.invalid);
-    expect(mismatch.data.fields[0]).toMatchObject({ path: 'confirmPassword', message: '两次输入的密码不一致' });
-    const en = await s.call(auth.changePassword, { oldPassword: u.password, newPassword: 'Abcdefgh12', confirmPassword: 'x' }, u.token);
+    expect(mismatch.data.fields[0]).toMatchObject({
+      path: 'confirmPassword',
+      message: '两次输入的密码不一致',
+    });
+    const en = await s.call(
+      auth.changePassword,
+      { oldPassword: u.password, newPassword: 'Abcdefgh12', confirmPassword: 'x' },
+      u.token,
+    );
     expect(en.errmsg).toMatch(/Password inconsistency/);
   });
 
@@ -78,7 +98,9 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
     const u = await s.makeUser({ perms: [] });
     const other = await s.login(u.username, u.password);
     const body = { newPassword: 'Changed123x', confirmPassword: 'Changed123x' };
-    expect((await s.call(auth.changePassword, { oldPassword: 'Wrong', ...body }, u.token)).errno).toBe(errno.wrongOldPassword);
+    expect((await s.call(auth.changePassword, { oldPassword: 'Wrong', ...body }, u.token)).errno).toBe(
+      errno.wrongOldPassword,
+    );
     expect((await s.call(auth.changePassword, { oldPassword: u.password, ...body }, u.token)).errno).toBe(0);
     expect((await s.call(auth.info, {}, u.token)).errno).toBe(0);
     expect((await s.call(auth.info, {}, other)).errno).toBe(errno.notSignedIn);
@@ -93,14 +115,18 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
     expect(info.data.otpauthUrl).toContain(info.data.secret);
     const secret = info.data.secret as string;
     expect((await s.call(auth.googleBind, { secret, code: '000000' }, u.token)).errno).toBe(errno.badCode);
-    expect((await s.call(auth.googleBind, { secret, code: codeAt(secret, s.clock.now()) }, u.token)).errno).toBe(0);
+    expect(
+      (await s.call(auth.googleBind, { secret, code: codeAt(secret, s.clock.now()) }, u.token)).errno,
+    ).toBe(0);
     expect((await s.call(auth.googleBindInfo, {}, u.token)).data).toEqual({ bound: true });
-    expect((await s.call(auth.googleBind, { secret, code: codeAt(secret, s.clock.now()) }, u.token)).errno).toBe(
-      errno.googleAlreadyBound,
-    );
+    expect(
+      (await s.call(auth.googleBind, { secret, code: codeAt(secret, s.clock.now()) }, u.token)).errno,
+    ).toBe(errno.googleAlreadyBound);
     s.clock.advance(30_000);
     const code = codeAt(secret, s.clock.now());
-    expect((await s.call(auth.googleUnbind, { code, password: 'wrong' }, u.token)).errno).toBe(errno.badCredentials);
+    expect((await s.call(auth.googleUnbind, { code, password: 'wrong' }, u.token)).errno).toBe(
+      errno.badCredentials,
+    );
     expect((await s.call(auth.googleUnbind, { code, password: u.password }, u.token)).errno).toBe(0);
     expect((await s.call(auth.googleBindInfo, {}, u.token)).data.bound).toBe(false);
   });
@@ -152,10 +178,18 @@ describe.each(engines)('mail through a real SMTP server on %s', (engine) => {
     for (let i = 0; i < 100 && !received.length; i++) await new Promise((r) => setTimeout(r, 50));
     expect(received[0]?.to).toBe('smtp.user@example.com');
     const code = codeIn(received[0]!.text.replace(/=\r?\n/g, ''));
-    let row: Awaited<ReturnType<typeof lastMailTo>>;
-    for (let i = 0; i < 50 && !(row = await lastMailTo(s, 'smtp.user@example.com')); i++) await new Promise((r) => setTimeout(r, 50));
+    let row = await lastMailTo(s, 'smtp.user@example.com');
+    for (let i = 0; i < 50 && !row; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      row = await lastMailTo(s, 'smtp.user@example.com');
+    }
     expect(row!).toMatchObject({ transport: 'smtp', status: 'sent', body: null });
-    const r = await s.call(auth.resetPassword, { username: u.username, code, password: 'ViaSmtp123', confirmPassword: 'ViaSmtp123' });
+    const r = await s.call(auth.resetPassword, {
+      username: u.username,
+      code,
+      password: 'ViaSmtp123',
+      confirmPassword: 'ViaSmtp123',
+    });
     expect(r.errno).toBe(0);
   });
 });

@@ -5,11 +5,11 @@ import { endpoints } from '../../../contract/index.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
 import { loginTickets, sessions, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { dummyPasswordHash, hashPassword, randomToken, sha256, verifyPassword } from '../../lib/crypto.ts';
-import { changes } from '../../lib/redact.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle, type RequestMeta } from '../../http/handle.ts';
 import { openSession, requireGoogleAuth, revokeSessions } from '../../http/session.ts';
+import { dummyPasswordHash, hashPassword, randomToken, sha256, verifyPassword } from '../../lib/crypto.ts';
+import { changes } from '../../lib/redact.ts';
 import { deviceTokenValid, signDeviceToken } from './deviceToken.ts';
 import { checkEmailCode, sendEmailCode } from './emailCode.ts';
 import { clearFailures, isLocked, recordFailure } from './lockout.ts';
@@ -48,7 +48,9 @@ async function signIn(deps: Deps, tx: Db, user: User, req: RequestMeta, remember
   return {
     token,
     mustBindGoogle,
-    ...(remember ? { deviceToken: signDeviceToken(deps.config.appKey, user.username, user.id, deps.clock.now()) } : {}),
+    ...(remember
+      ? { deviceToken: signDeviceToken(deps.config.appKey, user.username, user.id, deps.clock.now()) }
+      : {}),
   };
 }
 
@@ -56,8 +58,17 @@ const totpSecretOf = (deps: Deps, user: User) => (user.totpSecret ? deps.sealer.
 
 /** A half-finished two-step sign-in; refuses when the ticket is unknown, used, expired or tried too often. */
 async function takeTicket(deps: Deps, tx: Db, ticket: string, step: 'google' | 'email') {
-  const [row] = await tx.select().from(loginTickets).where(eq(loginTickets.ticketHash, sha256(ticket)));
-  if (!row || row.step !== step || row.usedAt || row.expiresAt <= deps.clock.now() || row.attempts >= ticketMaxAttempts) {
+  const [row] = await tx
+    .select()
+    .from(loginTickets)
+    .where(eq(loginTickets.ticketHash, sha256(ticket)));
+  if (
+    !row ||
+    row.step !== step ||
+    row.usedAt ||
+    row.expiresAt <= deps.clock.now() ||
+    row.attempts >= ticketMaxAttempts
+  ) {
     return null;
   }
   const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
@@ -98,7 +109,13 @@ export const authRoutes = [
     audit({ userId: checked.user?.id ?? null });
     if (checked.refusal) return checked.refusal;
     const user = checked.user;
-    const remembered = deviceTokenValid(deps.config.appKey, input.deviceToken, user.id, user.username, deps.clock.now());
+    const remembered = deviceTokenValid(
+      deps.config.appKey,
+      input.deviceToken,
+      user.id,
+      user.username,
+      deps.clock.now(),
+    );
     const step = remembered ? null : user.totpSecret ? 'google' : user.email ? 'email' : null;
     if (!step) {
       audit({ detail: { flow: 'two-step', factor: remembered ? 'device' : 'password' } });
@@ -111,7 +128,8 @@ export const authRoutes = [
       step,
       expiresAt: new Date(deps.clock.now().getTime() + ticketTtlMs),
     });
-    const sentTo = step === 'email' ? await sendEmailCode(deps, tx, user, 'login', req.lang, afterCommit) : undefined;
+    const sentTo =
+      step === 'email' ? await sendEmailCode(deps, tx, user, 'login', req.lang, afterCommit) : undefined;
     return refuse(errno.secondStepNeeded, { ticket, step, ...(sentTo ? { sentTo } : {}) });
   }),
 
@@ -125,7 +143,10 @@ export const authRoutes = [
     if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
     const secret = totpSecretOf(deps, user);
     if (!secret || !(await consumeTotp(tx, user.id, secret, input.code, now))) {
-      await tx.update(loginTickets).set({ attempts: row.attempts + 1 }).where(eq(loginTickets.ticketHash, row.ticketHash));
+      await tx
+        .update(loginTickets)
+        .set({ attempts: row.attempts + 1 })
+        .where(eq(loginTickets.ticketHash, row.ticketHash));
       await recordFailure(tx, user.username, now);
       return refuse(errno.badCode);
     }
@@ -143,7 +164,10 @@ export const authRoutes = [
     if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
     const result = await checkEmailCode(deps, tx, user.id, 'login', input.code);
     if (result !== errno.ok) {
-      await tx.update(loginTickets).set({ attempts: row.attempts + 1 }).where(eq(loginTickets.ticketHash, row.ticketHash));
+      await tx
+        .update(loginTickets)
+        .set({ attempts: row.attempts + 1 })
+        .where(eq(loginTickets.ticketHash, row.ticketHash));
       await recordFailure(tx, user.username, now);
       return refuse(result);
     }
@@ -193,7 +217,10 @@ export const authRoutes = [
   }),
 
   handle(endpoints.auth.logout, async ({ user, tx, deps }) => {
-    await tx.update(sessions).set({ revokedAt: deps.clock.now() }).where(eq(sessions.tokenHash, user.tokenHash));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: deps.clock.now() })
+      .where(eq(sessions.tokenHash, user.tokenHash));
     return { ok: true as const };
   }),
 
@@ -242,7 +269,10 @@ export const authRoutes = [
     audit({ target: `user:${user.id}`, changes: changes(row, next) });
     await tx
       .update(users)
-      .set({ ...Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)), updatedAt: deps.clock.now() })
+      .set({
+        ...Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)),
+        updatedAt: deps.clock.now(),
+      })
       .where(eq(users.id, user.id));
     return { ok: true as const };
   }),
@@ -251,7 +281,12 @@ export const authRoutes = [
     if (user.googleBound) return { bound: true };
     const secret = newTotpSecret();
     const url = otpauthUrl(secret, user.username);
-    return { bound: false, secret, otpauthUrl: url, qr: await QRCode.toDataURL(url, { margin: 1, width: 200 }) };
+    return {
+      bound: false,
+      secret,
+      otpauthUrl: url,
+      qr: await QRCode.toDataURL(url, { margin: 1, width: 200 }),
+    };
   }),
 
   handle(endpoints.auth.googleBind, async ({ input, user, tx, deps, audit }) => {

@@ -30,8 +30,12 @@ describe.each(engines)('sign-in on %s', (engine) => {
 
   it('answers an unknown user and a wrong password byte for byte alike', async () => {
     const u = await s.makeUser({ perms: [] });
-    const unknown = await s.request('POST', '/api/auth/login', { body: { username: 'nobody_here', password: 'x' } });
-    const wrong = await s.request('POST', '/api/auth/login', { body: { username: u.username, password: 'x' } });
+    const unknown = await s.request('POST', '/api/auth/login', {
+      body: { username: 'nobody_here', password: 'x' },
+    });
+    const wrong = await s.request('POST', '/api/auth/login', {
+      body: { username: u.username, password: 'x' },
+    });
     expect(unknown.json.errno).toBe(errno.badCredentials);
     expect(wrong.text).toBe(unknown.text);
     expect(wrong.status).toBe(unknown.status);
@@ -50,7 +54,9 @@ describe.each(engines)('sign-in on %s', (engine) => {
     const code = codeAt(u.secret, s.clock.now());
     expect((await s.call(auth.login, { username: u.username, password: u.password, code })).errno).toBe(0);
     // The same code again, inside its window: refused.
-    expect((await s.call(auth.login, { username: u.username, password: u.password, code })).errno).toBe(errno.badCode);
+    expect((await s.call(auth.login, { username: u.username, password: u.password, code })).errno).toBe(
+      errno.badCode,
+    );
   });
 
   it('accepts the previous step once and refuses two steps away', async () => {
@@ -67,7 +73,9 @@ describe.each(engines)('sign-in on %s', (engine) => {
   it('refuses a disabled account after a right password', async () => {
     const u = await s.makeUser({ perms: [] });
     await s.db.update(users).set({ status: 'disabled' }).where(eq(users.id, u.id));
-    expect((await s.call(auth.login, { username: u.username, password: u.password })).errno).toBe(errno.accountDisabled);
+    expect((await s.call(auth.login, { username: u.username, password: u.password })).errno).toBe(
+      errno.accountDisabled,
+    );
     expect((await s.call(auth.info, {}, u.token)).errno).toBe(errno.notSignedIn);
   });
 
@@ -90,18 +98,22 @@ describe.each(engines)('sign-in on %s', (engine) => {
 
   it('locks unknown usernames the same way, so lockout does not reveal who exists', async () => {
     for (let i = 0; i < 5; i++) await s.call(auth.login, { username: 'ghost_user', password: 'nope' });
-    expect((await s.call(auth.login, { username: 'ghost_user', password: 'nope' })).errno).toBe(errno.accountLocked);
+    expect((await s.call(auth.login, { username: 'ghost_user', password: 'nope' })).errno).toBe(
+      errno.accountLocked,
+    );
   });
 
   it('counts wrong Google codes towards the lockout', async () => {
     const u = await boundUser();
     for (let i = 0; i < 5; i++) {
-      expect((await s.call(auth.login, { username: u.username, password: u.password, code: '000000' })).errno).toBe(
-        errno.badCode,
-      );
+      expect(
+        (await s.call(auth.login, { username: u.username, password: u.password, code: '000000' })).errno,
+      ).toBe(errno.badCode);
     }
     const code = codeAt(u.secret, s.clock.now());
-    expect((await s.call(auth.login, { username: u.username, password: u.password, code })).errno).toBe(errno.accountLocked);
+    expect((await s.call(auth.login, { username: u.username, password: u.password, code })).errno).toBe(
+      errno.accountLocked,
+    );
   });
 
   it('runs the two-step flow with a Google code and remembers the device for 30 days', async () => {
@@ -109,8 +121,14 @@ describe.each(engines)('sign-in on %s', (engine) => {
     const first = await s.call(auth.loginPassword, { username: u.username, password: u.password });
     expect(first).toMatchObject({ errno: errno.secondStepNeeded, data: { step: 'google' } });
     const ticket = first.data.ticket as string;
-    expect((await s.call(auth.loginGoogleCode, { ticket, code: '000000', remember: true })).errno).toBe(errno.badCode);
-    const done = await s.call(auth.loginGoogleCode, { ticket, code: codeAt(u.secret, s.clock.now()), remember: true });
+    expect((await s.call(auth.loginGoogleCode, { ticket, code: '000000', remember: true })).errno).toBe(
+      errno.badCode,
+    );
+    const done = await s.call(auth.loginGoogleCode, {
+      ticket,
+      code: codeAt(u.secret, s.clock.now()),
+      remember: true,
+    });
     expect(done.errno).toBe(0);
     expect(done.data.token).toBeTruthy();
     const deviceToken = done.data.deviceToken as string;
@@ -120,28 +138,38 @@ describe.each(engines)('sign-in on %s', (engine) => {
 
     // Next time the device skips the second step, in both flows...
     s.clock.advance(29 * 86_400_000);
-    const skipped = await s.call(auth.loginPassword, { username: u.username, password: u.password, deviceToken });
+    const skipped = await s.call(auth.loginPassword, {
+      username: u.username,
+      password: u.password,
+      deviceToken,
+    });
     expect(skipped.errno).toBe(0);
-    expect((await s.call(auth.login, { username: u.username, password: u.password, deviceToken })).errno).toBe(0);
+    expect(
+      (await s.call(auth.login, { username: u.username, password: u.password, deviceToken })).errno,
+    ).toBe(0);
     // ...but not for another user, not forged, and not after 30 days.
     const other = await boundUser();
-    expect((await s.call(auth.loginPassword, { username: other.username, password: other.password, deviceToken })).errno).toBe(
-      errno.secondStepNeeded,
-    );
+    expect(
+      (await s.call(auth.loginPassword, { username: other.username, password: other.password, deviceToken }))
+        .errno,
+    ).toBe(errno.secondStepNeeded);
     const forged = `${deviceToken.split('.')[0]}.${'0'.repeat(64)}`;
-    expect((await s.call(auth.login, { username: u.username, password: u.password, deviceToken: forged })).errno).toBe(
-      errno.secondStepNeeded,
-    );
+    expect(
+      (await s.call(auth.login, { username: u.username, password: u.password, deviceToken: forged })).errno,
+    ).toBe(errno.secondStepNeeded);
     s.clock.advance(2 * 86_400_000);
-    expect((await s.call(auth.login, { username: u.username, password: u.password, deviceToken })).errno).toBe(
-      errno.secondStepNeeded,
-    );
+    expect(
+      (await s.call(auth.login, { username: u.username, password: u.password, deviceToken })).errno,
+    ).toBe(errno.secondStepNeeded);
   });
 
   it('runs the two-step flow with an e-mail code for a user with no Google key', async () => {
     const u = await s.makeUser({ perms: [], email: 'two.step@example.com' });
     const first = await s.call(auth.loginPassword, { username: u.username, password: u.password });
-    expect(first).toMatchObject({ errno: errno.secondStepNeeded, data: { step: 'email', sentTo: 'tw***@example.com' } });
+    expect(first).toMatchObject({
+      errno: errno.secondStepNeeded,
+      data: { step: 'email', sentTo: 'tw***@example.com' },
+    });
     const [mail] = await s.db.select().from(mailOutbox).where(eq(mailOutbox.to, 'two.step@example.com'));
     const code = /\b(\d{6})\b/.exec(mail!.body!)![1]!;
     const done = await s.call(auth.loginEmailCode, { ticket: first.data.ticket, code });
@@ -153,7 +181,10 @@ describe.each(engines)('sign-in on %s', (engine) => {
     const u = await boundUser();
     const { data } = await s.call(auth.loginPassword, { username: u.username, password: u.password });
     for (let i = 0; i < 5; i++) await s.call(auth.loginGoogleCode, { ticket: data.ticket, code: '000000' });
-    const r = await s.call(auth.loginGoogleCode, { ticket: data.ticket, code: codeAt(u.secret, s.clock.now()) });
+    const r = await s.call(auth.loginGoogleCode, {
+      ticket: data.ticket,
+      code: codeAt(u.secret, s.clock.now()),
+    });
     expect([errno.ticketInvalid, errno.accountLocked]).toContain(r.errno);
   });
 
@@ -201,7 +232,9 @@ describe.runIf(engines.includes('postgres'))('one Google code, two concurrent si
       s.clock.advance(30_000);
       const code = codeAt(secret, s.clock.now());
       const results = await Promise.all(
-        Array.from({ length: 4 }, () => s.call(auth.login, { username: u.username, password: u.password, code })),
+        Array.from({ length: 4 }, () =>
+          s.call(auth.login, { username: u.username, password: u.password, code }),
+        ),
       );
       expect(results.filter((r) => r.errno === 0)).toHaveLength(1);
       expect(results.filter((r) => r.errno === errno.badCode)).toHaveLength(3);

@@ -16,7 +16,12 @@ const vectors: Array<[number, string, string, string]> = [
 describe('TOTP (RFC 6238)', () => {
   it.each(vectors)('matches the Appendix B vectors at T=%i', (t, sha1, sha256, sha512) => {
     const at = (algorithm: string, bytes: number) =>
-      new OTPAuth.TOTP({ algorithm, digits: 8, period: 30, secret: new OTPAuth.Secret({ buffer: new Uint8Array(seed(bytes)).buffer }) }).generate({
+      new OTPAuth.TOTP({
+        algorithm,
+        digits: 8,
+        period: 30,
+        secret: new OTPAuth.Secret({ buffer: new Uint8Array(seed(bytes)).buffer }),
+      }).generate({
         timestamp: t * 1000,
       });
     expect(at('SHA1', 20)).toBe(sha1);
@@ -35,8 +40,10 @@ describe('TOTP (RFC 6238)', () => {
     const secret = newTotpSecret();
     const now = new Date('2026-03-01T12:00:10Z');
     const step = Math.floor(now.getTime() / 30_000);
-    for (const d of [-1, 0, 1]) expect(matchingStep(secret, codeAt(secret, new Date(now.getTime() + d * 30_000)), now)).toBe(step + d);
-    for (const d of [-2, 2]) expect(matchingStep(secret, codeAt(secret, new Date(now.getTime() + d * 30_000)), now)).toBeNull();
+    for (const d of [-1, 0, 1])
+      expect(matchingStep(secret, codeAt(secret, new Date(now.getTime() + d * 30_000)), now)).toBe(step + d);
+    for (const d of [-2, 2])
+      expect(matchingStep(secret, codeAt(secret, new Date(now.getTime() + d * 30_000)), now)).toBeNull();
   });
 
   it('makes 160-bit seeds and a Google Authenticator key URI', () => {

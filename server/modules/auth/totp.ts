@@ -44,7 +44,13 @@ export function codeAt(secretBase32: string, at: Date): string {
  * Accepts a code once: the step must be later than the last step this user had accepted, and the
  * compare-and-set makes two concurrent sign-ins with one code succeed at most once.
  */
-export async function consumeTotp(tx: Db, userId: number, secretBase32: string, code: string, now: Date): Promise<boolean> {
+export async function consumeTotp(
+  tx: Db,
+  userId: number,
+  secretBase32: string,
+  code: string,
+  now: Date,
+): Promise<boolean> {
   const step = matchingStep(secretBase32, code, now);
   if (step === null) return false;
   const updated = await tx

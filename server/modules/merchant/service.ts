@@ -10,7 +10,11 @@ import { seedBuiltinRoles } from '../role/builtin.ts';
  */
 export async function createMerchantRecord(
   tx: Db,
-  m: { code: string; name: string; owner: { username: string; password: string; email?: string; nickname?: string } },
+  m: {
+    code: string;
+    name: string;
+    owner: { username: string; password: string; email?: string; nickname?: string };
+  },
 ) {
   const [merchant] = await tx.insert(merchants).values({ code: m.code, name: m.name }).returning();
   const roleIds = await seedBuiltinRoles(tx, 'merchant', merchant!.id);

@@ -34,7 +34,11 @@ export const builtinRoles: Record<UserKind, Array<{ key: string; perms: () => st
 /** Role names are data; built-ins are named in both languages so either reader recognises them. */
 const bilingual = (key: string) => `${t('en', `roles.${key}`)} / ${t('zh_CN', `roles.${key}`)}`;
 
-export async function seedBuiltinRoles(tx: Db, kind: UserKind, merchantId: number | null): Promise<Map<string, number>> {
+export async function seedBuiltinRoles(
+  tx: Db,
+  kind: UserKind,
+  merchantId: number | null,
+): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (const role of builtinRoles[kind]) {
     const scope = and(
@@ -62,4 +66,3 @@ export async function seedBuiltinRoles(tx: Db, kind: UserKind, merchantId: numbe
   }
   return ids;
 }
-

@@ -1,14 +1,14 @@
 import { and, asc, count, eq, inArray, like } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { roles, userRoles } from '../../db/schema.ts';
 import type { Db } from '../../db/index.ts';
-import { pageWindow } from '../../lib/paging.ts';
-import { changes } from '../../lib/redact.ts';
+import { roles, userRoles } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import { changes } from '../../lib/redact.ts';
 import { roleInScope, roleScope } from '../admin/scope.ts';
 import { catalogueFor, covers } from './catalogue.ts';
 
@@ -26,21 +26,38 @@ function checkPerms(user: SessionUser, perms: readonly string[]): string[] {
 }
 
 async function nameFree(tx: Db, user: SessionUser, name: string, exceptId?: number) {
-  const [clash] = await tx.select({ id: roles.id }).from(roles).where(and(roleScope(user), eq(roles.name, name)));
+  const [clash] = await tx
+    .select({ id: roles.id })
+    .from(roles)
+    .where(and(roleScope(user), eq(roles.name, name)));
   if (clash && clash.id !== exceptId) throw new AppError(errno.roleNameTaken);
 }
 
 export const roleRoutes = [
   handle(endpoints.role.list, async ({ input, user, tx }) => {
-    const where = and(roleScope(user), input.name ? like(roles.name, `%${input.name.replace(/[\\%_]/g, '\\$&')}%`) : undefined);
+    const where = and(
+      roleScope(user),
+      input.name ? like(roles.name, `%${input.name.replace(/[\\%_]/g, '\\$&')}%`) : undefined,
+    );
     const { limit, offset } = pageWindow(input.page, input.pageSize);
-    const rows = await tx.select().from(roles).where(where).orderBy(asc(roles.id)).limit(limit).offset(offset);
+    const rows = await tx
+      .select()
+      .from(roles)
+      .where(where)
+      .orderBy(asc(roles.id))
+      .limit(limit)
+      .offset(offset);
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(roles).where(where);
     const counts = rows.length
       ? await tx
           .select({ roleId: userRoles.roleId, n: count() })
           .from(userRoles)
-          .where(inArray(userRoles.roleId, rows.map((r) => r.id)))
+          .where(
+            inArray(
+              userRoles.roleId,
+              rows.map((r) => r.id),
+            ),
+          )
           .groupBy(userRoles.roleId)
       : [];
     return {
@@ -63,9 +80,18 @@ export const roleRoutes = [
     await nameFree(tx, user, input.name);
     const [row] = await tx
       .insert(roles)
-      .values({ kind: user.kind, merchantId: user.merchantId, name: input.name, description: input.description, perms })
+      .values({
+        kind: user.kind,
+        merchantId: user.merchantId,
+        name: input.name,
+        description: input.description,
+        perms,
+      })
       .returning({ id: roles.id });
-    audit({ target: `role:${row!.id}`, changes: changes({}, { name: input.name, description: input.description, perms }) });
+    audit({
+      target: `role:${row!.id}`,
+      changes: changes({}, { name: input.name, description: input.description, perms }),
+    });
     return { id: row!.id };
   }),
 
@@ -97,14 +123,27 @@ export const roleRoutes = [
   }),
 
   handle(endpoints.role.permissions, async ({ input, user, tx, req }) => {
-    const groups = new Map<string, { permission: string; id: string; method: string; path: string; description: string }[]>();
+    const groups = new Map<
+      string,
+      { permission: string; id: string; method: string; path: string; description: string }[]
+    >();
     for (const e of catalogueFor(user.kind)) {
-      const entry = { permission: e.permission, id: e.id, method: e.method, path: e.path, description: t(req.lang, `endpoints.${e.id}`) };
+      const entry = {
+        permission: e.permission,
+        id: e.id,
+        method: e.method,
+        path: e.path,
+        description: t(req.lang, `endpoints.${e.id}`),
+      };
       groups.set(e.group, [...(groups.get(e.group) ?? []), entry]);
     }
     const granted = input.id === undefined ? undefined : (await roleInScope(tx, user, input.id)).perms;
     return {
-      groups: [...groups.entries()].map(([group, permissions]) => ({ group, title: t(req.lang, `permGroups.${group}`), permissions })),
+      groups: [...groups.entries()].map(([group, permissions]) => ({
+        group,
+        title: t(req.lang, `permGroups.${group}`),
+        permissions,
+      })),
       ...(granted ? { granted } : {}),
     };
   }),

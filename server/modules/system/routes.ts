@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, like, lt, lte, or, sql } from 'drizzle-orm';
 import { endpoints } from '../../../contract/index.ts';
 import { mailOutbox, operationLog } from '../../db/schema.ts';
-import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 import { handle } from '../../http/handle.ts';
+import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 
 export const systemRoutes = [
   handle(endpoints.health.check, async ({ tx, deps }) => {
@@ -14,7 +14,9 @@ export const systemRoutes = [
     // Platform users read the whole trail; a merchant user only its merchant's.
     const filters = and(
       user.kind === 'merchant' ? eq(operationLog.merchantId, user.merchantId!) : undefined,
-      input.username ? like(operationLog.username, `${input.username.replace(/[\\%_]/g, '\\$&')}%`) : undefined,
+      input.username
+        ? like(operationLog.username, `${input.username.replace(/[\\%_]/g, '\\$&')}%`)
+        : undefined,
       input.action ? like(operationLog.action, `${input.action.replace(/[\\%_]/g, '\\$&')}%`) : undefined,
       input.outcome ? eq(operationLog.outcome, input.outcome) : undefined,
       input.from ? gte(operationLog.at, new Date(input.from)) : undefined,
