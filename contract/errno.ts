@@ -32,6 +32,7 @@ export const errno = {
   ticketInvalid: 1016,
   codeTooSoon: 1017,
   roleNameTaken: 1018,
+  insufficientBalance: 1019,
 } as const;
 
 export type Errno = (typeof errno)[keyof typeof errno];

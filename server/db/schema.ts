@@ -11,7 +11,9 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
+  uniqueIndex,
   primaryKey,
   serial,
   text,
@@ -22,21 +24,113 @@ import {
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => at('created_at').notNull().defaultNow();
 
-/** A merchant (tenant). The money core adds its rates, limits and keys. */
+/** A merchant (tenant): its terms, limits and keys. Rates are parts per million, amounts minor units. */
 export const merchants = pgTable(
   'merchants',
   {
     id: serial('id').primaryKey(),
     code: text('code').notNull(),
     name: text('name').notNull(),
-    status: text('status').notNull().default('active'),
+    status: text('status').notNull().default('active').$type<'active' | 'frozen'>(),
+    agentId: integer('agent_id').references(() => agents.id),
+    currency: text('currency').notNull().default('INR'),
+    /** Pay-in fee: round_half_up(amount × rate) + platform fee. */
+    collectionRatePpm: integer('collection_rate_ppm').notNull().default(0),
+    platformFee: bigint('platform_fee', { mode: 'number' }).notNull().default(0),
+    /** Payout fee: round_half_up(amount × rate) + per-payout fee. */
+    payoutRatePpm: integer('payout_rate_ppm').notNull().default(0),
+    payoutFee: bigint('payout_fee', { mode: 'number' }).notNull().default(0),
+    /** Shown to payers on top of the amount; set by the merchant on its fee screen. */
+    surchargePpm: integer('surcharge_ppm').notNull().default(0),
+    /** Settlement price for stablecoin settlements (units of currency per USDT), 6 decimals. */
+    exchangeRate: numeric('exchange_rate', { precision: 18, scale: 6 }).notNull().default('0'),
+    minAmount: bigint('min_amount', { mode: 'number' }).notNull().default(100),
+    maxAmount: bigint('max_amount', { mode: 'number' }).notNull().default(100_000_000),
+    /** 0 = D0 (credited available at once); N = T+N (credited pending, released N days later). */
+    settlementDays: integer('settlement_days').notNull().default(0),
+    payoutIpWhitelist: jsonb('payout_ip_whitelist').notNull().$type<string[]>().default([]),
+    callbackUrl: text('callback_url').notNull().default(''),
+    /** API and webhook secrets, sealed with the server key: answered once, then only masked. */
+    apiSecret: text('api_secret').notNull().default(''),
+    webhookSecret: text('webhook_secret').notNull().default(''),
     createdAt: createdAt(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (t) => [
     unique('merchants_code_key').on(t.code),
     check('merchants_status', sql`${t.status} in ('active','frozen')`),
+    check('merchants_amount_limits', sql`${t.minAmount} > 0 and ${t.maxAmount} >= ${t.minAmount}`),
+    check('merchants_rates', sql`${t.collectionRatePpm} between 0 and 1000000 and ${t.payoutRatePpm} between 0 and 1000000 and ${t.surchargePpm} between 0 and 1000000`),
+    check('merchants_fees', sql`${t.platformFee} >= 0 and ${t.payoutFee} >= 0`),
+    check('merchants_settlement_days', sql`${t.settlementDays} between 0 and 30`),
   ],
+);
+
+/** An agent: brings merchants and earns a commission on their pay-ins, out of the platform's fee. */
+export const agents = pgTable(
+  'agents',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    commissionPpm: integer('commission_ppm').notNull().default(0),
+    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('agents_code_key').on(t.code),
+    check('agents_commission', sql`${t.commissionPpm} between 0 and 1000000`),
+    check('agents_status', sql`${t.status} in ('active','disabled')`),
+  ],
+);
+
+/** A payment channel: a provider behind an adapter, with its cost, limits and routing weight. */
+export const channels = pgTable(
+  'channels',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    adapter: text('adapter').notNull(),
+    /** Provider credentials, sealed with the server key. */
+    credentials: text('credentials').notNull().default(''),
+    payinCostPpm: integer('payin_cost_ppm').notNull().default(0),
+    payoutCostPpm: integer('payout_cost_ppm').notNull().default(0),
+    payoutCostFixed: bigint('payout_cost_fixed', { mode: 'number' }).notNull().default(0),
+    minAmount: bigint('min_amount', { mode: 'number' }).notNull().default(100),
+    maxAmount: bigint('max_amount', { mode: 'number' }).notNull().default(1_000_000_000),
+    weight: integer('weight').notNull().default(100),
+    supportsPayin: boolean('supports_payin').notNull().default(true),
+    supportsPayout: boolean('supports_payout').notNull().default(true),
+    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
+    /** Adapter settings, e.g. the simulator's automatic mode `{auto, successRate, delayMs}`. */
+    settings: jsonb('settings').notNull().$type<Record<string, unknown>>().default({}),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('channels_code_key').on(t.code),
+    check('channels_limits', sql`${t.minAmount} > 0 and ${t.maxAmount} >= ${t.minAmount}`),
+    check('channels_weight', sql`${t.weight} between 0 and 10000`),
+    check('channels_status', sql`${t.status} in ('active','disabled')`),
+  ],
+);
+
+/** Which channels a merchant routes through, with what weight. */
+export const merchantChannels = pgTable(
+  'merchant_channels',
+  {
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id, { onDelete: 'cascade' }),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id),
+    weight: integer('weight').notNull().default(100),
+    enabled: boolean('enabled').notNull().default(true),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.channelId] }), check('merchant_channels_weight', sql`${t.weight} between 0 and 10000`)],
 );
 
 export const users = pgTable(
@@ -201,3 +295,337 @@ export const parameters = pgTable('parameters', {
   value: jsonb('value').notNull(),
   updatedAt: at('updated_at').notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------------------------------
+// The ledger: nothing but server/ledger writes these tables.
+
+/** Account kinds: a merchant's four wallets, an agent's payable commission, the platform's books. */
+export const accountKinds = [
+  'collection_available',
+  'collection_pending',
+  'payout_available',
+  'frozen',
+  'agent_commission_payable',
+  'fee_income',
+  'channel_clearing',
+  'settlement_clearing',
+  'payout_clearing',
+] as const;
+export type AccountKind = (typeof accountKinds)[number];
+
+/** A ledger account with its materialised balance; `version` numbers its postings without gaps. */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: serial('id').primaryKey(),
+    ownerType: text('owner_type').notNull().$type<'merchant' | 'agent' | 'platform'>(),
+    /** Merchant or agent id; 0 for the platform. */
+    ownerId: integer('owner_id').notNull(),
+    kind: text('kind').notNull().$type<AccountKind>(),
+    currency: text('currency').notNull(),
+    balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
+    /** Clearing accounts mirror money held elsewhere and may go below zero; wallets never. */
+    mayBeNegative: boolean('may_be_negative').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('ledger_accounts_owner_key').on(t.ownerType, t.ownerId, t.kind, t.currency),
+    check('ledger_accounts_non_negative', sql`${t.mayBeNegative} or ${t.balance} >= 0`),
+    check('ledger_accounts_owner_type', sql`${t.ownerType} in ('merchant','agent','platform')`),
+  ],
+);
+
+/** One money movement: postings that sum to zero per currency. `(refType, refId, kind)` happens once. */
+export const journalEntries = pgTable(
+  'journal_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: at('at').notNull().defaultNow(),
+    kind: text('kind').notNull(),
+    refType: text('ref_type').notNull(),
+    refId: text('ref_id').notNull(),
+    memo: text('memo').notNull().default(''),
+    userId: integer('user_id'),
+  },
+  (t) => [unique('journal_entries_ref_key').on(t.refType, t.refId, t.kind)],
+);
+
+/** A line of an entry on one account, with the account's balance before and after. */
+export const postings = pgTable(
+  'postings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    entryId: bigint('entry_id', { mode: 'number' })
+      .notNull()
+      .references(() => journalEntries.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    /** The account's version after this posting: 1, 2, 3… without gaps. */
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    balanceBefore: bigint('balance_before', { mode: 'number' }).notNull(),
+    balanceAfter: bigint('balance_after', { mode: 'number' }).notNull(),
+    currency: text('currency').notNull(),
+    at: at('at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('postings_account_seq_key').on(t.accountId, t.seq),
+    index('postings_entry_idx').on(t.entryId),
+    index('postings_account_at_idx').on(t.accountId, t.at.desc(), t.id.desc()),
+    check('postings_arithmetic', sql`${t.balanceAfter} = ${t.balanceBefore} + ${t.amount} and ${t.amount} <> 0`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Orders
+
+export const payinStatuses = ['creating', 'pending', 'paid', 'failed', 'unpaid', 'creation_failed'] as const;
+export type PayinStatus = (typeof payinStatuses)[number];
+export const payoutStatuses = ['queued', 'processing', 'success', 'failed', 'creation_failed'] as const;
+export type PayoutStatus = (typeof payoutStatuses)[number];
+
+const numberIndex = (name: string, column: string) => index(name).using('btree', sql.raw(`${column} collate "C"`));
+
+/** A pay-in (collection) order. Order numbers are searchable by prefix through `COLLATE "C"` indexes. */
+export const payinOrders = pgTable(
+  'payin_orders',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderNo: text('order_no').notNull(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    merchantOrderNo: text('merchant_order_no').notNull(),
+    channelId: integer('channel_id').references(() => channels.id),
+    channelOrderId: text('channel_order_id'),
+    currency: text('currency').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** What the payer actually paid (set when paid; a supplement may correct it). */
+    paidAmount: bigint('paid_amount', { mode: 'number' }),
+    fee: bigint('fee', { mode: 'number' }).notNull().default(0),
+    agentCommission: bigint('agent_commission', { mode: 'number' }).notNull().default(0),
+    status: text('status').notNull().$type<PayinStatus>(),
+    pushStatus: text('push_status').notNull().default('unpushed').$type<'unpushed' | 'pushed'>(),
+    utr: text('utr'),
+    notifyUrl: text('notify_url').notNull(),
+    returnUrl: text('return_url'),
+    payUrl: text('pay_url'),
+    payer: jsonb('payer').$type<Record<string, unknown>>(),
+    /** SHA-256 of the canonical create request: a replay with other content is a conflict. */
+    requestHash: text('request_hash').notNull(),
+    requestSnapshot: jsonb('request_snapshot'),
+    responseSnapshot: jsonb('response_snapshot'),
+    /** How it became paid: channel callback, supplement (UTR matched) or forced supplement. */
+    paidBy: text('paid_by').$type<'channel' | 'supplement' | 'force'>(),
+    failureReason: text('failure_reason'),
+    expiresAt: at('expires_at').notNull(),
+    paidAt: at('paid_at'),
+    callbackAt: at('callback_at'),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('payin_orders_order_no_key').on(t.orderNo),
+    unique('payin_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
+    uniqueIndex('payin_orders_utr_key').on(t.utr).where(sql`${t.utr} is not null`),
+    index('payin_orders_merchant_time_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('payin_orders_time_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('payin_orders_pending_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    numberIndex('payin_orders_order_no_c', 'order_no'),
+    numberIndex('payin_orders_merchant_order_no_c', 'merchant_order_no'),
+    numberIndex('payin_orders_channel_order_id_c', 'channel_order_id'),
+    numberIndex('payin_orders_utr_c', 'utr'),
+    check('payin_orders_status', sql`${t.status} in ('creating','pending','paid','failed','unpaid','creation_failed')`),
+    check('payin_orders_push_status', sql`${t.pushStatus} in ('unpushed','pushed')`),
+    check('payin_orders_amounts', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.agentCommission} >= 0 and ${t.agentCommission} <= ${t.fee}`),
+  ],
+);
+
+/** A payout order: amount plus fee is frozen at `queued` and spent or released exactly once. */
+export const payoutOrders = pgTable(
+  'payout_orders',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orderNo: text('order_no').notNull(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    merchantOrderNo: text('merchant_order_no').notNull(),
+    channelId: integer('channel_id').references(() => channels.id),
+    channelOrderId: text('channel_order_id'),
+    currency: text('currency').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    fee: bigint('fee', { mode: 'number' }).notNull(),
+    status: text('status').notNull().$type<PayoutStatus>(),
+    pushStatus: text('push_status').notNull().default('unpushed').$type<'unpushed' | 'pushed'>(),
+    accountName: text('account_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    ifsc: text('ifsc').notNull(),
+    utr: text('utr'),
+    notifyUrl: text('notify_url').notNull(),
+    /** Where the order came from: the gateway API, the console (single transfer) or a bulk upload. */
+    source: text('source').notNull().$type<'api' | 'console' | 'bulk'>(),
+    requestHash: text('request_hash').notNull(),
+    requestSnapshot: jsonb('request_snapshot'),
+    responseSnapshot: jsonb('response_snapshot'),
+    failureReason: text('failure_reason'),
+    /** Times the funds were frozen for this order (a retry freezes again). */
+    holds: integer('holds').notNull().default(0),
+    /** True while its funds are frozen: set at freeze, cleared by exactly one spend or release. */
+    holdOpen: boolean('hold_open').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at'),
+    completedAt: at('completed_at'),
+    callbackAt: at('callback_at'),
+    createdBy: integer('created_by'),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('payout_orders_order_no_key').on(t.orderNo),
+    unique('payout_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
+    index('payout_orders_merchant_time_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('payout_orders_time_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('payout_orders_queue_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+    numberIndex('payout_orders_order_no_c', 'order_no'),
+    numberIndex('payout_orders_merchant_order_no_c', 'merchant_order_no'),
+    numberIndex('payout_orders_channel_order_id_c', 'channel_order_id'),
+    numberIndex('payout_orders_utr_c', 'utr'),
+    check('payout_orders_status', sql`${t.status} in ('queued','processing','success','failed','creation_failed')`),
+    check('payout_orders_push_status', sql`${t.pushStatus} in ('unpushed','pushed')`),
+    check('payout_orders_amounts', sql`${t.amount} > 0 and ${t.fee} >= 0`),
+  ],
+);
+
+/** Payment proof images attached to a pay-in; files live under DATA_DIR/uploads. */
+export const orderImages = pgTable(
+  'order_images',
+  {
+    id: serial('id').primaryKey(),
+    orderId: bigint('order_id', { mode: 'number' })
+      .notNull()
+      .references(() => payinOrders.id),
+    path: text('path').notNull(),
+    mime: text('mime').notNull(),
+    size: integer('size').notNull(),
+    userId: integer('user_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_images_order_idx').on(t.orderId)],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Callbacks to merchants (Standard Webhooks), queued in the same transaction as the state change.
+
+export const webhookEvents = pgTable(
+  'webhook_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** `webhook-id`: the same on every attempt of this event. */
+    messageId: text('message_id').notNull(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    orderType: text('order_type').notNull().$type<'payin' | 'payout'>(),
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
+    type: text('type').notNull(),
+    url: text('url').notNull(),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull().default('pending').$type<'pending' | 'delivered' | 'gave_up'>(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at'),
+    lockedUntil: at('locked_until'),
+    deliveredAt: at('delivered_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('webhook_events_message_key').on(t.messageId),
+    unique('webhook_events_order_type_key').on(t.orderType, t.orderId, t.type),
+    index('webhook_events_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_events_merchant_idx').on(t.merchantId, t.status),
+    check('webhook_events_status', sql`${t.status} in ('pending','delivered','gave_up')`),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => webhookEvents.id),
+    at: at('at').notNull(),
+    manual: boolean('manual').notNull().default(false),
+    httpStatus: integer('http_status'),
+    /** The first 500 characters of the answer, or the transport error. */
+    response: text('response').notNull().default(''),
+    durationMs: integer('duration_ms').notNull().default(0),
+    userId: integer('user_id'),
+  },
+  (t) => [index('webhook_attempts_event_idx').on(t.eventId, t.at)],
+);
+
+/** Gateway nonces seen per merchant within the signing window (a replayed nonce is refused). */
+export const gatewayNonces = pgTable(
+  'gateway_nonces',
+  {
+    merchantId: integer('merchant_id').notNull(),
+    nonce: text('nonce').notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.merchantId, t.nonce] }), index('gateway_nonces_expiry_idx').on(t.expiresAt)],
+);
+
+/** A merchant's top-up of its payout wallet: submitted by the merchant, confirmed or rejected by the platform. */
+export const recharges = pgTable(
+  'recharges',
+  {
+    id: serial('id').primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    currency: text('currency').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    status: text('status').notNull().default('pending').$type<'pending' | 'confirmed' | 'rejected'>(),
+    reference: text('reference').notNull().default(''),
+    note: text('note').notNull().default(''),
+    createdBy: integer('created_by'),
+    decidedBy: integer('decided_by'),
+    decidedAt: at('decided_at'),
+    rejectReason: text('reject_reason'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('recharges_merchant_idx').on(t.merchantId, t.createdAt.desc()),
+    index('recharges_status_idx').on(t.status, t.createdAt.desc()),
+    check('recharges_status', sql`${t.status} in ('pending','confirmed','rejected')`),
+    check('recharges_amount', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
+ * The simulator channel's own books: what the "bank" saw. A payment can be recorded here with its UTR
+ * while its callback to us is lost, so that a UTR check finds it and a supplement can follow.
+ */
+export const simulatorTransactions = pgTable(
+  'simulator_transactions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    channelOrderId: text('channel_order_id').notNull(),
+    kind: text('kind').notNull().$type<'payin' | 'payout'>(),
+    orderNo: text('order_no').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    status: text('status').notNull().$type<'pending' | 'success' | 'fail'>(),
+    utr: text('utr'),
+    account: text('account').notNull().default(''),
+    notified: boolean('notified').notNull().default(false),
+    createdAt: createdAt(),
+    settledAt: at('settled_at'),
+  },
+  (t) => [
+    unique('simulator_transactions_channel_order_key').on(t.channelOrderId),
+    uniqueIndex('simulator_transactions_utr_key').on(t.utr).where(sql`${t.utr} is not null`),
+  ],
+);

@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/index.ts';
+import { rowsOf } from './index.ts';
+
+export interface LedgerReport {
+  /** True when every check below found nothing. */
+  balanced: boolean;
+  /** Sum of all balances per currency: zero in a closed double-entry book. */
+  totals: { currency: string; total: number }[];
+  /** Entries whose postings do not sum to zero (or that have none). */
+  unbalancedEntries: { entryId: number; currency: string | null; sum: number }[];
+  /** Postings whose before is not the previous after, or whose seq skips. */
+  brokenChains: { accountId: number; seq: number; balanceBefore: number; expectedBefore: number }[];
+  /** Accounts whose balance or version is not what their postings add up to. */
+  accountMismatches: {
+    accountId: number;
+    balance: number;
+    fromPostings: number;
+    version: number;
+    lastSeq: number;
+  }[];
+}
+
+/** The invariant checker: run after every money test and behind `GET /ledger/trialBalance`. */
+export async function checkLedger(db: Db): Promise<LedgerReport> {
+  const totals = rowsOf<{ currency: string; total: string }>(
+    await db.execute(
+      sql`select currency, sum(balance)::text as total from ledger_accounts group by currency order by currency`,
+    ),
+  ).map((r) => ({ currency: r.currency, total: Number(r.total) }));
+
+  const unbalancedEntries = rowsOf<{ entry_id: string; currency: string | null; sum: string }>(
+    await db.execute(sql`
+      select e.id as entry_id, p.currency, coalesce(sum(p.amount), 0)::text as sum
+      from journal_entries e left join postings p on p.entry_id = e.id
+      group by e.id, p.currency
+      having coalesce(sum(p.amount), 0) <> 0 or count(p.id) = 0
+      limit 100`),
+  ).map((r) => ({ entryId: Number(r.entry_id), currency: r.currency, sum: Number(r.sum) }));
+
+  const brokenChains = rowsOf<{ account_id: number; seq: string; balance_before: string; expected: string }>(
+    await db.execute(sql`
+      select account_id, seq, balance_before, expected from (
+        select account_id, seq, balance_before,
+          coalesce(lag(balance_after) over w, 0) as expected,
+          coalesce(lag(seq) over w, 0) as prev_seq
+        from postings window w as (partition by account_id order by seq)
+      ) t
+      where balance_before <> expected or seq <> prev_seq + 1
+      limit 100`),
+  ).map((r) => ({
+    accountId: Number(r.account_id),
+    seq: Number(r.seq),
+    balanceBefore: Number(r.balance_before),
+    expectedBefore: Number(r.expected),
+  }));
+
+  const accountMismatches = rowsOf<{
+    id: number;
+    balance: string;
+    from_postings: string;
+    version: string;
+    last_seq: string;
+  }>(
+    await db.execute(sql`
+      select a.id, a.balance, coalesce(p.total, 0) as from_postings, a.version, coalesce(p.last_seq, 0) as last_seq
+      from ledger_accounts a
+      left join (select account_id, sum(amount) as total, max(seq) as last_seq from postings group by account_id) p
+        on p.account_id = a.id
+      where a.balance <> coalesce(p.total, 0) or a.version <> coalesce(p.last_seq, 0)
+      limit 100`),
+  ).map((r) => ({
+    accountId: Number(r.id),
+    balance: Number(r.balance),
+    fromPostings: Number(r.from_postings),
+    version: Number(r.version),
+    lastSeq: Number(r.last_seq),
+  }));
+
+  const balanced =
+    totals.every((t) => t.total === 0) &&
+    !unbalancedEntries.length &&
+    !brokenChains.length &&
+    !accountMismatches.length;
+  return { balanced, totals, unbalancedEntries, brokenChains, accountMismatches };
+}
