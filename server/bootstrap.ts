@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { inTransaction } from './db/index.ts';
-import { userRoles, users } from './db/schema.ts';
+import { channels, userRoles, users } from './db/schema.ts';
 import type { Deps } from './deps.ts';
 import { hashPassword } from './lib/crypto.ts';
-import { createMerchantRecord, merchantByCode } from './modules/merchant/service.ts';
+import { ensureAccounts, platformAccount } from './ledger/index.ts';
+import { createMerchant, merchantByCode } from './modules/merchant/service.ts';
 import { seedBuiltinRoles } from './modules/role/builtin.ts';
 
 /** A password that meets the set-password rule: digits, upper and lower case, 16 characters. */
@@ -26,6 +27,15 @@ export async function bootstrap(deps: Deps): Promise<FirstStart> {
   const { config, database } = deps;
   const out: FirstStart = {};
   await inTransaction(database.db, async (tx) => {
+    // The built-in simulator channel lets the whole money flow run on one machine.
+    await tx
+      .insert(channels)
+      .values({ code: 'simulator', name: 'Simulator', adapter: 'simulator', settings: { auto: false, successRate: 90, delayMs: 2000 } })
+      .onConflictDoNothing();
+    await ensureAccounts(
+      tx,
+      (['fee_income', 'channel_clearing', 'settlement_clearing', 'payout_clearing'] as const).map((k) => platformAccount(k, 'INR')),
+    );
     const roleIds = await seedBuiltinRoles(tx, 'platform', null);
     const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'admin'));
     if (!admin) {
@@ -50,10 +60,13 @@ export async function bootstrap(deps: Deps): Promise<FirstStart> {
       const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'demo'));
       if (existing) return;
       const password = 'Demo12345';
-      await createMerchantRecord(tx, {
+      await createMerchant(deps, tx, {
         code: 'M10001',
         name: 'Demo Merchant',
         owner: { username: 'demo', password, email: 'owner@demo.example', nickname: 'Demo owner' },
+        collectionRatePpm: 25_000,
+        payoutRatePpm: 10_000,
+        payoutFee: 500,
       });
       out.demo = { merchant: 'M10001', username: 'demo', password };
     });

@@ -22,7 +22,7 @@ import { createLogger } from '../lib/logger.ts';
 import { createMailer } from '../lib/mail.ts';
 import { rateLimiter } from '../lib/rateLimit.ts';
 import { codeAt, newTotpSecret } from '../modules/auth/totp.ts';
-import { createMerchantRecord } from '../modules/merchant/service.ts';
+import { createMerchant, type NewMerchant } from '../modules/merchant/service.ts';
 import { routes } from '../routes.ts';
 import { freshPostgresUrl, hasPostgres } from './pg.ts';
 
@@ -180,20 +180,24 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     return { id, username, password, token, roleId: roleRow!.id, merchantId };
   }
 
-  async function makeMerchant(code = `M${++counter}${randomBytes(2).toString('hex')}`) {
+  /**
+   * A working merchant (accounts, simulator route, owner user, secrets) created through the real service;
+   * answers its row, its owner's credentials and its secrets in clear text.
+   */
+  async function makeMerchant(terms: Partial<Omit<NewMerchant, 'owner'>> = {}) {
+    const code = terms.code ?? `M${++counter}${randomBytes(2).toString('hex')}`;
+    const ownerUsername = `owner_${code.toLowerCase()}`;
+    const ownerPassword = 'Owner1234!';
     const made = await inTransaction(db, (tx) =>
-      createMerchantRecord(tx, {
-        code,
+      createMerchant(deps, tx, {
         name: `Merchant ${code}`,
-        owner: {
-          username: `owner_${code.toLowerCase()}`,
-          password: 'Owner1234!',
-          email: `${code.toLowerCase()}@example.com`,
-        },
+        ...terms,
+        code,
+        owner: { username: ownerUsername, password: ownerPassword, email: `${code.toLowerCase()}@example.com` },
       }),
     );
     const [row] = await db.select().from(merchants).where(eq(merchants.id, made.merchant.id));
-    return { ...row!, ownerUsername: `owner_${code.toLowerCase()}`, ownerPassword: 'Owner1234!' };
+    return { ...row!, ownerUsername, ownerPassword, apiSecret: made.apiSecret, webhookSecret: made.webhookSecret };
   }
 
   /** Binds a Google key for a signed-in user through the API; answers the secret. */

@@ -1,0 +1,279 @@
+import * as z from 'zod/mini';
+import { endpoint } from '../endpoint.ts';
+import { amount, amountOrZero, moneyOut, ratePercent } from '../money.ts';
+import { adminPassword, email, id, listOf, okFlag, page, pageSize, strictObject, username } from '../schemas.ts';
+
+/** `D0` credits pay-ins as available at once; `T1`…`T30` credit them pending for N days. */
+export const settlementCycle = z.string().check(z.regex(/^(D0|T([1-9]|[12]\d|30))$/, { message: 'validation.settlementCycle' }));
+const ipOrCidr = z.string().check(
+  z.trim(),
+  z.maxLength(64),
+  z.regex(/^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+(\/\d{1,3})?)$/, { message: 'validation.ip' }),
+);
+export const ipWhitelist = z.array(ipOrCidr).check(z.maxLength(50));
+const httpUrl = z.string().check(
+  z.trim(),
+  z.maxLength(500),
+  z.regex(/^https?:\/\/[^\s]+$/, { message: 'validation.url' }),
+);
+export const optionalUrl = z.union([httpUrl, z.literal('')]);
+const exchangeRate = z.string().check(z.trim(), z.regex(/^\d{1,12}(\.\d{1,6})?$/, { message: 'validation.exchangeRate' }));
+const merchantName = z.string().check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100));
+const merchantCode = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_-]{3,32}$/, { message: 'validation.code' }));
+const currency = z.string().check(z.regex(/^[A-Z]{3}$/, { message: 'validation.currency' }));
+
+export const channelAssignment = z.object({ channelId: id, weight: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(10_000)), 100) });
+
+/** The terms a platform user sets on a merchant (all optional on update). */
+const terms = {
+  agentId: z.optional(z.nullable(id)),
+  collectionRate: z.optional(ratePercent),
+  platformFee: z.optional(amountOrZero),
+  payoutRate: z.optional(ratePercent),
+  payoutFee: z.optional(amountOrZero),
+  surcharge: z.optional(ratePercent),
+  exchangeRate: z.optional(exchangeRate),
+  minAmount: z.optional(amount),
+  maxAmount: z.optional(amount),
+  settlementCycle: z.optional(settlementCycle),
+  payoutIpWhitelist: z.optional(ipWhitelist),
+  callbackUrl: z.optional(optionalUrl),
+  channels: z.optional(z.array(channelAssignment).check(z.maxLength(50))),
+};
+
+const minNotAboveMax = z.refine<{ minAmount?: number; maxAmount?: number }>(
+  (v) => v.minAmount === undefined || v.maxAmount === undefined || v.maxAmount >= v.minAmount,
+  { message: 'validation.maxBelowMin', path: ['maxAmount'] },
+);
+
+export const merchantDetail = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  status: z.enum(['active', 'frozen']),
+  currency: z.string(),
+  agentId: z.nullable(z.number()),
+  agentName: z.nullable(z.string()),
+  collectionRate: z.string(),
+  platformFee: moneyOut,
+  payoutRate: z.string(),
+  payoutFee: moneyOut,
+  surcharge: z.string(),
+  exchangeRate: z.string(),
+  minAmount: moneyOut,
+  maxAmount: moneyOut,
+  settlementCycle: z.string(),
+  payoutIpWhitelist: z.array(z.string()),
+  callbackUrl: z.string(),
+  /** Masked: the secrets are answered in full only when created or reset. */
+  apiSecretMasked: z.string(),
+  webhookSecretMasked: z.string(),
+  channels: z.array(z.object({ channelId: z.number(), code: z.string(), name: z.string(), weight: z.number(), enabled: z.boolean() })),
+  createdAt: z.string(),
+});
+
+const secrets = z.object({ id: z.number(), code: z.string(), apiSecret: z.string(), webhookSecret: z.string() });
+
+export const merchant = {
+  create: endpoint({
+    method: 'POST',
+    path: '/merchant/create',
+    caller: 'platform',
+    input: strictObject({
+      name: merchantName,
+      code: z.optional(merchantCode),
+      currency: z.optional(currency),
+      owner: strictObject({ username, password: adminPassword, email: z.optional(z.union([email, z.literal('')])) }),
+      ...terms,
+    }).check(minNotAboveMax),
+    output: secrets,
+  }),
+  list: endpoint({
+    method: 'GET',
+    path: '/merchant/list',
+    caller: 'platform',
+    input: z.object({
+      page,
+      pageSize,
+      q: z.optional(z.string().check(z.maxLength(100))),
+      status: z.optional(z.enum(['active', 'frozen'])),
+      agentId: z.optional(id),
+    }),
+    output: listOf(merchantDetail),
+  }),
+  /** A merchant user reads its own merchant (`id` is ignored); a platform user names one. */
+  info: endpoint({ method: 'GET', path: '/merchant/info', caller: 'both', input: z.object({ id: z.optional(id) }), output: merchantDetail }),
+  update: endpoint({
+    method: 'POST',
+    path: '/merchant/update',
+    caller: 'platform',
+    input: strictObject({ id, name: z.optional(merchantName), ...terms }).check(minNotAboveMax),
+    output: okFlag,
+  }),
+  freeze: endpoint({
+    method: 'POST',
+    path: '/merchant/freeze',
+    caller: 'platform',
+    input: strictObject({ id, frozen: z.boolean(), reason: z.optional(z.string().check(z.maxLength(200))) }),
+    output: okFlag,
+  }),
+  /** New API and webhook secrets, answered once; the old ones stop working at once. */
+  resetSecret: endpoint({
+    method: 'POST',
+    path: '/merchant/resetSecret',
+    caller: 'both',
+    input: strictObject({ id: z.optional(id), which: z._default(z.enum(['api', 'webhook', 'both']), 'both') }),
+    output: secrets,
+  }),
+  ipsUpdate: endpoint({
+    method: 'POST',
+    path: '/merchant/ips/update',
+    caller: 'both',
+    input: strictObject({ id: z.optional(id), payoutIpWhitelist: ipWhitelist }),
+    output: okFlag,
+  }),
+  callbackUpdate: endpoint({
+    method: 'POST',
+    path: '/merchant/callback/update',
+    caller: 'both',
+    input: strictObject({ id: z.optional(id), callbackUrl: optionalUrl }),
+    output: okFlag,
+  }),
+  surchargeUpdate: endpoint({
+    method: 'POST',
+    path: '/merchant/aSurcharge/update',
+    caller: 'both',
+    input: strictObject({ id: z.optional(id), surcharge: ratePercent }),
+    output: okFlag,
+  }),
+};
+
+const agentRow = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  commissionRate: z.string(),
+  status: z.enum(['active', 'disabled']),
+  merchantCount: z.number(),
+  commissionPayable: moneyOut,
+  createdAt: z.string(),
+});
+
+export const agent = {
+  list: endpoint({
+    method: 'GET',
+    path: '/agent/list',
+    caller: 'platform',
+    input: z.object({ page, pageSize, q: z.optional(z.string().check(z.maxLength(100))) }),
+    output: listOf(agentRow),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/agent/create',
+    caller: 'platform',
+    input: strictObject({ name: merchantName, code: z.optional(merchantCode), commissionRate: ratePercent }),
+    output: z.object({ id: z.number(), code: z.string() }),
+  }),
+  update: endpoint({
+    method: 'POST',
+    path: '/agent/update',
+    caller: 'platform',
+    input: strictObject({
+      id,
+      name: z.optional(merchantName),
+      commissionRate: z.optional(ratePercent),
+      status: z.optional(z.enum(['active', 'disabled'])),
+    }),
+    output: okFlag,
+  }),
+};
+
+const channelRow = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  adapter: z.string(),
+  payinCostRate: z.string(),
+  payoutCostRate: z.string(),
+  payoutCostFixed: moneyOut,
+  minAmount: moneyOut,
+  maxAmount: moneyOut,
+  weight: z.number(),
+  supportsPayin: z.boolean(),
+  supportsPayout: z.boolean(),
+  status: z.enum(['active', 'disabled']),
+  settings: z.record(z.string(), z.unknown()),
+  hasCredentials: z.boolean(),
+  createdAt: z.string(),
+});
+
+const simulatorSettings = z.object({
+  auto: z.optional(z.boolean()),
+  successRate: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+  delayMs: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(600_000))),
+  /** Share (0–100) of automatic payments whose callback to us is lost. */
+  lostCallbackRate: z.optional(z.number().check(z.minimum(0), z.maximum(100))),
+});
+
+const channelFields = {
+  name: merchantName,
+  payinCostRate: z.optional(ratePercent),
+  payoutCostRate: z.optional(ratePercent),
+  payoutCostFixed: z.optional(amountOrZero),
+  minAmount: z.optional(amount),
+  maxAmount: z.optional(amount),
+  weight: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(10_000))),
+  supportsPayin: z.optional(z.boolean()),
+  supportsPayout: z.optional(z.boolean()),
+  status: z.optional(z.enum(['active', 'disabled'])),
+  /** Provider credentials; stored sealed, never answered back. */
+  credentials: z.optional(z.record(z.string(), z.string().check(z.maxLength(2000)))),
+  settings: z.optional(simulatorSettings),
+};
+
+export const channel = {
+  list: endpoint({
+    method: 'GET',
+    path: '/channel/list',
+    caller: 'platform',
+    input: z.object({ page, pageSize, q: z.optional(z.string().check(z.maxLength(100))) }),
+    output: listOf(channelRow),
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/channel/create',
+    caller: 'platform',
+    input: strictObject({ code: merchantCode, adapter: z.enum(['simulator']), ...channelFields }).check(minNotAboveMax),
+    output: z.object({ id: z.number() }),
+  }),
+  update: endpoint({
+    method: 'POST',
+    path: '/channel/update',
+    caller: 'platform',
+    input: strictObject({ id, ...channelFields, name: z.optional(merchantName) }).check(minNotAboveMax),
+    output: okFlag,
+  }),
+};
+
+const moneyRow = z.object({ currency: z.string(), total: moneyOut });
+
+export const ledger = {
+  /** The books' health: every entry balanced, totals zero, every before/after chain unbroken. */
+  trialBalance: endpoint({
+    method: 'GET',
+    path: '/ledger/trialBalance',
+    caller: 'platform',
+    input: z.object({}),
+    output: z.object({
+      balanced: z.boolean(),
+      totals: z.array(moneyRow),
+      accounts: z.array(
+        z.object({ ownerType: z.string(), ownerId: z.number(), kind: z.string(), currency: z.string(), balance: moneyOut }),
+      ),
+      unbalancedEntries: z.array(z.object({ entryId: z.number(), currency: z.nullable(z.string()), sum: moneyOut })),
+      brokenChains: z.array(z.object({ accountId: z.number(), seq: z.number() })),
+      accountMismatches: z.array(z.object({ accountId: z.number() })),
+    }),
+  }),
+};
+

@@ -1,0 +1,130 @@
+/**
+ * The gateway API for merchant systems (GATEWAY.md): its own registry, signed by the merchant's API
+ * secret instead of a session. The server mounts it at `/gateway/v1` and documents it at
+ * `/gateway/openapi.json`.
+ */
+import * as z from 'zod/mini';
+import { amount, moneyOut } from './money.ts';
+import { accountName, accountNumber, ifsc, payinStatus, payoutStatus } from './endpoints/orders.ts';
+
+const merchantOrderNo = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'validation.orderNo' }));
+const url = z.string().check(z.maxLength(500), z.regex(/^https?:\/\/\S+$/, { message: 'validation.url' }));
+
+export const gatewayPayin = z.object({
+  orderNo: z.string(),
+  merchantOrderNo: z.string(),
+  status: payinStatus,
+  currency: z.string(),
+  amount: moneyOut,
+  paidAmount: z.nullable(moneyOut),
+  fee: moneyOut,
+  utr: z.nullable(z.string()),
+  payUrl: z.nullable(z.string()),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  paidAt: z.nullable(z.string()),
+});
+
+export const gatewayPayout = z.object({
+  orderNo: z.string(),
+  merchantOrderNo: z.string(),
+  status: payoutStatus,
+  currency: z.string(),
+  amount: moneyOut,
+  fee: moneyOut,
+  utr: z.nullable(z.string()),
+  failureReason: z.nullable(z.string()),
+  createdAt: z.string(),
+  completedAt: z.nullable(z.string()),
+});
+
+export interface GatewayEndpoint {
+  id: string;
+  method: 'GET' | 'POST';
+  /** Hono path below the site root, e.g. `/gateway/v1/payin/:orderNo`. */
+  path: string;
+  /** Body (POST) or query (GET) schema. */
+  input: z.ZodMiniType;
+  output: z.ZodMiniType;
+  /** HTTP status of a success. */
+  status: 200 | 201;
+}
+
+const gw = (e: GatewayEndpoint) => e;
+
+export const gatewayEndpoints = {
+  payinCreate: gw({
+    id: 'payinCreate',
+    method: 'POST',
+    path: '/gateway/v1/payin',
+    status: 201,
+    input: z.strictObject({
+      merchantOrderNo,
+      amount,
+      notifyUrl: url,
+      returnUrl: z.optional(url),
+      payer: z.optional(
+        z.strictObject({
+          name: z.optional(z.string().check(z.maxLength(100))),
+          email: z.optional(z.string().check(z.maxLength(254))),
+          phone: z.optional(z.string().check(z.maxLength(32))),
+        }),
+      ),
+      /** A channel code to use instead of routing. */
+      channel: z.optional(z.string().check(z.maxLength(32))),
+    }),
+    output: gatewayPayin,
+  }),
+  payinGet: gw({ id: 'payinGet', method: 'GET', path: '/gateway/v1/payin/:orderNo', status: 200, input: z.object({}), output: gatewayPayin }),
+  payinFind: gw({
+    id: 'payinFind',
+    method: 'GET',
+    path: '/gateway/v1/payin',
+    status: 200,
+    input: z.object({ merchantOrderNo }),
+    output: gatewayPayin,
+  }),
+  payoutCreate: gw({
+    id: 'payoutCreate',
+    method: 'POST',
+    path: '/gateway/v1/payout',
+    status: 201,
+    input: z.strictObject({ merchantOrderNo, amount, accountName, accountNumber, ifsc, notifyUrl: url }),
+    output: gatewayPayout,
+  }),
+  payoutGet: gw({ id: 'payoutGet', method: 'GET', path: '/gateway/v1/payout/:orderNo', status: 200, input: z.object({}), output: gatewayPayout }),
+  payoutFind: gw({
+    id: 'payoutFind',
+    method: 'GET',
+    path: '/gateway/v1/payout',
+    status: 200,
+    input: z.object({ merchantOrderNo }),
+    output: gatewayPayout,
+  }),
+  balance: gw({
+    id: 'balance',
+    method: 'GET',
+    path: '/gateway/v1/balance',
+    status: 200,
+    input: z.object({}),
+    output: z.object({
+      currency: z.string(),
+      collection: z.object({ available: moneyOut, pending: moneyOut, frozen: moneyOut }),
+      payout: z.object({ available: moneyOut, frozen: moneyOut }),
+    }),
+  }),
+};
+
+export const allGatewayEndpoints: readonly GatewayEndpoint[] = Object.values(gatewayEndpoints);
+
+/** Callback event types (`type` in the callback body). */
+export const callbackTypes = ['payin.paid', 'payin.failed', 'payin.unpaid', 'payout.success', 'payout.failed'] as const;
+export type CallbackType = (typeof callbackTypes)[number];
+
+/** Signing: the canonical string the merchant signs with HMAC-SHA256 (lowercase hex) under its API secret. */
+export function canonicalString(timestamp: string, nonce: string, method: string, pathWithQuery: string, rawBody: string) {
+  return `${timestamp}\n${nonce}\n${method.toUpperCase()}\n${pathWithQuery}\n${rawBody}`;
+}
+
+/** Signing window and nonce rules. */
+export const signing = { windowSeconds: 300, nonce: /^[A-Za-z0-9_-]{16,64}$/ };

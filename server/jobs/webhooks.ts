@@ -1,0 +1,277 @@
+/**
+ * Merchant callbacks (Standard Webhooks). An event is queued in the same transaction as the state
+ * change that causes it, so it never fires for a rolled-back change and survives a restart; a worker
+ * delivers due events on the schedule of the `callback_schedule` parameter and records every attempt.
+ */
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import type { CallbackType } from '../../contract/gateway.ts';
+import { type Db, inTransaction } from '../db/index.ts';
+import {
+  merchants,
+  parameters,
+  payinOrders,
+  payoutOrders,
+  webhookAttempts,
+  webhookEvents,
+} from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { randomToken } from '../lib/crypto.ts';
+
+/** Seconds to wait after each failed attempt (Standard Webhooks' example): 10 attempts over about 3 days. */
+export const defaultSchedule = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
+const attemptTimeoutMs = 15_000;
+/** A claimed event is retried by another worker if this one dies mid-delivery. */
+const claimMs = 60_000;
+
+type Event = typeof webhookEvents.$inferSelect;
+
+export async function callbackSchedule(db: Db): Promise<number[]> {
+  const [row] = await db.select().from(parameters).where(eq(parameters.key, 'callback_schedule'));
+  const v = row?.value;
+  return Array.isArray(v) && v.length && v.every((n) => Number.isInteger(n) && n >= 0)
+    ? (v as number[])
+    : defaultSchedule;
+}
+
+/**
+ * Queues the callback for an order's state change, in the caller's transaction. One event per
+ * (order, type): a duplicate notification queues nothing new.
+ */
+export async function enqueueCallback(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  e: {
+    merchantId: number;
+    orderType: 'payin' | 'payout';
+    orderId: number;
+    type: CallbackType;
+    url: string;
+    data: unknown;
+  },
+): Promise<void> {
+  if (!e.url) return;
+  await tx
+    .insert(webhookEvents)
+    .values({
+      messageId: `msg_${randomToken(18)}`,
+      merchantId: e.merchantId,
+      orderType: e.orderType,
+      orderId: e.orderId,
+      type: e.type,
+      url: e.url,
+      payload: { type: e.type, data: e.data },
+      nextAttemptAt: deps.clock.now(),
+      createdAt: deps.clock.now(),
+    })
+    .onConflictDoNothing();
+}
+
+export interface AttemptResult {
+  at: Date;
+  ok: boolean;
+  httpStatus: number | null;
+  response: string;
+  durationMs: number;
+}
+
+/** One signed POST of an event; redirects are not followed and anything but 2xx is a failure. */
+async function send(deps: Deps, event: Event, secret: string): Promise<AttemptResult> {
+  const at = deps.clock.now();
+  const body = JSON.stringify(event.payload);
+  const signature = new Webhook(secret).sign(event.messageId, at, body);
+  const started = performance.now();
+  try {
+    const res = await fetch(event.url, {
+      method: 'POST',
+      redirect: 'manual',
+      signal: AbortSignal.timeout(attemptTimeoutMs),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Paygate-Webhooks/1',
+        'webhook-id': event.messageId,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body,
+    });
+    const text = (await res.text().catch(() => '')).slice(0, 500);
+    return {
+      at,
+      ok: res.status >= 200 && res.status < 300,
+      httpStatus: res.status,
+      response: text,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } catch (err) {
+    const reason =
+      (err as Error).name === 'TimeoutError'
+        ? 'timeout'
+        : (((err as Error).cause as Error)?.message ?? (err as Error).message);
+    return {
+      at,
+      ok: false,
+      httpStatus: null,
+      response: String(reason).slice(0, 500),
+      durationMs: Math.round(performance.now() - started),
+    };
+  }
+}
+
+async function secretOf(deps: Deps, merchantId: number): Promise<string> {
+  const [m] = await deps.database.db
+    .select({ s: merchants.webhookSecret })
+    .from(merchants)
+    .where(eq(merchants.id, merchantId));
+  return deps.sealer.open(m!.s);
+}
+
+async function markPushed(tx: Db, event: Event, at: Date) {
+  const table = event.orderType === 'payin' ? payinOrders : payoutOrders;
+  await tx.update(table).set({ pushStatus: 'pushed', callbackAt: at }).where(eq(table.id, event.orderId));
+}
+
+/** Records an attempt and moves the event on: delivered, next attempt scheduled, or given up. */
+async function settle(
+  deps: Deps,
+  event: Event,
+  result: AttemptResult,
+  opts: { manual: boolean; userId?: number | null },
+) {
+  const schedule = await callbackSchedule(deps.database.db);
+  await inTransaction(deps.database.db, async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      eventId: event.id,
+      at: result.at,
+      manual: opts.manual,
+      httpStatus: result.httpStatus,
+      response: result.response,
+      durationMs: result.durationMs,
+      userId: opts.userId ?? null,
+    });
+    if (result.ok) {
+      await tx
+        .update(webhookEvents)
+        .set({
+          status: 'delivered',
+          deliveredAt: result.at,
+          nextAttemptAt: null,
+          lockedUntil: null,
+          attempts: sql`${webhookEvents.attempts} + 1`,
+        })
+        .where(eq(webhookEvents.id, event.id));
+      await markPushed(tx, event, result.at);
+      return;
+    }
+    if (opts.manual) {
+      // A failed manual push leaves the automatic schedule as it was.
+      await tx
+        .update(webhookEvents)
+        .set({ attempts: sql`${webhookEvents.attempts} + 1` })
+        .where(eq(webhookEvents.id, event.id));
+      return;
+    }
+    const done = event.attempts + 1;
+    const next = schedule[done];
+    await tx
+      .update(webhookEvents)
+      .set({
+        attempts: done,
+        lockedUntil: null,
+        ...(next === undefined
+          ? { status: 'gave_up' as const, nextAttemptAt: null }
+          : { nextAttemptAt: new Date(result.at.getTime() + next * 1000) }),
+      })
+      .where(eq(webhookEvents.id, event.id));
+  });
+}
+
+/** Claims the due events (skipping those another worker holds) and delivers them; answers how many. */
+export async function deliverDue(deps: Deps, limit = 20): Promise<number> {
+  const now = deps.clock.now();
+  const claimed = await inTransaction(deps.database.db, async (tx) => {
+    const due = await tx
+      .select({ id: webhookEvents.id })
+      .from(webhookEvents)
+      .where(
+        and(
+          eq(webhookEvents.status, 'pending'),
+          lte(webhookEvents.nextAttemptAt, now),
+          or(isNull(webhookEvents.lockedUntil), lte(webhookEvents.lockedUntil, now)),
+        ),
+      )
+      .orderBy(asc(webhookEvents.nextAttemptAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+    if (!due.length) return [];
+    return tx
+      .update(webhookEvents)
+      .set({ lockedUntil: new Date(now.getTime() + claimMs) })
+      .where(
+        inArray(
+          webhookEvents.id,
+          due.map((d) => d.id),
+        ),
+      )
+      .returning();
+  });
+  await Promise.all(
+    claimed.map(async (event) => {
+      const result = await send(deps, event, await secretOf(deps, event.merchantId));
+      await settle(deps, event, result, { manual: false });
+    }),
+  );
+  return claimed.length;
+}
+
+/** A manual re-push of an order's latest event, now, whatever its schedule says. */
+export async function pushNow(
+  deps: Deps,
+  orderType: 'payin' | 'payout',
+  orderId: number,
+  userId: number | null,
+) {
+  const [event] = await deps.database.db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.orderType, orderType), eq(webhookEvents.orderId, orderId)))
+    .orderBy(sql`${webhookEvents.id} desc`)
+    .limit(1);
+  if (!event) return null;
+  const result = await send(deps, event, await secretOf(deps, event.merchantId));
+  await settle(deps, event, result, { manual: true, userId });
+  return result;
+}
+
+/** The background worker: delivers due events, wakes early when a new event is queued. */
+export function startWebhookWorker(deps: Deps, opts: { pollMs?: number } = {}) {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const loop = async () => {
+    while (!stopped) {
+      try {
+        while (!stopped && (await deliverDue(deps)) > 0) {}
+      } catch (err) {
+        deps.logger.error({ err: String(err) }, 'webhook worker');
+      }
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, opts.pollMs ?? 1000);
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+    }
+  };
+  running = loop();
+  return {
+    wake: () => wake?.(),
+    async stop() {
+      stopped = true;
+      wake?.();
+      await running;
+    },
+  };
+}
+export type WebhookWorker = ReturnType<typeof startWebhookWorker>;
