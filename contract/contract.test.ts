@@ -26,8 +26,11 @@ function lookup(tree: Tree, key: string): unknown {
 
 /** Every leaf as `[dotted key, value]`. */
 function leaves(tree: Tree, prefix = ''): Array<[string, unknown]> {
-  return Object.entries(tree).flatMap(([k, v]): Array<[string, unknown]> =>
-    v !== null && typeof v === 'object' && !Array.isArray(v) ? leaves(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]],
+  return Object.entries(tree).flatMap(
+    ([k, v]): Array<[string, unknown]> =>
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? leaves(v, `${prefix}${k}.`)
+        : [[`${prefix}${k}`, v]],
   );
 }
 
@@ -72,13 +75,18 @@ describe('endpoint registry', () => {
   it.each(Object.keys(locales))('names every built-in role and its description in %s', (lang) => {
     const tree = locales[lang as keyof typeof locales];
     const keys = Object.values(builtinRoles).flatMap((list) => list.map((r) => r.key));
-    expect(keys.filter((k) => !isText(lookup(tree, `roles.${k}`)) || !isText(lookup(tree, `roles.${k}Description`)))).toEqual(
-      [],
-    );
+    expect(
+      keys.filter(
+        (k) => !isText(lookup(tree, `roles.${k}`)) || !isText(lookup(tree, `roles.${k}Description`)),
+      ),
+    ).toEqual([]);
   });
 
   it('has an OpenAPI 3.1 operation for every endpoint, with its id, caller and permission', () => {
-    const doc = openApiDocument() as { openapi: string; paths: Record<string, Record<string, Record<string, unknown>>> };
+    const doc = openApiDocument() as {
+      openapi: string;
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
     expect(doc.openapi).toMatch(/^3\.1\./);
     for (const ep of allEndpoints) {
       const op = doc.paths[`/api${ep.path}`]?.[ep.method.toLowerCase()];
@@ -108,8 +116,14 @@ describe('locales', () => {
   it('en and zh_CN have exactly the same keys', () => {
     const a = leaves(locales.en).map(([k]) => k);
     const b = leaves(locales.zh_CN).map(([k]) => k);
-    expect(a.filter((k) => !b.includes(k)), 'only in en').toEqual([]);
-    expect(b.filter((k) => !a.includes(k)), 'only in zh_CN').toEqual([]);
+    expect(
+      a.filter((k) => !b.includes(k)),
+      'only in en',
+    ).toEqual([]);
+    expect(
+      b.filter((k) => !a.includes(k)),
+      'only in zh_CN',
+    ).toEqual([]);
     expect(a.length).toBeGreaterThan(50);
   });
 

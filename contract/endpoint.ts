@@ -18,6 +18,8 @@ export interface EndpointDef<I extends z.ZodMiniType, O extends z.ZodMiniType> {
   caller: Caller;
   input: I;
   output: O;
+  /** Largest request body accepted, in bytes (default 1 MiB): for uploads. */
+  maxBodyBytes?: number;
 }
 
 /** One API endpoint. Its description lives in the locales under `endpoints.<id>`. */

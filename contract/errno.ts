@@ -12,6 +12,8 @@ export const errno = {
   invalid: 422,
   tooManyRequests: 429,
   internal: 500,
+  /** Gateway: signature, timestamp or nonce refused. */
+  unauthenticated: 401,
   notSignedIn: 501,
   sessionExpired: 506,
   badCredentials: 1001,
@@ -33,6 +35,12 @@ export const errno = {
   codeTooSoon: 1017,
   roleNameTaken: 1018,
   insufficientBalance: 1019,
+  /** Pay-ins (1030–1039). */
+  noChannel: 1030,
+  utrNotFound: 1031,
+  utrUsed: 1032,
+  utrMismatch: 1033,
+  noCallback: 1034,
 } as const;
 
 export type Errno = (typeof errno)[keyof typeof errno];

@@ -4,10 +4,12 @@
  * `/gateway/openapi.json`.
  */
 import * as z from 'zod/mini';
-import { amount, moneyOut } from './money.ts';
 import { accountName, accountNumber, ifsc, payinStatus, payoutStatus } from './endpoints/orders.ts';
+import { amount, moneyOut } from './money.ts';
 
-const merchantOrderNo = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'validation.orderNo' }));
+const merchantOrderNo = z
+  .string()
+  .check(z.trim(), z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'validation.orderNo' }));
 const url = z.string().check(z.maxLength(500), z.regex(/^https?:\/\/\S+$/, { message: 'validation.url' }));
 
 export const gatewayPayin = z.object({
@@ -52,7 +54,8 @@ export interface GatewayEndpoint {
 
 const gw = (e: GatewayEndpoint) => e;
 
-export const gatewayEndpoints = {
+/** Pay-in creation and queries. */
+export const payinGatewayEndpoints = {
   payinCreate: gw({
     id: 'payinCreate',
     method: 'POST',
@@ -75,7 +78,14 @@ export const gatewayEndpoints = {
     }),
     output: gatewayPayin,
   }),
-  payinGet: gw({ id: 'payinGet', method: 'GET', path: '/gateway/v1/payin/:orderNo', status: 200, input: z.object({}), output: gatewayPayin }),
+  payinGet: gw({
+    id: 'payinGet',
+    method: 'GET',
+    path: '/gateway/v1/payin/:orderNo',
+    status: 200,
+    input: z.object({}),
+    output: gatewayPayin,
+  }),
   payinFind: gw({
     id: 'payinFind',
     method: 'GET',
@@ -83,23 +93,6 @@ export const gatewayEndpoints = {
     status: 200,
     input: z.object({ merchantOrderNo }),
     output: gatewayPayin,
-  }),
-  payoutCreate: gw({
-    id: 'payoutCreate',
-    method: 'POST',
-    path: '/gateway/v1/payout',
-    status: 201,
-    input: z.strictObject({ merchantOrderNo, amount, accountName, accountNumber, ifsc, notifyUrl: url }),
-    output: gatewayPayout,
-  }),
-  payoutGet: gw({ id: 'payoutGet', method: 'GET', path: '/gateway/v1/payout/:orderNo', status: 200, input: z.object({}), output: gatewayPayout }),
-  payoutFind: gw({
-    id: 'payoutFind',
-    method: 'GET',
-    path: '/gateway/v1/payout',
-    status: 200,
-    input: z.object({ merchantOrderNo }),
-    output: gatewayPayout,
   }),
   balance: gw({
     id: 'balance',
@@ -115,14 +108,65 @@ export const gatewayEndpoints = {
   }),
 };
 
-export const allGatewayEndpoints: readonly GatewayEndpoint[] = Object.values(gatewayEndpoints);
+/** Payout creation and queries. */
+export const payoutGatewayEndpoints = {
+  payoutCreate: gw({
+    id: 'payoutCreate',
+    method: 'POST',
+    path: '/gateway/v1/payout',
+    status: 201,
+    input: z.strictObject({ merchantOrderNo, amount, accountName, accountNumber, ifsc, notifyUrl: url }),
+    output: gatewayPayout,
+  }),
+  payoutGet: gw({
+    id: 'payoutGet',
+    method: 'GET',
+    path: '/gateway/v1/payout/:orderNo',
+    status: 200,
+    input: z.object({}),
+    output: gatewayPayout,
+  }),
+  payoutFind: gw({
+    id: 'payoutFind',
+    method: 'GET',
+    path: '/gateway/v1/payout',
+    status: 200,
+    input: z.object({ merchantOrderNo }),
+    output: gatewayPayout,
+  }),
+};
+
+/**
+ * The gateway registry: the parts whose routes exist. The server refuses to start when a registered
+ * endpoint has no route; a part joins here together with its routes.
+ */
+export const gatewayEndpoints = {
+  ...payinGatewayEndpoints,
+  ...payoutGatewayEndpoints,
+};
+
+export const allGatewayEndpoints: readonly GatewayEndpoint[] = Object.values(
+  gatewayEndpoints as Record<string, GatewayEndpoint>,
+);
 
 /** Callback event types (`type` in the callback body). */
-export const callbackTypes = ['payin.paid', 'payin.failed', 'payin.unpaid', 'payout.success', 'payout.failed'] as const;
+export const callbackTypes = [
+  'payin.paid',
+  'payin.failed',
+  'payin.unpaid',
+  'payout.success',
+  'payout.failed',
+] as const;
 export type CallbackType = (typeof callbackTypes)[number];
 
 /** Signing: the canonical string the merchant signs with HMAC-SHA256 (lowercase hex) under its API secret. */
-export function canonicalString(timestamp: string, nonce: string, method: string, pathWithQuery: string, rawBody: string) {
+export function canonicalString(
+  timestamp: string,
+  nonce: string,
+  method: string,
+  pathWithQuery: string,
+  rawBody: string,
+) {
   return `${timestamp}\n${nonce}\n${method.toUpperCase()}\n${pathWithQuery}\n${rawBody}`;
 }
 

@@ -5,10 +5,35 @@
 import type { Endpoint } from './endpoint.ts';
 import { admin } from './endpoints/admin.ts';
 import { auth } from './endpoints/auth.ts';
+import { agent, channel, ledger, merchant } from './endpoints/merchant.ts';
+import {
+  merchantOrder,
+  merchantPayout,
+  merchantRechargeLog,
+  merchantWallet,
+  simulatorPay,
+  simulatorPayout,
+} from './endpoints/orders.ts';
 import { role } from './endpoints/role.ts';
 import { health, log, mailOutbox } from './endpoints/system.ts';
 
-export const endpoints = { health, auth, admin, role, log, mailOutbox };
+export const endpoints = {
+  health,
+  auth,
+  admin,
+  role,
+  log,
+  mailOutbox,
+  merchant,
+  agent,
+  channel,
+  ledger,
+  merchantWallet,
+  merchantRechargeLog,
+  merchantPayout,
+  merchantOrder,
+  simulator: { ...simulatorPay, ...simulatorPayout },
+};
 
 function assemble(): Endpoint[] {
   const all: Endpoint[] = [];

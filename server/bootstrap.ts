@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { inTransaction } from './db/index.ts';
 import { channels, userRoles, users } from './db/schema.ts';
 import type { Deps } from './deps.ts';
-import { hashPassword } from './lib/crypto.ts';
 import { ensureAccounts, platformAccount } from './ledger/index.ts';
+import { hashPassword } from './lib/crypto.ts';
 import { createMerchant, merchantByCode } from './modules/merchant/service.ts';
 import { seedBuiltinRoles } from './modules/role/builtin.ts';
 
@@ -30,11 +30,18 @@ export async function bootstrap(deps: Deps): Promise<FirstStart> {
     // The built-in simulator channel lets the whole money flow run on one machine.
     await tx
       .insert(channels)
-      .values({ code: 'simulator', name: 'Simulator', adapter: 'simulator', settings: { auto: false, successRate: 90, delayMs: 2000 } })
+      .values({
+        code: 'simulator',
+        name: 'Simulator',
+        adapter: 'simulator',
+        settings: { auto: false, successRate: 90, delayMs: 2000 },
+      })
       .onConflictDoNothing();
     await ensureAccounts(
       tx,
-      (['fee_income', 'channel_clearing', 'settlement_clearing', 'payout_clearing'] as const).map((k) => platformAccount(k, 'INR')),
+      (['fee_income', 'channel_clearing', 'settlement_clearing', 'payout_clearing'] as const).map((k) =>
+        platformAccount(k, 'INR'),
+      ),
     );
     const roleIds = await seedBuiltinRoles(tx, 'platform', null);
     const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'admin'));

@@ -4,12 +4,13 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import type { Deps } from './deps.ts';
 import { createApp } from './http/app.ts';
+import { type Jobs, startJobs } from './jobs/index.ts';
 import { systemClock } from './lib/clock.ts';
 import { sealer } from './lib/crypto.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMailer } from './lib/mail.ts';
 import { rateLimiter } from './lib/rateLimit.ts';
-import { routes } from './routes.ts';
+import { gatewayRoutes, routes } from './routes.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -25,9 +26,12 @@ const deps: Deps = {
   authLimiter: rateLimiter({ limit: 30, windowMs: 5 * 60_000, now: () => Date.now() }),
 };
 const first = await bootstrap(deps);
-const app = createApp(deps, routes);
+const app = createApp(deps, routes, gatewayRoutes);
 
+let jobs: Jobs | undefined;
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
+  // Background work (callbacks, expiry, the simulator's automatic mode) starts once the server listens.
+  jobs = startJobs(deps);
   const url = `http://${config.host}:${info.port}`;
   logger.info({ url, db: database.engine, ms: Date.now() - started }, 'server listening');
   // Credentials go to the terminal once, never to the structured log.
@@ -52,6 +56,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await jobs?.stop();
   await database.close();
   process.exit(0);
 }

@@ -1,8 +1,35 @@
+import type { GatewayRoute } from './gateway/app.ts';
 import type { Route } from './http/handle.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
+import { agentRoutes } from './modules/agent/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { channelRoutes } from './modules/channel/routes.ts';
+import { ledgerRoutes } from './modules/ledger/routes.ts';
+import { merchantRoutes } from './modules/merchant/routes.ts';
+import { payinGatewayRoutes } from './modules/payin/gateway.ts';
+import { payinRoutes } from './modules/payin/routes.ts';
+import { payoutGatewayRoutes } from './modules/payout/gateway.ts';
+import { payoutRoutes } from './modules/payout/routes.ts';
+import { rechargeRoutes } from './modules/recharge/routes.ts';
 import { roleRoutes } from './modules/role/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { walletRoutes } from './modules/wallet/routes.ts';
 
 /** Every handler; `createApp` refuses to start when an endpoint of the registry has none. */
-export const routes: readonly Route[] = [...systemRoutes, ...authRoutes, ...adminRoutes, ...roleRoutes];
+export const routes: readonly Route[] = [
+  ...systemRoutes,
+  ...authRoutes,
+  ...adminRoutes,
+  ...roleRoutes,
+  ...merchantRoutes,
+  ...agentRoutes,
+  ...channelRoutes,
+  ...ledgerRoutes,
+  ...walletRoutes,
+  ...rechargeRoutes,
+  ...payoutRoutes,
+  ...payinRoutes,
+];
+
+/** Every gateway route; `mountGateway` refuses to start when a registered gateway endpoint has none. */
+export const gatewayRoutes: readonly GatewayRoute[] = [...payinGatewayRoutes, ...payoutGatewayRoutes];

@@ -1,28 +1,49 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { amount, amountOrZero, moneyOut, ratePercent } from '../money.ts';
-import { adminPassword, email, id, listOf, okFlag, page, pageSize, strictObject, username } from '../schemas.ts';
+import {
+  adminPassword,
+  email,
+  id,
+  listOf,
+  okFlag,
+  page,
+  pageSize,
+  strictObject,
+  username,
+} from '../schemas.ts';
 
 /** `D0` credits pay-ins as available at once; `T1`…`T30` credit them pending for N days. */
-export const settlementCycle = z.string().check(z.regex(/^(D0|T([1-9]|[12]\d|30))$/, { message: 'validation.settlementCycle' }));
-const ipOrCidr = z.string().check(
-  z.trim(),
-  z.maxLength(64),
-  z.regex(/^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+(\/\d{1,3})?)$/, { message: 'validation.ip' }),
-);
+export const settlementCycle = z
+  .string()
+  .check(z.regex(/^(D0|T([1-9]|[12]\d|30))$/, { message: 'validation.settlementCycle' }));
+const ipOrCidr = z
+  .string()
+  .check(
+    z.trim(),
+    z.maxLength(64),
+    z.regex(/^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+(\/\d{1,3})?)$/, { message: 'validation.ip' }),
+  );
 export const ipWhitelist = z.array(ipOrCidr).check(z.maxLength(50));
-const httpUrl = z.string().check(
-  z.trim(),
-  z.maxLength(500),
-  z.regex(/^https?:\/\/[^\s]+$/, { message: 'validation.url' }),
-);
+const httpUrl = z
+  .string()
+  .check(z.trim(), z.maxLength(500), z.regex(/^https?:\/\/[^\s]+$/, { message: 'validation.url' }));
 export const optionalUrl = z.union([httpUrl, z.literal('')]);
-const exchangeRate = z.string().check(z.trim(), z.regex(/^\d{1,12}(\.\d{1,6})?$/, { message: 'validation.exchangeRate' }));
-const merchantName = z.string().check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100));
-const merchantCode = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_-]{3,32}$/, { message: 'validation.code' }));
+const exchangeRate = z
+  .string()
+  .check(z.trim(), z.regex(/^\d{1,12}(\.\d{1,6})?$/, { message: 'validation.exchangeRate' }));
+const merchantName = z
+  .string()
+  .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100));
+const merchantCode = z
+  .string()
+  .check(z.trim(), z.regex(/^[A-Za-z0-9_-]{3,32}$/, { message: 'validation.code' }));
 const currency = z.string().check(z.regex(/^[A-Z]{3}$/, { message: 'validation.currency' }));
 
-export const channelAssignment = z.object({ channelId: id, weight: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(10_000)), 100) });
+export const channelAssignment = z.object({
+  channelId: id,
+  weight: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(10_000)), 100),
+});
 
 /** The terms a platform user sets on a merchant (all optional on update). */
 const terms = {
@@ -68,11 +89,24 @@ export const merchantDetail = z.object({
   /** Masked: the secrets are answered in full only when created or reset. */
   apiSecretMasked: z.string(),
   webhookSecretMasked: z.string(),
-  channels: z.array(z.object({ channelId: z.number(), code: z.string(), name: z.string(), weight: z.number(), enabled: z.boolean() })),
+  channels: z.array(
+    z.object({
+      channelId: z.number(),
+      code: z.string(),
+      name: z.string(),
+      weight: z.number(),
+      enabled: z.boolean(),
+    }),
+  ),
   createdAt: z.string(),
 });
 
-const secrets = z.object({ id: z.number(), code: z.string(), apiSecret: z.string(), webhookSecret: z.string() });
+const secrets = z.object({
+  id: z.number(),
+  code: z.string(),
+  apiSecret: z.string(),
+  webhookSecret: z.string(),
+});
 
 export const merchant = {
   create: endpoint({
@@ -83,7 +117,11 @@ export const merchant = {
       name: merchantName,
       code: z.optional(merchantCode),
       currency: z.optional(currency),
-      owner: strictObject({ username, password: adminPassword, email: z.optional(z.union([email, z.literal('')])) }),
+      owner: strictObject({
+        username,
+        password: adminPassword,
+        email: z.optional(z.union([email, z.literal('')])),
+      }),
       ...terms,
     }).check(minNotAboveMax),
     output: secrets,
@@ -102,7 +140,13 @@ export const merchant = {
     output: listOf(merchantDetail),
   }),
   /** A merchant user reads its own merchant (`id` is ignored); a platform user names one. */
-  info: endpoint({ method: 'GET', path: '/merchant/info', caller: 'both', input: z.object({ id: z.optional(id) }), output: merchantDetail }),
+  info: endpoint({
+    method: 'GET',
+    path: '/merchant/info',
+    caller: 'both',
+    input: z.object({ id: z.optional(id) }),
+    output: merchantDetail,
+  }),
   update: endpoint({
     method: 'POST',
     path: '/merchant/update',
@@ -122,7 +166,10 @@ export const merchant = {
     method: 'POST',
     path: '/merchant/resetSecret',
     caller: 'both',
-    input: strictObject({ id: z.optional(id), which: z._default(z.enum(['api', 'webhook', 'both']), 'both') }),
+    input: strictObject({
+      id: z.optional(id),
+      which: z._default(z.enum(['api', 'webhook', 'both']), 'both'),
+    }),
     output: secrets,
   }),
   ipsUpdate: endpoint({
@@ -243,7 +290,9 @@ export const channel = {
     method: 'POST',
     path: '/channel/create',
     caller: 'platform',
-    input: strictObject({ code: merchantCode, adapter: z.enum(['simulator']), ...channelFields }).check(minNotAboveMax),
+    input: strictObject({ code: merchantCode, adapter: z.enum(['simulator']), ...channelFields }).check(
+      minNotAboveMax,
+    ),
     output: z.object({ id: z.number() }),
   }),
   update: endpoint({
@@ -268,12 +317,19 @@ export const ledger = {
       balanced: z.boolean(),
       totals: z.array(moneyRow),
       accounts: z.array(
-        z.object({ ownerType: z.string(), ownerId: z.number(), kind: z.string(), currency: z.string(), balance: moneyOut }),
+        z.object({
+          ownerType: z.string(),
+          ownerId: z.number(),
+          kind: z.string(),
+          currency: z.string(),
+          balance: moneyOut,
+        }),
       ),
-      unbalancedEntries: z.array(z.object({ entryId: z.number(), currency: z.nullable(z.string()), sum: moneyOut })),
+      unbalancedEntries: z.array(
+        z.object({ entryId: z.number(), currency: z.nullable(z.string()), sum: moneyOut }),
+      ),
       brokenChains: z.array(z.object({ accountId: z.number(), seq: z.number() })),
       accountMismatches: z.array(z.object({ accountId: z.number() })),
     }),
   }),
 };
-

@@ -8,7 +8,8 @@ export const payoutStatus = z.enum(['queued', 'processing', 'success', 'failed',
 export const pushStatus = z.enum(['unpushed', 'pushed']);
 
 /** One status or several (a repeated query key). */
-const oneOrMany = <T extends z.ZodMiniType>(item: T) => z.optional(z.union([item, z.array(item).check(z.maxLength(10))]));
+const oneOrMany = <T extends z.ZodMiniType>(item: T) =>
+  z.optional(z.union([item, z.array(item).check(z.maxLength(10))]));
 
 /**
  * Order lists: a period must be chosen (`from`, `to`), inside the last 60 days; `q` matches any of the
@@ -30,8 +31,12 @@ const periodInOrder = z.refine<{ from: string; to: string }>((v) => new Date(v.t
 });
 
 const utr = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9]{6,32}$/, { message: 'validation.utr' }));
-const reason = z.string().check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(300));
-const merchantOrderNo = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'validation.orderNo' }));
+const reason = z
+  .string()
+  .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(300));
+const merchantOrderNo = z
+  .string()
+  .check(z.trim(), z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'validation.orderNo' }));
 const byOrder = z.object({ id: z.optional(id), orderNo: z.optional(z.string().check(z.maxLength(64))) });
 
 const snapshot = z.unknown();
@@ -111,7 +116,15 @@ export const merchantOrder = {
       responseSnapshot: snapshot,
       callbacks: z.array(callbackEvent),
       postings: z.array(postingRow),
-      images: z.array(z.object({ id: z.number(), url: z.string(), mime: z.string(), size: z.number(), createdAt: z.string() })),
+      images: z.array(
+        z.object({
+          id: z.number(),
+          url: z.string(),
+          mime: z.string(),
+          size: z.number(),
+          createdAt: z.string(),
+        }),
+      ),
     }),
   }),
   /** Count and amount of the filtered set (capped like list totals). */
@@ -127,7 +140,11 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/create',
     caller: 'merchant',
-    input: strictObject({ amount, merchantOrderNo: z.optional(merchantOrderNo), notifyUrl: z.optional(z.string().check(z.maxLength(500))) }),
+    input: strictObject({
+      amount,
+      merchantOrderNo: z.optional(merchantOrderNo),
+      notifyUrl: z.optional(z.string().check(z.maxLength(500))),
+    }),
     output: payinRow,
   }),
   /** Corrects the notify URL of an order that is not final yet. */
@@ -135,11 +152,22 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/update',
     caller: 'both',
-    input: strictObject({ id, notifyUrl: z.string().check(z.regex(/^https?:\/\/\S+$/, { message: 'validation.url' }), z.maxLength(500)) }),
+    input: strictObject({
+      id,
+      notifyUrl: z
+        .string()
+        .check(z.regex(/^https?:\/\/\S+$/, { message: 'validation.url' }), z.maxLength(500)),
+    }),
     output: okFlag,
   }),
   /** Deletes an order through which no money moved (creation failed, or unpaid / failed and never paid). */
-  delete: endpoint({ method: 'POST', path: '/merchantOrder/delete', caller: 'platform', input: strictObject({ id }), output: okFlag }),
+  delete: endpoint({
+    method: 'POST',
+    path: '/merchantOrder/delete',
+    caller: 'platform',
+    input: strictObject({ id }),
+    output: okFlag,
+  }),
   /** Looks a UTR up at the order's channel and in imported bank statements. */
   utrCheck: endpoint({
     method: 'POST',
@@ -180,6 +208,7 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/uploadImage',
     caller: 'both',
+    maxBodyBytes: 3 * 1024 * 1024,
     input: strictObject({
       id,
       filename: z.string().check(z.maxLength(200)),
@@ -189,7 +218,27 @@ export const merchantOrder = {
     output: z.object({ imageId: z.number() }),
   }),
   /** Sends the merchant callback again now (a manual attempt). */
-  push: endpoint({ method: 'POST', path: '/merchantOrder/push', caller: 'both', input: strictObject({ id }), output: callbackAttempt }),
+  push: endpoint({
+    method: 'POST',
+    path: '/merchantOrder/push',
+    caller: 'both',
+    input: strictObject({ id }),
+    output: callbackAttempt,
+  }),
+  /** A payment proof image (base64), for users who may open its order. */
+  image: endpoint({
+    method: 'GET',
+    path: '/merchantOrder/image',
+    caller: 'both',
+    input: z.object({ id }),
+    output: z.object({
+      id: z.number(),
+      orderId: z.number(),
+      mime: z.string(),
+      size: z.number(),
+      dataBase64: z.string(),
+    }),
+  }),
 };
 
 export const payoutRow = z.object({
@@ -217,9 +266,15 @@ export const payoutRow = z.object({
   callbackAt: z.nullable(z.string()),
 });
 
-export const accountName = z.string().check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100));
-export const accountNumber = z.string().check(z.trim(), z.regex(/^[0-9]{6,20}$/, { message: 'validation.accountNumber' }));
-export const ifsc = z.string().check(z.trim(), z.regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, { message: 'validation.ifsc' }));
+export const accountName = z
+  .string()
+  .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100));
+export const accountNumber = z
+  .string()
+  .check(z.trim(), z.regex(/^[0-9]{6,20}$/, { message: 'validation.accountNumber' }));
+export const ifsc = z
+  .string()
+  .check(z.trim(), z.regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, { message: 'validation.ifsc' }));
 
 export const merchantPayout = {
   list: endpoint({
@@ -270,8 +325,12 @@ export const merchantPayout = {
     method: 'POST',
     path: '/merchantPayout/bulkCreate',
     caller: 'merchant',
+    // A 5 MB file is about 7 MB of base64.
+    maxBodyBytes: 7.5 * 1024 * 1024,
     input: strictObject({
-      filename: z.string().check(z.regex(/\.(csv|xlsx)$/i, { message: 'validation.bulkFile' }), z.maxLength(200)),
+      filename: z
+        .string()
+        .check(z.regex(/\.(csv|xlsx)$/i, { message: 'validation.bulkFile' }), z.maxLength(200)),
       dataBase64: z.string().check(z.maxLength(7_000_000)),
       code: code6,
       /** Validate and answer the preview only. */
@@ -286,7 +345,13 @@ export const merchantPayout = {
       created: z.array(z.string()),
     }),
   }),
-  retry: endpoint({ method: 'POST', path: '/merchantPayout/retry', caller: 'platform', input: strictObject({ id }), output: payoutRow }),
+  retry: endpoint({
+    method: 'POST',
+    path: '/merchantPayout/retry',
+    caller: 'platform',
+    input: strictObject({ id }),
+    output: payoutRow,
+  }),
   markSuccess: endpoint({
     method: 'POST',
     path: '/merchantPayout/markSuccess',
@@ -301,18 +366,38 @@ export const merchantPayout = {
     input: strictObject({ id, reason }),
     output: payoutRow,
   }),
-  push: endpoint({ method: 'POST', path: '/merchantPayout/push', caller: 'both', input: strictObject({ id }), output: callbackAttempt }),
+  push: endpoint({
+    method: 'POST',
+    path: '/merchantPayout/push',
+    caller: 'both',
+    input: strictObject({ id }),
+    output: callbackAttempt,
+  }),
 };
 
-export const simulator = {
+/** The simulator channel's controls, in two parts registered with the pay-in and payout code. */
+export const simulatorPay = {
   /** Settles a simulator pay-in as its channel callback would; `notify: false` loses the callback. */
   pay: endpoint({
     method: 'POST',
     path: '/simulator/pay',
     caller: 'platform',
-    input: strictObject({ orderNo: z.string().check(z.maxLength(64)), result: z.enum(['success', 'fail']), utr: z.optional(utr), notify: z.optional(z.boolean()) }),
-    output: z.object({ orderNo: z.string(), utr: z.nullable(z.string()), notified: z.boolean(), status: z.string() }),
+    input: strictObject({
+      orderNo: z.string().check(z.maxLength(64)),
+      result: z.enum(['success', 'fail']),
+      utr: z.optional(utr),
+      notify: z.optional(z.boolean()),
+    }),
+    output: z.object({
+      orderNo: z.string(),
+      utr: z.nullable(z.string()),
+      notified: z.boolean(),
+      status: z.string(),
+    }),
   }),
+};
+
+export const simulatorPayout = {
   payout: endpoint({
     method: 'POST',
     path: '/simulator/payout',
@@ -334,7 +419,13 @@ const walletOf = z.object({ merchantId: z.optional(id) });
 
 export const merchantWallet = {
   /** Balances; a merchant user reads its own, a platform user names the merchant. */
-  info: endpoint({ method: 'POST', path: '/merchantWallet/info', caller: 'both', input: strictObject(walletOf.shape), output: balances }),
+  info: endpoint({
+    method: 'POST',
+    path: '/merchantWallet/info',
+    caller: 'both',
+    input: strictObject(walletOf.shape),
+    output: balances,
+  }),
   /** The balance change log: the postings of the merchant's wallets, newest first. */
   log: endpoint({
     method: 'GET',
@@ -342,7 +433,9 @@ export const merchantWallet = {
     caller: 'both',
     input: z.object({
       merchantId: z.optional(id),
-      account: z.optional(z.enum(['collection_available', 'collection_pending', 'payout_available', 'frozen'])),
+      account: z.optional(
+        z.enum(['collection_available', 'collection_pending', 'payout_available', 'frozen']),
+      ),
       kind: z.optional(z.string().check(z.maxLength(40))),
       from: z.optional(isoTime),
       to: z.optional(isoTime),
@@ -388,7 +481,12 @@ export const merchantRechargeLog = {
     method: 'GET',
     path: '/merchantRechargeLog/list',
     caller: 'both',
-    input: z.object({ page, pageSize, status: z.optional(z.enum(['pending', 'confirmed', 'rejected'])), merchantId: z.optional(id) }),
+    input: z.object({
+      page,
+      pageSize,
+      status: z.optional(z.enum(['pending', 'confirmed', 'rejected'])),
+      merchantId: z.optional(id),
+    }),
     output: listOf(rechargeRow),
   }),
   /** A merchant reports a bank transfer to the platform to top up its payout balance. */
@@ -398,12 +496,20 @@ export const merchantRechargeLog = {
     caller: 'merchant',
     input: strictObject({
       amount,
-      reference: z.string().check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100)),
+      reference: z
+        .string()
+        .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100)),
       note: z.optional(z.string().check(z.maxLength(300))),
     }),
     output: rechargeRow,
   }),
-  confirm: endpoint({ method: 'POST', path: '/merchantRechargeLog/confirm', caller: 'platform', input: strictObject({ id }), output: rechargeRow }),
+  confirm: endpoint({
+    method: 'POST',
+    path: '/merchantRechargeLog/confirm',
+    caller: 'platform',
+    input: strictObject({ id }),
+    output: rechargeRow,
+  }),
   reject: endpoint({
     method: 'POST',
     path: '/merchantRechargeLog/reject',
@@ -412,4 +518,3 @@ export const merchantRechargeLog = {
     output: rechargeRow,
   }),
 };
-

@@ -13,12 +13,12 @@ import {
   jsonb,
   numeric,
   pgTable,
-  uniqueIndex,
   primaryKey,
   serial,
   text,
   timestamp,
   unique,
+  uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -60,7 +60,10 @@ export const merchants = pgTable(
     unique('merchants_code_key').on(t.code),
     check('merchants_status', sql`${t.status} in ('active','frozen')`),
     check('merchants_amount_limits', sql`${t.minAmount} > 0 and ${t.maxAmount} >= ${t.minAmount}`),
-    check('merchants_rates', sql`${t.collectionRatePpm} between 0 and 1000000 and ${t.payoutRatePpm} between 0 and 1000000 and ${t.surchargePpm} between 0 and 1000000`),
+    check(
+      'merchants_rates',
+      sql`${t.collectionRatePpm} between 0 and 1000000 and ${t.payoutRatePpm} between 0 and 1000000 and ${t.surchargePpm} between 0 and 1000000`,
+    ),
     check('merchants_fees', sql`${t.platformFee} >= 0 and ${t.payoutFee} >= 0`),
     check('merchants_settlement_days', sql`${t.settlementDays} between 0 and 30`),
   ],
@@ -130,7 +133,10 @@ export const merchantChannels = pgTable(
     weight: integer('weight').notNull().default(100),
     enabled: boolean('enabled').notNull().default(true),
   },
-  (t) => [primaryKey({ columns: [t.merchantId, t.channelId] }), check('merchant_channels_weight', sql`${t.weight} between 0 and 10000`)],
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.channelId] }),
+    check('merchant_channels_weight', sql`${t.weight} between 0 and 10000`),
+  ],
 );
 
 export const users = pgTable(
@@ -271,8 +277,8 @@ export const operationLog = pgTable(
     detail: jsonb('detail'),
   },
   (t) => [
-    index('operation_log_at_idx').on(t.at.desc(), t.id.desc()),
-    index('operation_log_merchant_idx').on(t.merchantId, t.at.desc(), t.id.desc()),
+    index('operation_log_at_idx').on(t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('operation_log_merchant_idx').on(t.merchantId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
     check('operation_log_outcome', sql`${t.outcome} in ('ok','failed','denied')`),
   ],
 );
@@ -373,8 +379,11 @@ export const postings = pgTable(
   (t) => [
     unique('postings_account_seq_key').on(t.accountId, t.seq),
     index('postings_entry_idx').on(t.entryId),
-    index('postings_account_at_idx').on(t.accountId, t.at.desc(), t.id.desc()),
-    check('postings_arithmetic', sql`${t.balanceAfter} = ${t.balanceBefore} + ${t.amount} and ${t.amount} <> 0`),
+    index('postings_account_at_idx').on(t.accountId, t.at.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    check(
+      'postings_arithmetic',
+      sql`${t.balanceAfter} = ${t.balanceBefore} + ${t.amount} and ${t.amount} <> 0`,
+    ),
   ],
 );
 
@@ -386,7 +395,8 @@ export type PayinStatus = (typeof payinStatuses)[number];
 export const payoutStatuses = ['queued', 'processing', 'success', 'failed', 'creation_failed'] as const;
 export type PayoutStatus = (typeof payoutStatuses)[number];
 
-const numberIndex = (name: string, column: string) => index(name).using('btree', sql.raw(`${column} collate "C"`));
+const numberIndex = (name: string, column: string) =>
+  index(name).using('btree', sql.raw(`${column} collate "C"`));
 
 /** A pay-in (collection) order. Order numbers are searchable by prefix through `COLLATE "C"` indexes. */
 export const payinOrders = pgTable(
@@ -430,16 +440,26 @@ export const payinOrders = pgTable(
     unique('payin_orders_order_no_key').on(t.orderNo),
     unique('payin_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
     uniqueIndex('payin_orders_utr_key').on(t.utr).where(sql`${t.utr} is not null`),
-    index('payin_orders_merchant_time_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
-    index('payin_orders_time_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('payin_orders_merchant_time_idx').on(
+      t.merchantId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('payin_orders_time_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('payin_orders_pending_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
     numberIndex('payin_orders_order_no_c', 'order_no'),
     numberIndex('payin_orders_merchant_order_no_c', 'merchant_order_no'),
     numberIndex('payin_orders_channel_order_id_c', 'channel_order_id'),
     numberIndex('payin_orders_utr_c', 'utr'),
-    check('payin_orders_status', sql`${t.status} in ('creating','pending','paid','failed','unpaid','creation_failed')`),
+    check(
+      'payin_orders_status',
+      sql`${t.status} in ('creating','pending','paid','failed','unpaid','creation_failed')`,
+    ),
     check('payin_orders_push_status', sql`${t.pushStatus} in ('unpushed','pushed')`),
-    check('payin_orders_amounts', sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.agentCommission} >= 0 and ${t.agentCommission} <= ${t.fee}`),
+    check(
+      'payin_orders_amounts',
+      sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.agentCommission} >= 0 and ${t.agentCommission} <= ${t.fee}`,
+    ),
   ],
 );
 
@@ -486,14 +506,23 @@ export const payoutOrders = pgTable(
   (t) => [
     unique('payout_orders_order_no_key').on(t.orderNo),
     unique('payout_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
-    index('payout_orders_merchant_time_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
-    index('payout_orders_time_idx').on(t.createdAt.desc(), t.id.desc()),
+    index('payout_orders_merchant_time_idx').on(
+      t.merchantId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('payout_orders_time_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     index('payout_orders_queue_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+    /** The simulator's automatic mode and stuck-payout checks look at processing orders by age. */
+    index('payout_orders_processing_idx').on(t.updatedAt).where(sql`${t.status} = 'processing'`),
     numberIndex('payout_orders_order_no_c', 'order_no'),
     numberIndex('payout_orders_merchant_order_no_c', 'merchant_order_no'),
     numberIndex('payout_orders_channel_order_id_c', 'channel_order_id'),
     numberIndex('payout_orders_utr_c', 'utr'),
-    check('payout_orders_status', sql`${t.status} in ('queued','processing','success','failed','creation_failed')`),
+    check(
+      'payout_orders_status',
+      sql`${t.status} in ('queued','processing','success','failed','creation_failed')`,
+    ),
     check('payout_orders_push_status', sql`${t.pushStatus} in ('unpushed','pushed')`),
     check('payout_orders_amounts', sql`${t.amount} > 0 and ${t.fee} >= 0`),
   ],
@@ -534,6 +563,11 @@ export const webhookEvents = pgTable(
     url: text('url').notNull(),
     payload: jsonb('payload').notNull(),
     status: text('status').notNull().default('pending').$type<'pending' | 'delivered' | 'gave_up'>(),
+    /**
+     * Which occurrence of this event type for the order: a payout retried after failing can fail again
+     * (its second hold's outcome), which is a new event with its own `webhook-id`.
+     */
+    round: integer('round').notNull().default(1),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: at('next_attempt_at'),
     lockedUntil: at('locked_until'),
@@ -542,7 +576,7 @@ export const webhookEvents = pgTable(
   },
   (t) => [
     unique('webhook_events_message_key').on(t.messageId),
-    unique('webhook_events_order_type_key').on(t.orderType, t.orderId, t.type),
+    unique('webhook_events_order_type_round_key').on(t.orderType, t.orderId, t.type, t.round),
     index('webhook_events_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_events_merchant_idx').on(t.merchantId, t.status),
     check('webhook_events_status', sql`${t.status} in ('pending','delivered','gave_up')`),
@@ -575,7 +609,10 @@ export const gatewayNonces = pgTable(
     nonce: text('nonce').notNull(),
     expiresAt: at('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.merchantId, t.nonce] }), index('gateway_nonces_expiry_idx').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.merchantId, t.nonce] }),
+    index('gateway_nonces_expiry_idx').on(t.expiresAt),
+  ],
 );
 
 /** A merchant's top-up of its payout wallet: submitted by the merchant, confirmed or rejected by the platform. */
@@ -598,8 +635,8 @@ export const recharges = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('recharges_merchant_idx').on(t.merchantId, t.createdAt.desc()),
-    index('recharges_status_idx').on(t.status, t.createdAt.desc()),
+    index('recharges_merchant_idx').on(t.merchantId, t.createdAt.desc().nullsFirst()),
+    index('recharges_status_idx').on(t.status, t.createdAt.desc().nullsFirst()),
     check('recharges_status', sql`${t.status} in ('pending','confirmed','rejected')`),
     check('recharges_amount', sql`${t.amount} > 0`),
   ],

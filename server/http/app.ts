@@ -13,13 +13,15 @@ import { allEndpoints } from '../../contract/index.ts';
 import { inTransaction } from '../db/index.ts';
 import { operationLog } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
+import { type GatewayRoute, mountGateway } from '../gateway/app.ts';
+import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { AppError, Refusal } from './errors.ts';
 import type { AuditEntry, RequestMeta, Route } from './handle.ts';
 import { langFrom, t } from './i18n.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { resolveSession, type SessionUser } from './session.ts';
-import { fieldErrors } from './validation.ts';
+import { fieldErrors, nulFields } from './validation.ts';
 
 type Env = { Variables: { requestId: string } };
 
@@ -61,7 +63,11 @@ function queryInput(c: Context): Record<string, unknown> {
   return out;
 }
 
-export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
+export function createApp(
+  deps: Deps,
+  routes: readonly Route[],
+  gatewayRoutes: readonly GatewayRoute[] = [],
+): Hono<Env> {
   const byId = new Map<string, Route>();
   for (const route of routes) {
     if (byId.has(route.endpoint.id)) throw new Error(`two handlers for ${route.endpoint.id}`);
@@ -101,13 +107,16 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
       crossOriginResourcePolicy: 'same-origin',
     }),
   );
-  app.use(
-    '/api/*',
+  const limitOf = (maxSize: number) =>
     bodyLimit({
-      maxSize: 1024 * 1024,
+      maxSize,
       onError: (c) => c.json(envelope(langFrom(c.req.header('accept-language')), errno.badRequest), 413),
-    }),
+    });
+  const defaultLimit = limitOf(1024 * 1024);
+  const uploadLimits = new Map(
+    allEndpoints.filter((e) => e.maxBodyBytes).map((e) => [`/api${e.path}`, limitOf(e.maxBodyBytes!)]),
   );
+  app.use('/api/*', (c, next) => (uploadLimits.get(c.req.path) ?? defaultLimit)(c, next));
 
   const writeLog = (
     db: Deps['database']['db'],
@@ -176,8 +185,10 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
           }
         }
         const parsed = ep.input.safeParse(raw, { reportInput: true });
-        if (!parsed.success) {
-          const fields = fieldErrors(parsed.error.issues, meta.lang);
+        const fields = parsed.success
+          ? nulFields(parsed.data, meta.lang)
+          : fieldErrors(parsed.error.issues, meta.lang);
+        if (!parsed.success || fields.length) {
           const first = fields[0];
           const errmsg = `${t(meta.lang, `errno.${errno.invalid}`)}${first ? `: ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}`;
           if (user && ep.method === 'POST')
@@ -202,19 +213,29 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
         if (ep.method === 'GET') {
           result = await route.run(ctxFor(db) as never);
         } else {
-          result = await inTransaction(db, async (tx) => {
+          const write = async (tx: typeof db) => {
             audit = undefined;
             after.length = 0;
             const r = await route.run(ctxFor(tx) as never);
-            const refused = r instanceof Refusal;
-            await writeLog(tx, ep, meta, user, refused ? 'failed' : 'ok', refused ? r.errno : 0, audit);
+            // A password step that asks for the second factor (1002) went well: it is no failure.
+            const failed = r instanceof Refusal && r.errno !== errno.secondStepNeeded;
+            await writeLog(
+              tx,
+              ep,
+              meta,
+              user,
+              failed ? 'failed' : 'ok',
+              r instanceof Refusal ? r.errno : 0,
+              audit,
+            );
             return r;
-          });
+          };
+          result = route.outsideTransaction ? await write(db) : await inTransaction(db, write);
           for (const fn of after) {
             Promise.resolve()
               .then(fn)
               .catch((err) =>
-                log.error({ rid: meta.requestId, err: String(err) }, 'after-commit task failed'),
+                log.error({ rid: meta.requestId, err: errorForLog(err) }, 'after-commit task failed'),
               );
           }
         }
@@ -227,10 +248,7 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
           }
           return c.json(envelope(meta.lang, err.errno, err.data));
         }
-        log.error(
-          { rid: meta.requestId, endpoint: ep.id, err: err instanceof Error ? err.stack : String(err) },
-          'handler failed',
-        );
+        log.error({ rid: meta.requestId, endpoint: ep.id, err: errorForLog(err) }, 'handler failed');
         if (user && ep.method === 'POST')
           await writeLog(db, ep, meta, user, 'failed', errno.internal, audit).catch(() => {});
         return c.json(envelope(meta.lang, errno.internal), 500);
@@ -238,6 +256,7 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
     });
   }
 
+  mountGateway(app, deps, gatewayRoutes);
   app.get('/api/openapi.json', (c) => c.json(openApiDocument()));
   app.get('/api/docs', (c) => c.html(docsPage(openApiDocument())));
   app.all('/api/*', (c) => c.json(envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404));
@@ -256,7 +275,7 @@ export function createApp(deps: Deps, routes: readonly Route[]): Hono<Env> {
     return c.html(await readFile(index, 'utf8'));
   });
   app.onError((err, c) => {
-    log.error({ rid: c.get('requestId'), err: err.stack }, 'unhandled');
+    log.error({ rid: c.get('requestId'), err: errorForLog(err) }, 'unhandled');
     return c.json(envelope(langFrom(c.req.header('accept-language')), errno.internal), 500);
   });
   return app;

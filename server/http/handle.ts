@@ -44,12 +44,18 @@ export type HandlerResult<E extends Endpoint> = z.output<E['output']> | Refusal;
 export interface Route<E extends Endpoint = Endpoint> {
   endpoint: E;
   run(ctx: HandlerContext<E, UserOf<E>>): Promise<HandlerResult<E>>;
+  /**
+   * A POST whose handler waits on the network (re-sending a callback, asking a channel): it runs on the
+   * plain handle instead of one transaction held open meanwhile, and writes its own transactions.
+   */
+  outsideTransaction?: boolean;
 }
 
 /** Binds a handler to its endpoint: input arrives validated, the user authenticated and authorised. */
 export function handle<E extends Endpoint>(
   endpoint: E,
   run: (ctx: HandlerContext<E, UserOf<E>>) => Promise<HandlerResult<E>>,
+  opts: { outsideTransaction?: boolean } = {},
 ): Route {
-  return { endpoint, run } as unknown as Route;
+  return { endpoint, run, ...opts } as unknown as Route;
 }

@@ -31,13 +31,29 @@ export async function requireGoogleAuth(db: Db): Promise<boolean> {
 }
 
 /** Permissions a user holds through its roles. */
-export async function permsOf(db: Db, userId: number): Promise<{ perms: string[]; roles: string[] }> {
+export async function permsOf(
+  db: Db,
+  userId: number,
+): Promise<{
+  perms: string[];
+  roles: string[];
+  roleRows: { name: string; description: string; builtinKey: string | null }[];
+}> {
   const rows = await db
-    .select({ name: roles.name, perms: roles.perms })
+    .select({
+      name: roles.name,
+      description: roles.description,
+      builtinKey: roles.builtinKey,
+      perms: roles.perms,
+    })
     .from(userRoles)
     .innerJoin(roles, eq(roles.id, userRoles.roleId))
     .where(eq(userRoles.userId, userId));
-  return { perms: [...new Set(rows.flatMap((r) => r.perms))].sort(), roles: rows.map((r) => r.name) };
+  return {
+    perms: [...new Set(rows.flatMap((r) => r.perms))].sort(),
+    roles: rows.map((r) => r.name),
+    roleRows: rows,
+  };
 }
 
 /** Resolves an `admin-token` to its user, or throws 501 (missing, unknown, revoked) / 506 (expired). */

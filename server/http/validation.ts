@@ -46,3 +46,18 @@ export function fieldErrors(issues: readonly Issue[], lang: Lang): FieldError[] 
     message: message(issue, lang),
   }));
 }
+
+/**
+ * PostgreSQL text cannot hold U+0000: a string (or key) carrying one is refused as invalid input,
+ * rather than failing in the database as a server error. `data` is already schema-shaped.
+ */
+export function nulFields(data: unknown, lang: Lang, path: string[] = []): FieldError[] {
+  const found = (at: string[]) => [
+    { path: at.join('.'), code: 'invalid_format', message: t(lang, 'validation.invalid') },
+  ];
+  if (typeof data === 'string') return data.includes('\u0000') ? found(path) : [];
+  if (data === null || typeof data !== 'object' || path.length > 32) return [];
+  return Object.entries(data)
+    .flatMap(([k, v]) => (k.includes('\u0000') ? found([...path, k]) : nulFields(v, lang, [...path, k])))
+    .slice(0, 20);
+}

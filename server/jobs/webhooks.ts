@@ -17,6 +17,7 @@ import {
 } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { randomToken } from '../lib/crypto.ts';
+import { errorForLog } from '../lib/logger.ts';
 
 /** Seconds to wait after each failed attempt (Standard Webhooks' example): 10 attempts over about 3 days. */
 export const defaultSchedule = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
@@ -36,7 +37,7 @@ export async function callbackSchedule(db: Db): Promise<number[]> {
 
 /**
  * Queues the callback for an order's state change, in the caller's transaction. One event per
- * (order, type): a duplicate notification queues nothing new.
+ * (order, type, round): a duplicate notification queues nothing new.
  */
 export async function enqueueCallback(
   deps: Pick<Deps, 'clock'>,
@@ -48,6 +49,8 @@ export async function enqueueCallback(
     type: CallbackType;
     url: string;
     data: unknown;
+    /** The occurrence of this type for the order (a retried payout's second failure is round 2). */
+    round?: number;
   },
 ): Promise<void> {
   if (!e.url) return;
@@ -59,6 +62,7 @@ export async function enqueueCallback(
       orderType: e.orderType,
       orderId: e.orderId,
       type: e.type,
+      round: e.round ?? 1,
       url: e.url,
       payload: { type: e.type, data: e.data },
       nextAttemptAt: deps.clock.now(),
@@ -243,18 +247,34 @@ export async function pushNow(
   return result;
 }
 
+/** Wake-up calls of the running workers, so a handler can say "a callback was queued" after its commit. */
+const wakers = new Set<() => void>();
+
+/** Wakes every running worker of this process (after a commit that queued callbacks). */
+export function wakeWebhookWorkers(): void {
+  for (const wake of wakers) wake();
+}
+
 /** The background worker: delivers due events, wakes early when a new event is queued. */
 export function startWebhookWorker(deps: Deps, opts: { pollMs?: number } = {}) {
   let stopped = false;
+  let woken = false;
   let wake: (() => void) | undefined;
-  let running: Promise<void> = Promise.resolve();
+  const wakeUp = () => {
+    woken = true;
+    wake?.();
+  };
+  wakers.add(wakeUp);
   const loop = async () => {
     while (!stopped) {
+      woken = false;
       try {
         while (!stopped && (await deliverDue(deps)) > 0) {}
       } catch (err) {
-        deps.logger.error({ err: String(err) }, 'webhook worker');
+        deps.logger.error({ err: errorForLog(err) }, 'webhook worker');
       }
+      // A wake-up (or stop) that came while delivering must not wait for the next poll.
+      if (stopped || woken) continue;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, opts.pollMs ?? 1000);
         wake = () => {
@@ -262,13 +282,15 @@ export function startWebhookWorker(deps: Deps, opts: { pollMs?: number } = {}) {
           resolve();
         };
       });
+      wake = undefined;
     }
   };
-  running = loop();
+  const running = loop();
   return {
-    wake: () => wake?.(),
+    wake: wakeUp,
     async stop() {
       stopped = true;
+      wakers.delete(wakeUp);
       wake?.();
       await running;
     },

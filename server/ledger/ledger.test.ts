@@ -19,7 +19,12 @@ describe.each(engines)('ledger on %s', (engine) => {
   });
   afterEach(async () => {
     const report = await checkLedger(s.db);
-    expect(report).toMatchObject({ balanced: true, unbalancedEntries: [], brokenChains: [], accountMismatches: [] });
+    expect(report).toMatchObject({
+      balanced: true,
+      unbalancedEntries: [],
+      brokenChains: [],
+      accountMismatches: [],
+    });
   });
   afterAll(() => s.close());
 

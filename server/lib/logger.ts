@@ -20,3 +20,30 @@ export function createLogger(level: string) {
   });
 }
 export type Logger = ReturnType<typeof createLogger>;
+
+/**
+ * An error as the log may hold it: its type, SQLSTATE, the innermost message and the stack frames.
+ * Never the outer message of a failed query, which carries the query's parameters (hashes, secrets).
+ */
+export function errorForLog(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err).slice(0, 300) };
+  let inner: unknown = err;
+  let sqlState: string | undefined;
+  for (let depth = 0; depth < 5 && inner instanceof Error; depth++) {
+    const code = (inner as { code?: unknown }).code;
+    if (!sqlState && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) sqlState = code;
+    const cause: unknown = (inner as { cause?: unknown }).cause;
+    if (!(cause instanceof Error)) break;
+    inner = cause;
+  }
+  const frames = (err.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
+  return {
+    type: err.constructor.name,
+    sqlState,
+    message:
+      inner === err && sqlState === undefined && !/Failed query/.test(err.message)
+        ? err.message.slice(0, 300)
+        : (inner as Error).message.slice(0, 300),
+    frames: frames.slice(0, 8).map((f) => f.trim()),
+  };
+}

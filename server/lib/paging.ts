@@ -11,14 +11,26 @@ export function encodeCursor(at: Date, id: number): string {
   return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
 }
 
-export function decodeCursor(cursor: string): { at: Date; id: number } {
+/** Instants PostgreSQL reads back from an ISO string: years 0001 to 9999 (it refuses year 0000). */
+const earliest = Date.parse('0001-01-01T00:00:00.000Z');
+const latest = Date.parse('9999-12-31T23:59:59.999Z');
+
+const invalidField = (path: string) =>
+  new AppError(errno.invalid, { fields: [{ path, code: 'invalid', message: path }] });
+
+/** A requested instant as a Date the database can compare with, or 422 (never a database error). */
+export function dbTime(iso: string, field: string): Date {
+  const at = new Date(iso);
+  if (!(at.getTime() >= earliest && at.getTime() <= latest)) throw invalidField(field);
+  return at;
+}
+
+/** `maxId` is the id column's range: the default fits `bigserial`, pass 2,147,483,647 for `serial`. */
+export function decodeCursor(cursor: string, maxId = Number.MAX_SAFE_INTEGER): { at: Date; id: number } {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const at = new Date(iso ?? '');
   const n = Number(id);
-  if (Number.isNaN(at.getTime()) || !Number.isInteger(n) || n < 0) {
-    throw new AppError(errno.invalid, { fields: [{ path: 'cursor', code: 'invalid', message: 'cursor' }] });
-  }
-  return { at, id: n };
+  if (!Number.isInteger(n) || n < 0 || n > maxId) throw invalidField('cursor');
+  return { at: dbTime(iso ?? '', 'cursor'), id: n };
 }
 
 /** `count(*)` over at most `totalCap + 1` rows of a filtered table. */

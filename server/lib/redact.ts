@@ -2,13 +2,22 @@
 const secretKeys =
   /^(password|oldPassword|newPassword|confirmPassword|passwordHash|code|secret|token|deviceToken|ticket|totpSecret|apiSecret|webhookSecret|credentials|otpauthUrl|qr|authorization|admin-token|cookie)$/i;
 
+/** A secret field's value, replaced; a before/after pair (see `changes`) keeps its shape. */
+function hidden(value: unknown): unknown {
+  const isChange =
+    value !== null &&
+    typeof value === 'object' &&
+    !Array.isArray(value) &&
+    Object.keys(value).sort().join() === 'after,before';
+  return isChange ? { before: '[redacted]', after: '[redacted]' } : '[redacted]';
+}
+
 /** A deep copy with secret fields replaced, for anything that is written down. */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value))
-    out[k] = secretKeys.test(k) ? '[redacted]' : redact(v, depth + 1);
+  for (const [k, v] of Object.entries(value)) out[k] = secretKeys.test(k) ? hidden(v) : redact(v, depth + 1);
   return out;
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Endpoint, Input } from '../../contract/endpoint.ts';
 import { errno } from '../../contract/errno.ts';
+import { canonicalString } from '../../contract/gateway.ts';
 import { endpoints } from '../../contract/index.ts';
 import { bootstrap } from '../bootstrap.ts';
 import type { Config } from '../config.ts';
@@ -17,13 +18,13 @@ import { merchants, roles, userRoles, users } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { createApp } from '../http/app.ts';
 import { manualClock } from '../lib/clock.ts';
-import { hashPassword, sealer } from '../lib/crypto.ts';
+import { hashPassword, hmacHex, randomToken, sealer } from '../lib/crypto.ts';
 import { createLogger } from '../lib/logger.ts';
 import { createMailer } from '../lib/mail.ts';
 import { rateLimiter } from '../lib/rateLimit.ts';
 import { codeAt, newTotpSecret } from '../modules/auth/totp.ts';
 import { createMerchant, type NewMerchant } from '../modules/merchant/service.ts';
-import { routes } from '../routes.ts';
+import { gatewayRoutes, routes } from '../routes.ts';
 import { freshPostgresUrl, hasPostgres } from './pg.ts';
 
 export type EngineName = 'pglite' | 'postgres';
@@ -89,7 +90,7 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     }),
   };
   await bootstrap(deps);
-  const app = createApp(deps, routes);
+  const app = createApp(deps, routes, gatewayRoutes);
   const db = database.db;
 
   async function request(
@@ -193,11 +194,21 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
         name: `Merchant ${code}`,
         ...terms,
         code,
-        owner: { username: ownerUsername, password: ownerPassword, email: `${code.toLowerCase()}@example.com` },
+        owner: {
+          username: ownerUsername,
+          password: ownerPassword,
+          email: `${code.toLowerCase()}@example.com`,
+        },
       }),
     );
     const [row] = await db.select().from(merchants).where(eq(merchants.id, made.merchant.id));
-    return { ...row!, ownerUsername, ownerPassword, apiSecret: made.apiSecret, webhookSecret: made.webhookSecret };
+    return {
+      ...row!,
+      ownerUsername,
+      ownerPassword,
+      apiSecret: made.apiSecret,
+      webhookSecret: made.webhookSecret,
+    };
   }
 
   /** Binds a Google key for a signed-in user through the API; answers the secret. */
@@ -208,9 +219,45 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     return secret;
   }
 
+  /**
+   * A signed gateway call as a merchant's server makes it (GATEWAY.md); `sign` overrides pieces to test
+   * refusals. Answers status, headers and the envelope.
+   */
+  async function gateway(
+    merchant: { code: string; apiSecret: string },
+    method: 'GET' | 'POST',
+    pathWithQuery: string,
+    body?: unknown,
+    sign: { timestamp?: string; nonce?: string; secret?: string; ip?: string; rawBody?: string } = {},
+  ) {
+    const rawBody = sign.rawBody ?? (body === undefined ? '' : JSON.stringify(body));
+    const timestamp = sign.timestamp ?? String(Math.floor(clock.now().getTime() / 1000));
+    const nonce = sign.nonce ?? randomToken(16);
+    const signature = hmacHex(
+      sign.secret ?? merchant.apiSecret,
+      canonicalString(timestamp, nonce, method, pathWithQuery, rawBody),
+    );
+    const headers: Record<string, string> = {
+      'x-merchant-id': merchant.code,
+      'x-timestamp': timestamp,
+      'x-nonce': nonce,
+      'x-signature': signature,
+      'x-forwarded-for': sign.ip ?? '203.0.113.7',
+    };
+    if (method === 'POST') headers['content-type'] = 'application/json';
+    const res = await app.request(`http://localhost${pathWithQuery}`, {
+      method,
+      headers,
+      body: method === 'POST' ? rawBody : undefined,
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, json: JSON.parse(text) as Envelope<any>, nonce };
+  }
+
   return {
     engine,
     app,
+    gateway,
     deps,
     db,
     clock,

@@ -9,12 +9,13 @@ import { revokeSessions } from '../../http/session.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { roleText } from '../role/builtin.ts';
 import { grantableRoles, mustCoverUser, userInScope, userScope } from './scope.ts';
 
 const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, '\\$&')}%`;
 
 export const adminRoutes = [
-  handle(endpoints.admin.list, async ({ input, user, tx }) => {
+  handle(endpoints.admin.list, async ({ input, user, tx, req }) => {
     const where = and(
       userScope(user),
       input.username ? like(users.username, likePrefix(input.username)) : undefined,
@@ -31,7 +32,13 @@ export const adminRoutes = [
     const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(users).where(where);
     const links = rows.length
       ? await tx
-          .select({ userId: userRoles.userId, id: roles.id, name: roles.name })
+          .select({
+            userId: userRoles.userId,
+            id: roles.id,
+            name: roles.name,
+            description: roles.description,
+            builtinKey: roles.builtinKey,
+          })
           .from(userRoles)
           .innerJoin(roles, eq(roles.id, userRoles.roleId))
           .where(
@@ -50,7 +57,9 @@ export const adminRoutes = [
         email: r.email,
         status: r.status,
         merchantId: r.merchantId,
-        roles: links.filter((l) => l.userId === r.id).map(({ id, name }) => ({ id, name })),
+        roles: links
+          .filter((l) => l.userId === r.id)
+          .map((l) => ({ id: l.id, name: roleText(l, req.lang).name })),
         googleBound: r.totpSecret !== null,
         lastLoginAt: r.lastLoginAt?.toISOString() ?? null,
         createdAt: r.createdAt.toISOString(),

@@ -7,9 +7,10 @@ import { loginTickets, sessions, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle, type RequestMeta } from '../../http/handle.ts';
-import { openSession, requireGoogleAuth, revokeSessions } from '../../http/session.ts';
+import { openSession, permsOf, requireGoogleAuth, revokeSessions } from '../../http/session.ts';
 import { dummyPasswordHash, hashPassword, randomToken, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { changes } from '../../lib/redact.ts';
+import { roleText } from '../role/builtin.ts';
 import { deviceTokenValid, signDeviceToken } from './deviceToken.ts';
 import { checkEmailCode, sendEmailCode } from './emailCode.ts';
 import { clearFailures, isLocked, recordFailure } from './lockout.ts';
@@ -72,7 +73,7 @@ async function takeTicket(deps: Deps, tx: Db, ticket: string, step: 'google' | '
     return null;
   }
   const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
-  if (!user || user.status !== 'active') return null;
+  if (user?.status !== 'active') return null;
   return { row, user };
 }
 
@@ -183,7 +184,7 @@ export const authRoutes = [
       after.length = 0;
       const [user] = await tx.select().from(users).where(eq(users.username, input.username));
       // Unknown user, no e-mail and disabled all answer alike: contact the administrator.
-      if (!user || !user.email || user.status !== 'active') throw new AppError(errno.noEmail);
+      if (!user?.email || user.status !== 'active') throw new AppError(errno.noEmail);
       return sendEmailCode(deps, tx, user, input.purpose, req.lang, (fn) => after.push(fn));
     });
     for (const fn of after) void fn().catch(() => {});
@@ -224,9 +225,10 @@ export const authRoutes = [
     return { ok: true as const };
   }),
 
-  handle(endpoints.auth.info, async ({ user, tx }) => {
+  handle(endpoints.auth.info, async ({ user, tx, req }) => {
     const [row] = await tx.select().from(users).where(eq(users.id, user.id));
     if (!row) throw new AppError(errno.notSignedIn);
+    const { roleRows } = await permsOf(tx, user.id);
     return {
       id: row.id,
       username: row.username,
@@ -236,7 +238,7 @@ export const authRoutes = [
       email: row.email,
       kind: row.kind,
       merchantId: row.merchantId,
-      roles: user.roles,
+      roles: roleRows.map((r) => roleText(r, req.lang).name),
       perms: user.perms,
       googleBound: user.googleBound,
       mustBindGoogle: user.mustBindGoogle,

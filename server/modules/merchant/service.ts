@@ -5,8 +5,8 @@ import type { Db } from '../../db/index.ts';
 import { agents, channels, merchantChannels, merchants, userRoles, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { hashPassword } from '../../lib/crypto.ts';
 import { ensureAccounts, merchantAccount, merchantWalletKinds } from '../../ledger/index.ts';
+import { hashPassword } from '../../lib/crypto.ts';
 import { seedBuiltinRoles } from '../role/builtin.ts';
 
 type Merchant = typeof merchants.$inferSelect;
@@ -59,13 +59,20 @@ export async function createMerchant(deps: Pick<Deps, 'sealer'>, tx: Db, m: NewM
   const code = m.code ?? (await nextMerchantCode(tx));
   if (m.code) {
     const [taken] = await tx.select({ id: merchants.id }).from(merchants).where(eq(merchants.code, m.code));
-    if (taken) throw new AppError(errno.conflict, { fields: [{ path: 'code', code: 'taken', message: code }] });
+    if (taken)
+      throw new AppError(errno.conflict, { fields: [{ path: 'code', code: 'taken', message: code }] });
   }
-  const [takenUser] = await tx.select({ id: users.id }).from(users).where(eq(users.username, m.owner.username));
+  const [takenUser] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.username, m.owner.username));
   if (takenUser) throw new AppError(errno.usernameTaken);
   if (m.agentId) {
     const [agent] = await tx.select({ id: agents.id }).from(agents).where(eq(agents.id, m.agentId));
-    if (!agent) throw new AppError(errno.notFound, { fields: [{ path: 'agentId', code: 'not_found', message: String(m.agentId) }] });
+    if (!agent)
+      throw new AppError(errno.notFound, {
+        fields: [{ path: 'agentId', code: 'not_found', message: String(m.agentId) }],
+      });
   }
   const apiSecret = newApiSecret();
   const webhookSecret = newWebhookSecret();
@@ -99,12 +106,21 @@ export async function createMerchant(deps: Pick<Deps, 'sealer'>, tx: Db, m: NewM
   );
   const routes =
     m.channels ??
-    (await tx.select({ channelId: channels.id, weight: channels.weight }).from(channels).where(eq(channels.status, 'active')));
+    (await tx
+      .select({ channelId: channels.id, weight: channels.weight })
+      .from(channels)
+      .where(eq(channels.status, 'active')));
   for (const r of routes) {
     const [ch] = await tx.select({ id: channels.id }).from(channels).where(eq(channels.id, r.channelId));
-    if (!ch) throw new AppError(errno.notFound, { fields: [{ path: 'channels', code: 'not_found', message: String(r.channelId) }] });
+    if (!ch)
+      throw new AppError(errno.notFound, {
+        fields: [{ path: 'channels', code: 'not_found', message: String(r.channelId) }],
+      });
   }
-  if (routes.length) await tx.insert(merchantChannels).values(routes.map((r) => ({ merchantId: id, channelId: r.channelId, weight: r.weight })));
+  if (routes.length)
+    await tx
+      .insert(merchantChannels)
+      .values(routes.map((r) => ({ merchantId: id, channelId: r.channelId, weight: r.weight })));
   const roleIds = await seedBuiltinRoles(tx, 'merchant', id);
   const [owner] = await tx
     .insert(users)
@@ -122,7 +138,12 @@ export async function createMerchant(deps: Pick<Deps, 'sealer'>, tx: Db, m: NewM
 }
 
 /** Sets new secrets; answers them in clear text, once. */
-export async function resetMerchantSecrets(deps: Pick<Deps, 'sealer'>, tx: Db, merchantId: number, which: 'api' | 'webhook' | 'both') {
+export async function resetMerchantSecrets(
+  deps: Pick<Deps, 'sealer'>,
+  tx: Db,
+  merchantId: number,
+  which: 'api' | 'webhook' | 'both',
+) {
   const apiSecret = newApiSecret();
   const webhookSecret = newWebhookSecret();
   await tx
@@ -133,7 +154,10 @@ export async function resetMerchantSecrets(deps: Pick<Deps, 'sealer'>, tx: Db, m
       updatedAt: new Date(),
     })
     .where(eq(merchants.id, merchantId));
-  return { apiSecret: which !== 'webhook' ? apiSecret : '', webhookSecret: which !== 'api' ? webhookSecret : '' };
+  return {
+    apiSecret: which !== 'webhook' ? apiSecret : '',
+    webhookSecret: which !== 'api' ? webhookSecret : '',
+  };
 }
 
 export async function merchantById(tx: Db, id: number): Promise<Merchant | undefined> {
@@ -152,5 +176,11 @@ export async function routesOf(tx: Db, merchantId: number) {
     .select({ channel: channels, weight: merchantChannels.weight })
     .from(merchantChannels)
     .innerJoin(channels, eq(channels.id, merchantChannels.channelId))
-    .where(and(eq(merchantChannels.merchantId, merchantId), eq(merchantChannels.enabled, true), eq(channels.status, 'active')));
+    .where(
+      and(
+        eq(merchantChannels.merchantId, merchantId),
+        eq(merchantChannels.enabled, true),
+        eq(channels.status, 'active'),
+      ),
+    );
 }

@@ -3,14 +3,156 @@ import { endpoints } from '../../../contract/index.ts';
 import type { UserKind } from '../../../contract/schemas.ts';
 import type { Db } from '../../db/index.ts';
 import { roles } from '../../db/schema.ts';
-import { t } from '../../http/i18n.ts';
+import { type Lang, t } from '../../http/i18n.ts';
 import { catalogueFor } from './catalogue.ts';
 
-/** Every read (GET) a kind may be granted: the auditor's set. */
-const allReads = (kind: UserKind) =>
+/** Reads the spec makes POSTs (`POST /merchantWallet/info`): they change nothing either. */
+const postedReads = () => [endpoints.merchantWallet.info.permission];
+
+/** Every read a kind may be granted: the auditor's set. */
+export const allReads = (kind: UserKind) =>
   catalogueFor(kind)
-    .filter((e) => e.method === 'GET')
+    .filter((e) => e.method === 'GET' || postedReads().includes(e.permission))
     .map((e) => e.permission);
+
+/** Permissions of the merchant, channel, agent, wallet, recharge and ledger areas, per built-in role. */
+const money = {
+  /** Looks merchants, their wallets and recharges up; freezes a merchant that misbehaves. */
+  platformOperator: () =>
+    [
+      endpoints.merchant.list,
+      endpoints.merchant.info,
+      endpoints.merchant.freeze,
+      endpoints.agent.list,
+      endpoints.channel.list,
+      endpoints.merchantWallet.info,
+      endpoints.merchantWallet.log,
+      endpoints.merchantRechargeLog.list,
+      // Payouts: triage (retry, mark by hand, re-push) and the simulator's controls.
+      endpoints.merchantPayout.list,
+      endpoints.merchantPayout.totals,
+      endpoints.merchantPayout.info,
+      endpoints.merchantPayout.retry,
+      endpoints.merchantPayout.markSuccess,
+      endpoints.merchantPayout.markFailed,
+      endpoints.merchantPayout.push,
+      endpoints.simulator.payout,
+    ].map((e) => e.permission),
+  /** Decides recharges and watches the books. */
+  platformFinance: () =>
+    [
+      endpoints.merchant.list,
+      endpoints.merchant.info,
+      endpoints.agent.list,
+      endpoints.channel.list,
+      endpoints.merchantWallet.info,
+      endpoints.merchantWallet.log,
+      endpoints.merchantRechargeLog.list,
+      endpoints.merchantRechargeLog.confirm,
+      endpoints.merchantRechargeLog.reject,
+      endpoints.ledger.trialBalance,
+      endpoints.merchantPayout.list,
+      endpoints.merchantPayout.totals,
+      endpoints.merchantPayout.info,
+    ].map((e) => e.permission),
+  /** Balances, transfers between them, recharges and the fee screen (surcharge). */
+  merchantFinance: () =>
+    [
+      endpoints.merchant.info,
+      endpoints.merchant.surchargeUpdate,
+      endpoints.merchantWallet.info,
+      endpoints.merchantWallet.log,
+      endpoints.merchantWallet.transferVerify,
+      endpoints.merchantWallet.transfer,
+      endpoints.merchantRechargeLog.list,
+      endpoints.merchantRechargeLog.create,
+      // Payouts: single transfers and bulk files (both confirmed with the Google code).
+      endpoints.merchantPayout.list,
+      endpoints.merchantPayout.totals,
+      endpoints.merchantPayout.info,
+      endpoints.merchantPayout.create,
+      endpoints.merchantPayout.bulkCreate,
+      endpoints.merchantPayout.push,
+    ].map((e) => e.permission),
+  merchantOperator: () =>
+    [
+      endpoints.merchant.info,
+      endpoints.merchantWallet.info,
+      endpoints.merchantWallet.log,
+      endpoints.merchantRechargeLog.list,
+      endpoints.merchantPayout.list,
+      endpoints.merchantPayout.totals,
+      endpoints.merchantPayout.info,
+      endpoints.merchantPayout.push,
+    ].map((e) => e.permission),
+  /** The development settings: keys, callback URL, payout IP whitelist. */
+  merchantDeveloper: () =>
+    [
+      endpoints.merchant.info,
+      endpoints.merchant.resetSecret,
+      endpoints.merchant.callbackUpdate,
+      endpoints.merchant.ipsUpdate,
+      // Callback debugging: what was sent, and send it again.
+      endpoints.merchantPayout.list,
+      endpoints.merchantPayout.info,
+      endpoints.merchantPayout.push,
+    ].map((e) => e.permission),
+};
+
+/** Collection orders (pay-ins): who triages them. Forced supplements and deletes stay with super admins. */
+const payin = {
+  /** Looks orders up and fixes them: UTR checks, supplements, proofs, re-pushes; pays simulator orders. */
+  platformOperator: () =>
+    [
+      endpoints.merchantOrder.list,
+      endpoints.merchantOrder.totals,
+      endpoints.merchantOrder.info,
+      endpoints.merchantOrder.image,
+      endpoints.merchantOrder.update,
+      endpoints.merchantOrder.utrCheck,
+      endpoints.merchantOrder.supplement,
+      endpoints.merchantOrder.uploadImage,
+      endpoints.merchantOrder.push,
+      endpoints.simulator.pay,
+    ].map((e) => e.permission),
+  platformFinance: () =>
+    [
+      endpoints.merchantOrder.list,
+      endpoints.merchantOrder.totals,
+      endpoints.merchantOrder.info,
+      endpoints.merchantOrder.image,
+      endpoints.merchantOrder.utrCheck,
+    ].map((e) => e.permission),
+  merchantFinance: () =>
+    [
+      endpoints.merchantOrder.list,
+      endpoints.merchantOrder.totals,
+      endpoints.merchantOrder.info,
+      endpoints.merchantOrder.image,
+    ].map((e) => e.permission),
+  /** Payment links from the console and the order triage a merchant may do itself. */
+  merchantOperator: () =>
+    [
+      endpoints.merchantOrder.list,
+      endpoints.merchantOrder.totals,
+      endpoints.merchantOrder.info,
+      endpoints.merchantOrder.image,
+      endpoints.merchantOrder.create,
+      endpoints.merchantOrder.update,
+      endpoints.merchantOrder.utrCheck,
+      endpoints.merchantOrder.supplement,
+      endpoints.merchantOrder.uploadImage,
+      endpoints.merchantOrder.push,
+    ].map((e) => e.permission),
+  /** Callback debugging: what was sent, where to, and send it again. */
+  merchantDeveloper: () =>
+    [
+      endpoints.merchantOrder.list,
+      endpoints.merchantOrder.info,
+      endpoints.merchantOrder.update,
+      endpoints.merchantOrder.push,
+    ].map((e) => e.permission),
+};
 
 /**
  * Built-in roles, seeded for the platform at first start and for each merchant when it is created.
@@ -19,20 +161,56 @@ const allReads = (kind: UserKind) =>
 export const builtinRoles: Record<UserKind, Array<{ key: string; perms: () => string[] }>> = {
   platform: [
     { key: 'superAdmin', perms: () => ['*'] },
-    { key: 'operator', perms: () => [endpoints.log.list.permission] },
-    { key: 'finance', perms: () => [endpoints.log.list.permission] },
+    {
+      key: 'operator',
+      perms: () => [endpoints.log.list.permission, ...money.platformOperator(), ...payin.platformOperator()],
+    },
+    {
+      key: 'finance',
+      perms: () => [endpoints.log.list.permission, ...money.platformFinance(), ...payin.platformFinance()],
+    },
     { key: 'auditor', perms: () => allReads('platform') },
   ],
   merchant: [
     { key: 'owner', perms: () => ['*'] },
-    { key: 'finance', perms: () => [endpoints.log.list.permission] },
-    { key: 'operator', perms: () => [endpoints.log.list.permission] },
-    { key: 'developer', perms: () => [endpoints.log.list.permission] },
+    {
+      key: 'finance',
+      perms: () => [endpoints.log.list.permission, ...money.merchantFinance(), ...payin.merchantFinance()],
+    },
+    {
+      key: 'operator',
+      perms: () => [endpoints.log.list.permission, ...money.merchantOperator(), ...payin.merchantOperator()],
+    },
+    {
+      key: 'developer',
+      perms: () => [
+        endpoints.log.list.permission,
+        ...money.merchantDeveloper(),
+        ...payin.merchantDeveloper(),
+      ],
+    },
   ],
 };
 
-/** Role names are data; built-ins are named in both languages so either reader recognises them. */
+/** Role names are data; built-ins are stored in both languages so either reader recognises them. */
 const bilingual = (key: string) => `${t('en', `roles.${key}`)} / ${t('zh_CN', `roles.${key}`)}`;
+const bilingualDescription = (key: string) =>
+  `${t('en', `roles.${key}Description`)} / ${t('zh_CN', `roles.${key}Description`)}`;
+
+/** A built-in role whose name (or description) nobody changed is answered in the reader's language. */
+export function roleText(
+  role: { builtinKey: string | null; name: string; description: string },
+  lang: Lang,
+): { name: string; description: string } {
+  const key = role.builtinKey;
+  return {
+    name: key && role.name === bilingual(key) ? t(lang, `roles.${key}`) : role.name,
+    description:
+      key && role.description === bilingualDescription(key)
+        ? t(lang, `roles.${key}Description`)
+        : role.description,
+  };
+}
 
 export async function seedBuiltinRoles(
   tx: Db,
@@ -57,7 +235,7 @@ export async function seedBuiltinRoles(
         kind,
         merchantId,
         name: bilingual(role.key),
-        description: `${t('en', `roles.${role.key}Description`)} / ${t('zh_CN', `roles.${role.key}Description`)}`,
+        description: bilingualDescription(role.key),
         perms: role.perms(),
         builtinKey: role.key,
       })

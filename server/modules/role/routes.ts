@@ -10,6 +10,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
 import { roleInScope, roleScope } from '../admin/scope.ts';
+import { roleText } from './builtin.ts';
 import { catalogueFor, covers } from './catalogue.ts';
 
 /** Permissions a role may hold: `*` or endpoints of the caller's kind, each held by the caller. */
@@ -34,7 +35,7 @@ async function nameFree(tx: Db, user: SessionUser, name: string, exceptId?: numb
 }
 
 export const roleRoutes = [
-  handle(endpoints.role.list, async ({ input, user, tx }) => {
+  handle(endpoints.role.list, async ({ input, user, tx, req }) => {
     const where = and(
       roleScope(user),
       input.name ? like(roles.name, `%${input.name.replace(/[\\%_]/g, '\\$&')}%`) : undefined,
@@ -63,8 +64,7 @@ export const roleRoutes = [
     return {
       list: rows.map((r) => ({
         id: r.id,
-        name: r.name,
-        description: r.description,
+        ...roleText(r, req.lang),
         builtin: r.builtinKey !== null,
         perms: r.perms,
         userCount: counts.find((c) => c.roleId === r.id)?.n ?? 0,

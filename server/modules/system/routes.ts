@@ -2,7 +2,7 @@ import { and, desc, eq, gte, like, lt, lte, or, sql } from 'drizzle-orm';
 import { endpoints } from '../../../contract/index.ts';
 import { mailOutbox, operationLog } from '../../db/schema.ts';
 import { handle } from '../../http/handle.ts';
-import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
+import { cappedCount, dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 
 export const systemRoutes = [
   handle(endpoints.health.check, async ({ tx, deps }) => {
@@ -19,14 +19,14 @@ export const systemRoutes = [
         : undefined,
       input.action ? like(operationLog.action, `${input.action.replace(/[\\%_]/g, '\\$&')}%`) : undefined,
       input.outcome ? eq(operationLog.outcome, input.outcome) : undefined,
-      input.from ? gte(operationLog.at, new Date(input.from)) : undefined,
+      input.from ? gte(operationLog.at, dbTime(input.from, 'from')) : undefined,
     );
     // The next page carries the cursor bound only, not the range's upper bound again (PERFORMANCE.md rule 1).
     const c = input.cursor ? decodeCursor(input.cursor) : undefined;
     const bound = c
       ? or(lt(operationLog.at, c.at), and(eq(operationLog.at, c.at), lt(operationLog.id, c.id)))
       : input.to
-        ? lte(operationLog.at, new Date(input.to))
+        ? lte(operationLog.at, dbTime(input.to, 'to'))
         : undefined;
     const rows = await tx
       .select()
@@ -40,7 +40,7 @@ export const systemRoutes = [
     const counted = await cappedCount(
       tx,
       sql`${operationLog}`,
-      and(filters, input.to ? lte(operationLog.at, new Date(input.to)) : undefined),
+      and(filters, input.to ? lte(operationLog.at, dbTime(input.to, 'to')) : undefined),
     );
     return {
       list: page.map((r) => ({
@@ -63,7 +63,8 @@ export const systemRoutes = [
   }),
 
   handle(endpoints.mailOutbox.list, async ({ input, tx }) => {
-    const c = input.cursor ? decodeCursor(input.cursor) : undefined;
+    // mail_outbox.id is a 4-byte serial.
+    const c = input.cursor ? decodeCursor(input.cursor, 2_147_483_647) : undefined;
     const filters = input.to ? like(mailOutbox.to, `%${input.to.replace(/[\\%_]/g, '\\$&')}%`) : undefined;
     const rows = await tx
       .select()

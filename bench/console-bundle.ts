@@ -1,0 +1,83 @@
+/**
+ * Console bundle sizes, as a browser fetches them: the JavaScript `/login` loads, the palette chunk, the
+ * whole app. Builds when stale, starts the real server on a free port, opens /login in Debian's Chromium.
+ *   npx tsx bench/console-bundle.ts
+ * Targets (docs/PERFORMANCE.md): /login ≤ 170 KB gzip, palette ≤ 20 KB gzip, whole app ≤ 400 KB gzip.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from '@playwright/test';
+
+const root = join(import.meta.dirname, '..');
+const assets = join(root, 'dist/console/assets');
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const gz = (file: string) => gzipSync(readFileSync(join(assets, file)), { level: 9 }).length;
+
+const port = await new Promise<number>((resolve) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const p = (s.address() as { port: number }).port;
+    s.close(() => resolve(p));
+  });
+});
+execFileSync('node', ['scripts/ensure-build.mjs'], { cwd: root, stdio: 'inherit' });
+const dataDir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
+const server = spawn('npx', ['tsx', 'server/main.ts'], {
+  cwd: root,
+  env: {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DEMO: '0',
+    ADMIN_PASSWORD: 'Bench12345!',
+    DATABASE_URL: '',
+  },
+  stdio: 'ignore',
+});
+try {
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 120; i++) {
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const page = await browser.newPage();
+  const loaded = new Set<string>();
+  page.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith('.js')) loaded.add(path.split('/').pop()!);
+  });
+  await page.goto(`${base}/login`, { waitUntil: 'networkidle' });
+  await browser.close();
+  const login = [...loaded].reduce((sum, f) => sum + gz(f), 0);
+  const files = readdirSync(assets).filter((f) => f.endsWith('.js'));
+  const palette = files.filter((f) => f.startsWith('Palette-')).reduce((sum, f) => sum + gz(f), 0);
+  const all = files.reduce((sum, f) => sum + gz(f), 0);
+  console.log(`/login loads ${loaded.size} scripts: ${[...loaded].join(', ')}`);
+  console.log('| measurement | gzip | target |\n|---|---|---|');
+  console.log(`| initial JavaScript of /login | ${kb(login)} KB | ≤ 170 KB |`);
+  console.log(`| palette chunk | ${kb(palette)} KB | ≤ 20 KB |`);
+  console.log(`| whole app JavaScript (${files.length} files) | ${kb(all)} KB | ≤ 400 KB |`);
+  if (login > 170 * 1024 || palette > 20 * 1024 || all > 400 * 1024) process.exitCode = 1;
+} finally {
+  server.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,3 @@
+export * from './registry.ts';
+export * from './search.ts';
+export * from './types.ts';

@@ -1,0 +1,162 @@
+import { allows, type Grants } from './access.ts';
+import { accountScreens, publicScreens } from './account.ts';
+import { appCommands, tableCommands } from './app.ts';
+import { systemCommands } from './system.ts';
+import {
+  type AnyAction,
+  type Command,
+  type ContextName,
+  type Contexts,
+  type MenuGroup,
+  menuGroups,
+  type ScreenCommand,
+} from './types.ts';
+
+export type { Grants } from './access.ts';
+export { allows } from './access.ts';
+
+/** Every command of the console, checked once: ids, routes and shortcuts are unique. */
+export function assemble(list: readonly Command[]): readonly Command[] {
+  const ids = new Set<string>();
+  const routes = new Set<string>();
+  const keys = new Map<string, Command>();
+  for (const command of list) {
+    if (ids.has(command.id)) throw new Error(`command id ${command.id} is declared twice`);
+    ids.add(command.id);
+    if (command.kind === 'screen') {
+      if (routes.has(command.route)) throw new Error(`route ${command.route} is declared twice`);
+      routes.add(command.route);
+    }
+    for (const key of shortcutsOf(command)) {
+      const scope = command.kind === 'action' ? (command.context ?? command.scope ?? 'global') : 'global';
+      const other = keys.get(`${scope}:${key}`);
+      const bothConditional =
+        other?.kind === 'action' && other.when && command.kind === 'action' && command.when;
+      if (other && !bothConditional) throw new Error(`shortcut ${key} of ${command.id} repeats ${other.id}`);
+      keys.set(`${scope}:${key}`, command);
+    }
+  }
+  return list;
+}
+
+export function shortcutsOf(command: Command): readonly string[] {
+  if (!command.shortcut) return [];
+  return typeof command.shortcut === 'string' ? [command.shortcut] : command.shortcut;
+}
+
+export const commands: readonly Command[] = assemble([
+  ...publicScreens,
+  ...accountScreens,
+  ...systemCommands,
+  ...appCommands,
+  ...tableCommands,
+]);
+
+export const screens: readonly ScreenCommand[] = commands.filter(
+  (c): c is ScreenCommand => c.kind === 'screen',
+);
+export const actions: readonly AnyAction[] = commands.filter((c): c is AnyAction => c.kind === 'action');
+
+export const homeRoute = '/dashboard';
+
+export function commandById(id: string): Command | undefined {
+  return commands.find((c) => c.id === id);
+}
+
+/** Screens the user may open (public ones excluded: they are never navigation targets). */
+export function visibleScreens(
+  grants: Grants | null,
+  list: readonly ScreenCommand[] = screens,
+): ScreenCommand[] {
+  return list.filter((s) => s.access !== 'public' && allows(grants, s.needs));
+}
+
+export type MenuEntry =
+  | { kind: 'item'; screen: ScreenCommand }
+  | { kind: 'group'; group: MenuGroup; items: ScreenCommand[] };
+
+/** The sidebar: top-level screens and groups in declaration order; a group left empty vanishes. */
+export function menuFor(grants: Grants | null, list: readonly ScreenCommand[] = screens): MenuEntry[] {
+  const top: MenuEntry[] = [];
+  const grouped = new Map<MenuGroup, ScreenCommand[]>();
+  for (const s of visibleScreens(grants, list)) {
+    if (s.hidden) continue;
+    if (!s.group) top.push({ kind: 'item', screen: s });
+    else grouped.set(s.group, [...(grouped.get(s.group) ?? []), s]);
+  }
+  const groups: MenuEntry[] = menuGroups
+    .filter((g) => (grouped.get(g)?.length ?? 0) > 0)
+    .map((g) => ({ kind: 'group', group: g, items: grouped.get(g) ?? [] }));
+  return [...top, ...groups];
+}
+
+/** Actions the user may run on `target` of `context`, in declaration order. */
+export function actionsFor<K extends ContextName>(
+  grants: Grants | null,
+  context: K,
+  target: Contexts[K],
+  list: readonly AnyAction[] = actions,
+): AnyAction[] {
+  return list.filter(
+    (a) =>
+      a.context === context &&
+      allows(grants, a.needs) &&
+      (!a.when || (a.when as (t: Contexts[K]) => boolean)(target)),
+  );
+}
+
+/** Global actions (no target) the user may run; table keys excluded. */
+export function globalActions(grants: Grants | null, list: readonly AnyAction[] = actions): AnyAction[] {
+  return list.filter((a) => !a.context && !a.scope && allows(grants, a.needs));
+}
+
+/** Splits a pathname into the matching screen, or undefined. Patterns are literal or end in `/*`. */
+export function screenForPath(
+  pathname: string,
+  list: readonly ScreenCommand[] = screens,
+): ScreenCommand | undefined {
+  return list.find((s) =>
+    s.route.endsWith('/*')
+      ? pathname.startsWith(s.route.slice(0, -1))
+      : s.route === pathname.replace(/\/$/, '') || s.route === pathname,
+  );
+}
+
+/** A crumb: a title key and, when it can be followed, a path. */
+export interface Crumb {
+  titleKey: string;
+  path?: string;
+}
+
+/** Breadcrumb of a path: always starts at home, then the menu group, then the screen. */
+export function breadcrumbFor(pathname: string, list: readonly ScreenCommand[] = screens): Crumb[] {
+  const home = list.find((s) => s.route === homeRoute);
+  const crumbs: Crumb[] = [{ titleKey: home ? `commands.${home.id}.title` : 'app.home', path: homeRoute }];
+  const current = screenForPath(pathname, list);
+  if (!current || current.route === homeRoute || current.access === 'public') return crumbs;
+  if (current.group) crumbs.push({ titleKey: `menu.${current.group}` });
+  crumbs.push({ titleKey: `commands.${current.id}.title` });
+  return crumbs;
+}
+
+/** Keyboard lines of the `?` sheet: every command with a shortcut the user may run. */
+export function cheatSheet(
+  grants: Grants | null,
+): { section: string; command: Command; keys: readonly string[] }[] {
+  const out: { section: string; command: Command; keys: readonly string[] }[] = [];
+  for (const command of commands) {
+    const keys = shortcutsOf(command);
+    if (!keys.length) continue;
+    if (command.kind === 'screen') {
+      if (command.access !== 'public' && allows(grants, command.needs))
+        out.push({ section: 'navigation', command, keys });
+    } else if (allows(grants, command.needs)) {
+      out.push({
+        section: command.context ? `context.${command.context}` : (command.scope ?? 'global'),
+        command,
+        keys,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,148 @@
+import type { ComponentType } from 'react';
+import type { Endpoint, endpoints, Input, Output } from '../contract/index.ts';
+
+/** What an action can act on: the row types of the lists, by context name. */
+export interface Contexts {
+  admin: Output<typeof endpoints.admin.list>['list'][number];
+  role: Output<typeof endpoints.role.list>['list'][number];
+  log: Output<typeof endpoints.log.list>['list'][number];
+  mail: Output<typeof endpoints.mailOutbox.list>['list'][number];
+}
+export type ContextName = keyof Contexts;
+
+/** Menu groups of the sidebar, in display order; their titles are `menu.<id>`. */
+export const menuGroups = ['security', 'system'] as const;
+export type MenuGroup = (typeof menuGroups)[number];
+
+export type IconName =
+  | 'home'
+  | 'users'
+  | 'shield'
+  | 'list'
+  | 'mail'
+  | 'key'
+  | 'lock'
+  | 'menu'
+  | 'search'
+  | 'maximize'
+  | 'globe'
+  | 'size'
+  | 'logout'
+  | 'user'
+  | 'plus'
+  | 'edit'
+  | 'trash'
+  | 'refresh'
+  | 'keyboard'
+  | 'check'
+  | 'columns'
+  | 'more'
+  | 'close'
+  | 'chevron'
+  | 'power';
+
+/** A dialog component opened by a command: it ends by calling `close` with its result. */
+export type DialogComponent<P> = ComponentType<P & { close: (result?: unknown) => void }>;
+export type DialogLoader<P> = () => Promise<{ default: DialogComponent<P> }>;
+
+/** What the shell hands to a command's `run`. */
+export interface RunContext {
+  navigate(to: string): void;
+  t(key: string, params?: Record<string, unknown>): string;
+  /** Calls an API endpoint through the console's client (errors already shown to the user). */
+  call<E extends Endpoint>(endpoint: E, input: Input<E>): Promise<Output<E>>;
+  /** Opens a lazily loaded dialog and resolves with what it closes with. */
+  dialog<P extends object>(load: DialogLoader<P>, props: P): Promise<unknown>;
+  /** Asks for a confirmation; resolves false when declined. */
+  confirm(options: { title: string; text: string; danger?: boolean }): Promise<boolean>;
+  toast(tone: 'success' | 'error' | 'info' | 'warning', text: string): void;
+  /** Refetches the data on screen after a change. */
+  refresh(): void;
+  shell: ShellControls;
+  /** The focused table, when a list screen is active and the focus is not in a field. */
+  table?: TableControls;
+}
+
+export interface ShellControls {
+  openPalette(): void;
+  openCheatSheet(): void;
+  toggleSidebar(): void;
+  toggleFullscreen(): void;
+  setLanguage(language: 'en' | 'zh_CN'): void;
+  setSize(size: 'medium' | 'small' | 'mini'): void;
+  logout(): void;
+}
+
+export interface TableControls {
+  move(delta: number): void;
+  open(): void;
+  toggleSelect(): void;
+  focusFilter(): void;
+}
+
+/** Fields shared by screens and actions. */
+interface CommandBase {
+  /** Dotted id; the title is the message `commands.<id>.title`, search aliases `commands.<id>.keywords`. */
+  id: string;
+  /** The endpoints the command needs: shown when the list is empty or the user holds at least one. */
+  needs?: readonly Endpoint[];
+  /** `g a` (a sequence), `?`, `mod+k`, or a single key for a row action; a list gives alternatives. */
+  shortcut?: string | readonly string[];
+  icon?: IconName;
+}
+
+export type ScreenLoader = () => Promise<{ default: ComponentType }>;
+
+/** A screen: a route with a lazily loaded component. */
+export interface ScreenCommand extends CommandBase {
+  kind: 'screen';
+  /** wouter pattern. */
+  route: string;
+  screen: ScreenLoader;
+  /** `public` screens need no sign-in and never appear in menus or the palette. */
+  access?: 'public' | 'user';
+  /** Sidebar group; absent for a top-level entry. */
+  group?: MenuGroup;
+  /** Kept out of the sidebar (still reachable from the palette and links). */
+  hidden?: boolean;
+}
+
+/** An action: something a user runs, globally or on a row of a list of `context`. */
+export interface ActionCommand<K extends ContextName | undefined = ContextName | undefined>
+  extends CommandBase {
+  kind: 'action';
+  context?: K;
+  /** `table` actions only fire while a list is focused (j/k, Enter, x, /). */
+  scope?: 'table';
+  /** State predicate on the target; never a permission check. */
+  when?: K extends ContextName ? (target: Contexts[K]) => boolean : never;
+  /** Asked before running: `danger` paints the button red. */
+  confirm?: { danger?: boolean };
+  /** Hidden from the palette (still in menus and the cheat sheet). */
+  paletteHidden?: boolean;
+  run: K extends ContextName
+    ? (ctx: RunContext, target: Contexts[K]) => unknown
+    : (ctx: RunContext) => unknown;
+}
+
+export type AnyAction = ActionCommand<ContextName> | ActionCommand<undefined>;
+export type Command = ScreenCommand | AnyAction;
+
+export function screen(def: Omit<ScreenCommand, 'kind'>): ScreenCommand {
+  return { kind: 'screen', ...def };
+}
+
+export function action(def: Omit<ActionCommand<undefined>, 'kind' | 'context'>): ActionCommand<undefined> {
+  return { kind: 'action', ...def };
+}
+
+export function rowAction<K extends ContextName>(
+  context: K,
+  def: Omit<ActionCommand<K>, 'kind' | 'context'>,
+): ActionCommand<ContextName> {
+  return { kind: 'action', context, ...def } as unknown as ActionCommand<ContextName>;
+}
+
+export const titleKey = (id: string) => `commands.${id}.title`;
+export const keywordsKey = (id: string) => `commands.${id}.keywords`;
+export const confirmKey = (id: string) => `commands.${id}.confirm`;

@@ -1,0 +1,87 @@
+/**
+ * The built-in simulator channel: an in-process "bank" with its own books (simulator_transactions),
+ * so the whole money flow runs on one machine. Orders are settled by the simulator endpoints (the
+ * simulated users screen) or automatically at the channel's success rate; a settled payment can lose
+ * its callback to us, leaving a UTR for a UTR check and a supplement to find.
+ */
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { simulatorTransactions } from '../db/schema.ts';
+import { type ChannelAdapter, ChannelRefused } from './adapter.ts';
+
+export interface SimulatorSettings {
+  auto: boolean;
+  successRate: number;
+  delayMs: number;
+  lostCallbackRate: number;
+  /** Share (0–100) of creations the simulator declines, to exercise routing to the next channel. */
+  refuseRate: number;
+}
+
+export function simulatorSettings(raw: Record<string, unknown>): SimulatorSettings {
+  const num = (v: unknown, d: number) => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+  return {
+    auto: raw.auto === true,
+    successRate: num(raw.successRate, 90),
+    delayMs: num(raw.delayMs, 2000),
+    lostCallbackRate: num(raw.lostCallbackRate, 0),
+    refuseRate: num(raw.refuseRate, 0),
+  };
+}
+
+const channelOrderId = (prefix: string) =>
+  `${prefix}${Date.now().toString(36).toUpperCase()}${randomBytes(4).toString('hex').toUpperCase()}`;
+
+/** A UTR as Indian banks print them: 12 digits. */
+export const newUtr = () => String(100_000_000_000 + Math.floor(Math.random() * 899_999_999_999));
+
+export const simulatorAdapter: ChannelAdapter = {
+  async createPayin({ tx, channel }, order) {
+    if (Math.random() * 100 < simulatorSettings(channel.settings).refuseRate)
+      throw new ChannelRefused('simulator declined');
+    const id = channelOrderId('SIMP');
+    await tx.insert(simulatorTransactions).values({
+      channelOrderId: id,
+      kind: 'payin',
+      orderNo: order.orderNo,
+      amount: order.amount,
+      status: 'pending',
+    });
+    return { channelOrderId: id, payUrl: `/sim/pay/${order.orderNo}` };
+  },
+  async createPayout({ tx, channel }, order) {
+    if (Math.random() * 100 < simulatorSettings(channel.settings).refuseRate)
+      throw new ChannelRefused('simulator declined');
+    const id = channelOrderId('SIMO');
+    await tx.insert(simulatorTransactions).values({
+      channelOrderId: id,
+      kind: 'payout',
+      orderNo: order.orderNo,
+      amount: order.amount,
+      status: 'pending',
+      account: `${order.accountName} ${order.accountNumber} ${order.ifsc}`,
+    });
+    return { channelOrderId: id };
+  },
+  async findUtr({ tx }, utr) {
+    const [row] = await tx
+      .select()
+      .from(simulatorTransactions)
+      .where(
+        and(
+          eq(simulatorTransactions.utr, utr),
+          eq(simulatorTransactions.kind, 'payin'),
+          eq(simulatorTransactions.status, 'success'),
+        ),
+      );
+    if (!row) return null;
+    return {
+      utr,
+      amount: row.amount,
+      at: row.settledAt ?? row.createdAt,
+      account: row.account,
+      channelOrderId: row.channelOrderId,
+      orderNo: row.orderNo,
+    };
+  },
+};

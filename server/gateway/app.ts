@@ -1,0 +1,223 @@
+/**
+ * The gateway API for merchant systems (GATEWAY.md): HMAC-signed requests with a timestamp window and
+ * single-use nonces, payout IP whitelists, the `{errno, errmsg, data}` envelope with an HTTP status that
+ * tells the outcome. Routes are declared in contract/gateway.ts and bound here with `gatewayRoute`.
+ */
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { eq, lt } from 'drizzle-orm';
+import type { Context, Hono } from 'hono';
+import { type Errno, errno } from '../../contract/errno.ts';
+import {
+  allGatewayEndpoints,
+  canonicalString,
+  type GatewayEndpoint,
+  signing,
+} from '../../contract/gateway.ts';
+import { type Db, inTransaction } from '../db/index.ts';
+import { gatewayNonces, merchants } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+import { AppError } from '../http/errors.ts';
+import { type Lang, langFrom, t } from '../http/i18n.ts';
+import { docsPage } from '../http/openapi.ts';
+import { fieldErrors, nulFields } from '../http/validation.ts';
+import { hmacHex, safeEqual } from '../lib/crypto.ts';
+import { errorForLog } from '../lib/logger.ts';
+import { ipAllowed } from './ip.ts';
+import { gatewayOpenApi } from './openapi.ts';
+
+export type Merchant = typeof merchants.$inferSelect;
+
+export interface GatewayContext<E extends GatewayEndpoint> {
+  merchant: Merchant;
+  input: ReturnType<E['input']['parse']>;
+  params: Record<string, string>;
+  /** A transaction for POSTs, the plain handle for GETs. */
+  tx: Db;
+  deps: Deps;
+  req: { ip: string; requestId: string; lang: Lang; rawBody: string };
+  afterCommit(fn: () => Promise<void> | void): void;
+}
+
+export interface GatewayAnswer {
+  status?: number;
+  data: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface GatewayRoute {
+  endpoint: GatewayEndpoint;
+  /** Refuse callers outside the merchant's payout IP whitelist (403). */
+  payoutWhitelist?: boolean;
+  run(ctx: GatewayContext<GatewayEndpoint>): Promise<GatewayAnswer>;
+}
+
+export function gatewayRoute<E extends GatewayEndpoint>(
+  endpoint: E,
+  run: (ctx: GatewayContext<E>) => Promise<GatewayAnswer>,
+  opts: { payoutWhitelist?: boolean } = {},
+): GatewayRoute {
+  return { endpoint, run: run as GatewayRoute['run'], ...opts };
+}
+
+/** The HTTP status of a refusal: the gateway's answers say the outcome in the status too. */
+export function httpStatusOf(code: Errno): number {
+  if (code === errno.unauthenticated || code === errno.notSignedIn) return 401;
+  if ([400, 403, 404, 409, 422, 429, 500].includes(code)) return code;
+  if (code === errno.accountDisabled) return 403;
+  return 422;
+}
+
+function envelope(lang: Lang, code: Errno, data: unknown = null, errmsg?: string) {
+  return { errno: code, errmsg: code === errno.ok ? '' : (errmsg ?? t(lang, `errno.${code}`)), data };
+}
+
+function clientIp(c: Context, trustProxy: boolean): string {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/** Checks the four signing headers; answers the merchant or throws 401 / 403. Consumes the nonce last. */
+async function authenticate(deps: Deps, c: Context, rawBody: string): Promise<Merchant> {
+  const code = c.req.header('x-merchant-id') ?? '';
+  const timestamp = c.req.header('x-timestamp') ?? '';
+  const nonce = c.req.header('x-nonce') ?? '';
+  const signature = (c.req.header('x-signature') ?? '').toLowerCase();
+  if (
+    !code ||
+    code.length > 64 ||
+    !/^\d{1,12}$/.test(timestamp) ||
+    !signing.nonce.test(nonce) ||
+    !/^[0-9a-f]{64}$/.test(signature)
+  ) {
+    throw new AppError(errno.unauthenticated);
+  }
+  const now = deps.clock.now().getTime();
+  if (Math.abs(now / 1000 - Number(timestamp)) > signing.windowSeconds)
+    throw new AppError(errno.unauthenticated, null, 'timestamp');
+  const [merchant] = await deps.database.db.select().from(merchants).where(eq(merchants.code, code));
+  if (!merchant) throw new AppError(errno.unauthenticated, null, 'merchant');
+  const url = new URL(c.req.url);
+  const expected = hmacHex(
+    deps.sealer.open(merchant.apiSecret),
+    canonicalString(timestamp, nonce, c.req.method, url.pathname + url.search, rawBody),
+  );
+  if (!safeEqual(expected, signature)) throw new AppError(errno.unauthenticated, null, 'signature');
+  const fresh = await deps.database.db
+    .insert(gatewayNonces)
+    .values({ merchantId: merchant.id, nonce, expiresAt: new Date(now + 2 * signing.windowSeconds * 1000) })
+    .onConflictDoNothing()
+    .returning({ nonce: gatewayNonces.nonce });
+  if (!fresh.length) throw new AppError(errno.unauthenticated, null, 'nonce replayed');
+  if (merchant.status !== 'active') throw new AppError(errno.forbidden, null, 'merchant frozen');
+  return merchant;
+}
+
+/** Forgets nonces older than twice the signing window (a replay of those fails the timestamp check). */
+export async function pruneNonces(deps: Deps): Promise<void> {
+  await deps.database.db.delete(gatewayNonces).where(lt(gatewayNonces.expiresAt, deps.clock.now()));
+}
+
+/** Mounts the gateway on `app`; refuses to start when a declared gateway endpoint has no route. */
+export function mountGateway(
+  app: Hono<{ Variables: { requestId: string } }>,
+  deps: Deps,
+  routes: readonly GatewayRoute[],
+) {
+  const byId = new Map(routes.map((r) => [r.endpoint.id, r]));
+  const missing = allGatewayEndpoints.filter((e) => !byId.has(e.id)).map((e) => e.id);
+  if (missing.length) throw new Error(`gateway endpoints without a route: ${missing.join(', ')}`);
+
+  app.get('/gateway/openapi.json', (c) => c.json(gatewayOpenApi()));
+  app.get('/gateway/docs', (c) => c.html(docsPage(gatewayOpenApi())));
+
+  for (const route of routes) {
+    const ep = route.endpoint;
+    app.on(ep.method, ep.path, async (c) => {
+      const lang = langFrom(c.req.header('accept-language'));
+      const requestId = c.get('requestId');
+      try {
+        const rawBody = ep.method === 'GET' ? '' : await c.req.text();
+        if (rawBody.length > 64 * 1024) throw new AppError(errno.badRequest);
+        const merchant = await authenticate(deps, c, rawBody);
+        const ip = clientIp(c, deps.config.trustProxy);
+        if (route.payoutWhitelist && !ipAllowed(ip, merchant.payoutIpWhitelist))
+          throw new AppError(errno.forbidden, null, `ip ${ip}`);
+        let raw: unknown;
+        if (ep.method === 'GET') {
+          raw = Object.fromEntries(
+            Object.entries(c.req.queries()).map(([k, v]) => [k, v.length === 1 ? v[0] : v]),
+          );
+        } else {
+          if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json'))
+            throw new AppError(errno.badRequest);
+          try {
+            raw = JSON.parse(rawBody);
+          } catch {
+            throw new AppError(errno.badRequest);
+          }
+        }
+        const parsed = ep.input.safeParse(raw, { reportInput: true });
+        const nul = parsed.success ? nulFields(parsed.data, lang) : [];
+        if (!parsed.success || nul.length) {
+          const fields = parsed.success ? nul : fieldErrors(parsed.error.issues, lang);
+          const first = fields[0];
+          return c.json(
+            envelope(
+              lang,
+              errno.invalid,
+              { fields },
+              `${t(lang, `errno.${errno.invalid}`)}${first ? `: ${first.path}: ${first.message}` : ''}`,
+            ),
+            422,
+          );
+        }
+        const after: Array<() => Promise<void> | void> = [];
+        const ctx = (tx: Db): GatewayContext<GatewayEndpoint> => ({
+          merchant,
+          input: parsed.data as never,
+          params: c.req.param() as Record<string, string>,
+          tx,
+          deps,
+          req: { ip, requestId, lang, rawBody },
+          afterCommit: (fn) => {
+            after.push(fn);
+          },
+        });
+        const answer =
+          ep.method === 'GET'
+            ? await route.run(ctx(deps.database.db))
+            : await inTransaction(deps.database.db, (tx) => {
+                after.length = 0;
+                return route.run(ctx(tx));
+              });
+        for (const fn of after) {
+          Promise.resolve()
+            .then(fn)
+            .catch((err) =>
+              deps.logger.error({ rid: requestId, err: errorForLog(err) }, 'after-commit task failed'),
+            );
+        }
+        for (const [k, v] of Object.entries(answer.headers ?? {})) c.header(k, v);
+        return c.json(envelope(lang, errno.ok, answer.data), (answer.status ?? ep.status) as 200);
+      } catch (err) {
+        if (err instanceof AppError)
+          return c.json(envelope(lang, err.errno, err.data), httpStatusOf(err.errno) as 400);
+        deps.logger.error(
+          { rid: requestId, endpoint: ep.id, err: errorForLog(err) },
+          'gateway handler failed',
+        );
+        return c.json(envelope(lang, errno.internal), 500);
+      }
+    });
+  }
+  app.all('/gateway/*', (c) =>
+    c.json(envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404),
+  );
+}

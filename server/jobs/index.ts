@@ -1,0 +1,71 @@
+/**
+ * The server's background work: the callback worker and periodic jobs. Each periodic job runs alone
+ * (never overlapping itself), reads "now" from deps.clock, and is stopped before the database closes.
+ * A new job is one more entry in `periodicJobs`.
+ */
+import type { Deps } from '../deps.ts';
+import { pruneNonces } from '../gateway/app.ts';
+import { errorForLog } from '../lib/logger.ts';
+import { expireDuePayins } from '../modules/payin/service.ts';
+import { runSimulatorAuto } from '../modules/payin/simulator.ts';
+import { autoSettleSimulatorPayouts, submitAllDuePayouts } from '../modules/payout/jobs.ts';
+import { startWebhookWorker } from './webhooks.ts';
+
+export interface PeriodicJob {
+  name: string;
+  /** Pause between the end of one run and the start of the next. */
+  everyMs: number;
+  run(deps: Deps): Promise<unknown>;
+}
+
+export const periodicJobs: PeriodicJob[] = [
+  { name: 'payin-expiry', everyMs: 5_000, run: (deps) => expireDuePayins(deps) },
+  { name: 'simulator-payin-auto', everyMs: 1_000, run: (deps) => runSimulatorAuto(deps) },
+  { name: 'nonce-prune', everyMs: 60_000, run: pruneNonces },
+  { name: 'payout-submit', everyMs: 1_000, run: (deps) => submitAllDuePayouts(deps) },
+  { name: 'simulator-payout-auto', everyMs: 1_000, run: (deps) => autoSettleSimulatorPayouts(deps) },
+];
+
+export interface Jobs {
+  /** Delivers due callbacks now instead of at the next poll. */
+  wakeWebhooks(): void;
+  /** Stops every job, waiting for runs in progress. */
+  stop(): Promise<void>;
+}
+
+export function startJobs(
+  deps: Deps,
+  opts: { jobs?: readonly PeriodicJob[]; webhookPollMs?: number } = {},
+): Jobs {
+  const webhooks = startWebhookWorker(deps, { pollMs: opts.webhookPollMs ?? 1000 });
+  let stopped = false;
+  const sleepers = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
+    });
+  const loops = (opts.jobs ?? periodicJobs).map(async (job) => {
+    while (!stopped) {
+      try {
+        await job.run(deps);
+      } catch (err) {
+        deps.logger.error({ job: job.name, err: errorForLog(err) }, 'job failed');
+      }
+      if (!stopped) await sleep(job.everyMs);
+    }
+  });
+  return {
+    wakeWebhooks: webhooks.wake,
+    async stop() {
+      stopped = true;
+      for (const wake of [...sleepers]) wake();
+      await Promise.all([webhooks.stop(), ...loops]);
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { count, desc, eq, getTableColumns, ilike, like, or } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
+import { sqlState } from '../../db/index.ts';
+import { channels } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import { changes } from '../../lib/redact.ts';
+import { checkLimits } from '../merchant/terms.ts';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+type Channel = typeof channels.$inferSelect;
+
+const columns = getTableColumns(channels);
+const defaults = {
+  minAmount: Number(columns.minAmount.default),
+  maxAmount: Number(columns.maxAmount.default),
+};
+
+/** What a channel looks like on the wire; credentials never leave the server, only whether there are any. */
+function rowOf(c: Channel) {
+  return {
+    id: c.id,
+    code: c.code,
+    name: c.name,
+    adapter: c.adapter,
+    payinCostRate: ppmToPercent(c.payinCostPpm),
+    payoutCostRate: ppmToPercent(c.payoutCostPpm),
+    payoutCostFixed: formatMinor(c.payoutCostFixed),
+    minAmount: formatMinor(c.minAmount),
+    maxAmount: formatMinor(c.maxAmount),
+    weight: c.weight,
+    supportsPayin: c.supportsPayin,
+    supportsPayout: c.supportsPayout,
+    status: c.status,
+    settings: c.settings,
+    hasCredentials: c.credentials !== '',
+    createdAt: c.createdAt.toISOString(),
+  };
+}
+
+/** The fields the operation log compares (credentials only as a redacted marker). */
+function audited(c: Channel) {
+  // `code` is renamed: the trail redacts fields of that name (verification codes).
+  const { id: _id, createdAt: _at, code, ...rest } = rowOf(c);
+  return { channelCode: code, ...rest, credentials: c.credentials };
+}
+
+interface ChannelFields {
+  name?: string;
+  payinCostRate?: number;
+  payoutCostRate?: number;
+  payoutCostFixed?: number;
+  minAmount?: number;
+  maxAmount?: number;
+  weight?: number;
+  supportsPayin?: boolean;
+  supportsPayout?: boolean;
+  status?: 'active' | 'disabled';
+  credentials?: Record<string, string>;
+  settings?: Record<string, unknown>;
+}
+
+/** Credentials sealed with the server key; an empty set clears them. */
+const sealCredentials = (deps: Pick<Deps, 'sealer'>, creds: Record<string, string>) =>
+  Object.keys(creds).length ? deps.sealer.seal(JSON.stringify(creds)) : '';
+
+function fieldsSet(deps: Pick<Deps, 'sealer'>, input: ChannelFields, old?: Channel) {
+  const set: Partial<typeof channels.$inferInsert> = {};
+  if (input.name !== undefined) set.name = input.name;
+  if (input.payinCostRate !== undefined) set.payinCostPpm = input.payinCostRate;
+  if (input.payoutCostRate !== undefined) set.payoutCostPpm = input.payoutCostRate;
+  if (input.payoutCostFixed !== undefined) set.payoutCostFixed = input.payoutCostFixed;
+  if (input.minAmount !== undefined) set.minAmount = input.minAmount;
+  if (input.maxAmount !== undefined) set.maxAmount = input.maxAmount;
+  if (input.weight !== undefined) set.weight = input.weight;
+  if (input.supportsPayin !== undefined) set.supportsPayin = input.supportsPayin;
+  if (input.supportsPayout !== undefined) set.supportsPayout = input.supportsPayout;
+  if (input.status !== undefined) set.status = input.status;
+  if (input.credentials !== undefined) set.credentials = sealCredentials(deps, input.credentials);
+  // Settings are merged: changing the success rate keeps the delay.
+  if (input.settings !== undefined) set.settings = { ...(old?.settings ?? {}), ...input.settings };
+  return set;
+}
+
+const codeTaken = (code: string) =>
+  new AppError(errno.conflict, { fields: [{ path: 'code', code: 'taken', message: code }] });
+
+export const channelRoutes = [
+  handle(endpoints.channel.list, async ({ input, tx }) => {
+    const q = input.q?.trim();
+    const where = q
+      ? or(like(channels.code, `${escapeLike(q)}%`), ilike(channels.name, `%${escapeLike(q)}%`))
+      : undefined;
+    const { limit, offset } = pageWindow(input.page, input.pageSize);
+    const rows = await tx
+      .select()
+      .from(channels)
+      .where(where)
+      .orderBy(desc(channels.id))
+      .limit(limit)
+      .offset(offset);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(channels).where(where);
+    return { list: rows.map(rowOf), total: n, nextCursor: null };
+  }),
+
+  handle(endpoints.channel.create, async ({ input, tx, deps, req, audit }) => {
+    checkLimits(input.minAmount ?? defaults.minAmount, input.maxAmount ?? defaults.maxAmount, req.lang);
+    const [taken] = await tx.select({ id: channels.id }).from(channels).where(eq(channels.code, input.code));
+    if (taken) throw codeTaken(input.code);
+    const now = deps.clock.now();
+    let row: Channel | undefined;
+    try {
+      [row] = await tx
+        .insert(channels)
+        .values({
+          code: input.code,
+          adapter: input.adapter,
+          name: input.name,
+          ...fieldsSet(deps, input),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+    } catch (err) {
+      if (sqlState(err) === '23505') throw codeTaken(input.code);
+      throw err;
+    }
+    audit({ target: `channel:${row!.id}`, changes: changes({}, audited(row!)) });
+    return { id: row!.id };
+  }),
+
+  handle(endpoints.channel.update, async ({ input, tx, deps, req, audit }) => {
+    // The code and adapter are not in the update's schema: they never change (the simulator stays the simulator).
+    const [old] = await tx.select().from(channels).where(eq(channels.id, input.id)).for('update');
+    if (!old) throw new AppError(errno.notFound);
+    audit({ target: `channel:${old.id}` });
+    checkLimits(input.minAmount ?? old.minAmount, input.maxAmount ?? old.maxAmount, req.lang);
+    const [row] = await tx
+      .update(channels)
+      .set({ ...fieldsSet(deps, input, old), updatedAt: deps.clock.now() })
+      .where(eq(channels.id, old.id))
+      .returning();
+    const before = audited(old);
+    const after = audited(row!);
+    // Unchanged credentials are sealed again only when sent; compare what they open to.
+    if (input.credentials !== undefined && openOr(deps, old.credentials) === openOr(deps, row!.credentials)) {
+      after.credentials = before.credentials;
+    }
+    audit({ changes: changes(before, after) });
+    return { ok: true as const };
+  }),
+];
+
+function openOr(deps: Pick<Deps, 'sealer'>, sealed: string): string {
+  if (!sealed) return '';
+  try {
+    return deps.sealer.open(sealed);
+  } catch {
+    return sealed;
+  }
+}

@@ -1,0 +1,209 @@
+import { and, count, desc, eq, ilike, like, or } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { sqlState } from '../../db/index.ts';
+import { merchants } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import { changes } from '../../lib/redact.ts';
+import { checkedWhitelist, loadMerchant, targetMerchantId } from './scope.ts';
+import { createMerchant, maskSecret, resetMerchantSecrets } from './service.ts';
+import {
+  channelSetOf,
+  checkAgent,
+  checkChannels,
+  checkLimits,
+  cycleDays,
+  defaultLimits,
+  detailsOf,
+  replaceChannels,
+  termsOf,
+  termsSet,
+  violatedConstraint,
+} from './terms.ts';
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+export const merchantRoutes = [
+  handle(endpoints.merchant.create, async ({ input, tx, deps, req, audit }) => {
+    checkLimits(
+      input.minAmount ?? defaultLimits.minAmount,
+      input.maxAmount ?? defaultLimits.maxAmount,
+      req.lang,
+    );
+    const whitelist =
+      input.payoutIpWhitelist === undefined ? undefined : checkedWhitelist(input.payoutIpWhitelist, req.lang);
+    if (input.channels) await checkChannels(tx, input.channels, req.lang);
+    let made: Awaited<ReturnType<typeof createMerchant>>;
+    try {
+      made = await createMerchant(deps, tx, {
+        name: input.name,
+        code: input.code,
+        currency: input.currency,
+        agentId: input.agentId,
+        owner: {
+          username: input.owner.username,
+          password: input.owner.password,
+          email: input.owner.email ?? '',
+        },
+        collectionRatePpm: input.collectionRate,
+        platformFee: input.platformFee,
+        payoutRatePpm: input.payoutRate,
+        payoutFee: input.payoutFee,
+        surchargePpm: input.surcharge,
+        exchangeRate: input.exchangeRate,
+        minAmount: input.minAmount,
+        maxAmount: input.maxAmount,
+        settlementDays: input.settlementCycle === undefined ? undefined : cycleDays(input.settlementCycle),
+        payoutIpWhitelist: whitelist,
+        callbackUrl: input.callbackUrl,
+        channels: input.channels,
+      });
+    } catch (err) {
+      // Two creates racing for one code or owner name: the loser is told, not given a 500.
+      if (sqlState(err) === '23505') {
+        throw new AppError(
+          violatedConstraint(err) === 'users_username_key' ? errno.usernameTaken : errno.conflict,
+        );
+      }
+      throw err;
+    }
+    const m = made.merchant;
+    audit({
+      target: `merchant:${m.id}`,
+      changes: changes(
+        {},
+        {
+          // Not `code`: the trail redacts fields of that name (verification codes).
+          merchantCode: m.code,
+          currency: m.currency,
+          ...termsOf(m),
+          channels: await channelSetOf(tx, m.id),
+          owner: input.owner.username,
+        },
+      ),
+    });
+    return { id: m.id, code: m.code, apiSecret: made.apiSecret, webhookSecret: made.webhookSecret };
+  }),
+
+  handle(endpoints.merchant.list, async ({ input, tx, deps }) => {
+    const q = input.q?.trim();
+    const where = and(
+      q
+        ? or(like(merchants.code, `${escapeLike(q)}%`), ilike(merchants.name, `%${escapeLike(q)}%`))
+        : undefined,
+      input.status ? eq(merchants.status, input.status) : undefined,
+      input.agentId ? eq(merchants.agentId, input.agentId) : undefined,
+    );
+    const { limit, offset } = pageWindow(input.page, input.pageSize);
+    const rows = await tx
+      .select()
+      .from(merchants)
+      .where(where)
+      .orderBy(desc(merchants.id))
+      .limit(limit)
+      .offset(offset);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(merchants).where(where);
+    return { list: await detailsOf(tx, deps, rows), total: n, nextCursor: null };
+  }),
+
+  handle(endpoints.merchant.info, async ({ input, user, tx, deps, req }) => {
+    const id = targetMerchantId(user, input.id, { lang: req.lang });
+    const [detail] = await detailsOf(tx, deps, [await loadMerchant(tx, id)]);
+    return detail!;
+  }),
+
+  handle(endpoints.merchant.update, async ({ input, tx, deps, req, audit }) => {
+    const old = await loadMerchant(tx, input.id, true);
+    audit({ target: `merchant:${old.id}` });
+    checkLimits(input.minAmount ?? old.minAmount, input.maxAmount ?? old.maxAmount, req.lang);
+    await checkAgent(tx, input.agentId);
+    if (input.channels) await checkChannels(tx, input.channels, req.lang);
+    const set = termsSet(input, req.lang);
+    if (input.name !== undefined) set.name = input.name;
+    const [updated] = await tx
+      .update(merchants)
+      .set({ ...set, updatedAt: deps.clock.now() })
+      .where(eq(merchants.id, old.id))
+      .returning();
+    const before: Record<string, unknown> = termsOf(old);
+    const after: Record<string, unknown> = termsOf(updated!);
+    if (input.channels) {
+      before.channels = await channelSetOf(tx, old.id);
+      await replaceChannels(tx, old.id, input.channels);
+      after.channels = await channelSetOf(tx, old.id);
+    }
+    audit({ changes: changes(before, after) });
+    return { ok: true as const };
+  }),
+
+  handle(endpoints.merchant.freeze, async ({ input, tx, deps, audit }) => {
+    const old = await loadMerchant(tx, input.id, true);
+    const status = input.frozen ? ('frozen' as const) : ('active' as const);
+    audit({
+      target: `merchant:${old.id}`,
+      ...(input.reason ? { detail: { reason: input.reason } } : {}),
+    });
+    if (old.status !== status) {
+      await tx.update(merchants).set({ status, updatedAt: deps.clock.now() }).where(eq(merchants.id, old.id));
+    }
+    audit({ changes: changes({ status: old.status }, { status }) });
+    return { ok: true as const };
+  }),
+
+  handle(endpoints.merchant.resetSecret, async ({ input, user, tx, deps, req, audit }) => {
+    const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
+    audit({ target: `merchant:${m.id}`, detail: { which: input.which } });
+    const fresh = await resetMerchantSecrets(deps, tx, m.id, input.which);
+    const before: Record<string, unknown> = {};
+    const after: Record<string, unknown> = {};
+    if (fresh.apiSecret) {
+      before.apiSecret = m.apiSecret;
+      after.apiSecret = maskSecret(fresh.apiSecret);
+    }
+    if (fresh.webhookSecret) {
+      before.webhookSecret = m.webhookSecret;
+      after.webhookSecret = maskSecret(fresh.webhookSecret);
+    }
+    audit({ changes: changes(before, after) });
+    return { id: m.id, code: m.code, apiSecret: fresh.apiSecret, webhookSecret: fresh.webhookSecret };
+  }),
+
+  handle(endpoints.merchant.ipsUpdate, async ({ input, user, tx, deps, req, audit }) => {
+    const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
+    audit({ target: `merchant:${m.id}` });
+    const payoutIpWhitelist = checkedWhitelist(input.payoutIpWhitelist, req.lang);
+    await tx
+      .update(merchants)
+      .set({ payoutIpWhitelist, updatedAt: deps.clock.now() })
+      .where(eq(merchants.id, m.id));
+    audit({ changes: changes({ payoutIpWhitelist: m.payoutIpWhitelist }, { payoutIpWhitelist }) });
+    return { ok: true as const };
+  }),
+
+  handle(endpoints.merchant.callbackUpdate, async ({ input, user, tx, deps, req, audit }) => {
+    const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
+    audit({ target: `merchant:${m.id}` });
+    await tx
+      .update(merchants)
+      .set({ callbackUrl: input.callbackUrl, updatedAt: deps.clock.now() })
+      .where(eq(merchants.id, m.id));
+    audit({ changes: changes({ callbackUrl: m.callbackUrl }, { callbackUrl: input.callbackUrl }) });
+    return { ok: true as const };
+  }),
+
+  handle(endpoints.merchant.surchargeUpdate, async ({ input, user, tx, deps, req, audit }) => {
+    const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
+    audit({ target: `merchant:${m.id}` });
+    await tx
+      .update(merchants)
+      .set({ surchargePpm: input.surcharge, updatedAt: deps.clock.now() })
+      .where(eq(merchants.id, m.id));
+    const [after] = await tx.select().from(merchants).where(eq(merchants.id, m.id));
+    audit({
+      changes: changes({ surcharge: termsOf(m).surcharge }, { surcharge: termsOf(after!).surcharge }),
+    });
+    return { ok: true as const };
+  }),
+];

@@ -1,0 +1,68 @@
+/**
+ * Tenancy for the merchant money areas: which merchant a call is about. A merchant user always acts on
+ * its own merchant (the request's id is never used to pick another); a platform user names one.
+ */
+import { isIP } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import type { Db } from '../../db/index.ts';
+import { merchants } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { type Lang, t } from '../../http/i18n.ts';
+import type { SessionUser } from '../../http/session.ts';
+
+export type Merchant = typeof merchants.$inferSelect;
+
+/** A 422 naming one field, its message in the caller's language. */
+export function invalidField(lang: Lang, path: string, key: string, code = 'custom'): AppError {
+  return new AppError(errno.invalid, { fields: [{ path, code, message: t(lang, key) }] });
+}
+
+/**
+ * The merchant id a call is about.
+ * - Merchant users: their own. On writes (`write: true`) an id naming another merchant is refused
+ *   with 404, so a request meant for someone else never lands on the caller's own merchant by surprise;
+ *   on reads the id is ignored (the contract says so for `merchant.info`).
+ * - Platform users: the id given, or 422 when it is missing.
+ */
+export function targetMerchantId(
+  user: SessionUser,
+  requested: number | undefined,
+  opts: { lang: Lang; field?: string; write?: boolean },
+): number {
+  if (user.kind === 'merchant') {
+    const own = user.merchantId!;
+    if (opts.write && requested !== undefined && requested !== own) throw new AppError(errno.notFound);
+    return own;
+  }
+  if (requested === undefined)
+    throw invalidField(opts.lang, opts.field ?? 'id', 'validation.required', 'required');
+  return requested;
+}
+
+/** The merchant row, or 404; `lock` takes a row lock for a read-modify-write. */
+export async function loadMerchant(tx: Db, id: number, lock = false): Promise<Merchant> {
+  const q = tx.select().from(merchants).where(eq(merchants.id, id));
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) throw new AppError(errno.notFound);
+  return row;
+}
+
+/** True for an IPv4 or IPv6 address, optionally with a prefix length that fits its family. */
+export function isIpOrCidr(s: string): boolean {
+  const parts = s.split('/');
+  if (parts.length > 2) return false;
+  const family = isIP(parts[0] ?? '');
+  if (!family) return false;
+  if (parts.length === 1) return true;
+  const prefix = parts[1] ?? '';
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** The whitelist as stored: every entry a real address or network (else 422), duplicates dropped. */
+export function checkedWhitelist(list: readonly string[], lang: Lang, field = 'payoutIpWhitelist'): string[] {
+  const bad = list.findIndex((ip) => !isIpOrCidr(ip));
+  if (bad >= 0) throw invalidField(lang, `${field}.${bad}`, 'validation.ip');
+  return [...new Set(list)];
+}

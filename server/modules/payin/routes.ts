@@ -1,0 +1,612 @@
+/**
+ * The console's collection-order endpoints (`merchantOrder.*`) and the simulator's pay control. Merchant
+ * users are confined to their merchant: the merchant id comes from the session, never from the request,
+ * and another merchant's order answers 404 as if it did not exist.
+ */
+import { and, asc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { formatMinor } from '../../../contract/money.ts';
+import type { Channel } from '../../channels/adapter.ts';
+import type { Db } from '../../db/index.ts';
+import {
+  channels,
+  journalEntries,
+  ledgerAccounts,
+  merchants,
+  orderImages,
+  payinOrders,
+  postings,
+  users,
+  webhookAttempts,
+  webhookEvents,
+} from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, type Refusal, refuse } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { type Lang, t } from '../../http/i18n.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
+import { cappedCount, dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
+import { changes } from '../../lib/redact.ts';
+import { isLocked, recordFailure } from '../auth/lockout.ts';
+import { consumeTotp } from '../auth/totp.ts';
+import { loadMerchant } from '../merchant/scope.ts';
+import { routesOf } from '../merchant/service.ts';
+import {
+  decodeImage,
+  type ImageMime,
+  maxImagesPerOrder,
+  readImage,
+  removeOrderImages,
+  storeImage,
+} from './images.ts';
+import { createPayin, newOrderNo, transition, transitions, withUtrGuard } from './service.ts';
+import { settleSimulatorPayin } from './simulator.ts';
+import { findPayment, orderUsingUtr } from './utr.ts';
+import { loadRow, loadWithCodes, type PayinOrder, rowView } from './views.ts';
+
+const dayMs = 24 * 60 * 60_000;
+/** Order lists look back 60 days; one more day lets a caller's "60 days ago, local midnight" through. */
+const lookbackMs = 61 * dayMs;
+
+const fieldError = (lang: Lang, path: string, key: string, params?: Record<string, unknown>) =>
+  new AppError(errno.invalid, { fields: [{ path, code: 'custom', message: t(lang, key, params) }] });
+
+/** The merchant a user is confined to; null for platform users (who see every merchant). */
+const tenantOf = (user: SessionUser): number | null => (user.kind === 'merchant' ? user.merchantId! : null);
+
+/** An order the user may see, by id or order number, or 404. */
+async function orderFor(
+  tx: Db,
+  user: SessionUser,
+  ref: { id?: number | undefined; orderNo?: string | undefined },
+  lang: Lang,
+): Promise<PayinOrder> {
+  if (ref.id === undefined && !ref.orderNo) throw fieldError(lang, 'id', 'validation.orderRef');
+  const tenant = tenantOf(user);
+  const [order] = await tx
+    .select()
+    .from(payinOrders)
+    .where(
+      and(
+        ref.id !== undefined ? eq(payinOrders.id, ref.id) : undefined,
+        ref.orderNo ? eq(payinOrders.orderNo, ref.orderNo) : undefined,
+        tenant === null ? undefined : eq(payinOrders.merchantId, tenant),
+      ),
+    );
+  if (!order) throw new AppError(errno.notFound);
+  return order;
+}
+
+/** `col` starts with `q` (or equals it), through the column's `COLLATE "C"` index. */
+const startsWith = (col: AnyPgColumn, q: string) =>
+  sql`(${col} collate "C" >= ${q} and ${col} collate "C" < ${`${q}\uffff`})`;
+
+interface ListInput {
+  from: string;
+  to: string;
+  merchantId?: number | undefined;
+  channelId?: number | undefined;
+  pushStatus?: 'unpushed' | 'pushed' | undefined;
+  q?: string | undefined;
+  status?: PayinOrder['status'] | PayinOrder['status'][] | undefined;
+}
+
+/** The filters of a list or totals query (without the period's upper bound, which paging handles). */
+function listFilters(deps: Deps, user: SessionUser, input: ListInput, lang: Lang) {
+  const from = dbTime(input.from, 'from');
+  const to = dbTime(input.to, 'to');
+  if (from.getTime() < deps.clock.now().getTime() - lookbackMs)
+    throw fieldError(lang, 'from', 'validation.range60');
+  const tenant = tenantOf(user);
+  const merchantId = tenant ?? input.merchantId;
+  const statuses =
+    input.status === undefined ? [] : Array.isArray(input.status) ? input.status : [input.status];
+  const q = input.q?.trim();
+  const where = and(
+    gte(payinOrders.createdAt, from),
+    merchantId === undefined ? undefined : eq(payinOrders.merchantId, merchantId),
+    statuses.length ? inArray(payinOrders.status, statuses) : undefined,
+    input.pushStatus ? eq(payinOrders.pushStatus, input.pushStatus) : undefined,
+    input.channelId === undefined ? undefined : eq(payinOrders.channelId, input.channelId),
+    q
+      ? or(
+          startsWith(payinOrders.orderNo, q),
+          startsWith(payinOrders.merchantOrderNo, q),
+          startsWith(payinOrders.channelOrderId, q),
+          startsWith(payinOrders.utr, q),
+        )
+      : undefined,
+  );
+  return { where, to };
+}
+
+/**
+ * One page, newest first, keyset on (created_at, id). The first page is bounded by the period's end;
+ * a next page only by its cursor (with both, the planner may start from the wrong end).
+ */
+export function pageQuery(db: Db, where: SQL | undefined, bound: SQL, limit: number) {
+  return (
+    db
+      .select({ order: payinOrders, merchantCode: merchants.code, channelCode: channels.code })
+      .from(payinOrders)
+      .innerJoin(merchants, eq(merchants.id, payinOrders.merchantId))
+      .leftJoin(channels, eq(channels.id, payinOrders.channelId))
+      .where(and(where, bound))
+      // The order of the (created_at DESC, id DESC) indexes: the page is an index read, never a sort.
+      .orderBy(sql`${payinOrders.createdAt} desc`, sql`${payinOrders.id} desc`)
+      .limit(limit)
+  );
+}
+
+export function pageBound(to: Date, cursor: string | undefined): SQL {
+  if (!cursor) return lte(payinOrders.createdAt, to);
+  const c = decodeCursor(cursor);
+  return sql`(${payinOrders.createdAt}, ${payinOrders.id}) < (${c.at}, ${c.id})`;
+}
+
+/** The caller's Google code, accepted once; a wrong one counts towards the sign-in lockout. */
+async function checkGoogleCode(tx: Db, deps: Deps, user: SessionUser, code: string): Promise<Refusal | null> {
+  const now = deps.clock.now();
+  const [row] = await tx.select({ totpSecret: users.totpSecret }).from(users).where(eq(users.id, user.id));
+  if (!row) throw new AppError(errno.notSignedIn);
+  if (!row.totpSecret) return refuse(errno.googleNotBound);
+  if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
+  if (await consumeTotp(tx, user.id, deps.sealer.open(row.totpSecret), code, now)) return null;
+  await recordFailure(tx, user.username, now);
+  return refuse(errno.badCode);
+}
+
+async function channelOf(tx: Db, id: number | null): Promise<Channel | undefined> {
+  if (id === null) return undefined;
+  const [c] = await tx.select().from(channels).where(eq(channels.id, id));
+  return c;
+}
+
+/** Refuses early, with the clear 409, an action the order's state does not allow. */
+function allowed(order: PayinOrder, action: keyof typeof transitions) {
+  if (!transitions[action].from.includes(order.status)) {
+    throw new AppError(errno.conflict, null, `${action} from ${order.status}`);
+  }
+}
+
+const auditTarget = (o: PayinOrder) => `payin:${o.orderNo}`;
+
+export const payinRoutes = [
+  handle(endpoints.merchantOrder.list, async ({ input, user, tx, deps, req }) => {
+    const { where, to } = listFilters(deps, user, input, req.lang);
+    const rows = await pageQuery(tx, where, pageBound(to, input.cursor), input.pageSize + 1);
+    const page = rows.slice(0, input.pageSize);
+    const last = page.at(-1);
+    const counted = await cappedCount(tx, sql`${payinOrders}`, and(where, lte(payinOrders.createdAt, to)));
+    return {
+      list: page.map((r) => rowView(r.order, r.merchantCode, r.channelCode)),
+      ...counted,
+      nextCursor:
+        rows.length > input.pageSize && last ? encodeCursor(last.order.createdAt, last.order.id) : null,
+    };
+  }),
+
+  handle(endpoints.merchantOrder.totals, async ({ input, user, tx, deps, req }) => {
+    const { where, to } = listFilters(deps, user, input, req.lang);
+    const capped = sql`select ${payinOrders.amount} as amount from ${payinOrders} where ${and(
+      where,
+      lte(payinOrders.createdAt, to),
+    )} limit 10001`;
+    const result = await tx.execute(
+      sql`select count(*)::int as n, coalesce(sum(amount), 0)::text as total from (${capped}) t`,
+    );
+    const row = ((result as { rows?: unknown[] }).rows ?? (result as unknown[]))[0] as {
+      n: number;
+      total: string;
+    };
+    const n = Number(row.n);
+    return { count: Math.min(n, 10_000), amount: formatMinor(BigInt(row.total)), countCapped: n > 10_000 };
+  }),
+
+  handle(endpoints.merchantOrder.info, async ({ input, user, tx, req }) => {
+    const order = await orderFor(tx, user, input, req.lang);
+    const withCodes = await loadWithCodes(tx, order.id);
+    const events = await tx
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.orderType, 'payin'), eq(webhookEvents.orderId, order.id)))
+      .orderBy(asc(webhookEvents.id));
+    const attempts = events.length
+      ? await tx
+          .select()
+          .from(webhookAttempts)
+          .where(
+            inArray(
+              webhookAttempts.eventId,
+              events.map((e) => e.id),
+            ),
+          )
+          .orderBy(asc(webhookAttempts.at), asc(webhookAttempts.id))
+      : [];
+    const tenant = tenantOf(user);
+    // A merchant sees its own accounts' lines; the platform's and the agent's balances are not its business.
+    const lines = await tx
+      .select({
+        id: postings.id,
+        entryId: postings.entryId,
+        entryKind: journalEntries.kind,
+        ownerType: ledgerAccounts.ownerType,
+        ownerId: ledgerAccounts.ownerId,
+        account: ledgerAccounts.kind,
+        amount: postings.amount,
+        balanceBefore: postings.balanceBefore,
+        balanceAfter: postings.balanceAfter,
+        at: postings.at,
+      })
+      .from(postings)
+      .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
+      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.accountId))
+      .where(
+        and(
+          eq(journalEntries.refType, 'payin'),
+          eq(journalEntries.refId, String(order.id)),
+          tenant === null
+            ? undefined
+            : and(eq(ledgerAccounts.ownerType, 'merchant'), eq(ledgerAccounts.ownerId, tenant)),
+        ),
+      )
+      .orderBy(asc(postings.id));
+    const images = await tx
+      .select()
+      .from(orderImages)
+      .where(eq(orderImages.orderId, order.id))
+      .orderBy(asc(orderImages.id));
+    return {
+      ...rowView(order, withCodes!.merchantCode, withCodes!.channelCode),
+      agentCommission: tenant === null ? formatMinor(order.agentCommission) : '0.00',
+      notifyUrl: order.notifyUrl,
+      returnUrl: order.returnUrl,
+      payUrl: order.payUrl,
+      failureReason: order.failureReason,
+      requestSnapshot: order.requestSnapshot,
+      responseSnapshot: order.responseSnapshot,
+      callbacks: events.map((e) => ({
+        messageId: e.messageId,
+        type: e.type,
+        url: e.url,
+        status: e.status,
+        attempts: attempts
+          .filter((a) => a.eventId === e.id)
+          .map((a) => ({
+            at: a.at.toISOString(),
+            manual: a.manual,
+            httpStatus: a.httpStatus,
+            response: a.response,
+            durationMs: a.durationMs,
+          })),
+        nextAttemptAt: e.nextAttemptAt ? e.nextAttemptAt.toISOString() : null,
+      })),
+      postings: lines.map((l) => ({
+        entryId: l.entryId,
+        entryKind: l.entryKind,
+        ownerType: l.ownerType,
+        ownerId: l.ownerId,
+        account: l.account,
+        amount: formatMinor(l.amount),
+        balanceBefore: formatMinor(l.balanceBefore),
+        balanceAfter: formatMinor(l.balanceAfter),
+        at: l.at.toISOString(),
+      })),
+      images: images.map((i) => ({
+        id: i.id,
+        url: `/api${endpoints.merchantOrder.image.path}?id=${i.id}`,
+        mime: i.mime,
+        size: i.size,
+        createdAt: i.createdAt.toISOString(),
+      })),
+    };
+  }),
+
+  handle(endpoints.merchantOrder.create, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+    const merchant = await loadMerchant(tx, user.merchantId!);
+    if (merchant.status !== 'active') throw new AppError(errno.forbidden, null, 'merchant frozen');
+    const notifyUrl = input.notifyUrl?.trim() || merchant.callbackUrl;
+    if (notifyUrl && !/^https?:\/\/\S+$/.test(notifyUrl))
+      throw fieldError(req.lang, 'notifyUrl', 'validation.url');
+    const result = await createPayin(
+      deps,
+      tx,
+      merchant,
+      {
+        merchantOrderNo: input.merchantOrderNo ?? newOrderNo(deps.clock.now(), 'CO'),
+        amount: input.amount,
+        notifyUrl,
+      },
+      { source: 'console', ip: req.ip, lang: req.lang, userId: user.id },
+    );
+    audit({
+      target: auditTarget(result.order),
+      detail: { amount: formatMinor(input.amount), replayed: result.replayed },
+    });
+    afterCommit(wakeWebhookWorkers);
+    return loadRow(tx, result.order.id);
+  }),
+
+  handle(endpoints.merchantOrder.update, async ({ input, user, tx, deps, req, audit }) => {
+    const order = await orderFor(tx, user, { id: input.id }, req.lang);
+    audit({ target: auditTarget(order), changes: changes({ notifyUrl: order.notifyUrl }, input) });
+    const [updated] = await tx
+      .update(payinOrders)
+      .set({ notifyUrl: input.notifyUrl, updatedAt: deps.clock.now() })
+      .where(and(eq(payinOrders.id, order.id), inArray(payinOrders.status, ['pending', 'unpaid', 'failed'])))
+      .returning({ id: payinOrders.id });
+    if (!updated) throw new AppError(errno.conflict, null, `update of a ${order.status} order`);
+    // Callbacks not delivered yet go to the corrected address.
+    await tx
+      .update(webhookEvents)
+      .set({ url: input.notifyUrl })
+      .where(
+        and(
+          eq(webhookEvents.orderType, 'payin'),
+          eq(webhookEvents.orderId, order.id),
+          ne(webhookEvents.status, 'delivered'),
+        ),
+      );
+    return { ok: true as const };
+  }),
+
+  handle(endpoints.merchantOrder.delete, async ({ input, user, tx, req, audit, afterCommit, deps }) => {
+    const order = await orderFor(tx, user, { id: input.id }, req.lang);
+    audit({
+      target: auditTarget(order),
+      detail: { status: order.status, amount: formatMinor(order.amount) },
+    });
+    const [entry] = await tx
+      .select({ id: journalEntries.id })
+      .from(journalEntries)
+      .where(and(eq(journalEntries.refType, 'payin'), eq(journalEntries.refId, String(order.id))))
+      .limit(1);
+    if (entry || order.paidAt || !['creation_failed', 'unpaid', 'failed'].includes(order.status)) {
+      throw new AppError(errno.conflict, null, `delete of a ${order.status} order`);
+    }
+    const events = await tx
+      .select({ id: webhookEvents.id })
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.orderType, 'payin'), eq(webhookEvents.orderId, order.id)));
+    if (events.length) {
+      const ids = events.map((e) => e.id);
+      await tx.delete(webhookAttempts).where(inArray(webhookAttempts.eventId, ids));
+      await tx.delete(webhookEvents).where(inArray(webhookEvents.id, ids));
+    }
+    await tx.delete(orderImages).where(eq(orderImages.orderId, order.id));
+    const [gone] = await tx
+      .delete(payinOrders)
+      .where(
+        and(
+          eq(payinOrders.id, order.id),
+          inArray(payinOrders.status, ['creation_failed', 'unpaid', 'failed']),
+        ),
+      )
+      .returning({ id: payinOrders.id });
+    if (!gone) throw new AppError(errno.conflict, null, `delete of a ${order.status} order`);
+    afterCommit(() => removeOrderImages(deps, order.id));
+    return { ok: true as const };
+  }),
+
+  handle(
+    endpoints.merchantOrder.utrCheck,
+    async ({ input, user, tx, deps, req, audit }) => {
+      const tenant = tenantOf(user);
+      const order = input.id === undefined ? undefined : await orderFor(tx, user, { id: input.id }, req.lang);
+      audit({ target: order ? auditTarget(order) : `utr:${input.utr}` });
+      let asked: Channel[];
+      if (order) {
+        const c = await channelOf(tx, order.channelId);
+        asked = c ? [c] : [];
+      } else if (tenant !== null) {
+        asked = (await routesOf(tx, tenant)).map((r) => r.channel).filter((c) => c.supportsPayin);
+      } else {
+        asked = await tx.select().from(channels).where(eq(channels.supportsPayin, true));
+      }
+      const hit = await findPayment(deps, tx, input.utr, asked);
+      const used = await orderUsingUtr(tx, input.utr);
+      const payingOrder = hit?.orderNo
+        ? (
+            await tx
+              .select({ id: payinOrders.id, merchantId: payinOrders.merchantId })
+              .from(payinOrders)
+              .where(eq(payinOrders.orderNo, hit.orderNo))
+          )[0]
+        : undefined;
+      // A merchant learns nothing of a payment or an order that belongs to another merchant.
+      const foreign =
+        tenant !== null &&
+        ((payingOrder && payingOrder.merchantId !== tenant) || (used && used.merchantId !== tenant));
+      if (!hit || foreign) {
+        return {
+          found: false,
+          source: null,
+          amount: null,
+          at: null,
+          account: null,
+          channelOrderId: null,
+          usedBy: foreign ? null : (used?.orderNo ?? null),
+          matchesOrder: order ? false : null,
+        };
+      }
+      return {
+        found: true,
+        source: hit.source,
+        amount: formatMinor(hit.amount),
+        at: hit.at.toISOString(),
+        account: hit.account,
+        channelOrderId: hit.channelOrderId ?? null,
+        usedBy: used?.orderNo ?? null,
+        matchesOrder: order ? !used && (hit.orderNo === undefined || hit.orderNo === order.orderNo) : null,
+      };
+    },
+    // A UTR check may ask a channel over the network: no transaction is held open meanwhile.
+    { outsideTransaction: true },
+  ),
+
+  handle(endpoints.merchantOrder.supplement, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+    const order = await orderFor(tx, user, { id: input.id }, req.lang);
+    audit({
+      target: auditTarget(order),
+      detail: {
+        utr: input.utr,
+        paidAmount: input.paidAmount === undefined ? null : formatMinor(input.paidAmount),
+      },
+    });
+    allowed(order, 'supplement');
+    const channel = await channelOf(tx, order.channelId);
+    const hit = await findPayment(deps, tx, input.utr, channel ? [channel] : []);
+    if (!hit) throw new AppError(errno.utrNotFound);
+    if (await orderUsingUtr(tx, input.utr)) throw new AppError(errno.utrUsed);
+    if (hit.orderNo !== undefined && hit.orderNo !== order.orderNo) {
+      throw new AppError(errno.utrMismatch, null, `UTR paid ${hit.orderNo}`);
+    }
+    if (input.paidAmount !== undefined && input.paidAmount !== hit.amount) {
+      throw new AppError(errno.utrMismatch, null, `amount ${input.paidAmount} vs ${hit.amount}`);
+    }
+    if (hit.amount < order.fee) {
+      throw fieldError(req.lang, 'paidAmount', 'validation.paidBelowFee', { fee: formatMinor(order.fee) });
+    }
+    const paid = await withUtrGuard(() =>
+      transition(
+        deps,
+        tx,
+        order.id,
+        'supplement',
+        { utr: input.utr, paidAmount: hit.amount, paidBy: 'supplement', paidAt: deps.clock.now() },
+        user.id,
+      ),
+    );
+    if (!paid) throw new AppError(errno.conflict, null, 'moved meanwhile');
+    afterCommit(wakeWebhookWorkers);
+    return loadRow(tx, paid.id);
+  }),
+
+  handle(
+    endpoints.merchantOrder.forceSupplement,
+    async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+      const order = await orderFor(tx, user, { id: input.id }, req.lang);
+      audit({
+        target: auditTarget(order),
+        detail: {
+          reason: input.reason,
+          utr: input.utr ?? null,
+          paidAmount: input.paidAmount === undefined ? null : formatMinor(input.paidAmount),
+        },
+      });
+      // The code first, so a wrong one is counted (committed) whatever the order's state.
+      const refused = await checkGoogleCode(tx, deps, user, input.code);
+      if (refused) return refused;
+      allowed(order, 'force');
+      if (input.utr && (await orderUsingUtr(tx, input.utr))) throw new AppError(errno.utrUsed);
+      const paidAmount = input.paidAmount ?? order.amount;
+      if (paidAmount < order.fee) {
+        throw fieldError(req.lang, 'paidAmount', 'validation.paidBelowFee', { fee: formatMinor(order.fee) });
+      }
+      const paid = await withUtrGuard(() =>
+        transition(
+          deps,
+          tx,
+          order.id,
+          'force',
+          {
+            utr: input.utr ?? order.utr,
+            paidAmount,
+            paidBy: 'force',
+            paidAt: deps.clock.now(),
+            failureReason: order.failureReason,
+          },
+          user.id,
+        ),
+      );
+      if (!paid) throw new AppError(errno.conflict, null, 'moved meanwhile');
+      afterCommit(wakeWebhookWorkers);
+      return loadRow(tx, paid.id);
+    },
+  ),
+
+  handle(endpoints.merchantOrder.uploadImage, async ({ input, user, tx, deps, req, audit }) => {
+    const order = await orderFor(tx, user, { id: input.id }, req.lang);
+    audit({ target: auditTarget(order), detail: { filename: input.filename, mime: input.mime } });
+    const bytes = decodeImage(input.mime, input.dataBase64);
+    if (typeof bytes === 'string') throw fieldError(req.lang, 'dataBase64', bytes);
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(orderImages)
+      .where(eq(orderImages.orderId, order.id));
+    if (Number(n) >= maxImagesPerOrder) {
+      throw fieldError(req.lang, 'id', 'validation.imageCount', { max: maxImagesPerOrder });
+    }
+    const path = await storeImage(deps, order.id, input.mime as ImageMime, bytes);
+    const [row] = await tx
+      .insert(orderImages)
+      .values({
+        orderId: order.id,
+        path,
+        mime: input.mime,
+        size: bytes.length,
+        userId: user.id,
+        createdAt: deps.clock.now(),
+      })
+      .returning({ id: orderImages.id });
+    return { imageId: row!.id };
+  }),
+
+  handle(endpoints.merchantOrder.image, async ({ input, user, tx, deps }) => {
+    const tenant = tenantOf(user);
+    const [row] = await tx
+      .select({ image: orderImages })
+      .from(orderImages)
+      .innerJoin(payinOrders, eq(payinOrders.id, orderImages.orderId))
+      .where(
+        and(eq(orderImages.id, input.id), tenant === null ? undefined : eq(payinOrders.merchantId, tenant)),
+      );
+    if (!row) throw new AppError(errno.notFound);
+    const bytes = await readImage(deps, row.image.path).catch(() => null);
+    if (!bytes) throw new AppError(errno.notFound, null, `image file ${row.image.path} missing`);
+    return {
+      id: row.image.id,
+      orderId: row.image.orderId,
+      mime: row.image.mime,
+      size: row.image.size,
+      dataBase64: bytes.toString('base64'),
+    };
+  }),
+
+  handle(
+    endpoints.merchantOrder.push,
+    async ({ input, user, tx, deps, req, audit }) => {
+      const order = await orderFor(tx, user, { id: input.id }, req.lang);
+      audit({ target: auditTarget(order) });
+      const attempt = await pushNow(deps, 'payin', order.id, user.id);
+      if (!attempt) return refuse(errno.noCallback);
+      return {
+        at: attempt.at.toISOString(),
+        manual: true,
+        httpStatus: attempt.httpStatus,
+        response: attempt.response,
+        durationMs: attempt.durationMs,
+      };
+    },
+    // The push waits for the merchant's server (up to 15 s): no transaction is held open meanwhile.
+    { outsideTransaction: true },
+  ),
+
+  handle(endpoints.simulator.pay, async ({ input, tx, deps, audit, afterCommit }) => {
+    const [order] = await tx.select().from(payinOrders).where(eq(payinOrders.orderNo, input.orderNo));
+    if (!order) throw new AppError(errno.notFound);
+    audit({ target: auditTarget(order), detail: { result: input.result, notify: input.notify ?? true } });
+    const channel = await channelOf(tx, order.channelId);
+    if (!channel) throw new AppError(errno.notFound);
+    const out = await settleSimulatorPayin(deps, tx, order, channel, {
+      result: input.result,
+      utr: input.utr,
+      notify: input.notify !== false,
+    });
+    afterCommit(wakeWebhookWorkers);
+    return out;
+  }),
+];

@@ -1,0 +1,49 @@
+/** Which channel a pay-in goes to: the merchant's active routes that take the amount, tried in weighted order. */
+import type { Channel } from '../../channels/adapter.ts';
+import type { Db } from '../../db/index.ts';
+import { routesOf } from '../merchant/service.ts';
+
+export interface Route {
+  channel: Channel;
+  weight: number;
+}
+
+/** Routes able to carry `amount` (optionally only the channel named by code). */
+export async function candidateRoutes(
+  tx: Db,
+  merchantId: number,
+  amount: number,
+  channelCode?: string,
+): Promise<Route[]> {
+  const routes = await routesOf(tx, merchantId);
+  return routes
+    .filter(
+      (r) =>
+        r.channel.supportsPayin &&
+        r.weight > 0 &&
+        amount >= r.channel.minAmount &&
+        amount <= r.channel.maxAmount &&
+        (channelCode === undefined || r.channel.code === channelCode),
+    )
+    .sort((a, b) => a.channel.id - b.channel.id);
+}
+
+/**
+ * A weighted random order without replacement: the first is picked with probability weight / total,
+ * the next among the rest the same way, and so on. `random` returns [0, 1).
+ */
+export function weightedOrder<T extends { weight: number }>(items: readonly T[], random = Math.random): T[] {
+  const rest = [...items];
+  const out: T[] = [];
+  while (rest.length) {
+    const total = rest.reduce((s, r) => s + r.weight, 0);
+    let x = random() * total;
+    let i = 0;
+    for (; i < rest.length - 1; i++) {
+      x -= rest[i]!.weight;
+      if (x < 0) break;
+    }
+    out.push(...rest.splice(i, 1));
+  }
+  return out;
+}

@@ -1,0 +1,43 @@
+import { eq } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import type { Db } from '../../db/index.ts';
+import { users } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, type Refusal, refuse } from '../../http/errors.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { isLocked, recordFailure } from '../auth/lockout.ts';
+import { consumeTotp, matchingStep } from '../auth/totp.ts';
+
+/**
+ * The caller's Google code for a payout from the console. The user must have a bound key (1010); a
+ * locked name is refused (1004); a wrong or already used code counts towards the sign-in lockout and is
+ * refused (1003). `consume` accepts the code once; without it (a dry run) the code is only checked, so
+ * the preview does not spend the code the real upload needs. Refusals are returned, so the counted
+ * failure is committed.
+ */
+export async function checkGoogleCode(
+  tx: Db,
+  deps: Deps,
+  user: SessionUser,
+  code: string,
+  consume: boolean,
+): Promise<Refusal | null> {
+  const now = deps.clock.now();
+  const [row] = await tx
+    .select({ totpSecret: users.totpSecret, totpLastStep: users.totpLastStep })
+    .from(users)
+    .where(eq(users.id, user.id));
+  if (!row) throw new AppError(errno.notSignedIn);
+  if (!row.totpSecret) return refuse(errno.googleNotBound);
+  if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
+  const secret = deps.sealer.open(row.totpSecret);
+  let ok: boolean;
+  if (consume) ok = await consumeTotp(tx, user.id, secret, code, now);
+  else {
+    const step = matchingStep(secret, code, now);
+    ok = step !== null && step > row.totpLastStep;
+  }
+  if (ok) return null;
+  await recordFailure(tx, user.username, now);
+  return refuse(errno.badCode);
+}

@@ -1,0 +1,50 @@
+/**
+ * The simulator channel's side of payouts: its books (simulator_transactions) record the outcome, then
+ * the order completes as a channel callback would complete it. Used by `POST /simulator/payout` and by
+ * the simulator's automatic mode.
+ */
+import { and, eq } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import { newUtr } from '../../channels/simulator.ts';
+import type { Db } from '../../db/index.ts';
+import { simulatorTransactions } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
+import { completePayout, type PayoutOrder } from './service.ts';
+
+/**
+ * Settles a processing simulator payout at the simulator's books (pending → success | fail, with a UTR
+ * on success) and completes the order. A payout the books already settled, or that is not processing,
+ * is a conflict (409).
+ */
+export async function settleSimulatorPayout(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  o: PayoutOrder,
+  result: 'success' | 'fail',
+  userId: number | null = null,
+): Promise<PayoutOrder> {
+  if (o.status !== 'processing' || !o.channelOrderId)
+    throw new AppError(errno.conflict, null, 'not processing');
+  const utr = result === 'success' ? newUtr() : null;
+  const [booked] = await tx
+    .update(simulatorTransactions)
+    .set({ status: result, utr, settledAt: deps.clock.now(), notified: true })
+    .where(
+      and(
+        eq(simulatorTransactions.channelOrderId, o.channelOrderId),
+        eq(simulatorTransactions.kind, 'payout'),
+        eq(simulatorTransactions.status, 'pending'),
+      ),
+    )
+    .returning({ id: simulatorTransactions.id });
+  if (!booked) throw new AppError(errno.conflict, null, 'already settled at the simulator');
+  return completePayout(deps, tx, {
+    orderId: o.id,
+    result,
+    utr,
+    reason: result === 'fail' ? 'Declined by the simulator bank' : null,
+    by: 'channel',
+    userId,
+  });
+}

@@ -1,0 +1,224 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../../../contract/index.ts';
+import { journalEntries, postings, recharges } from '../../db/schema.ts';
+import { checkLedger } from '../../ledger/check.ts';
+import { merchantBalances, rowsOf } from '../../ledger/index.ts';
+import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
+
+const { merchantRechargeLog: recharge } = endpoints;
+const cur = 'INR';
+
+describe.each(engines)('recharges on %s', (engine) => {
+  let s: TestServer;
+  let root: string;
+
+  beforeAll(async () => {
+    s = await startTestServer(engine);
+    root = await s.adminToken();
+  });
+  afterEach(async () => {
+    expect((await checkLedger(s.db)).balanced).toBe(true);
+  });
+  afterAll(() => s.close());
+
+  async function merchantWithOwner() {
+    const m = await s.makeMerchant();
+    return { m, token: await s.login(m.ownerUsername, m.ownerPassword) };
+  }
+  const submit = async (token: string, amount = '500.00', reference = 'UTR123456') => {
+    const res = await s.call(recharge.create, { amount, reference, note: 'top-up' }, token);
+    expect(res.errno, res.errmsg).toBe(0);
+    return res.data as { id: number; merchantId: number; status: string };
+  };
+  const entriesFor = (id: number) =>
+    s.db
+      .select()
+      .from(journalEntries)
+      .where(and(eq(journalEntries.refType, 'recharge'), eq(journalEntries.refId, String(id))));
+
+  it('a merchant submits a pending recharge and lists only its own', async () => {
+    const a = await merchantWithOwner();
+    const b = await merchantWithOwner();
+    const mine = await submit(a.token, '1234.50', 'NEFT-001');
+    expect(mine).toMatchObject({
+      merchantId: a.m.id,
+      merchantCode: a.m.code,
+      currency: 'INR',
+      amount: '1234.50',
+      status: 'pending',
+      reference: 'NEFT-001',
+      note: 'top-up',
+      rejectReason: null,
+      decidedAt: null,
+    });
+    const theirs = await submit(b.token);
+    // Pending money is not money yet.
+    expect((await merchantBalances(s.db, a.m.id, cur)).payout_available).toBe(0);
+
+    const own = await s.call(recharge.list, {}, a.token);
+    expect(own.data.list.map((r: { id: number }) => r.id)).toEqual([mine.id]);
+    // Naming another merchant changes nothing for a merchant user.
+    const sneaky = await s.call(recharge.list, { merchantId: b.m.id }, a.token);
+    expect(sneaky.data.list.map((r: { id: number }) => r.id)).toEqual([mine.id]);
+
+    const all = await s.call(recharge.list, { pageSize: 100 }, root);
+    expect(all.data.list.map((r: { id: number }) => r.id)).toEqual(
+      expect.arrayContaining([mine.id, theirs.id]),
+    );
+    const onlyB = await s.call(recharge.list, { merchantId: b.m.id, status: 'pending' }, root);
+    expect(onlyB.data).toMatchObject({ total: 1, list: [expect.objectContaining({ id: theirs.id })] });
+    expect((await s.call(recharge.create, { amount: '0', reference: 'x' }, a.token)).errno).toBe(
+      errno.invalid,
+    );
+    expect((await s.call(recharge.create, { amount: '1.00', reference: '' }, a.token)).errno).toBe(
+      errno.invalid,
+    );
+    expect((await s.call(recharge.create, { amount: '1.00', reference: 'x' }, root)).errno).toBe(
+      errno.forbidden,
+    );
+    expect((await s.call(recharge.confirm, { id: mine.id }, a.token)).errno).toBe(errno.forbidden);
+  });
+
+  it('confirm credits the payout balance once; a second confirm or a reject is a conflict', async () => {
+    const { m, token } = await merchantWithOwner();
+    const r = await submit(token, '500.00');
+    const ok = await s.call(recharge.confirm, { id: r.id }, root);
+    expect(ok.errno, ok.errmsg).toBe(0);
+    expect(ok.data).toMatchObject({ id: r.id, status: 'confirmed', decidedAt: s.clock.now().toISOString() });
+    expect(await merchantBalances(s.db, m.id, cur)).toMatchObject({
+      payout_available: 50_000,
+      collection_available: 0,
+    });
+
+    const entries = await entriesFor(r.id);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.kind).toBe('recharge');
+    const lines = await s.db.select().from(postings).where(eq(postings.entryId, entries[0]!.id));
+    expect(lines.map((l) => l.amount).sort((x, y) => x - y)).toEqual([-50_000, 50_000]);
+
+    for (const again of [
+      () => s.call(recharge.confirm, { id: r.id }, root),
+      () => s.call(recharge.reject, { id: r.id, reason: 'late' }, root),
+    ]) {
+      expect((await again()).errno).toBe(errno.conflict);
+    }
+    expect(await entriesFor(r.id)).toHaveLength(1);
+    expect((await merchantBalances(s.db, m.id, cur)).payout_available).toBe(50_000);
+    const [row] = await s.db.select().from(recharges).where(eq(recharges.id, r.id));
+    expect(row).toMatchObject({ status: 'confirmed', rejectReason: null });
+    expect((await s.call(recharge.confirm, { id: 999_999 }, root)).errno).toBe(errno.notFound);
+  });
+
+  it('reject keeps the money out and is final', async () => {
+    const { m, token } = await merchantWithOwner();
+    const r = await submit(token, '75.00');
+    expect((await s.call(recharge.reject, { id: r.id, reason: '' }, root)).errno).toBe(errno.invalid);
+    const rej = await s.call(
+      recharge.reject,
+      { id: r.id, reason: 'No such transfer on the statement' },
+      root,
+    );
+    expect(rej.errno, rej.errmsg).toBe(0);
+    expect(rej.data).toMatchObject({ status: 'rejected', rejectReason: 'No such transfer on the statement' });
+    expect((await s.call(recharge.confirm, { id: r.id }, root)).errno).toBe(errno.conflict);
+    expect((await s.call(recharge.reject, { id: r.id, reason: 'again' }, root)).errno).toBe(errno.conflict);
+    expect(await entriesFor(r.id)).toHaveLength(0);
+    expect((await merchantBalances(s.db, m.id, cur)).payout_available).toBe(0);
+    const [row] = await s.db.select().from(recharges).where(eq(recharges.id, r.id));
+    expect(row!.rejectReason).toBe('No such transfer on the statement');
+  });
+
+  it('confirm racing reject: exactly one wins, 20 times over', async () => {
+    const { m, token } = await merchantWithOwner();
+    let credited = 0;
+    for (let i = 0; i < 20; i++) {
+      const r = await submit(token, '10.00', `RACE${i}`);
+      const order = i % 2 === 0;
+      const calls = [
+        () => s.call(recharge.confirm, { id: r.id }, root),
+        () => s.call(recharge.reject, { id: r.id, reason: 'race' }, root),
+      ];
+      const [confirm, reject] = await Promise.all(
+        (order ? calls : [...calls].reverse()).map((f) => f()),
+      ).then((res) => (order ? res : [...res].reverse()));
+      const codes = [confirm!.errno, reject!.errno].sort((x, y) => x - y);
+      expect(codes, `round ${i}`).toEqual([0, errno.conflict]);
+      const [row] = await s.db.select().from(recharges).where(eq(recharges.id, r.id));
+      const entries = await entriesFor(r.id);
+      if (confirm!.errno === 0) {
+        credited += 1_000;
+        expect(row!.status).toBe('confirmed');
+        expect(entries).toHaveLength(1);
+      } else {
+        expect(row!.status).toBe('rejected');
+        expect(entries).toHaveLength(0);
+      }
+      expect((await merchantBalances(s.db, m.id, cur)).payout_available).toBe(credited);
+    }
+  });
+
+  // PostgreSQL only: both decisions provably in flight at once, queued behind a row lock, 20 times.
+  it.skipIf(engine !== 'postgres')(
+    'confirm and reject both waiting on the row: exactly one wins',
+    async () => {
+      const { m, token } = await merchantWithOwner();
+      const waiting = async () =>
+        Number(
+          rowsOf<{ n: string }>(
+            await s.db.execute(
+              sql`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
+            ),
+          )[0]!.n,
+        );
+      let credited = 0;
+      for (let i = 0; i < 20; i++) {
+        const r = await submit(token, '3.00', `LOCK${i}`);
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        let locked!: () => void;
+        const held = new Promise<void>((resolve) => {
+          locked = resolve;
+        });
+        const holder = s.db.transaction(async (tx) => {
+          await tx.select().from(recharges).where(eq(recharges.id, r.id)).for('update');
+          locked();
+          await gate;
+        });
+        await held;
+        const both = Promise.all([
+          s.call(recharge.confirm, { id: r.id }, root),
+          s.call(recharge.reject, { id: r.id, reason: 'race' }, root),
+        ]);
+        for (let tries = 0; (await waiting()) < 2; tries++) {
+          expect(tries, 'both decisions should wait on the lock').toBeLessThan(500);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        release();
+        await holder;
+        const [confirm, reject] = await both;
+        expect(
+          [confirm.errno, reject.errno].sort((x, y) => x - y),
+          `round ${i}`,
+        ).toEqual([0, errno.conflict]);
+        if (confirm.errno === 0) credited += 300;
+        expect(await entriesFor(r.id)).toHaveLength(confirm.errno === 0 ? 1 : 0);
+        expect((await merchantBalances(s.db, m.id, cur)).payout_available).toBe(credited);
+      }
+    },
+  );
+
+  it('ten concurrent confirms of one recharge credit it once', async () => {
+    const { m, token } = await merchantWithOwner();
+    const r = await submit(token, '42.00');
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => s.call(recharge.confirm, { id: r.id }, root)),
+    );
+    expect(results.filter((x) => x.errno === 0)).toHaveLength(1);
+    expect(results.filter((x) => x.errno === errno.conflict)).toHaveLength(9);
+    expect(await entriesFor(r.id)).toHaveLength(1);
+    expect((await merchantBalances(s.db, m.id, cur)).payout_available).toBe(4_200);
+  });
+});

@@ -1,0 +1,153 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { formatMinor } from '../../../contract/money.ts';
+import type { Db } from '../../db/index.ts';
+import { merchants, recharges } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { merchantAccount, platformAccount, post } from '../../ledger/index.ts';
+import { pageWindow } from '../../lib/paging.ts';
+import { changes } from '../../lib/redact.ts';
+import { loadMerchant } from '../merchant/scope.ts';
+
+type Recharge = typeof recharges.$inferSelect;
+
+function rowOf(r: Recharge, merchantCode: string) {
+  return {
+    id: r.id,
+    merchantId: r.merchantId,
+    merchantCode,
+    currency: r.currency,
+    amount: formatMinor(r.amount),
+    status: r.status,
+    reference: r.reference,
+    note: r.note,
+    rejectReason: r.rejectReason,
+    createdAt: r.createdAt.toISOString(),
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+  };
+}
+
+async function codeOf(tx: Db, merchantId: number): Promise<string> {
+  const [m] = await tx.select({ code: merchants.code }).from(merchants).where(eq(merchants.id, merchantId));
+  return m?.code ?? '';
+}
+
+/**
+ * Moves a pending recharge to `to` by compare-and-set: of a confirm and a reject racing, exactly one
+ * finds it pending. A recharge that is not pending (any more) is a conflict (409); an unknown one 404.
+ */
+async function decide(
+  tx: Db,
+  id: number,
+  set: Pick<Recharge, 'status' | 'decidedBy' | 'decidedAt'> & { rejectReason?: string },
+): Promise<Recharge> {
+  const [row] = await tx
+    .update(recharges)
+    .set(set)
+    .where(and(eq(recharges.id, id), eq(recharges.status, 'pending')))
+    .returning();
+  if (row) return row;
+  const [exists] = await tx.select({ id: recharges.id }).from(recharges).where(eq(recharges.id, id));
+  throw new AppError(exists ? errno.conflict : errno.notFound);
+}
+
+export const rechargeRoutes = [
+  handle(endpoints.merchantRechargeLog.list, async ({ input, user, tx }) => {
+    // A merchant user sees its own recharges whatever the request names.
+    const merchantId = user.kind === 'merchant' ? user.merchantId! : input.merchantId;
+    const where = and(
+      merchantId !== undefined ? eq(recharges.merchantId, merchantId) : undefined,
+      input.status ? eq(recharges.status, input.status) : undefined,
+    );
+    const { limit, offset } = pageWindow(input.page, input.pageSize);
+    const rows = await tx
+      .select({ r: recharges, code: merchants.code })
+      .from(recharges)
+      .innerJoin(merchants, eq(merchants.id, recharges.merchantId))
+      .where(where)
+      .orderBy(desc(recharges.createdAt), desc(recharges.id))
+      .limit(limit)
+      .offset(offset);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(recharges).where(where);
+    return { list: rows.map(({ r, code }) => rowOf(r, code)), total: n, nextCursor: null };
+  }),
+
+  handle(endpoints.merchantRechargeLog.create, async ({ input, user, tx, deps, audit }) => {
+    const m = await loadMerchant(tx, user.merchantId!);
+    const [row] = await tx
+      .insert(recharges)
+      .values({
+        merchantId: m.id,
+        currency: m.currency,
+        amount: input.amount,
+        reference: input.reference,
+        note: input.note ?? '',
+        createdBy: user.id,
+        createdAt: deps.clock.now(),
+      })
+      .returning();
+    audit({
+      target: `recharge:${row!.id}`,
+      changes: changes(
+        {},
+        {
+          merchantId: m.id,
+          amount: formatMinor(input.amount),
+          reference: input.reference,
+          note: input.note ?? '',
+        },
+      ),
+    });
+    return rowOf(row!, m.code);
+  }),
+
+  handle(endpoints.merchantRechargeLog.confirm, async ({ input, user, tx, deps, audit }) => {
+    audit({ target: `recharge:${input.id}` });
+    const now = deps.clock.now();
+    const row = await decide(tx, input.id, { status: 'confirmed', decidedBy: user.id, decidedAt: now });
+    // The money the merchant sent arrives through the platform's bank (settlement clearing).
+    const lines = await post(tx, {
+      kind: 'recharge',
+      refType: 'recharge',
+      refId: row.id,
+      userId: user.id,
+      at: now,
+      lines: [
+        { account: platformAccount('settlement_clearing', row.currency), amount: -row.amount },
+        { account: merchantAccount(row.merchantId, 'payout_available', row.currency), amount: row.amount },
+      ],
+    });
+    const wallet = lines.find((l) => l.account.ownerType === 'merchant')!;
+    audit({
+      changes: {
+        status: { before: 'pending', after: 'confirmed' },
+        payoutAvailable: {
+          before: formatMinor(wallet.balanceBefore),
+          after: formatMinor(wallet.balanceAfter),
+        },
+      },
+      detail: { merchantId: row.merchantId, amount: formatMinor(row.amount) },
+    });
+    return rowOf(row, await codeOf(tx, row.merchantId));
+  }),
+
+  handle(endpoints.merchantRechargeLog.reject, async ({ input, user, tx, deps, audit }) => {
+    audit({ target: `recharge:${input.id}` });
+    const row = await decide(tx, input.id, {
+      status: 'rejected',
+      decidedBy: user.id,
+      decidedAt: deps.clock.now(),
+      rejectReason: input.reason,
+    });
+    audit({
+      changes: changes(
+        { status: 'pending', rejectReason: null },
+        { status: 'rejected', rejectReason: input.reason },
+      ),
+      detail: { merchantId: row.merchantId, amount: formatMinor(row.amount) },
+    });
+    return rowOf(row, await codeOf(tx, row.merchantId));
+  }),
+];

@@ -1,0 +1,48 @@
+import { useStore } from '@nanostores/react';
+import { lazy, Suspense } from 'react';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { homeRoute, screenForPath, screens } from '../commands/index.ts';
+import { $sessionState } from './lib/session.ts';
+import { lazyScreen } from './shell/lazy.ts';
+import { Notifications } from './ui/Notifications.tsx';
+import { Spinner } from './ui/Spinner.tsx';
+
+const Shell = lazy(() => import('./shell/Shell.tsx'));
+
+const publicScreens = screens.filter((s) => s.access === 'public');
+
+/** Signed-in screens live inside the shell; anything else unknown goes to /404. */
+function Private() {
+  const [location] = useLocation();
+  const state = useStore($sessionState);
+  const target = screenForPath(location);
+  if (!target || target.access === 'public') return <Redirect to="/404" replace />;
+  if (state === 'signedOut') {
+    const back = location + window.location.search;
+    return <Redirect to={`/login?redirect=${encodeURIComponent(back)}`} replace />;
+  }
+  if (state === 'unknown') return <Spinner />;
+  return <Shell />;
+}
+
+/** Routes come from the command registry: public screens here, the rest in the shell. */
+export function App() {
+  return (
+    <>
+      <Suspense fallback={<Spinner />}>
+        <Switch>
+          {publicScreens.map((s) => (
+            <Route key={s.id} path={s.route} component={lazyScreen(s.screen)} />
+          ))}
+          <Route path="/">
+            <Redirect to={homeRoute} replace />
+          </Route>
+          <Route>
+            <Private />
+          </Route>
+        </Switch>
+      </Suspense>
+      <Notifications />
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import { FetchError, ofetch } from 'ofetch';
+import type { Endpoint, Input, Output } from '../../contract/index.ts';
+import { errno } from '../../contract/index.ts';
+import { getToken } from './cookie.ts';
+import { t } from './i18n.ts';
+import { alert, toast } from './notify.ts';
+import { localLogout } from './session.ts';
+import { $settings } from './settings.ts';
+
+/** A field error of a 422 answer, already in the request's language. */
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+/** A non-zero errno from the API, or a transport failure (`errno` -1). */
+export class ApiError extends Error {
+  constructor(
+    readonly errno: number,
+    message: string,
+    readonly data: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  /** Field errors of a validation failure, keyed by the first path segment. */
+  get fields(): Record<string, string> {
+    const out: Record<string, string> = {};
+    const list = (this.data as { fields?: FieldError[] } | null)?.fields;
+    if (Array.isArray(list)) for (const f of list) out[String(f.path).split('.')[0] ?? ''] ??= f.message;
+    return out;
+  }
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Errnos the caller shows itself (for example 422 next to the fields): no alert for these. */
+  quiet?: readonly number[];
+}
+
+interface Envelope {
+  errno?: number;
+  errmsg?: string;
+  code?: number;
+  message?: string;
+  data?: unknown;
+}
+
+const transportFailed = -1;
+let reloading = false;
+
+const client = ofetch.create({ baseURL: '/api', timeout: 20_000, retry: 0 });
+
+function headers(): Record<string, string> {
+  const out: Record<string, string> = {
+    'Accept-Language': $settings.get().language === 'zh_CN' ? 'zh-CN,zh;q=0.9' : 'en',
+  };
+  const token = getToken();
+  if (token) out['admin-token'] = token;
+  return out;
+}
+
+function cleanQuery(input: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries((input ?? {}) as Record<string, unknown>)) {
+    if (v !== undefined && v !== null && v !== '') out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Calls an endpoint of the registry and answers its typed data. Every error behaviour of the spec's
+ * catalogue lives here: re-login on 501/506, 1002 passed through, alerts, and the 2 s / 5 s toasts.
+ */
+export async function api<E extends Endpoint>(
+  endpoint: E,
+  input: Input<E>,
+  options: CallOptions = {},
+): Promise<Output<E>> {
+  let body: Envelope;
+  try {
+    body = await client<Envelope>(endpoint.path, {
+      method: endpoint.method,
+      headers: headers(),
+      signal: options.signal,
+      ...(endpoint.method === 'GET' ? { query: cleanQuery(input) } : { body: input ?? {} }),
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    const status = error instanceof FetchError ? error.statusCode : undefined;
+    toast('error', t('app.errors.tryLater'), 5000);
+    throw new ApiError(transportFailed, `${status ?? ''} ${(error as Error).message}`.trim(), null);
+  }
+
+  if (body.errno === undefined && body.code !== undefined) {
+    if (body.code === 0) return body.data as Output<E>;
+    const message = body.message ?? t('app.errors.failed');
+    toast('error', message, 2000);
+    throw new ApiError(body.code, message, body.data);
+  }
+
+  const code = body.errno ?? transportFailed;
+  if (code === errno.ok) return body.data as Output<E>;
+  const message = body.errmsg || t(`errno.${code}`);
+  if (options.quiet?.includes(code)) {
+    // the caller shows this one itself
+  } else if (code === errno.notSignedIn || code === errno.sessionExpired) {
+    if (!reloading) {
+      reloading = true;
+      await alert(t('app.errors.reloginTitle'), t('app.errors.relogin'));
+      localLogout();
+      location.reload();
+    }
+  } else if (code !== errno.secondStepNeeded) {
+    void alert(t('app.errors.title'), `${code}: ${message}`);
+  }
+  throw new ApiError(code, message, body.data);
+}
+
+export function isApiError(error: unknown, code?: number): error is ApiError {
+  return error instanceof ApiError && (code === undefined || error.errno === code);
+}

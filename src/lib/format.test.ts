@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { abbreviate, formatTime, formatTotal, relativeTime, thousands, toDate } from './format.ts';
+
+const tr = (key: string, params?: Record<string, unknown>) => (params ? `${key}:${params.n}` : key);
+
+describe('format', () => {
+  it('treats 10-digit timestamps as seconds and longer ones as milliseconds', () => {
+    expect(toDate(1_700_000_000).getTime()).toBe(1_700_000_000_000);
+    expect(toDate('1700000000').getTime()).toBe(1_700_000_000_000);
+    expect(toDate(1_700_000_000_123).getTime()).toBe(1_700_000_000_123);
+  });
+
+  it('formats a time as YYYY-MM-DD HH:mm:ss in the local zone', () => {
+    const d = new Date(2024, 0, 5, 7, 8, 9);
+    expect(formatTime(d)).toBe('2024-01-05 07:08:09');
+    expect(formatTime(d, false)).toBe('2024-01-05 07:08');
+    expect(formatTime(null)).toBe('');
+    expect(formatTime('not a date')).toBe('');
+  });
+
+  it('shows relative time: just now, minutes, hours, one day, then a date', () => {
+    const now = new Date(2024, 5, 10, 12, 0, 0).getTime();
+    expect(relativeTime(now - 29_000, tr, now)).toBe('format.justNow');
+    expect(relativeTime(now - 90_000, tr, now)).toBe('format.minutesAgo:2');
+    expect(relativeTime(now - 2 * 3600_000, tr, now)).toBe('format.hoursAgo:2');
+    expect(relativeTime(now - 30 * 3600_000, tr, now)).toBe('format.oneDayAgo');
+    expect(relativeTime(now - 3 * 86_400_000, tr, now)).toBe('2024-06-07 12:00');
+  });
+
+  it('abbreviates with k, M, G, T, P, E', () => {
+    expect(abbreviate(999)).toBe('999');
+    expect(abbreviate(1000)).toBe('1k');
+    expect(abbreviate(1250)).toBe('1.3k');
+    expect(abbreviate(5_300_000)).toBe('5.3M');
+    expect(abbreviate(2e9)).toBe('2G');
+    expect(abbreviate(3e12)).toBe('3T');
+    expect(abbreviate(4e15)).toBe('4P');
+    expect(abbreviate(5e18)).toBe('5E');
+    expect(abbreviate(-1500)).toBe('-1.5k');
+  });
+
+  it('adds thousands separators without touching decimals', () => {
+    expect(thousands(1234567)).toBe('1,234,567');
+    expect(thousands('1234.50')).toBe('1,234.50');
+    expect(thousands('-1000000.123456')).toBe('-1,000,000.123456');
+    expect(thousands(12)).toBe('12');
+    expect(thousands('n/a')).toBe('n/a');
+    expect(formatTotal(10000, true)).toBe('10,000+');
+  });
+});

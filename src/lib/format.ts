@@ -1,0 +1,75 @@
+/** Formatting per the spec's section 9: time, relative time, abbreviations and thousands separators. */
+
+type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+/** A time value as the API or a user gives it; 10-digit numbers are Unix seconds. */
+export type TimeValue = string | number | Date;
+
+export function toDate(value: TimeValue): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === 'number')
+    return new Date(String(Math.trunc(Math.abs(value))).length === 10 ? value * 1000 : value);
+  if (/^\d+$/.test(value)) return toDate(Number(value));
+  return new Date(value);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `YYYY-MM-DD HH:mm:ss` in the operator's time zone. */
+export function formatTime(value: TimeValue | null | undefined, withSeconds = true): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = toDate(value);
+  if (Number.isNaN(d.getTime())) return '';
+  const date = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}${withSeconds ? `:${pad(d.getSeconds())}` : ''}`;
+  return `${date} ${time}`;
+}
+
+/** Under 30 s "just now", then minutes, hours, "1 day", then the date and time. */
+export function relativeTime(value: TimeValue, translate: Translate, now: number = Date.now()): string {
+  const d = toDate(value);
+  const seconds = (now - d.getTime()) / 1000;
+  if (seconds < 30) return translate('format.justNow');
+  if (seconds < 3600) return translate('format.minutesAgo', { n: Math.ceil(seconds / 60) });
+  if (seconds < 86_400) return translate('format.hoursAgo', { n: Math.ceil(seconds / 3600) });
+  if (seconds < 2 * 86_400) return translate('format.oneDayAgo');
+  return formatTime(d, false);
+}
+
+const units = [
+  { value: 1e18, symbol: 'E' },
+  { value: 1e15, symbol: 'P' },
+  { value: 1e12, symbol: 'T' },
+  { value: 1e9, symbol: 'G' },
+  { value: 1e6, symbol: 'M' },
+  { value: 1e3, symbol: 'k' },
+];
+
+/** 1234 → "1.2k", 5_300_000 → "5.3M"; below 1000 the number itself. */
+export function abbreviate(n: number, digits = 1): string {
+  const sign = n < 0 ? '-' : '';
+  const abs = Math.abs(n);
+  for (const unit of units) {
+    if (abs >= unit.value) {
+      const text = (abs / unit.value).toFixed(digits).replace(/\.0+$|(\.\d*[1-9])0+$/, '$1');
+      return `${sign}${text}${unit.symbol}`;
+    }
+  }
+  return String(n);
+}
+
+/** 1234567.5 → "1,234,567.5"; decimal strings keep their decimals ("1234.50" → "1,234.50"). */
+export function thousands(value: number | string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+  return text.replace(
+    /^(-?)(\d+)/,
+    (_, sign: string, int: string) => sign + int.replace(/\B(?=(\d{3})+(?!\d))/g, ','),
+  );
+}
+
+/** A capped total reads "10,000+". */
+export function formatTotal(total: number, capped?: boolean): string {
+  return `${thousands(total)}${capped ? '+' : ''}`;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { close, closeAll, closeOthers, type VisitedTab, visit } from './tabs.ts';
+
+const tab = (path: string, query = ''): VisitedTab => ({
+  path,
+  fullPath: path + query,
+  query,
+  titleKey: path,
+});
+
+describe('tab strip', () => {
+  it('adds a visited view once and keeps its latest query', () => {
+    let tabs = visit([], tab('/admin'));
+    tabs = visit(tabs, tab('/role'));
+    tabs = visit(tabs, tab('/admin', '?username=a'));
+    expect(tabs.map((x) => x.fullPath)).toEqual(['/admin?username=a', '/role']);
+  });
+
+  it('moves to the last remaining tab when the active one closes', () => {
+    const tabs = [tab('/a'), tab('/b'), tab('/c')];
+    expect(close(tabs, '/b', '/b')).toEqual({ tabs: [tab('/a'), tab('/c')], goTo: '/c' });
+    expect(close(tabs, '/b', '/a')).toEqual({ tabs: [tab('/a'), tab('/c')] });
+  });
+
+  it('goes to / when the last tab closes', () => {
+    expect(close([tab('/a')], '/a', '/a')).toEqual({ tabs: [], goTo: '/' });
+    expect(closeAll()).toEqual({ tabs: [], goTo: '/' });
+  });
+
+  it('closes the others and follows the kept tab when it was not active', () => {
+    const tabs = [tab('/a'), tab('/b')];
+    expect(closeOthers(tabs, '/a', '/a')).toEqual({ tabs: [tab('/a')] });
+    expect(closeOthers(tabs, '/a', '/b')).toEqual({ tabs: [tab('/a')], goTo: '/a' });
+  });
+});

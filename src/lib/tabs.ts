@@ -1,0 +1,61 @@
+import { atom } from 'nanostores';
+
+/** A visited view in the tab strip. */
+export interface VisitedTab {
+  path: string;
+  fullPath: string;
+  query: string;
+  titleKey: string;
+}
+
+const storageKey = 'console-tabs';
+
+function load(): VisitedTab[] {
+  try {
+    const raw = typeof sessionStorage === 'undefined' ? null : sessionStorage.getItem(storageKey);
+    const value = raw ? (JSON.parse(raw) as VisitedTab[]) : [];
+    return Array.isArray(value) ? value.filter((x) => typeof x?.path === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export const $tabs = atom<VisitedTab[]>(load());
+$tabs.listen((tabs) => {
+  if (typeof sessionStorage !== 'undefined') sessionStorage.setItem(storageKey, JSON.stringify(tabs));
+});
+
+/** Adds a view, or updates its query when it is already open. */
+export function visit(tabs: readonly VisitedTab[], tab: VisitedTab): VisitedTab[] {
+  const i = tabs.findIndex((x) => x.path === tab.path);
+  if (i < 0) return [...tabs, tab];
+  const next = [...tabs];
+  next[i] = tab;
+  return next;
+}
+
+/** The result of closing: the tabs left and, when the active view closed, where to go. */
+export interface Closed {
+  tabs: VisitedTab[];
+  goTo?: string;
+}
+
+/** Closing the active tab moves to the last remaining one, or to `/` when none remain. */
+export function close(tabs: readonly VisitedTab[], path: string, activePath: string): Closed {
+  const rest = tabs.filter((x) => x.path !== path);
+  if (path !== activePath) return { tabs: rest };
+  return { tabs: rest, goTo: rest.at(-1)?.fullPath ?? '/' };
+}
+
+export function closeOthers(tabs: readonly VisitedTab[], path: string, activePath: string): Closed {
+  const kept = tabs.filter((x) => x.path === path);
+  return { tabs: kept, ...(path !== activePath && kept[0] ? { goTo: kept[0].fullPath } : {}) };
+}
+
+export function closeAll(): Closed {
+  return { tabs: [], goTo: '/' };
+}
+
+export function resetTabs(): void {
+  $tabs.set([]);
+}

@@ -1,0 +1,8 @@
+import { useStore } from '@nanostores/react';
+import { $language, t } from './i18n.ts';
+
+/** The translator, re-rendering the caller when the language changes. */
+export function useT(): typeof t {
+  useStore($language);
+  return t;
+}

@@ -1,0 +1,63 @@
+import { navigate } from 'wouter/use-browser-location';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Page } from '../Page.tsx';
+
+/** Own password: old one, then a new one by the set-password rule, typed twice. */
+export default function ChangePassword() {
+  const t = useT();
+  const form = useForm({ oldPassword: '', newPassword: '', confirmPassword: '' });
+  const { values, set, errors } = form;
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const checked = validate(endpoints.auth.changePassword.input, values);
+    if (!checked.ok) return form.setErrors(checked.errors);
+    void form.submit(async () => {
+      await api(endpoints.auth.changePassword, values, { quiet: [422] });
+      toast('success', t('screens.password.changed'));
+      navigate('/dashboard');
+    });
+  };
+  return (
+    <Page title={t('commands.auth.password.title')}>
+      <form className="form card narrow" onSubmit={onSubmit} noValidate>
+        <Field
+          label={t('screens.password.old')}
+          type="password"
+          autoComplete="current-password"
+          value={values.oldPassword}
+          onValue={(v) => set('oldPassword', v)}
+          error={errors.oldPassword}
+          required
+        />
+        <Field
+          label={t('screens.password.new')}
+          type="password"
+          autoComplete="new-password"
+          value={values.newPassword}
+          onValue={(v) => set('newPassword', v)}
+          error={errors.newPassword}
+          hint={t('validation.passwordRule')}
+          required
+        />
+        <Field
+          label={t('screens.password.confirm')}
+          type="password"
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          onValue={(v) => set('confirmPassword', v)}
+          error={errors.confirmPassword}
+          required
+        />
+        <div className="form-actions">
+          <button type="submit" className="button primary" disabled={form.busy}>
+            {t('app.save')}
+          </button>
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,135 @@
+import { useQuery } from '@tanstack/react-query';
+import { allows, type Contexts } from '../../../commands/index.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { roleName } from '../../lib/names.ts';
+import { toast } from '../../lib/notify.ts';
+import { $grants } from '../../lib/session.ts';
+import { useT } from '../../lib/useT.ts';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+
+interface Props {
+  user?: Contexts['admin'];
+  close: (result?: unknown) => void;
+}
+
+/** Create an administrator, or edit one (a blank password keeps the current one). */
+export default function AdminForm({ user, close }: Props) {
+  const t = useT();
+  const editing = user !== undefined;
+  const canListRoles = allows($grants.get(), [endpoints.role.list]);
+  const roles = useQuery({
+    queryKey: ['roles-for-form'],
+    queryFn: () => api(endpoints.role.list, { pageSize: 100 }),
+    enabled: canListRoles,
+  });
+  const form = useForm({
+    username: user?.username ?? '',
+    nickname: user?.nickname ?? '',
+    email: user?.email ?? '',
+    password: '',
+    roleIds: user?.roles.map((r) => r.id) ?? ([] as number[]),
+  });
+  const { values, set, errors } = form;
+
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void form.submit(async () => {
+      if (editing) {
+        const input = {
+          id: user.id,
+          nickname: values.nickname,
+          email: values.email,
+          ...(values.password ? { password: values.password } : {}),
+          ...(canListRoles ? { roleIds: values.roleIds } : {}),
+        };
+        const checked = validate(endpoints.admin.update.input, input);
+        if (!checked.ok) return form.setErrors(checked.errors);
+        await api(endpoints.admin.update, input, { quiet: [422] });
+      } else {
+        const checked = validate(endpoints.admin.create.input, values);
+        if (!checked.ok) return form.setErrors(checked.errors);
+        await api(endpoints.admin.create, values, { quiet: [422] });
+      }
+      toast('success', t('app.saved'));
+      close(true);
+    });
+  };
+
+  return (
+    <Modal
+      title={t(editing ? 'commands.admin.edit.title' : 'commands.admin.create.title')}
+      onClose={() => close()}
+    >
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <Field
+          label={t('screens.admin.username')}
+          value={values.username}
+          onValue={(v) => set('username', v)}
+          error={errors.username}
+          disabled={editing}
+          autoComplete="off"
+          required
+        />
+        <Field
+          label={t('screens.admin.nickname')}
+          value={values.nickname}
+          onValue={(v) => set('nickname', v)}
+          error={errors.nickname}
+          required
+        />
+        <Field
+          label={t('screens.admin.email')}
+          type="email"
+          value={values.email}
+          onValue={(v) => set('email', v)}
+          error={errors.email}
+        />
+        <Field
+          label={t('screens.admin.password')}
+          type="password"
+          value={values.password}
+          onValue={(v) => set('password', v)}
+          error={errors.password}
+          autoComplete="new-password"
+          hint={t(editing ? 'screens.admin.passwordKeep' : 'validation.adminPasswordRule')}
+          required={!editing}
+        />
+        {canListRoles && (
+          <fieldset className="field">
+            <legend>{t('screens.admin.roles')}</legend>
+            <div className="checks">
+              {(roles.data?.list ?? []).map((r) => (
+                <label key={r.id} className="check">
+                  <input
+                    type="checkbox"
+                    checked={values.roleIds.includes(r.id)}
+                    onChange={(e) =>
+                      set(
+                        'roleIds',
+                        e.target.checked
+                          ? [...values.roleIds, r.id]
+                          : values.roleIds.filter((x) => x !== r.id),
+                      )
+                    }
+                  />
+                  {roleName(r.name)}
+                </label>
+              ))}
+            </div>
+            {errors.roleIds && <p className="field-error">{errors.roleIds}</p>}
+          </fieldset>
+        )}
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={form.busy}>
+            {t('app.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

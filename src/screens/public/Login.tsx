@@ -1,0 +1,162 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { endpoints, errno } from '../../../contract/index.ts';
+import { api, isApiError } from '../../lib/api.ts';
+import { deviceTokenFor, rememberDevice, startSession } from '../../lib/auth.ts';
+import { useT } from '../../lib/useT.ts';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { PublicFrame } from './PublicFrame.tsx';
+
+type Step = { kind: 'password' } | { kind: 'google' | 'email'; ticket: string; sentTo?: string | undefined };
+
+/** Only paths inside the console: never an absolute URL from the query string. */
+function safeRedirect(value: string | null): string {
+  return value?.startsWith('/') && !value.startsWith('//') ? value : '/dashboard';
+}
+
+/**
+ * Sign-in: password first; when the server answers 1002 the Google (or e-mail) code step appears in
+ * the same form, with the 30-day skip for this device remembered per username.
+ */
+export default function Login() {
+  const t = useT();
+  const [params] = useSearchParams();
+  const [step, setStep] = useState<Step>({ kind: 'password' });
+  const [remember, setRemember] = useState(false);
+  const form = useForm({ username: '', password: '', code: '' });
+  const { values, set, errors } = form;
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (step.kind !== 'password') codeRef.current?.focus();
+  }, [step]);
+
+  const finish = async (session: { token: string; deviceToken?: string | undefined }) => {
+    const username = values.username.trim();
+    if (remember) rememberDevice(username, session.deviceToken);
+    const user = await startSession(session.token);
+    if (!user) return;
+    navigate(user.mustBindGoogle && !user.googleBound ? '/code' : safeRedirect(params.get('redirect')), {
+      replace: true,
+    });
+  };
+
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const username = values.username.trim();
+    if (step.kind === 'password') {
+      const input = { username, password: values.password, deviceToken: deviceTokenFor(username) };
+      const checked = validate(endpoints.auth.loginPassword.input, input);
+      if (!checked.ok) return form.setErrors(checked.errors);
+      void form.submit(async () => {
+        try {
+          const answer = await api(endpoints.auth.loginPassword, input, { quiet: [422] });
+          if ('token' in answer) await finish(answer);
+        } catch (error) {
+          if (!isApiError(error, errno.secondStepNeeded)) throw error;
+          const data = error.data as { ticket: string; step: 'google' | 'email'; sentTo?: string };
+          setStep({ kind: data.step, ticket: data.ticket, sentTo: data.sentTo });
+        }
+      });
+      return;
+    }
+    const code = values.code.trim();
+    const checked = validate(endpoints.auth.loginEmailCode.input, { ticket: step.ticket, code });
+    if (!checked.ok) return form.setErrors(checked.errors);
+    void form.submit(async () => {
+      try {
+        const session =
+          step.kind === 'google'
+            ? await api(
+                endpoints.auth.loginGoogleCode,
+                { ticket: step.ticket, code, remember },
+                { quiet: [422] },
+              )
+            : await api(endpoints.auth.loginEmailCode, { ticket: step.ticket, code }, { quiet: [422] });
+        await finish(session);
+      } catch (error) {
+        if (isApiError(error, errno.ticketInvalid)) {
+          set('code', '');
+          setStep({ kind: 'password' });
+        }
+        throw error;
+      }
+    });
+  };
+
+  const second = step.kind !== 'password';
+  return (
+    <PublicFrame title={t('login.title')} subtitle={t('login.subtitle')}>
+      <form className="form" onSubmit={onSubmit} noValidate aria-label={t('login.title')}>
+        <Field
+          label={t('login.username')}
+          value={values.username}
+          onValue={(v) => set('username', v)}
+          error={errors.username}
+          autoComplete="username"
+          autoFocus
+          readOnly={second}
+          required
+        />
+        <Field
+          label={t('login.password')}
+          type="password"
+          value={values.password}
+          onValue={(v) => set('password', v)}
+          error={errors.password}
+          autoComplete="current-password"
+          readOnly={second}
+          required
+        />
+        {second && (
+          <>
+            <Field
+              ref={codeRef}
+              label={t(step.kind === 'google' ? 'login.googleCode' : 'login.emailCode')}
+              value={values.code}
+              onValue={(v) => set('code', v.replace(/\D/g, '').slice(0, 6))}
+              error={errors.code}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              hint={
+                step.kind === 'email' && step.sentTo
+                  ? t('login.codeSentTo', { to: step.sentTo })
+                  : t('login.codeHint')
+              }
+              required
+            />
+            {step.kind === 'google' && (
+              <label className="check">
+                <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
+                {t('login.remember')}
+              </label>
+            )}
+          </>
+        )}
+        <button type="submit" className="button primary block" disabled={form.busy}>
+          {t(second ? 'login.verify' : 'login.submit')}
+        </button>
+        <div className="public-links">
+          {second ? (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                set('code', '');
+                setStep({ kind: 'password' });
+              }}
+            >
+              {t('login.back')}
+            </button>
+          ) : (
+            <Link href="/reset" className="link">
+              {t('login.forgot')}
+            </Link>
+          )}
+        </div>
+      </form>
+    </PublicFrame>
+  );
+}

@@ -1,0 +1,122 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { PublicFrame } from './PublicFrame.tsx';
+
+const resendSeconds = 60;
+
+/** Password reset by a six-digit e-mail code. */
+export default function Reset() {
+  const t = useT();
+  const form = useForm({ username: '', code: '', password: '', confirmPassword: '' });
+  const { values, set, errors } = form;
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [wait, setWait] = useState(0);
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    if (wait <= 0) return;
+    const timer = window.setTimeout(() => setWait(wait - 1), 1000);
+    return () => window.clearTimeout(timer);
+  }, [wait]);
+
+  const sendCode = async () => {
+    const username = values.username.trim();
+    const checked = validate(endpoints.auth.sendEmailCode.input, { username, purpose: 'reset' });
+    if (!checked.ok) return form.setErrors(checked.errors);
+    setSending(true);
+    try {
+      const answer = await api(
+        endpoints.auth.sendEmailCode,
+        { username, purpose: 'reset' },
+        { quiet: [422] },
+      );
+      setSentTo(answer.sentTo);
+      setWait(resendSeconds);
+    } catch {
+      // shown by the API client (an account without e-mail is told to contact the administrator)
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const input = { ...values, username: values.username.trim(), code: values.code.trim() };
+    const checked = validate(endpoints.auth.resetPassword.input, input);
+    if (!checked.ok) return form.setErrors(checked.errors);
+    void form.submit(async () => {
+      await api(endpoints.auth.resetPassword, input, { quiet: [422] });
+      toast('success', t('reset.done'));
+      navigate('/login');
+    });
+  };
+
+  return (
+    <PublicFrame title={t('reset.title')} subtitle={t('reset.subtitle')}>
+      <form className="form" onSubmit={onSubmit} noValidate aria-label={t('reset.title')}>
+        <Field
+          label={t('login.username')}
+          value={values.username}
+          onValue={(v) => set('username', v)}
+          error={errors.username}
+          autoComplete="username"
+          required
+        />
+        <div className="field-row">
+          <Field
+            label={t('reset.code')}
+            value={values.code}
+            onValue={(v) => set('code', v.replace(/\D/g, '').slice(0, 6))}
+            error={errors.code}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            hint={sentTo ? t('login.codeSentTo', { to: sentTo }) : undefined}
+            required
+          />
+          <button
+            type="button"
+            className="button"
+            disabled={sending || wait > 0}
+            onClick={() => void sendCode()}
+          >
+            {wait > 0 ? t('reset.resendIn', { n: wait }) : t('reset.send')}
+          </button>
+        </div>
+        <Field
+          label={t('screens.password.new')}
+          type="password"
+          value={values.password}
+          onValue={(v) => set('password', v)}
+          error={errors.password}
+          autoComplete="new-password"
+          hint={t('validation.passwordRule')}
+          required
+        />
+        <Field
+          label={t('screens.password.confirm')}
+          type="password"
+          value={values.confirmPassword}
+          onValue={(v) => set('confirmPassword', v)}
+          error={errors.confirmPassword}
+          autoComplete="new-password"
+          required
+        />
+        <button type="submit" className="button primary block" disabled={form.busy}>
+          {t('reset.submit')}
+        </button>
+        <div className="public-links">
+          <Link href="/login" className="link">
+            {t('reset.backToLogin')}
+          </Link>
+        </div>
+      </form>
+    </PublicFrame>
+  );
+}

@@ -1,0 +1,166 @@
+import { useStore } from '@nanostores/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { allows, type ScreenCommand, screenForPath, screens, titleKey } from '../../commands/index.ts';
+import { logout } from '../lib/auth.ts';
+import { loadLanguage, t } from '../lib/i18n.ts';
+import { toast } from '../lib/notify.ts';
+import { queryClient } from '../lib/query.ts';
+import { $grants, $user } from '../lib/session.ts';
+import {
+  $drawerOpen,
+  $mobile,
+  $sidebarOpened,
+  mobileBreakpoint,
+  setLanguageSetting,
+  setSidebarOpened,
+  setSizeSetting,
+} from '../lib/settings.ts';
+import { $tabs, resetTabs, visit } from '../lib/tabs.ts';
+import { useT } from '../lib/useT.ts';
+import { Spinner } from '../ui/Spinner.tsx';
+import { CheatSheet } from './CheatSheet.tsx';
+import { DialogHost } from './DialogHost.tsx';
+import { handleKey } from './keyboard.ts';
+import { lazyScreen } from './lazy.ts';
+import { $cheatSheetOpen, $paletteOpen, provideShell } from './runtime.ts';
+import { MobileDrawer, Sidebar } from './Sidebar.tsx';
+import { TabStrip } from './TabStrip.tsx';
+import { TopBar } from './TopBar.tsx';
+import { $viewKey } from './view.ts';
+
+const loadPalette = () => import('./palette/Palette.tsx');
+const Palette = lazy(loadPalette);
+
+const userScreens = screens.filter((s) => s.access !== 'public');
+
+function toggleFullscreen(): void {
+  if (!document.fullscreenEnabled) {
+    toast('warning', t('app.fullscreenUnsupported'));
+    return;
+  }
+  if (document.fullscreenElement) void document.exitFullscreen();
+  else void document.documentElement.requestFullscreen();
+}
+
+function ScreenView({ screen }: { screen: ScreenCommand }) {
+  const Component = lazyScreen(screen.screen);
+  const viewKey = useStore($viewKey);
+  return <Component key={viewKey} />;
+}
+
+/** The signed-in layout: sidebar, top bar, tab strip and the current screen. */
+export default function Shell() {
+  const t = useT();
+  const [location] = useLocation();
+  const search = useSearch();
+  const grants = useStore($grants);
+  const user = useStore($user);
+  const mobile = useStore($mobile);
+  const opened = useStore($sidebarOpened);
+  const paletteOpen = useStore($paletteOpen);
+  const current = screenForPath(location);
+
+  useEffect(() => {
+    provideShell({
+      openPalette: () => $paletteOpen.set(!$paletteOpen.get()),
+      openCheatSheet: () => $cheatSheetOpen.set(true),
+      toggleSidebar: () =>
+        $mobile.get() ? $drawerOpen.set(!$drawerOpen.get()) : setSidebarOpened(!$sidebarOpened.get()),
+      toggleFullscreen,
+      setLanguage: (language) => {
+        setLanguageSetting(language);
+        void loadLanguage(language);
+      },
+      setSize: (size) => {
+        setSizeSetting(size);
+        document.documentElement.dataset.size = size;
+        toast('success', t('app.sizeChanged'));
+        $viewKey.set($viewKey.get() + 1);
+      },
+      logout: () => {
+        void logout().then(() => {
+          resetTabs();
+          navigate('/login');
+        });
+      },
+    });
+    window.addEventListener('keydown', handleKey);
+    const onResize = () => {
+      const isMobile = window.innerWidth < mobileBreakpoint;
+      if (isMobile !== $mobile.get()) $mobile.set(isMobile);
+      $drawerOpen.set(false);
+    };
+    window.addEventListener('resize', onResize);
+    const idle = window.setTimeout(() => void loadPalette(), 800);
+    return () => {
+      window.removeEventListener('keydown', handleKey);
+      window.removeEventListener('resize', onResize);
+      window.clearTimeout(idle);
+    };
+  }, [t]);
+
+  // The drawer closes on every route change; the visited view joins the tab strip.
+  useEffect(() => {
+    $drawerOpen.set(false);
+    if (current && current.access !== 'public' && allows($grants.get(), current.needs)) {
+      const query = search ? `?${search}` : '';
+      $tabs.set(
+        visit($tabs.get(), {
+          path: location,
+          fullPath: location + query,
+          query,
+          titleKey: titleKey(current.id),
+        }),
+      );
+    }
+  }, [location, search, current]);
+
+  useEffect(() => {
+    document.title = current ? `${t(titleKey(current.id))} · ${t('app.name')}` : t('app.name');
+  }, [current, t]);
+
+  const routes = useMemo(
+    () =>
+      userScreens.map((s) => (
+        <Route key={s.id} path={s.route}>
+          {allows(grants, s.needs) ? <ScreenView screen={s} /> : <Redirect to="/401" replace />}
+        </Route>
+      )),
+    [grants],
+  );
+
+  if (user?.mustBindGoogle && !user.googleBound && location !== '/code')
+    return <Redirect to="/code" replace />;
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <div className={`shell${opened && !mobile ? '' : ' collapsed'}${mobile ? ' mobile' : ''}`}>
+        {mobile ? <MobileDrawer /> : <Sidebar collapsed={!opened} />}
+        <div className="shell-main">
+          <TopBar />
+          <TabStrip />
+          <main className="content" id="content">
+            <Suspense fallback={<Spinner />}>
+              <Switch>
+                {routes}
+                <Route>
+                  <Redirect to="/404" replace />
+                </Route>
+              </Switch>
+            </Suspense>
+          </main>
+        </div>
+      </div>
+      {paletteOpen && (
+        <Suspense fallback={null}>
+          <Palette />
+        </Suspense>
+      )}
+      <CheatSheet />
+      <DialogHost />
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,108 @@
+import { type AnyAction, allows, type Command, commands, shortcutsOf } from '../../commands/index.ts';
+import { $grants } from '../lib/session.ts';
+import { $activeTable, actionApplies, runCommand } from './runtime.ts';
+
+/** The key of an event in the registry's notation: `mod+k`, `?`, `j`, `Enter`, `ArrowDown`. */
+export function keyOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): string {
+  return e.ctrlKey || e.metaKey ? `mod+${e.key.toLowerCase()}` : e.key;
+}
+
+/** True when the event comes from a place where keys are text: inputs, text areas, editors. */
+export function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) {
+    return !['checkbox', 'radio', 'button', 'submit', 'reset', 'range', 'color', 'file'].includes(
+      target.type,
+    );
+  }
+  return false;
+}
+
+/** An open dialog, alert or menu owns the keyboard. */
+function overlayOpen(): boolean {
+  return document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]') !== null;
+}
+
+const sequenceWindowMs = 1500;
+let pending: { key: string; at: number } | null = null;
+
+function matches(command: Command, key: string): boolean {
+  return shortcutsOf(command).includes(key);
+}
+
+function visible(command: Command): boolean {
+  if (command.kind === 'screen' && command.access === 'public') return false;
+  return allows($grants.get(), command.needs);
+}
+
+const sequenceStarters = new Set(
+  commands.flatMap((c) =>
+    shortcutsOf(c)
+      .filter((k) => k.includes(' '))
+      .map((k) => k.split(' ')[0] ?? ''),
+  ),
+);
+
+/**
+ * The one keyboard dispatcher: mod+k everywhere; other shortcuts only when nothing is typed into and
+ * no overlay is open; `g` then a letter goes to a screen; the active list gets its keys first.
+ */
+export function handleKey(e: KeyboardEvent): void {
+  if (e.defaultPrevented || e.isComposing) return;
+  const key = keyOf(e);
+  const run = (command: Command, target?: unknown) => {
+    e.preventDefault();
+    void runCommand(command, target);
+  };
+
+  if (key.startsWith('mod+')) {
+    if (document.querySelector('[role="alertdialog"]')) return;
+    const command = commands.find((c) => c.kind === 'action' && matches(c, key) && visible(c));
+    if (command) run(command);
+    return;
+  }
+  if (e.altKey || isTyping(e.target) || overlayOpen()) {
+    pending = null;
+    return;
+  }
+
+  if (pending && performance.now() - pending.at < sequenceWindowMs) {
+    const sequence = `${pending.key} ${key}`;
+    pending = null;
+    const command = commands.find((c) => matches(c, sequence) && visible(c));
+    if (command) run(command);
+    return;
+  }
+  pending = null;
+  if (sequenceStarters.has(key)) {
+    pending = { key, at: performance.now() };
+    return;
+  }
+
+  const table = $activeTable.get();
+  if (table) {
+    const tableKey = commands.find((c) => c.kind === 'action' && c.scope === 'table' && matches(c, key));
+    if (tableKey) {
+      run(tableKey);
+      return;
+    }
+    const target = table.focused();
+    if (target !== undefined) {
+      const rowAction = commands.find(
+        (c): c is AnyAction =>
+          c.kind === 'action' && c.context === table.context && matches(c, key) && actionApplies(c, target),
+      );
+      if (rowAction) {
+        run(rowAction, target);
+        return;
+      }
+    }
+  }
+
+  const global = commands.find(
+    (c) => matches(c, key) && visible(c) && (c.kind === 'screen' || (!c.context && !c.scope)),
+  );
+  if (global) run(global);
+}

@@ -1,0 +1,18 @@
+const isMac =
+  typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+
+const names: Record<string, string> = {
+  mod: isMac ? '⌘' : 'Ctrl',
+  ArrowDown: '↓',
+  ArrowUp: '↑',
+  Enter: '↵',
+  Delete: 'Del',
+};
+
+/** The keys of a shortcut as shown in a <kbd>: `mod+k` → ["Ctrl", "K"], `g a` → ["G", "A"]. */
+export function keyCaps(shortcut: string): string[] {
+  return shortcut
+    .split(/[+ ]/)
+    .filter(Boolean)
+    .map((k) => names[k] ?? (k.length === 1 ? k.toUpperCase() : k));
+}

@@ -1,0 +1,203 @@
+import { useStore } from '@nanostores/react';
+import { Command, defaultFilter } from 'cmdk';
+import { Dialog } from 'radix-ui';
+import { useMemo, useState } from 'react';
+import { navigate } from 'wouter/use-browser-location';
+import {
+  actions,
+  allows,
+  commandById,
+  type IconName,
+  keywordsKey,
+  type Command as RegistryCommand,
+  titleKey,
+  visibleScreens,
+} from '../../../commands/index.ts';
+import { hasKey, loadEnglishAliases, t, tEnglish } from '../../lib/i18n.ts';
+import { $grants } from '../../lib/session.ts';
+import { $settings } from '../../lib/settings.ts';
+import { useT } from '../../lib/useT.ts';
+import { Icon } from '../../ui/Icon.tsx';
+import { keyCaps } from '../keys.ts';
+import { $activeTable, $paletteOpen, actionApplies, recentIds, runCommand } from '../runtime.ts';
+import { usePaletteSearch } from './useSearch.ts';
+
+interface Entry {
+  value: string;
+  title: string;
+  keywords: string[];
+  icon?: IconName | undefined;
+  shortcut?: string | undefined;
+  run: () => void;
+}
+
+/** Search words of a command: its keywords, and in Chinese the English title and keywords too. */
+function keywordsOf(id: string, chinese: boolean): string[] {
+  const words: string[] = [];
+  if (hasKey(keywordsKey(id))) words.push(...t(keywordsKey(id)).split(','));
+  if (chinese) {
+    const english = tEnglish(titleKey(id));
+    if (english) words.push(english);
+    const englishWords = tEnglish(keywordsKey(id));
+    if (englishWords) words.push(...englishWords.split(','));
+  }
+  return words.map((w) => w.trim()).filter(Boolean);
+}
+
+function entryOf(command: RegistryCommand, chinese: boolean, prefix: string, target?: unknown): Entry {
+  const shortcut = typeof command.shortcut === 'string' ? command.shortcut : command.shortcut?.[0];
+  return {
+    value: `${prefix}${command.id}`,
+    title: t(titleKey(command.id)),
+    keywords: keywordsOf(command.id, chinese),
+    icon: command.icon,
+    shortcut,
+    run: () => void runCommand(command, target),
+  };
+}
+
+/** Ranks entries with cmdk's own scorer; we filter ourselves because server results must not be. */
+function rank(entries: Entry[], query: string): Entry[] {
+  if (!query) return entries;
+  return entries
+    .map((e) => ({ e, score: defaultFilter(e.title, query, e.keywords) }))
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .map((x) => x.e);
+}
+
+function Item({ entry, close }: { entry: Entry; close: () => void }) {
+  return (
+    <Command.Item
+      value={entry.value}
+      onSelect={() => {
+        close();
+        entry.run();
+      }}
+      className="palette-item"
+    >
+      {entry.icon ? <Icon name={entry.icon} /> : <span className="icon" />}
+      <span className="palette-title">{entry.title}</span>
+      {entry.shortcut && (
+        <span className="palette-keys" aria-hidden="true">
+          {keyCaps(entry.shortcut).map((cap) => (
+            <kbd key={cap}>{cap}</kbd>
+          ))}
+        </span>
+      )}
+    </Command.Item>
+  );
+}
+
+/** Ctrl-K / Cmd-K: go anywhere, act on the focused row, switch language or size, find records. */
+export default function Palette() {
+  const tr = useT();
+  const open = useStore($paletteOpen);
+  const grants = useStore($grants);
+  const { language } = useStore($settings);
+  const [query, setQuery] = useState('');
+  const chinese = language === 'zh_CN';
+  const { hits, loading } = usePaletteSearch(query, open);
+  const close = () => $paletteOpen.set(false);
+
+  if (chinese) void loadEnglishAliases();
+
+  const groups = useMemo(() => {
+    const table = $activeTable.get();
+    const target = table?.focused();
+    const selection =
+      table && target !== undefined
+        ? actions
+            .filter((a) => a.context === table.context && actionApplies(a, target))
+            .map((a) => entryOf(a, chinese, 'row:', target))
+        : [];
+    const screens = visibleScreens(grants).map((s) => entryOf(s, chinese, 'screen:'));
+    const global = actions
+      .filter((a) => !a.context && !a.scope && !a.paletteHidden && allows(grants, a.needs))
+      .map((a) => entryOf(a, chinese, 'action:'));
+    const recent = recentIds()
+      .map((id) => commandById(id))
+      .filter(
+        (c): c is RegistryCommand =>
+          !!c &&
+          (c.kind === 'screen' ? visibleScreens(grants).includes(c) : allows(grants, c.needs) && !c.context),
+      )
+      .map((c) => entryOf(c, chinese, 'recent:'));
+    return { selection, screens, global, recent };
+  }, [grants, chinese]);
+
+  const q = query.trim();
+  const selection = rank(groups.selection, q);
+  const screens = rank(groups.screens, q);
+  const global = rank(groups.global, q);
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(o) => $paletteOpen.set(o)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay palette-overlay" />
+        <Dialog.Content className="palette" aria-describedby={undefined}>
+          <Dialog.Title className="sr-only">{tr('app.palette.title')}</Dialog.Title>
+          <Command shouldFilter={false} loop label={tr('app.palette.title')}>
+            <div className="palette-input">
+              <Icon name="search" />
+              <Command.Input
+                value={query}
+                onValueChange={setQuery}
+                placeholder={tr('app.palette.placeholder')}
+              />
+              {loading && <span className="palette-loading" role="status" aria-label={tr('app.loading')} />}
+            </div>
+            <Command.List className="palette-list">
+              <Command.Empty className="palette-empty">{tr('app.palette.empty')}</Command.Empty>
+              {selection.length > 0 && (
+                <Command.Group heading={tr('app.palette.selection')}>
+                  {selection.map((e) => (
+                    <Item key={e.value} entry={e} close={close} />
+                  ))}
+                </Command.Group>
+              )}
+              {!q && groups.recent.length > 0 && (
+                <Command.Group heading={tr('app.palette.recent')}>
+                  {groups.recent.map((e) => (
+                    <Item key={e.value} entry={e} close={close} />
+                  ))}
+                </Command.Group>
+              )}
+              {screens.length > 0 && (
+                <Command.Group heading={tr('app.palette.screens')}>
+                  {screens.map((e) => (
+                    <Item key={e.value} entry={e} close={close} />
+                  ))}
+                </Command.Group>
+              )}
+              {global.length > 0 && (
+                <Command.Group heading={tr('app.palette.actions')}>
+                  {global.map((e) => (
+                    <Item key={e.value} entry={e} close={close} />
+                  ))}
+                </Command.Group>
+              )}
+              {hits.length > 0 && (
+                <Command.Group heading={tr('app.palette.results')}>
+                  {hits.map((hit) => (
+                    <Item
+                      key={hit.id}
+                      entry={{
+                        value: `hit:${hit.id}`,
+                        title: hit.detail ? `${hit.title} · ${hit.detail}` : hit.title,
+                        keywords: [],
+                        icon: hit.icon,
+                        run: () => navigate(hit.route),
+                      }}
+                      close={close}
+                    />
+                  ))}
+                </Command.Group>
+              )}
+            </Command.List>
+          </Command>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,137 @@
+import { atom } from 'nanostores';
+import { navigate } from 'wouter/use-browser-location';
+import {
+  type AnyAction,
+  allows,
+  type Command,
+  type ContextName,
+  confirmKey,
+  type DialogLoader,
+  type RunContext,
+  type ShellControls,
+  type TableControls,
+  titleKey,
+} from '../../commands/index.ts';
+import { api } from '../lib/api.ts';
+import { hasKey, t } from '../lib/i18n.ts';
+import { confirm, toast } from '../lib/notify.ts';
+import { queryClient } from '../lib/query.ts';
+import { $grants } from '../lib/session.ts';
+
+/** The list that owns j/k, Enter, x, / and the row-action keys while it is on screen. */
+export interface ActiveTable {
+  context: ContextName;
+  controls: TableControls;
+  /** The focused row, the target of row actions. */
+  focused(): unknown;
+}
+
+export const $activeTable = atom<ActiveTable | null>(null);
+export const $paletteOpen = atom(false);
+export const $cheatSheetOpen = atom(false);
+
+interface OpenDialog {
+  id: number;
+  load: DialogLoader<object>;
+  props: object;
+  resolve: (result: unknown) => void;
+}
+export const $dialogs = atom<OpenDialog[]>([]);
+let dialogId = 1;
+
+let shell: ShellControls | null = null;
+/** The shell hands its controls over when it mounts. */
+export function provideShell(controls: ShellControls): void {
+  shell = controls;
+}
+
+const noShell: ShellControls = {
+  openPalette: () => $paletteOpen.set(true),
+  openCheatSheet: () => $cheatSheetOpen.set(true),
+  toggleSidebar: () => {},
+  toggleFullscreen: () => {},
+  setLanguage: () => {},
+  setSize: () => {},
+  logout: () => {},
+};
+
+export function runContext(): RunContext {
+  return {
+    navigate: (to) => navigate(to),
+    t,
+    call: (endpoint, input) => api(endpoint, input),
+    dialog: (load, props) =>
+      new Promise((resolve) => {
+        $dialogs.set([
+          ...$dialogs.get(),
+          { id: dialogId++, load: load as DialogLoader<object>, props, resolve },
+        ]);
+      }),
+    confirm: (o) => confirm({ ...o, danger: o.danger ?? false, confirmLabel: t('app.confirm') }),
+    toast: (tone, text) => toast(tone, text),
+    refresh: () => void queryClient.invalidateQueries(),
+    shell: shell ?? noShell,
+    table: $activeTable.get()?.controls,
+  };
+}
+
+export function closeDialog(id: number, result: unknown): void {
+  const found = $dialogs.get().find((d) => d.id === id);
+  $dialogs.set($dialogs.get().filter((d) => d.id !== id));
+  found?.resolve(result);
+}
+
+/** The command's title in the current language. */
+export function commandTitle(command: Command): string {
+  return t(titleKey(command.id));
+}
+
+/** True when the action may run on the target now: permission held and state predicate true. */
+export function actionApplies(action: AnyAction, target?: unknown): boolean {
+  if (!allows($grants.get(), action.needs)) return false;
+  if (action.context && target === undefined) return false;
+  return !action.when || (action.when as (x: unknown) => boolean)(target);
+}
+
+/** Runs a command: a screen navigates; an action asks its confirmation first, then runs. */
+export async function runCommand(command: Command, target?: unknown): Promise<void> {
+  if (command.kind === 'screen') {
+    navigate(command.route);
+    rememberRecent(command.id);
+    return;
+  }
+  if (!actionApplies(command, target)) return;
+  if (command.confirm) {
+    const key = confirmKey(command.id);
+    const ok = await confirm({
+      title: commandTitle(command),
+      text: hasKey(key) ? t(key, target as Record<string, unknown>) : t('app.confirmText'),
+      danger: command.confirm.danger ?? false,
+      confirmLabel: commandTitle(command),
+    });
+    if (!ok) return;
+  }
+  if (!command.scope) rememberRecent(command.id);
+  try {
+    await (command.run as (ctx: RunContext, target?: unknown) => unknown)(runContext(), target);
+  } catch {
+    // api() has already told the user; nothing else to do here.
+  }
+}
+
+const recentKey = 'console-recent';
+
+/** Recently run commands, newest first, for the palette. */
+export function recentIds(): string[] {
+  try {
+    const value = JSON.parse(localStorage.getItem(recentKey) ?? '[]') as unknown;
+    return Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function rememberRecent(id: string): void {
+  if (id.startsWith('table.') || id === 'app.palette') return;
+  localStorage.setItem(recentKey, JSON.stringify([id, ...recentIds().filter((x) => x !== id)].slice(0, 6)));
+}

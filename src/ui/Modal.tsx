@@ -1,0 +1,42 @@
+import { Dialog } from 'radix-ui';
+import type { ReactNode } from 'react';
+import { useT } from '../lib/useT.ts';
+import { Icon } from './Icon.tsx';
+
+interface ModalProps {
+  title: string;
+  description?: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** `drawer` slides in from the right edge; `sheet` is a wide centred panel. */
+  variant?: 'dialog' | 'drawer' | 'sheet';
+}
+
+/** A modal frame over Radix Dialog: focus trapped, Escape closes, the keyboard belongs to it. */
+export function Modal({ title, description, onClose, children, variant = 'dialog' }: ModalProps) {
+  const t = useT();
+  return (
+    <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="overlay" />
+        <Dialog.Content
+          className={`modal modal-${variant}`}
+          aria-describedby={description ? undefined : undefined}
+        >
+          <header className="modal-head">
+            <Dialog.Title className="modal-title">{title}</Dialog.Title>
+            <Dialog.Close className="icon-button" aria-label={t('app.close')}>
+              <Icon name="close" />
+            </Dialog.Close>
+          </header>
+          {description ? (
+            <Dialog.Description className="modal-description">{description}</Dialog.Description>
+          ) : (
+            <Dialog.Description className="sr-only">{title}</Dialog.Description>
+          )}
+          <div className="modal-body">{children}</div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,117 @@
+import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
+import { useId, useState } from 'react';
+import type * as z from 'zod/mini';
+import { ApiError } from '../lib/api.ts';
+import { t } from '../lib/i18n.ts';
+
+type Issue = {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  minimum?: unknown;
+  maximum?: unknown;
+  origin?: string;
+};
+
+/** Turns a schema issue into text: contract messages are `validation.*` keys, the rest maps by code. */
+export function issueText(issue: Issue): string {
+  if (issue.message.startsWith('validation.')) return t(issue.message);
+  switch (issue.code) {
+    case 'too_small':
+      return issue.origin === 'string'
+        ? Number(issue.minimum) <= 1
+          ? t('validation.required')
+          : t('validation.tooShort', { min: issue.minimum })
+        : t('validation.tooSmall', { min: issue.minimum });
+    case 'too_big':
+      return issue.origin === 'string'
+        ? t('validation.tooLong', { max: issue.maximum })
+        : t('validation.tooBig', { max: issue.maximum });
+    case 'invalid_type':
+      return t('validation.required');
+    default:
+      return t('validation.invalid');
+  }
+}
+
+/** Validates `values` with a contract schema; answers field messages keyed by the first path segment. */
+export function validate<S extends z.ZodMiniType>(
+  schema: S,
+  values: unknown,
+): { ok: true; data: z.output<S> } | { ok: false; errors: Record<string, string> } {
+  const result = schema.safeParse(values);
+  if (result.success) return { ok: true, data: result.data as z.output<S> };
+  const errors: Record<string, string> = {};
+  for (const issue of result.error.issues as unknown as Issue[]) {
+    const key = String(issue.path[0] ?? '');
+    errors[key] ??= issueText(issue);
+  }
+  return { ok: false, errors };
+}
+
+/** Small form state: values, field errors (client or server 422), and a busy flag. */
+export function useForm<V extends Record<string, unknown>>(initial: V) {
+  const [values, setValues] = useState<V>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof V>(key: K, value: V[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => {
+      if (!(key in e)) return e;
+      const { [key as string]: _, ...rest } = e;
+      return rest;
+    });
+  };
+  /** Runs a submit; a 422 answer's field errors land next to their fields. */
+  const submit = async (work: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await work();
+    } catch (error) {
+      if (error instanceof ApiError) {
+        const fields = error.fields;
+        if (Object.keys(fields).length) setErrors(fields);
+      } else {
+        throw error;
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { values, set, errors, setErrors, busy, submit };
+}
+
+interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+  error?: string | undefined;
+  hint?: ReactNode;
+  ref?: Ref<HTMLInputElement>;
+}
+
+/** A labelled input with its error under it, tied by aria-describedby. */
+export function Field({ label, value, onValue, error, hint, ref, ...rest }: FieldProps) {
+  const id = useId();
+  return (
+    <div className={`field${error ? ' has-error' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        ref={ref}
+        id={id}
+        value={value}
+        onChange={(e) => onValue(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        {...rest}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : hint ? (
+        <p className="field-hint">{hint}</p>
+      ) : null}
+    </div>
+  );
+}
