@@ -267,7 +267,8 @@ export function createApp(
     await next();
     if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');
   });
-  app.use('*', serveStatic({ root }));
+  // No folder (tests, a server started before its first build): the fallback below says so.
+  if (existsSync(root)) app.use('*', serveStatic({ root }));
   app.get('*', async (c) => {
     const index = join(root, 'index.html');
     if (!existsSync(index)) return c.text('The console is not built yet: run `npm run build`.', 503);
