@@ -83,6 +83,34 @@ test('palette: Control+k, part of a name, Enter reaches the screen', async () =>
   await expect(page.getByRole('heading', { name: 'Operation log', level: 1 })).toBeVisible();
 });
 
+test('palette: keys typed while its chunk still loads are kept', async () => {
+  const fresh = await page.context().newPage();
+  const freshErrors = watchConsole(fresh);
+  // Hold the palette's chunk back so that Control+k opens before it has arrived.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await fresh.route(/\/assets\/Palette-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await fresh.goto('/dashboard');
+  await expect(fresh.getByRole('heading', { level: 1 })).toBeVisible();
+  await fresh.keyboard.press('Control+k');
+  await fresh.keyboard.type('operat');
+  release();
+  const palette = fresh.getByRole('dialog', { name: 'Command palette' });
+  await expect(palette.getByRole('combobox')).toHaveValue('operat');
+  await expect(palette.getByRole('option', { name: /Operation log/ })).toHaveAttribute(
+    'aria-selected',
+    'true',
+  );
+  await fresh.keyboard.press('Escape');
+  expect(freshErrors, 'console errors').toEqual([]);
+  await fresh.close();
+});
+
 test('keyboard: g sequences go to screens and ? shows the cheat sheet', async () => {
   await page.keyboard.press('g');
   await page.keyboard.press('a');

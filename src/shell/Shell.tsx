@@ -25,7 +25,7 @@ import { CheatSheet } from './CheatSheet.tsx';
 import { DialogHost } from './DialogHost.tsx';
 import { handleKey } from './keyboard.ts';
 import { lazyScreen } from './lazy.ts';
-import { $cheatSheetOpen, $paletteOpen, provideShell } from './runtime.ts';
+import { $cheatSheetOpen, $paletteDraft, $paletteOpen, provideShell } from './runtime.ts';
 import { MobileDrawer, Sidebar } from './Sidebar.tsx';
 import { TabStrip } from './TabStrip.tsx';
 import { TopBar } from './TopBar.tsx';
@@ -33,6 +33,29 @@ import { $viewKey } from './view.ts';
 
 const loadPalette = () => import('./palette/Palette.tsx');
 const Palette = lazy(loadPalette);
+
+/** Stands in for the palette while its chunk loads, so that nothing typed after Ctrl-K is lost. */
+function PaletteLoading() {
+  const tr = useT();
+  const draft = useStore($paletteDraft);
+  return (
+    <div className="overlay palette-overlay">
+      <div className="palette">
+        <div className="palette-input">
+          <input
+            // biome-ignore lint/a11y/noAutofocus: it stands in for the palette's own focused input.
+            autoFocus
+            value={draft}
+            aria-label={tr('app.palette.title')}
+            placeholder={tr('app.palette.placeholder')}
+            onChange={(e) => $paletteDraft.set(e.target.value)}
+            onKeyDown={(e) => e.key === 'Escape' && $paletteOpen.set(false)}
+          />
+        </div>
+      </div>
+    </div>
+  );
+}
 
 const userScreens = screens.filter((s) => s.access !== 'public');
 
@@ -155,7 +178,7 @@ export default function Shell() {
         </div>
       </div>
       {paletteOpen && (
-        <Suspense fallback={null}>
+        <Suspense fallback={<PaletteLoading />}>
           <Palette />
         </Suspense>
       )}

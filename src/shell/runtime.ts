@@ -28,6 +28,11 @@ export interface ActiveTable {
 
 export const $activeTable = atom<ActiveTable | null>(null);
 export const $paletteOpen = atom(false);
+/** What was typed after Ctrl-K while the palette's chunk was still loading; the palette starts from it. */
+export const $paletteDraft = atom('');
+$paletteOpen.listen((open) => {
+  if (!open) $paletteDraft.set('');
+});
 export const $cheatSheetOpen = atom(false);
 
 interface OpenDialog {

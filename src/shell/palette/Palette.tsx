@@ -19,7 +19,14 @@ import { $settings } from '../../lib/settings.ts';
 import { useT } from '../../lib/useT.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { keyCaps } from '../keys.ts';
-import { $activeTable, $paletteOpen, actionApplies, recentIds, runCommand } from '../runtime.ts';
+import {
+  $activeTable,
+  $paletteDraft,
+  $paletteOpen,
+  actionApplies,
+  recentIds,
+  runCommand,
+} from '../runtime.ts';
 import { usePaletteSearch } from './useSearch.ts';
 
 interface Entry {
@@ -95,7 +102,7 @@ export default function Palette() {
   const open = useStore($paletteOpen);
   const grants = useStore($grants);
   const { language } = useStore($settings);
-  const [query, setQuery] = useState('');
+  const [query, setQuery] = useState(() => $paletteDraft.get());
   const chinese = language === 'zh_CN';
   const { hits, loading } = usePaletteSearch(query, open);
   const close = () => $paletteOpen.set(false);
