@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { inTransaction } from './db/index.ts';
 import { channels, userRoles, users } from './db/schema.ts';
+import { type DemoAccount, type DemoSeed, demoEnabled, seedDemo } from './demo.ts';
 import type { Deps } from './deps.ts';
 import { ensureAccounts, platformAccount } from './ledger/index.ts';
 import { hashPassword } from './lib/crypto.ts';
-import { createMerchant, merchantByCode } from './modules/merchant/service.ts';
+import { errorForLog } from './lib/logger.ts';
 import { seedBuiltinRoles } from './modules/role/builtin.ts';
 
 /** A password that meets the set-password rule: digits, upper and lower case, 16 characters. */
@@ -16,12 +17,15 @@ function generatedPassword(): string {
 
 export interface FirstStart {
   adminPassword?: string;
-  demo?: { merchant: string; username: string; password: string };
+  /** The demo merchants' owners, when the demo workspace was seeded at this start. */
+  demo?: DemoAccount[];
+  /** Demo pay-ins whose channel callback was lost: a UTR check finds the payment, a supplement settles it. */
+  lostCallbacks?: DemoSeed['lostCallbacks'];
 }
 
 /**
  * First start on an empty database: built-in platform roles, the `admin` user, and (embedded database
- * by default, or DEMO=1) a demo merchant with its owner. Every later start finds them and does nothing.
+ * by default, or DEMO=1) the demo workspace (server/demo.ts). Every later start finds them and does nothing.
  */
 export async function bootstrap(deps: Deps): Promise<FirstStart> {
   const { config, database } = deps;
@@ -60,23 +64,17 @@ export async function bootstrap(deps: Deps): Promise<FirstStart> {
       if (!config.adminPassword) out.adminPassword = password;
     }
   });
-  const demo = config.demo ?? database.engine === 'pglite';
-  if (demo) {
-    await inTransaction(database.db, async (tx) => {
-      if (await merchantByCode(tx, 'M10001')) return;
-      const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'demo'));
-      if (existing) return;
-      const password = 'Demo12345';
-      await createMerchant(deps, tx, {
-        code: 'M10001',
-        name: 'Demo Merchant',
-        owner: { username: 'demo', password, email: 'owner@demo.example', nickname: 'Demo owner' },
-        collectionRatePpm: 25_000,
-        payoutRatePpm: 10_000,
-        payoutFee: 500,
-      });
-      out.demo = { merchant: 'M10001', username: 'demo', password };
+  if (demoEnabled(config, database.engine)) {
+    // All or nothing, in its own transaction: a failed seed leaves an empty workspace (tried again at the
+    // next start) and a server that still starts.
+    const seeded = await seedDemo(deps).catch((err) => {
+      deps.logger.error({ err: errorForLog(err) }, 'demo workspace not seeded');
+      return null;
     });
+    if (seeded) {
+      out.demo = seeded.accounts;
+      out.lostCallbacks = seeded.lostCallbacks;
+    }
   }
   return out;
 }

@@ -2,6 +2,7 @@ import { serve } from '@hono/node-server';
 import { bootstrap } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
+import { demoEnabled, mountDemoSink } from './demo.ts';
 import type { Deps } from './deps.ts';
 import { createApp } from './http/app.ts';
 import { type Jobs, startJobs } from './jobs/index.ts';
@@ -27,6 +28,8 @@ const deps: Deps = {
 };
 const first = await bootstrap(deps);
 const app = createApp(deps, routes, gatewayRoutes);
+// The demo merchants' callbacks point at this server; its sink answers them.
+if (demoEnabled(config, database.engine)) mountDemoSink(app);
 
 let jobs: Jobs | undefined;
 const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
@@ -41,9 +44,14 @@ const server = serve({ fetch: app.fetch, hostname: config.host, port: config.por
   ];
   if (first.adminPassword)
     lines.push(`  First start: user "admin", password "${first.adminPassword}" (shown once)`);
-  if (first.demo)
+  for (const m of first.demo ?? [])
     lines.push(
-      `  Demo merchant ${first.demo.merchant}: user "${first.demo.username}", password "${first.demo.password}"`,
+      `  Demo merchant ${m.merchant} ${m.name}: user "${m.username}", password "${m.password}" (${m.note})`,
+    );
+  const lost = first.lostCallbacks?.slice(0, 3) ?? [];
+  if (lost.length)
+    lines.push(
+      `  Lost callbacks to try (UTR check, then Supplement): ${lost.map((l) => `${l.orderNo} UTR ${l.utr}`).join(', ')}`,
     );
   process.stdout.write(`${lines.join('\n')}\n\n`);
 });

@@ -1,0 +1,351 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../contract/index.ts';
+import { bootstrap, type FirstStart } from './bootstrap.ts';
+import { demoCallbackUrls, demoEnabled, demoMerchantSpecs, mountDemoSink, seedDemo } from './demo.ts';
+import { createApp } from './http/app.ts';
+import { checkLedger } from './ledger/check.ts';
+import { rowsOf } from './ledger/index.ts';
+import { checkPayoutInvariants } from './modules/payout/invariants.ts';
+import { gatewayRoutes, routes } from './routes.ts';
+import { engines, startTestServer, type TestServer } from './test/harness.ts';
+
+/**
+ * The seed's time on a 2-core machine: alone 8–11 s on PGlite and 6–8 s on PostgreSQL; inside the whole
+ * suite (two workers) 20 s and 6 s. The bound leaves room for a slower machine.
+ */
+const seedBoundMs = 60_000;
+const day = 24 * 60 * 60_000;
+
+describe('demo switches and callback sink', () => {
+  it('is on by default on the embedded database only, and DEMO decides otherwise', () => {
+    expect(demoEnabled({ demo: undefined }, 'pglite')).toBe(true);
+    expect(demoEnabled({ demo: undefined }, 'postgres')).toBe(false);
+    expect(demoEnabled({ demo: true }, 'postgres')).toBe(true);
+    expect(demoEnabled({ demo: false }, 'pglite')).toBe(false);
+  });
+
+  it('points callbacks at this server, reachable also when it listens on every address', () => {
+    expect(demoCallbackUrls({ host: '127.0.0.1', port: 8080 })).toEqual({
+      ok: 'http://127.0.0.1:8080/demo/callback',
+      down: 'http://127.0.0.1:8080/demo/callback/down',
+    });
+    expect(demoCallbackUrls({ host: '0.0.0.0', port: 9000 }).ok).toBe('http://127.0.0.1:9000/demo/callback');
+    expect(demoCallbackUrls({ host: '::1', port: 9000 }).ok).toBe('http://[::1]:9000/demo/callback');
+  });
+});
+
+describe.each(engines)('demo workspace on %s', (engine) => {
+  let s: TestServer;
+  let first: FirstStart;
+  let seedMs: number;
+  let now: number;
+  const q = async <T = Record<string, unknown>>(query: ReturnType<typeof sql>) =>
+    rowsOf<T>(await s.db.execute(query));
+  const n = async (query: ReturnType<typeof sql>) => Number((await q<{ n: string }>(query))[0]!.n);
+
+  beforeAll(async () => {
+    s = await startTestServer(engine);
+    now = s.clock.now().getTime();
+    // The first start with the demo on, as main.ts runs it (the harness's own start had it off).
+    const started = performance.now();
+    first = await bootstrap({ ...s.deps, config: { ...s.deps.config, demo: true } });
+    seedMs = performance.now() - started;
+  }, 180_000);
+  afterAll(() => s?.close());
+
+  it('seeds within the time bound and answers the credentials to print', () => {
+    expect(seedMs).toBeLessThan(seedBoundMs);
+    expect(first.demo).toEqual(
+      demoMerchantSpecs.map((m) =>
+        expect.objectContaining({ merchant: m.code, username: m.owner.username, password: m.owner.password }),
+      ),
+    );
+    expect(first.demo![0]).toMatchObject({ merchant: 'M10001', username: 'demo', password: 'Demo12345' });
+    expect(first.lostCallbacks!.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('keeps the books: ledger balanced, payout holds whole', async () => {
+    expect(await checkLedger(s.db)).toMatchObject({
+      balanced: true,
+      unbalancedEntries: [],
+      brokenChains: [],
+      accountMismatches: [],
+    });
+    expect(await checkPayoutInvariants(s.db)).toMatchObject({ ok: true });
+  });
+
+  it('has the agent and three merchants whose owners sign in', async () => {
+    const ms = await q<{ code: string; settlement_days: number; agent: string | null; callback_url: string }>(
+      sql`select m.code, m.settlement_days, a.code as agent, m.callback_url from merchants m
+          left join agents a on a.id = m.agent_id order by m.code`,
+    );
+    const urls = demoCallbackUrls(s.deps.config);
+    expect(ms).toEqual([
+      { code: 'M10001', settlement_days: 0, agent: null, callback_url: urls.ok },
+      { code: 'M10002', settlement_days: 1, agent: null, callback_url: urls.ok },
+      { code: 'M10003', settlement_days: 0, agent: 'A10001', callback_url: urls.down },
+    ]);
+    for (const m of demoMerchantSpecs) expect(await s.login(m.owner.username, m.owner.password)).toBeTruthy();
+    // The agent earned its commission; the T+1 merchant's money waits in its pending balance.
+    expect(
+      await n(sql`select balance as n from ledger_accounts where kind = 'agent_commission_payable'`),
+    ).toBeGreaterThan(0);
+    expect(
+      await n(sql`select a.balance as n from ledger_accounts a join merchants m on m.id = a.owner_id
+                  where a.owner_type = 'merchant' and m.code = 'M10002' and a.kind = 'collection_pending'`),
+    ).toBeGreaterThan(0);
+  });
+
+  it('has a few thousand pay-ins in every state, spread over 30 days like a business', async () => {
+    const byStatus = Object.fromEntries(
+      (
+        await q<{ status: string; n: string }>(
+          sql`select status, count(*) as n from payin_orders group by status`,
+        )
+      ).map((r) => [r.status, Number(r.n)]),
+    );
+    const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(2_500);
+    expect(total).toBeLessThan(5_000);
+    for (const status of ['paid', 'unpaid', 'failed', 'pending', 'creation_failed'])
+      expect(byStatus[status], status).toBeGreaterThan(0);
+    expect(byStatus.paid! / total).toBeGreaterThan(0.7);
+    const paidBy = Object.fromEntries(
+      (
+        await q<{ paid_by: string; n: string }>(
+          sql`select paid_by, count(*) as n from payin_orders where status = 'paid' group by paid_by`,
+        )
+      ).map((r) => [r.paid_by, Number(r.n)]),
+    );
+    expect(paidBy.channel).toBeGreaterThan(1_000);
+    expect(paidBy.supplement).toBeGreaterThanOrEqual(10);
+    expect(paidBy.force).toBeGreaterThanOrEqual(4);
+
+    // 30 days back from now, every day; the newest minutes still waiting for their payer.
+    const [span] = await q<{ first: Date | string; last: Date | string; days: string }>(
+      sql`select min(created_at) as first, max(created_at) as last,
+            count(distinct date_trunc('day', created_at at time zone 'Asia/Kolkata')) as days from payin_orders`,
+    );
+    expect(now - new Date(span!.first).getTime()).toBeGreaterThan(29 * day);
+    expect(now - new Date(span!.first).getTime()).toBeLessThanOrEqual(30 * day);
+    expect(now - new Date(span!.last).getTime()).toBeLessThan(15 * 60_000);
+    expect(Number(span!.days)).toBeGreaterThanOrEqual(30);
+    expect(
+      await n(sql`select count(*) as n from payin_orders
+                  where status = 'pending' and created_at > ${new Date(now - 30 * 60_000).toISOString()}::timestamptz`),
+    ).toBeGreaterThanOrEqual(3);
+    expect(
+      await n(sql`select count(*) as n from payin_orders where created_at > now() + interval '1 day'`),
+    ).toBe(0);
+
+    // More on weekdays than at weekends, more in the day than at night (India time).
+    const [shape] = await q<{ weekday: string; weekend: string; office: string; all: string }>(sql`
+      with o as (select created_at at time zone 'Asia/Kolkata' as t from payin_orders)
+      select count(*) filter (where extract(isodow from t) between 1 and 5)::float / 5 as weekday,
+             count(*) filter (where extract(isodow from t) in (6, 7))::float / 2 as weekend,
+             count(*) filter (where extract(hour from t) between 9 and 22) as office,
+             count(*) as all from o`);
+    expect(Number(shape!.weekday)).toBeGreaterThan(Number(shape!.weekend));
+    expect(Number(shape!.office) / Number(shape!.all)).toBeGreaterThan(0.75);
+
+    // Many small, few large, all within the merchant's limits.
+    expect(
+      await n(sql`select count(*) as n from payin_orders p join merchants m on m.id = p.merchant_id
+                  where p.amount < m.min_amount or p.amount > m.max_amount`),
+    ).toBe(0);
+    const [amounts] = await q<{ median: string; p99: string; max: string }>(sql`
+      select percentile_cont(0.5) within group (order by amount) as median,
+             percentile_cont(0.99) within group (order by amount) as p99, max(amount) as max
+      from payin_orders p join merchants m on m.id = p.merchant_id where m.code = 'M10001'`);
+    expect(Number(amounts!.median)).toBeLessThan(Number(amounts!.p99) / 5);
+    expect(Number(amounts!.max)).toBeGreaterThan(20 * Number(amounts!.median));
+  });
+
+  it('has a few hundred payouts in every state, retried and marked by hand too', async () => {
+    const byStatus = Object.fromEntries(
+      (
+        await q<{ status: string; n: string }>(
+          sql`select status, count(*) as n from payout_orders group by status`,
+        )
+      ).map((r) => [r.status, Number(r.n)]),
+    );
+    const total = Object.values(byStatus).reduce((a, b) => a + b, 0);
+    expect(total).toBeGreaterThan(200);
+    expect(total).toBeLessThan(600);
+    for (const status of ['success', 'failed', 'queued', 'processing', 'creation_failed'])
+      expect(byStatus[status], status).toBeGreaterThan(0);
+    expect(await n(sql`select count(*) as n from payout_orders where holds > 1`)).toBeGreaterThanOrEqual(3);
+    expect(
+      await n(
+        sql`select count(*) as n from journal_entries where ref_type = 'payout' and memo like 'manual%'`,
+      ),
+    ).toBeGreaterThanOrEqual(2);
+    expect(await n(sql`select count(distinct source) as n from payout_orders`)).toBe(3);
+    expect(
+      await n(sql`select count(*) as n from payout_orders p join merchants m on m.id = p.merchant_id
+                  where p.amount < m.min_amount or p.amount > m.max_amount`),
+    ).toBe(0);
+  });
+
+  it('has recharges in each state and evening wallet transfers', async () => {
+    const byStatus = Object.fromEntries(
+      (
+        await q<{ status: string; n: string }>(
+          sql`select status, count(*) as n from recharges group by status`,
+        )
+      ).map((r) => [r.status, Number(r.n)]),
+    );
+    expect(byStatus).toMatchObject({ pending: 1, rejected: 1 });
+    expect(byStatus.confirmed).toBeGreaterThanOrEqual(3);
+    expect(await n(sql`select count(*) as n from journal_entries where kind = 'recharge'`)).toBe(
+      byStatus.confirmed,
+    );
+    expect(
+      await n(sql`select count(*) as n from journal_entries where kind = 'wallet_transfer'`),
+    ).toBeGreaterThan(20);
+  });
+
+  it('has one callback per state change, with its history written as the worker would have', async () => {
+    // One event per order and outcome: paid orders each have exactly one payin.paid, and so on.
+    for (const [status, type] of [
+      ['paid', 'payin.paid'],
+      ['unpaid', 'payin.unpaid'],
+    ] as const) {
+      expect(
+        await n(sql`select count(*) as n from payin_orders o where o.status = ${status}
+          and (select count(*) from webhook_events e where e.order_type = 'payin' and e.order_id = o.id
+               and e.type = ${type}) <> 1`),
+      ).toBe(0);
+    }
+    expect(
+      await n(sql`select count(*) as n from webhook_events e where e.order_type = 'payin'
+                  and not exists (select 1 from payin_orders o where o.id = e.order_id)`),
+    ).toBe(0);
+    expect(
+      await n(sql`select count(*) as n from payout_orders o where o.status in ('success', 'failed', 'creation_failed')
+        and not exists (select 1 from webhook_events e where e.order_type = 'payout' and e.order_id = o.id)`),
+    ).toBe(0);
+    // Attempts recorded for every one tried; delivered ones pushed their order.
+    expect(
+      await n(sql`select count(*) as n from webhook_events e
+                  where e.attempts <> (select count(*) from webhook_attempts a where a.event_id = e.id)`),
+    ).toBe(0);
+    const events = Object.fromEntries(
+      (
+        await q<{ status: string; n: string }>(
+          sql`select status, count(*) as n from webhook_events group by status`,
+        )
+      ).map((r) => [r.status, Number(r.n)]),
+    );
+    expect(events.delivered).toBeGreaterThan(2_000);
+    expect(events.gave_up).toBeGreaterThan(0);
+    expect(events.pending).toBeGreaterThan(0);
+    expect(
+      await n(
+        sql`select count(*) as n from payin_orders o where o.push_status = 'pushed' and o.callback_at is null`,
+      ),
+    ).toBe(0);
+    // Nothing floods the worker at start: what is due now is only what was queued in the last minutes.
+    const due = await q<{ created_at: Date | string }>(
+      sql`select created_at from webhook_events
+          where status = 'pending' and next_attempt_at <= ${new Date(now).toISOString()}::timestamptz`,
+    );
+    expect(due.length).toBeLessThan(30);
+    for (const e of due) expect(now - new Date(e.created_at).getTime()).toBeLessThan(3 * 60_000);
+    // The failing merchant's recent callbacks wait for their next attempt; older ones gave up.
+    expect(
+      await n(sql`select count(*) as n from webhook_events where status = 'pending' and attempts > 0
+                  and next_attempt_at > ${new Date(now).toISOString()}::timestamptz`),
+    ).toBeGreaterThan(0);
+    expect(
+      await n(sql`select count(*) as n from webhook_events where status = 'gave_up' and attempts <> 10`),
+    ).toBe(0);
+  });
+
+  it('lets a newcomer find a lost payment by UTR check and settle it by supplement', async () => {
+    const admin = await s.adminToken();
+    const demo = await s.login('demo', 'Demo12345');
+    const lost = first.lostCallbacks!.filter((l) => l.merchant === 'M10001');
+    expect(lost.length).toBeGreaterThanOrEqual(3);
+    for (const l of lost) {
+      const [order] = await q<{ id: string; status: string }>(
+        sql`select id, status from payin_orders where order_no = ${l.orderNo}`,
+      );
+      expect(['pending', 'unpaid']).toContain(order!.status);
+      for (const token of [admin, demo]) {
+        const check = await s.call(
+          endpoints.merchantOrder.utrCheck,
+          { utr: l.utr, id: Number(order!.id) },
+          token,
+        );
+        expect(check.errno, check.errmsg).toBe(0);
+        expect(check.data).toMatchObject({
+          found: true,
+          source: 'channel',
+          usedBy: null,
+          matchesOrder: true,
+        });
+      }
+    }
+    const l = lost[0]!;
+    const [order] = await q<{ id: string }>(sql`select id from payin_orders where order_no = ${l.orderNo}`);
+    const done = await s.call(
+      endpoints.merchantOrder.supplement,
+      { id: Number(order!.id), utr: l.utr },
+      demo,
+    );
+    expect(done.errno, done.errmsg).toBe(0);
+    expect(done.data).toMatchObject({ status: 'paid', paidBy: 'supplement', utr: l.utr });
+    expect((await checkLedger(s.db)).balanced).toBe(true);
+  });
+
+  it('lists the last 7 days of orders to the demo owner and to the platform', async () => {
+    const demo = await s.login('demo', 'Demo12345');
+    const admin = await s.adminToken();
+    const period = { from: new Date(now - 7 * day).toISOString(), to: new Date(now).toISOString() };
+    const own = await s.call(endpoints.merchantOrder.list, { ...period, pageSize: 100 }, demo);
+    expect(own.errno, own.errmsg).toBe(0);
+    expect(own.data.total).toBeGreaterThan(200);
+    expect(new Set(own.data.list.map((r: { merchantCode: string }) => r.merchantCode))).toEqual(
+      new Set(['M10001']),
+    );
+    const all = await s.call(endpoints.merchantOrder.list, period, admin);
+    expect(all.data.total).toBeGreaterThan(own.data.total);
+    const payouts = await s.call(endpoints.merchantPayout.list, period, admin);
+    expect(payouts.errno, payouts.errmsg).toBe(0);
+    expect(payouts.data.total).toBeGreaterThan(30);
+    const wallet = await s.call(endpoints.merchantWallet.info, {}, demo);
+    expect(wallet.errno).toBe(0);
+    expect(Number(wallet.data.payout.available) + Number(wallet.data.frozen)).toBeGreaterThan(0);
+  });
+
+  it('does nothing on a second start', async () => {
+    const count = () =>
+      q<{ p: string; o: string; e: string; m: string; w: string }>(sql`select
+        (select count(*) from payin_orders) as p, (select count(*) from payout_orders) as o,
+        (select count(*) from journal_entries) as e, (select count(*) from merchants) as m,
+        (select count(*) from webhook_events) as w`);
+    const before = await count();
+    const again = await bootstrap({ ...s.deps, config: { ...s.deps.config, demo: true } });
+    expect(again.demo).toBeUndefined();
+    expect(await seedDemo(s.deps)).toBeNull();
+    expect(await count()).toEqual(before);
+  });
+
+  it('serves the callback sink only where mounted', async () => {
+    const post = (app: ReturnType<typeof createApp>, path: string) =>
+      app.request(`http://localhost${path}`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
+    expect((await post(createApp(s.deps, routes, gatewayRoutes), '/demo/callback')).status).toBe(404);
+    const app = createApp(s.deps, routes, gatewayRoutes);
+    mountDemoSink(app);
+    const ok = await post(app, '/demo/callback');
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ ok: true });
+    expect((await post(app, '/demo/callback/down')).status).toBe(500);
+  });
+});
