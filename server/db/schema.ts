@@ -446,6 +446,13 @@ export const payinOrders = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('payin_orders_time_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    /** A merchant's list by status (its console's tabs): the page is a range read, the capped total index-only. */
+    index('payin_orders_merchant_status_time_idx').on(
+      t.merchantId,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('payin_orders_pending_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
     numberIndex('payin_orders_order_no_c', 'order_no'),
     numberIndex('payin_orders_merchant_order_no_c', 'merchant_order_no'),

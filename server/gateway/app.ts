@@ -4,7 +4,7 @@
  * tells the outcome. Routes are declared in contract/gateway.ts and bound here with `gatewayRoute`.
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { eq, lt } from 'drizzle-orm';
+import { lt } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
 import { type Errno, errno } from '../../contract/errno.ts';
 import {
@@ -14,7 +14,7 @@ import {
   signing,
 } from '../../contract/gateway.ts';
 import { type Db, inTransaction } from '../db/index.ts';
-import { gatewayNonces, merchants } from '../db/schema.ts';
+import { gatewayNonces } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { AppError } from '../http/errors.ts';
 import { type Lang, langFrom, t } from '../http/i18n.ts';
@@ -23,9 +23,10 @@ import { fieldErrors, nulFields } from '../http/validation.ts';
 import { hmacHex, safeEqual } from '../lib/crypto.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { ipAllowed } from './ip.ts';
+import { gatewayMerchant, type Merchant } from './merchants.ts';
 import { gatewayOpenApi } from './openapi.ts';
 
-export type Merchant = typeof merchants.$inferSelect;
+export type { Merchant };
 
 export interface GatewayContext<E extends GatewayEndpoint> {
   merchant: Merchant;
@@ -83,8 +84,15 @@ function clientIp(c: Context, trustProxy: boolean): string {
   }
 }
 
-/** Checks the four signing headers; answers the merchant or throws 401 / 403. Consumes the nonce last. */
-async function authenticate(deps: Deps, c: Context, rawBody: string): Promise<Merchant> {
+interface Signed {
+  merchant: Merchant;
+  nonce: string;
+  /** When the nonce may be forgotten: a replay after that fails the timestamp check. */
+  nonceExpiresAt: Date;
+}
+
+/** Checks the four signing headers and the signature; answers the merchant and its nonce, or throws 401. */
+async function authenticate(deps: Deps, c: Context, rawBody: string): Promise<Signed> {
   const code = c.req.header('x-merchant-id') ?? '';
   const timestamp = c.req.header('x-timestamp') ?? '';
   const nonce = c.req.header('x-nonce') ?? '';
@@ -101,22 +109,29 @@ async function authenticate(deps: Deps, c: Context, rawBody: string): Promise<Me
   const now = deps.clock.now().getTime();
   if (Math.abs(now / 1000 - Number(timestamp)) > signing.windowSeconds)
     throw new AppError(errno.unauthenticated, null, 'timestamp');
-  const [merchant] = await deps.database.db.select().from(merchants).where(eq(merchants.code, code));
-  if (!merchant) throw new AppError(errno.unauthenticated, null, 'merchant');
+  const known = await gatewayMerchant(deps, code);
+  if (!known) throw new AppError(errno.unauthenticated, null, 'merchant');
   const url = new URL(c.req.url);
   const expected = hmacHex(
-    deps.sealer.open(merchant.apiSecret),
+    known.secret,
     canonicalString(timestamp, nonce, c.req.method, url.pathname + url.search, rawBody),
   );
   if (!safeEqual(expected, signature)) throw new AppError(errno.unauthenticated, null, 'signature');
-  const fresh = await deps.database.db
+  return {
+    merchant: known.merchant,
+    nonce,
+    nonceExpiresAt: new Date(now + 2 * signing.windowSeconds * 1000),
+  };
+}
+
+/** Uses up a signed call's nonce, or throws 401 when it was used before. */
+async function spendNonce(db: Db, signed: Signed): Promise<void> {
+  const fresh = await db
     .insert(gatewayNonces)
-    .values({ merchantId: merchant.id, nonce, expiresAt: new Date(now + 2 * signing.windowSeconds * 1000) })
+    .values({ merchantId: signed.merchant.id, nonce: signed.nonce, expiresAt: signed.nonceExpiresAt })
     .onConflictDoNothing()
     .returning({ nonce: gatewayNonces.nonce });
   if (!fresh.length) throw new AppError(errno.unauthenticated, null, 'nonce replayed');
-  if (merchant.status !== 'active') throw new AppError(errno.forbidden, null, 'merchant frozen');
-  return merchant;
 }
 
 /** Forgets nonces older than twice the signing window (a replay of those fails the timestamp check). */
@@ -142,10 +157,24 @@ export function mountGateway(
     app.on(ep.method, ep.path, async (c) => {
       const lang = langFrom(c.req.header('accept-language'));
       const requestId = c.get('requestId');
+      // Every call whose signature holds uses up its nonce, whatever its outcome. A POST spends it as the
+      // first statement of its transaction (one round trip and one commit fewer); when that transaction
+      // does not commit, or the call ends before it, the nonce is spent on its own. A replayed nonce
+      // answers 401 before any other refusal.
+      let signed: Signed | undefined;
+      let spent = false;
+      const spendAlone = async () => {
+        if (!signed || spent) return;
+        spent = true;
+        await spendNonce(deps.database.db, signed);
+      };
       try {
         const rawBody = ep.method === 'GET' ? '' : await c.req.text();
         if (rawBody.length > 64 * 1024) throw new AppError(errno.badRequest);
-        const merchant = await authenticate(deps, c, rawBody);
+        signed = await authenticate(deps, c, rawBody);
+        const { merchant } = signed;
+        if (ep.method === 'GET') await spendAlone();
+        if (merchant.status !== 'active') throw new AppError(errno.forbidden, null, 'merchant frozen');
         const ip = clientIp(c, deps.config.trustProxy);
         if (route.payoutWhitelist && !ipAllowed(ip, merchant.payoutIpWhitelist))
           throw new AppError(errno.forbidden, null, `ip ${ip}`);
@@ -166,6 +195,7 @@ export function mountGateway(
         const parsed = ep.input.safeParse(raw, { reportInput: true });
         const nul = parsed.success ? nulFields(parsed.data, lang) : [];
         if (!parsed.success || nul.length) {
+          await spendAlone();
           const fields = parsed.success ? nul : fieldErrors(parsed.error.issues, lang);
           const first = fields[0];
           return c.json(
@@ -193,10 +223,12 @@ export function mountGateway(
         const answer =
           ep.method === 'GET'
             ? await route.run(ctx(deps.database.db))
-            : await inTransaction(deps.database.db, (tx) => {
+            : await inTransaction(deps.database.db, async (tx) => {
                 after.length = 0;
+                await spendNonce(tx, signed!);
                 return route.run(ctx(tx));
               });
+        spent = true;
         for (const fn of after) {
           Promise.resolve()
             .then(fn)
@@ -206,7 +238,13 @@ export function mountGateway(
         }
         for (const [k, v] of Object.entries(answer.headers ?? {})) c.header(k, v);
         return c.json(envelope(lang, errno.ok, answer.data), (answer.status ?? ep.status) as 200);
-      } catch (err) {
+      } catch (caught) {
+        let err = caught;
+        try {
+          await spendAlone();
+        } catch (replayed) {
+          err = replayed;
+        }
         if (err instanceof AppError)
           return c.json(envelope(lang, err.errno, err.data), httpStatusOf(err.errno) as 400);
         deps.logger.error(

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { errno } from '../../contract/errno.ts';
 import type { UserKind } from '../../contract/schemas.ts';
 import type { Db } from '../db/index.ts';
@@ -56,16 +56,43 @@ export async function permsOf(
   };
 }
 
-/** Resolves an `admin-token` to its user, or throws 501 (missing, unknown, revoked) / 506 (expired). */
+/** The user's roles (name and permissions) as one JSON array, for the session query. */
+const rolesJson = sql<unknown>`coalesce((select json_agg(json_build_object('name', ${roles.name}, 'perms', ${roles.perms}) order by ${roles.id})
+  from ${userRoles} join ${roles} on ${roles.id} = ${userRoles.roleId} where ${userRoles.userId} = ${users.id}), '[]'::json)`;
+const requireGoogleJson = sql<unknown>`(select ${parameters.value} from ${parameters} where ${parameters.key} = 'require_google_auth')`;
+
+const buildSessionQuery = (db: Db) =>
+  db
+    .select({ s: sessions, u: users, roles: rolesJson, requireGoogle: requireGoogleJson })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
+    .prepare('session_by_token');
+const sessionQueries = new WeakMap<Db, ReturnType<typeof buildSessionQuery>>();
+
+/** The session query of every signed-in call, built (and on PostgreSQL prepared) once per database. */
+function sessionQuery(db: Db) {
+  let q = sessionQueries.get(db);
+  if (!q) {
+    q = buildSessionQuery(db);
+    sessionQueries.set(db, q);
+  }
+  return q;
+}
+
+/** JSON as the driver hands it over: parsed already (node-postgres, PGlite) or as text. */
+const parsedJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+
+/**
+ * Resolves an `admin-token` to its user, or throws 501 (missing, unknown, revoked) / 506 (expired). One
+ * query reads the session, its user, the user's roles with their permissions and the Google parameter;
+ * a second (at most every 30 s) moves `last_seen_at`.
+ */
 export async function resolveSession(deps: Deps, token: string | undefined): Promise<SessionUser> {
   if (!token || token.length > 200) throw new AppError(errno.notSignedIn);
   const db = deps.database.db;
   const tokenHash = sha256(token);
-  const [row] = await db
-    .select({ s: sessions, u: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(eq(sessions.tokenHash, tokenHash));
+  const [row] = await sessionQuery(db).execute({ tokenHash });
   if (!row || row.s.revokedAt || row.u.status !== 'active') throw new AppError(errno.notSignedIn);
   const now = deps.clock.now();
   const idleMs = deps.config.sessionIdleMinutes * 60_000;
@@ -75,7 +102,7 @@ export async function resolveSession(deps: Deps, token: string | undefined): Pro
   if (now.getTime() - row.s.lastSeenAt.getTime() > touchEveryMs) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
   }
-  const { perms, roles: roleNames } = await permsOf(db, row.u.id);
+  const roleRows = parsedJson<{ name: string; perms: string[] }[]>(row.roles);
   const googleBound = row.u.totpSecret !== null;
   return {
     id: row.u.id,
@@ -83,10 +110,10 @@ export async function resolveSession(deps: Deps, token: string | undefined): Pro
     nickname: row.u.nickname,
     kind: row.u.kind,
     merchantId: row.u.merchantId,
-    perms,
-    roles: roleNames,
+    perms: [...new Set(roleRows.flatMap((r) => r.perms))].sort(),
+    roles: roleRows.map((r) => r.name),
     googleBound,
-    mustBindGoogle: !googleBound && (await requireGoogleAuth(db)),
+    mustBindGoogle: !googleBound && parsedJson(row.requireGoogle) === true,
     tokenHash,
   };
 }

@@ -33,20 +33,48 @@ export function decodeCursor(cursor: string, maxId = Number.MAX_SAFE_INTEGER): {
   return { at: dbTime(iso ?? '', 'cursor'), id: n };
 }
 
+/**
+ * Filter sets whose total reached the cap lately, per database handle: while a "10,000+" answer is this
+ * fresh it is answered again without counting. Paging through a large set asks the same total on every
+ * page, and counting to the cap reads 10,001 index entries each time; an exact total below the cap is
+ * always counted afresh. A caller opts in with a `key` that names the filter set completely.
+ */
+export const cappedTotalMs = 10_000;
+const cappedLately = new WeakMap<object, Map<string, number>>();
+const maxCappedKept = 1_000;
+
+/** The query of a capped total: `count(*)` over at most `totalCap + 1` rows of a filtered table. */
+export const cappedCountQuery = (table: SQL, where: SQL | undefined): SQL =>
+  sql`select count(*)::int as n from (select 1 from ${table} ${where ? sql`where ${where}` : sql``} limit ${totalCap + 1}) t`;
+
 /** `count(*)` over at most `totalCap + 1` rows of a filtered table. */
 export async function cappedCount(
   db: Db,
   table: SQL,
   where: SQL | undefined,
+  key?: string,
 ): Promise<{ total: number; totalCapped: boolean }> {
-  const rows = await db.execute<{ n: number }>(
-    sql`select count(*)::int as n from (select 1 from ${table} ${where ? sql`where ${where}` : sql``} limit ${totalCap + 1}) t`,
-  );
+  let lately = cappedLately.get(db);
+  const keptAt = key === undefined ? undefined : lately?.get(key);
+  if (keptAt !== undefined && performance.now() - keptAt < cappedTotalMs) {
+    return { total: totalCap, totalCapped: true };
+  }
+  const rows = await db.execute<{ n: number }>(cappedCountQuery(table, where));
   const n = Number(
     (rows as unknown as { rows: { n: number }[] }).rows?.[0]?.n ??
       (rows as unknown as { n: number }[])[0]?.n ??
       0,
   );
+  if (key !== undefined && n > totalCap) {
+    if (!lately) {
+      lately = new Map();
+      cappedLately.set(db, lately);
+    }
+    if (lately.size >= maxCappedKept) lately.clear();
+    lately.set(key, performance.now());
+  } else if (key !== undefined) {
+    lately?.delete(key);
+  }
   return { total: Math.min(n, totalCap), totalCapped: n > totalCap };
 }
 

@@ -3,6 +3,7 @@ import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { sqlState } from '../../db/index.ts';
 import { merchants } from '../../db/schema.ts';
+import { forgetMerchants } from '../../gateway/merchants.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { pageWindow } from '../../lib/paging.ts';
@@ -114,7 +115,9 @@ export const merchantRoutes = [
     return detail!;
   }),
 
-  handle(endpoints.merchant.update, async ({ input, tx, deps, req, audit }) => {
+  handle(endpoints.merchant.update, async ({ input, tx, deps, req, audit, afterCommit }) => {
+    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
+    afterCommit(() => forgetMerchants(deps.database));
     const old = await loadMerchant(tx, input.id, true);
     audit({ target: `merchant:${old.id}` });
     checkLimits(input.minAmount ?? old.minAmount, input.maxAmount ?? old.maxAmount, req.lang);
@@ -138,7 +141,9 @@ export const merchantRoutes = [
     return { ok: true as const };
   }),
 
-  handle(endpoints.merchant.freeze, async ({ input, tx, deps, audit }) => {
+  handle(endpoints.merchant.freeze, async ({ input, tx, deps, audit, afterCommit }) => {
+    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
+    afterCommit(() => forgetMerchants(deps.database));
     const old = await loadMerchant(tx, input.id, true);
     const status = input.frozen ? ('frozen' as const) : ('active' as const);
     audit({
@@ -152,7 +157,9 @@ export const merchantRoutes = [
     return { ok: true as const };
   }),
 
-  handle(endpoints.merchant.resetSecret, async ({ input, user, tx, deps, req, audit }) => {
+  handle(endpoints.merchant.resetSecret, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
+    afterCommit(() => forgetMerchants(deps.database));
     const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
     audit({ target: `merchant:${m.id}`, detail: { which: input.which } });
     const fresh = await resetMerchantSecrets(deps, tx, m.id, input.which);
@@ -170,7 +177,9 @@ export const merchantRoutes = [
     return { id: m.id, code: m.code, apiSecret: fresh.apiSecret, webhookSecret: fresh.webhookSecret };
   }),
 
-  handle(endpoints.merchant.ipsUpdate, async ({ input, user, tx, deps, req, audit }) => {
+  handle(endpoints.merchant.ipsUpdate, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
+    afterCommit(() => forgetMerchants(deps.database));
     const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
     audit({ target: `merchant:${m.id}` });
     const payoutIpWhitelist = checkedWhitelist(input.payoutIpWhitelist, req.lang);
@@ -182,7 +191,9 @@ export const merchantRoutes = [
     return { ok: true as const };
   }),
 
-  handle(endpoints.merchant.callbackUpdate, async ({ input, user, tx, deps, req, audit }) => {
+  handle(endpoints.merchant.callbackUpdate, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
+    afterCommit(() => forgetMerchants(deps.database));
     const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
     audit({ target: `merchant:${m.id}` });
     await tx
@@ -193,7 +204,9 @@ export const merchantRoutes = [
     return { ok: true as const };
   }),
 
-  handle(endpoints.merchant.surchargeUpdate, async ({ input, user, tx, deps, req, audit }) => {
+  handle(endpoints.merchant.surchargeUpdate, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
+    afterCommit(() => forgetMerchants(deps.database));
     const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
     audit({ target: `merchant:${m.id}` });
     await tx

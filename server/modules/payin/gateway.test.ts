@@ -4,6 +4,7 @@
  */
 import { count, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../../../contract/index.ts';
 import { ChannelRefused } from '../../channels/adapter.ts';
 import { adapters } from '../../channels/index.ts';
 import { gatewayNonces, journalEntries, merchants, payinOrders, webhookEvents } from '../../db/schema.ts';
@@ -87,6 +88,37 @@ describe.each(engines)('pay-in gateway on %s', (engine) => {
       const replay = await s.gateway(m, 'POST', '/gateway/v1/payin', body, { nonce: first.nonce });
       expect(replay.status).toBe(401);
       expect(await footprint()).toEqual(before);
+    });
+
+    it('spends the nonce of a refused call too: its replay answers 401', async () => {
+      // Refused inside the creation's transaction (amount limits), before it (validation), and a success.
+      const bodies = [payinBody({ amount: '99999.00' }), { ...payinBody(), amount: 'abc' }, payinBody()];
+      for (const [i, body] of bodies.entries()) {
+        const first = await s.gateway(m, 'POST', '/gateway/v1/payin', body);
+        expect(first.status).toBe([422, 422, 201][i]);
+        const replay = await s.gateway(m, 'POST', '/gateway/v1/payin', body, { nonce: first.nonce });
+        expect(replay.status).toBe(401);
+        expect(replay.json.errno).toBe(errno.unauthenticated);
+      }
+      const [spent] = await s.db
+        .select({ n: count() })
+        .from(gatewayNonces)
+        .where(eq(gatewayNonces.merchantId, m.id));
+      expect(spent!.n).toBeGreaterThanOrEqual(3);
+    });
+
+    it('sees a console change of the merchant on the very next call, though it keeps merchants', async () => {
+      const k = await merchantOn(s);
+      expect((await s.gateway(k, 'GET', '/gateway/v1/balance')).status).toBe(200);
+      const reset = await s.call(endpoints.merchant.resetSecret, { id: k.id, which: 'api' }, admin);
+      expect(reset.errno, reset.errmsg).toBe(0);
+      expect((await s.gateway(k, 'GET', '/gateway/v1/balance')).status).toBe(401);
+      const fresh = { code: k.code, apiSecret: reset.data.apiSecret as string };
+      expect((await s.gateway(fresh, 'GET', '/gateway/v1/balance')).status).toBe(200);
+      expect((await s.call(endpoints.merchant.freeze, { id: k.id, frozen: true }, admin)).errno).toBe(0);
+      expect((await s.gateway(fresh, 'POST', '/gateway/v1/payin', payinBody())).status).toBe(403);
+      expect((await s.call(endpoints.merchant.freeze, { id: k.id, frozen: false }, admin)).errno).toBe(0);
+      expect((await s.gateway(fresh, 'POST', '/gateway/v1/payin', payinBody())).status).toBe(201);
     });
 
     it('refuses a frozen merchant with 403, creating nothing', async () => {

@@ -25,11 +25,14 @@ type Merchant = typeof merchants.$inferSelect;
 
 // ---- parameters --------------------------------------------------------------------------------
 
+/** A parameter's value when it is a positive integer, else the fallback. */
+export const positiveInt = (v: unknown, fallback: number): number =>
+  typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : fallback;
+
 /** A whole-number platform parameter, or the fallback when it is missing or not a positive integer. */
 export async function intParameter(db: Db, key: string, fallback: number): Promise<number> {
   const [row] = await db.select().from(parameters).where(eq(parameters.key, key));
-  const v = row?.value;
-  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : fallback;
+  return positiveInt(row?.value, fallback);
 }
 
 /** Minutes a payer has to pay before the order turns `unpaid` (parameter `payin_expiry_minutes`). */
@@ -264,12 +267,12 @@ export async function createPayin(
       }),
     );
   }
-  const routes = await candidateRoutes(tx, merchant.id, req.amount, req.channel);
+  const { routes, expiryParameter } = await candidateRoutes(tx, merchant.id, req.amount, req.channel);
   if (!routes.length)
     return unlessRepeat(new AppError(errno.noChannel, null, `no channel for ${req.amount}`));
 
   const now = deps.clock.now();
-  const minutes = await intParameter(tx, 'payin_expiry_minutes', defaultExpiryMinutes);
+  const minutes = positiveInt(expiryParameter, defaultExpiryMinutes);
   const expiresAt = new Date(now.getTime() + minutes * 60_000);
   const fee = Math.min(feeOf(req.amount, merchant.collectionRatePpm, merchant.platformFee), req.amount);
   let commission = 0;
@@ -351,9 +354,10 @@ async function finishCreation(
     .update(payinOrders)
     .set({ ...set, status, responseSnapshot: answer })
     .where(and(eq(payinOrders.id, order.id), eq(payinOrders.status, 'creating')))
-    .returning();
+    .returning({ id: payinOrders.id });
   if (!done) throw new Error(`pay-in ${order.id} left creating under our hands`);
-  return { order: done, replayed: false, answer };
+  // The row is the draft as written: nothing else changes it inside this transaction.
+  return { order: { ...draft, responseSnapshot: answer }, replayed: false, answer };
 }
 
 // ---- channel notifications ---------------------------------------------------------------------

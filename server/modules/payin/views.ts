@@ -37,8 +37,34 @@ export function gatewayView(o: PayinOrder): GatewayPayin {
 /** A stored answer in the contract's key order. */
 export const storedGatewayView = (snapshot: unknown): GatewayPayin => gatewayPayin.parse(snapshot);
 
+/**
+ * The columns a console list row shows: the list reads only these (not the request and response
+ * snapshots, which are most of a row's bytes).
+ */
+export const rowColumns = {
+  id: payinOrders.id,
+  orderNo: payinOrders.orderNo,
+  merchantOrderNo: payinOrders.merchantOrderNo,
+  merchantId: payinOrders.merchantId,
+  channelId: payinOrders.channelId,
+  channelOrderId: payinOrders.channelOrderId,
+  currency: payinOrders.currency,
+  amount: payinOrders.amount,
+  paidAmount: payinOrders.paidAmount,
+  fee: payinOrders.fee,
+  status: payinOrders.status,
+  pushStatus: payinOrders.pushStatus,
+  utr: payinOrders.utr,
+  paidBy: payinOrders.paidBy,
+  createdAt: payinOrders.createdAt,
+  expiresAt: payinOrders.expiresAt,
+  paidAt: payinOrders.paidAt,
+  callbackAt: payinOrders.callbackAt,
+};
+export type RowOrder = Pick<PayinOrder, keyof typeof rowColumns>;
+
 /** A console list row. */
-export function rowView(o: PayinOrder, merchantCode: string, channelCode: string | null): PayinRow {
+export function rowView(o: RowOrder, merchantCode: string, channelCode: string | null): PayinRow {
   return {
     id: o.id,
     orderNo: o.orderNo,

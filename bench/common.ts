@@ -1,0 +1,145 @@
+/**
+ * What the order benchmarks share: the command line, the bench database (a PGlite data folder, or
+ * PostgreSQL with the same folder holding the server key), the engine's version, and statistics.
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { loadConfig } from '../server/config.ts';
+import { type Database, type Db, openDatabase } from '../server/db/index.ts';
+import type { Deps } from '../server/deps.ts';
+import { systemClock } from '../server/lib/clock.ts';
+import { sealer } from '../server/lib/crypto.ts';
+import { createLogger } from '../server/lib/logger.ts';
+import { createMailer } from '../server/lib/mail.ts';
+import { rateLimiter } from '../server/lib/rateLimit.ts';
+
+export const root = join(import.meta.dirname, '..');
+
+/** The platform user the benchmarks sign in as (created by the seed's bootstrap). */
+export const benchAdminPassword = 'Bench12345!';
+/** Seeded merchants are M20001 … M20050; the first is the large one. */
+export const largeMerchantCode = 'M20001';
+/** Orders the creation benchmark makes carry this merchant order number prefix (and are removed after). */
+export const createdPrefix = 'BENCH-';
+/** Every callback address in the bench data is a closed port on loopback: nothing leaves the machine. */
+export const loopbackNotify = 'http://127.0.0.1:9/callback';
+
+export function args(argv = process.argv.slice(2)) {
+  const out = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}`);
+    const next = argv[i + 1];
+    if (next === undefined || next.startsWith('--')) out.set(a.slice(2), 'true');
+    else {
+      out.set(a.slice(2), next);
+      i++;
+    }
+  }
+  return out;
+}
+
+export interface BenchTarget {
+  /** The data folder: PGlite's files (`pgdata/`) and, for both engines, the server key (`app.key`). */
+  dir: string;
+  /** PostgreSQL URL; absent for PGlite. */
+  url: string | undefined;
+}
+
+export function target(a: Map<string, string>): BenchTarget {
+  const dir = a.get('dir');
+  if (!dir) throw new Error('--dir <data folder> is required (PGlite files and the server key live there)');
+  return { dir: resolve(dir), url: a.get('url') };
+}
+
+/** Deps as the server builds them (main.ts), on the bench database, with the data folder's key. */
+export async function openBench(t: BenchTarget, poolSize = 4): Promise<Deps> {
+  const config = loadConfig({ ...process.env, DATA_DIR: t.dir, DATABASE_URL: t.url ?? '', DEMO: '0' });
+  const database: Database = await openDatabase({ url: t.url, dataDir: t.dir, poolSize });
+  return {
+    config: { ...config, adminPassword: benchAdminPassword, demo: false },
+    database,
+    clock: systemClock,
+    mailer: createMailer({ smtpUrl: undefined, from: config.mailFrom, db: () => database.db }),
+    sealer: sealer(config.appKey),
+    logger: createLogger('warn'),
+    authLimiter: rateLimiter({ limit: 30, windowMs: 5 * 60_000, now: () => Date.now() }),
+  };
+}
+
+/** Rows of a raw `db.execute` on either driver. */
+export function rows<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
+}
+
+export async function one<T>(db: Db, query: ReturnType<typeof sql>): Promise<T> {
+  return rows<T>(await db.execute(query))[0]!;
+}
+
+/** The driver under drizzle (PGlite or a pg Pool): both take `query(text, params)`. */
+export function rawClient(db: Db): { query(text: string, params?: unknown[]): Promise<unknown> } {
+  return (db as unknown as { $client: { query(text: string, params?: unknown[]): Promise<unknown> } })
+    .$client;
+}
+
+export async function engineVersion(database: Database): Promise<string> {
+  const { version } = await one<{ version: string }>(database.db, sql`select version()`);
+  const short = version.split(' on ')[0]!.split(',')[0]!;
+  if (database.engine === 'pglite') {
+    const pkg = JSON.parse(
+      readFileSync(join(root, 'node_modules/@electric-sql/pglite/package.json'), 'utf8'),
+    ) as { version: string };
+    return `PGlite ${pkg.version} (${short})`;
+  }
+  return short;
+}
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export interface Timing {
+  n: number;
+  median: number;
+  p95: number;
+}
+
+export function summary(ms: readonly number[]): Timing {
+  const s = [...ms].sort((a, b) => a - b);
+  return { n: s.length, median: percentile(s, 50), p95: percentile(s, 95) };
+}
+
+/** Runs `fn` `warmup` times unmeasured, then `n` times measured; answers the timings in ms. */
+export async function timeIt(n: number, fn: (i: number) => Promise<unknown>, warmup = 20): Promise<Timing> {
+  for (let i = 0; i < warmup; i++) await fn(i);
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await fn(i);
+    ms.push(performance.now() - t0);
+  }
+  return summary(ms);
+}
+
+export const fmtMs = (ms: number) => (ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+export const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+export const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ');
+
+/** A small deterministic generator (mulberry32), so a seed with the same `--seed` makes the same data. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}

@@ -1,0 +1,1 @@
+CREATE INDEX "payin_orders_merchant_status_time_idx" ON "payin_orders" USING btree ("merchant_id","status","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);

@@ -1,0 +1,55 @@
+/**
+ * The gateway's merchants by code, kept for a few seconds: every signed call needs its merchant (secret,
+ * status, terms), and reading and unsealing it on each call is a round trip and a decryption on the
+ * hottest path. A change made through the console forgets the cache once it commits (`forgetMerchants`),
+ * so this process sees it at once; another server process on the same database sees it within
+ * `merchantCacheMs`. One cache per open database, so that tests with a database each never mix.
+ */
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { merchants } from '../db/schema.ts';
+import type { Deps } from '../deps.ts';
+
+export type Merchant = typeof merchants.$inferSelect;
+
+export const merchantCacheMs = 5_000;
+/** Codes are checked against the database before they are kept, so only real merchants fill this. */
+const maxEntries = 10_000;
+
+interface Entry {
+  merchant: Merchant;
+  /** The API secret, unsealed. */
+  secret: string;
+  at: number;
+}
+
+const caches = new WeakMap<Database, Map<string, Entry>>();
+
+/** The merchant with this code and its API secret, or undefined when there is none. */
+export async function gatewayMerchant(
+  deps: Pick<Deps, 'database' | 'sealer'>,
+  code: string,
+): Promise<{ merchant: Merchant; secret: string } | undefined> {
+  let cache = caches.get(deps.database);
+  if (!cache) {
+    cache = new Map();
+    caches.set(deps.database, cache);
+  }
+  const now = performance.now();
+  const hit = cache.get(code);
+  if (hit && now - hit.at < merchantCacheMs) return hit;
+  const [merchant] = await deps.database.db.select().from(merchants).where(eq(merchants.code, code));
+  if (!merchant) {
+    cache.delete(code);
+    return undefined;
+  }
+  const entry: Entry = { merchant, secret: deps.sealer.open(merchant.apiSecret), at: now };
+  if (cache.size >= maxEntries) cache.clear();
+  cache.set(code, entry);
+  return entry;
+}
+
+/** Forgets every kept merchant of this database: call after a change to any merchant commits. */
+export function forgetMerchants(database: Database): void {
+  caches.delete(database);
+}
