@@ -18,20 +18,18 @@ import {
   orderImages,
   payinOrders,
   postings,
-  users,
   webhookAttempts,
   webhookEvents,
 } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, type Refusal, refuse } from '../../http/errors.ts';
+import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
-import { isLocked, recordFailure } from '../auth/lockout.ts';
-import { consumeTotp } from '../auth/totp.ts';
+import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 import { routesOf } from '../merchant/service.ts';
 import {
@@ -164,18 +162,6 @@ export function pageBound(to: Date, cursor: string | undefined): SQL {
   if (!cursor) return lte(payinOrders.createdAt, to);
   const c = decodeCursor(cursor);
   return sql`(${payinOrders.createdAt}, ${payinOrders.id}) < (${c.at}, ${c.id})`;
-}
-
-/** The caller's Google code, accepted once; a wrong one counts towards the sign-in lockout. */
-async function checkGoogleCode(tx: Db, deps: Deps, user: SessionUser, code: string): Promise<Refusal | null> {
-  const now = deps.clock.now();
-  const [row] = await tx.select({ totpSecret: users.totpSecret }).from(users).where(eq(users.id, user.id));
-  if (!row) throw new AppError(errno.notSignedIn);
-  if (!row.totpSecret) return refuse(errno.googleNotBound);
-  if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
-  if (await consumeTotp(tx, user.id, deps.sealer.open(row.totpSecret), code, now)) return null;
-  await recordFailure(tx, user.username, now);
-  return refuse(errno.badCode);
 }
 
 async function channelOf(tx: Db, id: number | null): Promise<Channel | undefined> {

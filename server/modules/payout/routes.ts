@@ -24,9 +24,9 @@ import type { SessionUser } from '../../http/session.ts';
 import { pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances } from '../../ledger/index.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor, totalCap } from '../../lib/paging.ts';
+import { checkGoogleCode } from '../auth/googleCode.ts';
 import { invalidField, loadMerchant } from '../merchant/scope.ts';
 import { type BulkError, readBulkFile } from './bulk.ts';
-import { checkGoogleCode } from './google.ts';
 import {
   completePayout,
   createPayout,

@@ -4,15 +4,12 @@ import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import { journalEntries, ledgerAccounts, postings, users } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
-import { AppError, type Refusal, refuse } from '../../http/errors.ts';
+import { journalEntries, ledgerAccounts, postings } from '../../db/schema.ts';
+import { refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import type { SessionUser } from '../../http/session.ts';
 import { merchantAccount, merchantBalances, merchantWalletKinds, post } from '../../ledger/index.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
-import { isLocked, recordFailure } from '../auth/lockout.ts';
-import { consumeTotp, matchingStep } from '../auth/totp.ts';
+import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant, targetMerchantId } from '../merchant/scope.ts';
 
 /** The wallet balances of a merchant as the contract answers them. */
@@ -28,39 +25,6 @@ export async function balancesOf(tx: Db, merchantId: number, currency: string) {
     payout: { available: formatMinor(b.payout_available) },
     frozen: formatMinor(b.frozen),
   };
-}
-
-/**
- * The caller's Google code for a money action. The user must have a bound key (1010); a locked name
- * is refused (1004); a wrong code counts towards the sign-in lockout, like a wrong code at sign-in, and
- * is refused (1003). `consume` accepts the code once (a later reuse is refused); without it the code is
- * only checked, so a preview never spends the code the real action needs.
- */
-async function checkGoogleCode(
-  tx: Db,
-  deps: Deps,
-  user: SessionUser,
-  code: string,
-  consume: boolean,
-): Promise<Refusal | null> {
-  const now = deps.clock.now();
-  const [row] = await tx
-    .select({ totpSecret: users.totpSecret, totpLastStep: users.totpLastStep })
-    .from(users)
-    .where(eq(users.id, user.id));
-  if (!row) throw new AppError(errno.notSignedIn);
-  if (!row.totpSecret) return refuse(errno.googleNotBound);
-  if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
-  const secret = deps.sealer.open(row.totpSecret);
-  let ok: boolean;
-  if (consume) ok = await consumeTotp(tx, user.id, secret, code, now);
-  else {
-    const step = matchingStep(secret, code, now);
-    ok = step !== null && step > row.totpLastStep;
-  }
-  if (ok) return null;
-  await recordFailure(tx, user.username, now);
-  return refuse(errno.badCode);
 }
 
 export const walletRoutes = [

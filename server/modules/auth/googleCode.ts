@@ -5,11 +5,12 @@ import { users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, type Refusal, refuse } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { isLocked, recordFailure } from '../auth/lockout.ts';
-import { consumeTotp, matchingStep } from '../auth/totp.ts';
+import { isLocked, recordFailure } from './lockout.ts';
+import { consumeTotp, matchingStep } from './totp.ts';
 
 /**
- * The caller's Google code for a payout from the console. The user must have a bound key (1010); a
+ * The caller's Google code for a money action (a payout, a transfer, a forced supplement). The user must
+ * have a bound key (1010); a
  * locked name is refused (1004); a wrong or already used code counts towards the sign-in lockout and is
  * refused (1003). `consume` accepts the code once; without it (a dry run) the code is only checked, so
  * the preview does not spend the code the real upload needs. Refusals are returned, so the counted
@@ -20,7 +21,7 @@ export async function checkGoogleCode(
   deps: Deps,
   user: SessionUser,
   code: string,
-  consume: boolean,
+  consume = true,
 ): Promise<Refusal | null> {
   const now = deps.clock.now();
   const [row] = await tx
