@@ -3,8 +3,9 @@
  * sum to zero per currency; accounts are locked in id order, each posting records the balance before
  * and after, and the database refuses a negative wallet (CHECK) even if this code were wrong.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { errno } from '../../contract/errno.ts';
+import { formatMinor } from '../../contract/money.ts';
 import type { Db } from '../db/index.ts';
 import { type AccountKind, journalEntries, ledgerAccounts, postings } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -228,4 +229,43 @@ export async function merchantBalances(tx: Db, merchantId: number, currency: str
   const out = { collection_available: 0, collection_pending: 0, payout_available: 0, frozen: 0 };
   for (const r of rows) out[r.kind as keyof typeof out] = r.balance;
   return out;
+}
+
+/**
+ * The ledger lines of the entries one cause posted (an order), as the order's detail shows them; with
+ * `merchantId`, only the lines on that merchant's wallets (a merchant user's view).
+ */
+export async function orderPostings(tx: Db, refType: string, refId: number, merchantId: number | null) {
+  const rows = await tx
+    .select({
+      entryId: journalEntries.id,
+      entryKind: journalEntries.kind,
+      ownerType: ledgerAccounts.ownerType,
+      ownerId: ledgerAccounts.ownerId,
+      account: ledgerAccounts.kind,
+      amount: postings.amount,
+      balanceBefore: postings.balanceBefore,
+      balanceAfter: postings.balanceAfter,
+      at: postings.at,
+    })
+    .from(postings)
+    .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
+    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.accountId))
+    .where(
+      and(
+        eq(journalEntries.refType, refType),
+        eq(journalEntries.refId, String(refId)),
+        merchantId === null
+          ? undefined
+          : and(eq(ledgerAccounts.ownerType, 'merchant'), eq(ledgerAccounts.ownerId, merchantId)),
+      ),
+    )
+    .orderBy(asc(journalEntries.id), asc(postings.id));
+  return rows.map((r) => ({
+    ...r,
+    amount: formatMinor(r.amount),
+    balanceBefore: formatMinor(r.balanceBefore),
+    balanceAfter: formatMinor(r.balanceAfter),
+    at: r.at.toISOString(),
+  }));
 }

@@ -13,11 +13,9 @@ import type { Db } from '../../db/index.ts';
 import {
   channels,
   journalEntries,
-  ledgerAccounts,
   merchants,
   orderImages,
   payinOrders,
-  postings,
   webhookAttempts,
   webhookEvents,
 } from '../../db/schema.ts';
@@ -27,6 +25,7 @@ import { handle } from '../../http/handle.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
+import { orderPostings } from '../../ledger/index.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
@@ -238,32 +237,7 @@ export const payinRoutes = [
       : [];
     const tenant = tenantOf(user);
     // A merchant sees its own accounts' lines; the platform's and the agent's balances are not its business.
-    const lines = await tx
-      .select({
-        id: postings.id,
-        entryId: postings.entryId,
-        entryKind: journalEntries.kind,
-        ownerType: ledgerAccounts.ownerType,
-        ownerId: ledgerAccounts.ownerId,
-        account: ledgerAccounts.kind,
-        amount: postings.amount,
-        balanceBefore: postings.balanceBefore,
-        balanceAfter: postings.balanceAfter,
-        at: postings.at,
-      })
-      .from(postings)
-      .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
-      .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.accountId))
-      .where(
-        and(
-          eq(journalEntries.refType, 'payin'),
-          eq(journalEntries.refId, String(order.id)),
-          tenant === null
-            ? undefined
-            : and(eq(ledgerAccounts.ownerType, 'merchant'), eq(ledgerAccounts.ownerId, tenant)),
-        ),
-      )
-      .orderBy(asc(postings.id));
+    const lines = await orderPostings(tx, 'payin', order.id, tenant);
     const images = await tx
       .select()
       .from(orderImages)
@@ -294,17 +268,7 @@ export const payinRoutes = [
           })),
         nextAttemptAt: e.nextAttemptAt ? e.nextAttemptAt.toISOString() : null,
       })),
-      postings: lines.map((l) => ({
-        entryId: l.entryId,
-        entryKind: l.entryKind,
-        ownerType: l.ownerType,
-        ownerId: l.ownerId,
-        account: l.account,
-        amount: formatMinor(l.amount),
-        balanceBefore: formatMinor(l.balanceBefore),
-        balanceAfter: formatMinor(l.balanceAfter),
-        at: l.at.toISOString(),
-      })),
+      postings: lines,
       images: images.map((i) => ({
         id: i.id,
         url: `/api${endpoints.merchantOrder.image.path}?id=${i.id}`,

@@ -7,22 +7,14 @@ import { type Errno, errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import {
-  channels,
-  journalEntries,
-  ledgerAccounts,
-  payoutOrders,
-  postings,
-  webhookAttempts,
-  webhookEvents,
-} from '../../db/schema.ts';
+import { channels, payoutOrders, webhookAttempts, webhookEvents } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
-import { merchantBalances } from '../../ledger/index.ts';
+import { merchantBalances, orderPostings } from '../../ledger/index.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor, totalCap } from '../../lib/paging.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { invalidField, loadMerchant } from '../merchant/scope.ts';
@@ -174,44 +166,6 @@ async function callbacksOf(tx: Db, orderId: number) {
   }));
 }
 
-/** The ledger lines of an order's entries; a merchant user sees only the lines on its own wallets. */
-async function postingsOf(tx: Db, o: PayoutOrder, user: SessionUser) {
-  const rows = await tx
-    .select({
-      entryId: journalEntries.id,
-      entryKind: journalEntries.kind,
-      ownerType: ledgerAccounts.ownerType,
-      ownerId: ledgerAccounts.ownerId,
-      account: ledgerAccounts.kind,
-      amount: postings.amount,
-      balanceBefore: postings.balanceBefore,
-      balanceAfter: postings.balanceAfter,
-      at: postings.at,
-    })
-    .from(postings)
-    .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
-    .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.accountId))
-    .where(
-      and(
-        eq(journalEntries.refType, payoutRefType),
-        eq(journalEntries.refId, String(o.id)),
-        user.kind === 'merchant'
-          ? and(eq(ledgerAccounts.ownerType, 'merchant'), eq(ledgerAccounts.ownerId, o.merchantId))
-          : undefined,
-      ),
-    )
-    .orderBy(asc(journalEntries.id), asc(postings.id));
-  return rows.map((r) => ({
-    ...r,
-    amount: formatMinor(r.amount),
-    balanceBefore: formatMinor(r.balanceBefore),
-    balanceAfter: formatMinor(r.balanceAfter),
-    at: r.at.toISOString(),
-  }));
-}
-
-/** Deps whose database handle is the request's transaction (PGlite runs one query at a time). */
-
 export const payoutRoutes = [
   handle(endpoints.merchantPayout.list, async ({ input, user, tx, deps, req }) => {
     const { where, to } = filtersOf(input, user, deps, req.lang);
@@ -264,7 +218,7 @@ export const payoutRoutes = [
       requestSnapshot: o.requestSnapshot ?? null,
       responseSnapshot: o.responseSnapshot ?? null,
       callbacks: await callbacksOf(tx, o.id),
-      postings: await postingsOf(tx, o, user),
+      postings: await orderPostings(tx, payoutRefType, o.id, user.kind === 'merchant' ? o.merchantId : null),
     };
   }),
 
