@@ -1,6 +1,11 @@
 import { allows, type Grants } from './access.ts';
 import { accountScreens, publicScreens } from './account.ts';
 import { appCommands, tableCommands } from './app.ts';
+import { businessCommands } from './business.ts';
+import { fundCommands } from './funds.ts';
+import { orderCommands } from './orders.ts';
+import { payoutCommands } from './payouts.ts';
+import { settingCommands } from './settings.ts';
 import { systemCommands } from './system.ts';
 import {
   type AnyAction,
@@ -47,6 +52,11 @@ export function shortcutsOf(command: Command): readonly string[] {
 export const commands: readonly Command[] = assemble([
   ...publicScreens,
   ...accountScreens,
+  ...orderCommands,
+  ...payoutCommands,
+  ...fundCommands,
+  ...businessCommands,
+  ...settingCommands,
   ...systemCommands,
   ...appCommands,
   ...tableCommands,

@@ -7,11 +7,17 @@ export interface Contexts {
   role: Output<typeof endpoints.role.list>['list'][number];
   log: Output<typeof endpoints.log.list>['list'][number];
   mail: Output<typeof endpoints.mailOutbox.list>['list'][number];
+  payin: Output<typeof endpoints.merchantOrder.list>['list'][number];
+  payout: Output<typeof endpoints.merchantPayout.list>['list'][number];
+  recharge: Output<typeof endpoints.merchantRechargeLog.list>['list'][number];
+  merchant: Output<typeof endpoints.merchant.list>['list'][number];
+  agent: Output<typeof endpoints.agent.list>['list'][number];
+  channel: Output<typeof endpoints.channel.list>['list'][number];
 }
 export type ContextName = keyof Contexts;
 
 /** Menu groups of the sidebar, in display order; their titles are `menu.<id>`. */
-export const menuGroups = ['security', 'system'] as const;
+export const menuGroups = ['orders', 'funds', 'business', 'settings', 'security', 'system'] as const;
 export type MenuGroup = (typeof menuGroups)[number];
 
 export type IconName =
@@ -39,7 +45,23 @@ export type IconName =
   | 'more'
   | 'close'
   | 'chevron'
-  | 'power';
+  | 'power'
+  | 'wallet'
+  | 'upload'
+  | 'download'
+  | 'send'
+  | 'zap'
+  | 'bank'
+  | 'chart'
+  | 'link'
+  | 'clipboard'
+  | 'filter'
+  | 'eye'
+  | 'image'
+  | 'code'
+  | 'snowflake'
+  | 'percent'
+  | 'play';
 
 /** A dialog component opened by a command: it ends by calling `close` with its result. */
 export type DialogComponent<P> = ComponentType<P & { close: (result?: unknown) => void }>;

@@ -20,6 +20,8 @@ export interface EndpointDef<I extends z.ZodMiniType, O extends z.ZodMiniType> {
   output: O;
   /** Largest request body accepted, in bytes (default 1 MiB): for uploads. */
   maxBodyBytes?: number;
+  /** The answer is a file (an export), streamed with its own content type; errors still come as the envelope. */
+  download?: true;
 }
 
 /** One API endpoint. Its description lives in the locales under `endpoints.<id>`. */

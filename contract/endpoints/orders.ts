@@ -22,9 +22,24 @@ const orderFilters = {
   channelId: z.optional(id),
   pushStatus: z.optional(pushStatus),
   q: z.optional(z.string().check(z.trim(), z.maxLength(64))),
+  /** Several whole numbers at once (pasted into the console): orders matching any of them. */
+  nos: z.optional(
+    z.union([
+      z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+      z.array(z.string().check(z.trim(), z.minLength(1), z.maxLength(64))).check(z.maxLength(100)),
+    ]),
+  ),
   pageSize,
   cursor,
 };
+/** The same filters without paging, for exports. */
+const { pageSize: _pageSize, cursor: _cursor, ...exportFilters } = orderFilters;
+export const exportFormat = z.enum(['csv', 'xlsx']);
+/** Exports may cover at most one week (PRODUCT.md section 2). */
+const periodWithinWeek = z.refine<{ from: string; to: string }>(
+  (v) => new Date(v.to).getTime() - new Date(v.from).getTime() <= 7 * 86_400_000,
+  { message: 'validation.periodWeek', path: ['to'] },
+);
 const periodInOrder = z.refine<{ from: string; to: string }>((v) => new Date(v.to) >= new Date(v.from), {
   message: 'validation.periodOrder',
   path: ['to'],
@@ -516,5 +531,34 @@ export const merchantRechargeLog = {
     caller: 'platform',
     input: strictObject({ id, reason }),
     output: rechargeRow,
+  }),
+};
+
+// Not registered yet: `merchantOrder.export` and `merchantPayout.export` join their areas when the
+// server's handlers land (createApp refuses an endpoint without one).
+export const payinExport = {
+  /** The whole filtered set as a CSV or XLSX file, streamed (`download`: a file, not the envelope). */
+  export: endpoint({
+    method: 'GET',
+    path: '/merchantOrder/export',
+    caller: 'both',
+    download: true,
+    input: z
+      .object({ ...exportFilters, status: oneOrMany(payinStatus), format: exportFormat })
+      .check(periodInOrder, periodWithinWeek),
+    output: z.unknown(),
+  }),
+};
+export const payoutExport = {
+  /** The whole filtered set as a CSV or XLSX file, streamed (`download`: a file, not the envelope). */
+  export: endpoint({
+    method: 'GET',
+    path: '/merchantPayout/export',
+    caller: 'both',
+    download: true,
+    input: z
+      .object({ ...exportFilters, status: oneOrMany(payoutStatus), format: exportFormat })
+      .check(periodInOrder, periodWithinWeek),
+    output: z.unknown(),
   }),
 };

@@ -28,6 +28,23 @@ const paths: Record<IconName, string> = {
   close: 'M18 6L6 18M6 6l12 12',
   chevron: 'M9 18l6-6-6-6',
   power: 'M18.4 6.6a9 9 0 1 1-12.8 0M12 2v10',
+  wallet: 'M3 7h18v13H3zM3 7l3-4h12l3 4M16 13h2',
+  upload: 'M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M17 8l-5-5-5 5M12 3v12',
+  download: 'M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M7 10l5 5 5-5M12 15V3',
+  send: 'M22 2L11 13M22 2l-7 20-4-9-9-4 20-7z',
+  zap: 'M13 2L3 14h9l-1 8 10-12h-9l1-8z',
+  bank: 'M3 21h18M3 10h18M5 6l7-3 7 3M4 10v11M20 10v11M8 14v3M12 14v3M16 14v3',
+  chart: 'M3 3v18h18M7 16l4-5 4 3 5-7',
+  link: 'M10 13a5 5 0 0 0 7.5.5l3-3a5 5 0 0 0-7-7l-1.7 1.7M14 11a5 5 0 0 0-7.5-.5l-3 3a5 5 0 0 0 7 7l1.7-1.7',
+  clipboard: 'M16 4h2a2 2 0 0 1 2 2v14a2 2 0 0 1-2 2H6a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2h2M9 2h6v4H9z',
+  filter: 'M22 3H2l8 9.5V19l4 2v-8.5L22 3z',
+  eye: 'M1 12s4-8 11-8 11 8 11 8-4 8-11 8-11-8-11-8zM12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z',
+  image: 'M3 3h18v18H3zM8.5 10a1.5 1.5 0 1 0 0-3 1.5 1.5 0 0 0 0 3zM21 15l-5-5L5 21',
+  code: 'M16 18l6-6-6-6M8 6l-6 6 6 6',
+  snowflake: 'M12 2v20M2 12h20M5 5l14 14M19 5L5 19',
+  percent:
+    'M19 5L5 19M6.5 9a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5zM17.5 20a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5z',
+  play: 'M5 3l14 9-14 9V3z',
 };
 
 export function Icon({ name, size = 16 }: { name: IconName; size?: number }) {

@@ -1,0 +1,3 @@
+import type { Command } from './types.ts';
+
+export const fundCommands: readonly Command[] = [];

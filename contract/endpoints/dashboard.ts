@@ -1,0 +1,82 @@
+import * as z from 'zod/mini';
+import { endpoint } from '../endpoint.ts';
+import { moneyOut } from '../money.ts';
+
+/** Figures of one kind of order over a period, per currency. */
+const orderFigures = z.object({
+  currency: z.string(),
+  /** Orders created in the period. */
+  count: z.number(),
+  /** Of those, paid (pay-ins) or successful (payouts). */
+  successCount: z.number(),
+  /** Orders that reached an end state (paid/success, failed, unpaid, creation failed): the rate's base. */
+  finishedCount: z.number(),
+  /** Amount of the successful orders. */
+  amount: moneyOut,
+  /** Platform fee income from the successful orders. */
+  fee: moneyOut,
+  /** successCount / finishedCount in parts per million; null when nothing finished. */
+  successRatePpm: z.nullable(z.number()),
+});
+
+const period = z.object({
+  /** Start of the period (inclusive) and end (exclusive), as instants. */
+  from: z.string(),
+  to: z.string(),
+  payin: z.array(orderFigures),
+  payout: z.array(orderFigures),
+});
+
+export const dashboard = {
+  /**
+   * The dashboard's figures, read from the order rollups (never a scan of the orders): a platform
+   * user sees every merchant, a merchant user its own. Days are business days in the platform's
+   * business time zone (`businessTimeZone`).
+   */
+  summary: endpoint({
+    method: 'GET',
+    path: '/dashboard/summary',
+    caller: 'both',
+    input: z.object({}),
+    output: z.object({
+      businessTimeZone: z.string(),
+      today: period,
+      last7Days: period,
+      last30Days: period,
+      /** One row per business day of the last 30 (oldest first), for the chart. */
+      daily: z.array(
+        z.object({
+          date: z.string(),
+          currency: z.string(),
+          payinCount: z.number(),
+          payinSuccessCount: z.number(),
+          payinAmount: moneyOut,
+          payoutCount: z.number(),
+          payoutSuccessCount: z.number(),
+          payoutAmount: moneyOut,
+          fee: moneyOut,
+        }),
+      ),
+      /** Per channel over the last 7 days. */
+      channels: z.array(
+        z.object({
+          channelId: z.number(),
+          channelCode: z.string(),
+          channelName: z.string(),
+          payinCount: z.number(),
+          payinSuccessCount: z.number(),
+          payinFinishedCount: z.number(),
+          successRatePpm: z.nullable(z.number()),
+        }),
+      ),
+      /** Work that needs a person, each a count behind a link into the filtered list. */
+      queues: z.object({
+        callbacksGaveUp: z.number(),
+        payoutsQueued: z.number(),
+        payoutsProcessing: z.number(),
+        /** null for users who may not see recharges. */
+        rechargesPending: z.nullable(z.number()),
+      }),
+    }),
+  }),
+};
