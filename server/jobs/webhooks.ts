@@ -39,6 +39,43 @@ export async function callbackSchedule(db: Db): Promise<number[]> {
  * Queues the callback for an order's state change, in the caller's transaction. One event per
  * (order, type, round): a duplicate notification queues nothing new.
  */
+/** An order's callbacks with every delivery attempt, oldest first, as the order's detail shows them. */
+export async function callbacksOf(tx: Db, orderType: 'payin' | 'payout', orderId: number) {
+  const events = await tx
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.orderType, orderType), eq(webhookEvents.orderId, orderId)))
+    .orderBy(asc(webhookEvents.id));
+  const attempts = events.length
+    ? await tx
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.eventId,
+            events.map((e) => e.id),
+          ),
+        )
+        .orderBy(asc(webhookAttempts.at), asc(webhookAttempts.id))
+    : [];
+  return events.map((e) => ({
+    messageId: e.messageId,
+    type: e.type,
+    url: e.url,
+    status: e.status,
+    attempts: attempts
+      .filter((a) => a.eventId === e.id)
+      .map((a) => ({
+        at: a.at.toISOString(),
+        manual: a.manual,
+        httpStatus: a.httpStatus,
+        response: a.response,
+        durationMs: a.durationMs,
+      })),
+    nextAttemptAt: e.nextAttemptAt?.toISOString() ?? null,
+  }));
+}
+
 export async function enqueueCallback(
   deps: Pick<Deps, 'clock'>,
   tx: Db,

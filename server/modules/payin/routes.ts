@@ -24,7 +24,7 @@ import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
+import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { orderPostings } from '../../ledger/index.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
@@ -218,23 +218,6 @@ export const payinRoutes = [
   handle(endpoints.merchantOrder.info, async ({ input, user, tx, req }) => {
     const order = await orderFor(tx, user, input, req.lang);
     const withCodes = await loadWithCodes(tx, order.id);
-    const events = await tx
-      .select()
-      .from(webhookEvents)
-      .where(and(eq(webhookEvents.orderType, 'payin'), eq(webhookEvents.orderId, order.id)))
-      .orderBy(asc(webhookEvents.id));
-    const attempts = events.length
-      ? await tx
-          .select()
-          .from(webhookAttempts)
-          .where(
-            inArray(
-              webhookAttempts.eventId,
-              events.map((e) => e.id),
-            ),
-          )
-          .orderBy(asc(webhookAttempts.at), asc(webhookAttempts.id))
-      : [];
     const tenant = tenantOf(user);
     // A merchant sees its own accounts' lines; the platform's and the agent's balances are not its business.
     const lines = await orderPostings(tx, 'payin', order.id, tenant);
@@ -252,22 +235,7 @@ export const payinRoutes = [
       failureReason: order.failureReason,
       requestSnapshot: order.requestSnapshot,
       responseSnapshot: order.responseSnapshot,
-      callbacks: events.map((e) => ({
-        messageId: e.messageId,
-        type: e.type,
-        url: e.url,
-        status: e.status,
-        attempts: attempts
-          .filter((a) => a.eventId === e.id)
-          .map((a) => ({
-            at: a.at.toISOString(),
-            manual: a.manual,
-            httpStatus: a.httpStatus,
-            response: a.response,
-            durationMs: a.durationMs,
-          })),
-        nextAttemptAt: e.nextAttemptAt ? e.nextAttemptAt.toISOString() : null,
-      })),
+      callbacks: await callbacksOf(tx, 'payin', order.id),
       postings: lines,
       images: images.map((i) => ({
         id: i.id,

@@ -2,18 +2,18 @@
  * Payout orders in the console (`merchantPayout.*`) and the simulator's payout control. Merchant users
  * are confined to their own merchant: another merchant's order is simply not found (404).
  */
-import { and, asc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { type Errno, errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import { channels, payoutOrders, webhookAttempts, webhookEvents } from '../../db/schema.ts';
+import { channels, payoutOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
+import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances, orderPostings } from '../../ledger/index.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor, totalCap } from '../../lib/paging.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
@@ -130,42 +130,6 @@ async function findOrder(
   return o;
 }
 
-async function callbacksOf(tx: Db, orderId: number) {
-  const events = await tx
-    .select()
-    .from(webhookEvents)
-    .where(and(eq(webhookEvents.orderType, 'payout'), eq(webhookEvents.orderId, orderId)))
-    .orderBy(asc(webhookEvents.id));
-  const attempts = events.length
-    ? await tx
-        .select()
-        .from(webhookAttempts)
-        .where(
-          inArray(
-            webhookAttempts.eventId,
-            events.map((e) => e.id),
-          ),
-        )
-        .orderBy(asc(webhookAttempts.at), asc(webhookAttempts.id))
-    : [];
-  return events.map((e) => ({
-    messageId: e.messageId,
-    type: e.type,
-    url: e.url,
-    status: e.status,
-    attempts: attempts
-      .filter((a) => a.eventId === e.id)
-      .map((a) => ({
-        at: a.at.toISOString(),
-        manual: a.manual,
-        httpStatus: a.httpStatus,
-        response: a.response,
-        durationMs: a.durationMs,
-      })),
-    nextAttemptAt: e.nextAttemptAt?.toISOString() ?? null,
-  }));
-}
-
 export const payoutRoutes = [
   handle(endpoints.merchantPayout.list, async ({ input, user, tx, deps, req }) => {
     const { where, to } = filtersOf(input, user, deps, req.lang);
@@ -217,7 +181,7 @@ export const payoutRoutes = [
       notifyUrl: o.notifyUrl,
       requestSnapshot: o.requestSnapshot ?? null,
       responseSnapshot: o.responseSnapshot ?? null,
-      callbacks: await callbacksOf(tx, o.id),
+      callbacks: await callbacksOf(tx, 'payout', o.id),
       postings: await orderPostings(tx, payoutRefType, o.id, user.kind === 'merchant' ? o.merchantId : null),
     };
   }),
