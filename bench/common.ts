@@ -2,7 +2,7 @@
  * What the order benchmarks share: the command line, the bench database (a PGlite data folder, or
  * PostgreSQL with the same folder holding the server key), the engine's version, and statistics.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -141,5 +141,84 @@ export function prng(seed: number) {
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+// ---- CPU time per process (Linux /proc), to tell apart what the server, the database and the load cost --
+
+const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+
+/** User + system CPU time of a process so far, in ms (0 when it is gone). */
+function cpuMsOf(pid: string): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / ticksPerMs;
+  } catch {
+    return 0;
+  }
+}
+
+function parentOf(pid: string): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? '';
+  } catch {
+    return '';
+  }
+}
+
+const allPids = () => readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+
+/** A process and all its descendants (a cluster's workers). */
+export function processTree(pid: number): string[] {
+  const found = new Set([String(pid)]);
+  const pids = allPids();
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of pids)
+      if (!found.has(p) && found.has(parentOf(p))) {
+        found.add(p);
+        grew = true;
+      }
+  }
+  return [...found];
+}
+
+/** PostgreSQL's backends serving database `name` (their command line names it). */
+export function postgresBackends(name: string): string[] {
+  return allPids().filter((p) => {
+    try {
+      const cmd = readFileSync(`/proc/${p}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      return cmd.startsWith('postgres') && cmd.includes(` ${name} `);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * CPU spent by the server's processes, the database's backends and this process while `run` runs, in µs
+ * per call (`calls()` read after the run).
+ */
+export async function cpuPerCall<T>(
+  server: number,
+  database: string | undefined,
+  run: () => Promise<T>,
+  calls: (r: T) => number,
+): Promise<{ result: T; server: number; database: number; load: number }> {
+  const sum = (pids: string[]) => pids.reduce((s, p) => s + cpuMsOf(p), 0);
+  const serverPids = processTree(server);
+  const dbPids = database ? postgresBackends(database) : [];
+  const before = { server: sum(serverPids), db: sum(dbPids), me: process.cpuUsage() };
+  const result = await run();
+  const me = process.cpuUsage(before.me);
+  const n = Math.max(1, calls(result));
+  const perCall = (ms: number) => Math.round((ms * 1000) / n);
+  return {
+    result,
+    server: perCall(sum(processTree(server)) - before.server),
+    database: perCall(sum(database ? postgresBackends(database) : []) - before.db),
+    load: perCall((me.user + me.system) / 1000),
   };
 }

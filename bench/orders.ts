@@ -15,6 +15,7 @@
  *   npx tsx bench/orders.ts --dir bench/out/pg-1m --url postgres://postgres@127.0.0.1:5432/bench
  * Options: --iterations 300 (per timed query), --depth 500 (deep page), --seconds 10 (per load run),
  *   --only abcde (the parts to run), --runs 3 (the whole run 3 times, each row from the median run),
+ *   --workers N (server processes for the HTTP parts: 2 on PostgreSQL, 1 on PGlite),
  *   --cpu-prof (profiles the server into bench/out/prof),
  *   --json FILE (all figures).
  * Targets (docs/PERFORMANCE.md) are printed beside each figure.
@@ -26,6 +27,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { and, eq, lte, type SQL, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { canonicalString } from '../contract/gateway.ts';
 import type { Db } from '../server/db/index.ts';
 import { gatewayNonces, merchants, payinOrders } from '../server/db/schema.ts';
@@ -33,16 +35,21 @@ import type { SessionUser } from '../server/http/session.ts';
 import { hmacHex } from '../server/lib/crypto.ts';
 import { cappedCountQuery, encodeCursor } from '../server/lib/paging.ts';
 import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
+import { gatewayOrder } from '../server/modules/payin/gateway.ts';
 import {
   type ListInput,
   listFilters,
+  listPage,
   listTotal,
   pageBound,
+  pageJsonSql,
   pageQuery,
 } from '../server/modules/payin/routes.ts';
+import { orderUsingUtr } from '../server/modules/payin/utr.ts';
 import {
   args,
   benchAdminPassword,
+  cpuPerCall,
   createdPrefix,
   engineVersion,
   fmtInt,
@@ -52,6 +59,7 @@ import {
   loopbackNotify,
   one,
   openBench,
+  rawClient,
   root,
   rows,
   type Timing,
@@ -69,6 +77,14 @@ if (!(depth >= 2 && depth <= 5_000)) throw new Error('--depth from 2 to 5,000');
 if (!(seconds >= 1 && seconds <= 60)) throw new Error('--seconds from 1 to 60');
 const only = new Set(a.get('only') ?? 'abcde');
 const runs = Number(a.get('runs') ?? 1);
+/** Server processes for the HTTP parts (`WORKERS`): both cores on PostgreSQL; PGlite is one process. */
+const workers = Number(a.get('workers') ?? (t.url ? 2 : 1));
+if (!(Number.isInteger(workers) && workers >= 1 && workers <= 8)) throw new Error('--workers from 1 to 8');
+if (workers > 1 && !t.url) throw new Error('--workers above 1 needs PostgreSQL');
+/** The database whose backends' CPU time the load runs count (PostgreSQL only). */
+const dbName = t.url ? new URL(t.url).pathname.slice(1) : undefined;
+const cpuText = (c: { server: number; database: number; load: number }) =>
+  `server ${fmtInt(c.server)}${dbName ? `, PostgreSQL ${fmtInt(c.database)}` : ''}, load generator ${fmtInt(c.load)}`;
 if (!(Number.isInteger(runs) && runs >= 1 && runs <= 9)) throw new Error('--runs from 1 to 9');
 if (runs > 1) {
   await repeated(runs);
@@ -140,12 +156,16 @@ const listInput: ListInput = {
 };
 notes.push(
   `List: merchant ${merchant.code} (the large one), status paid, last 30 days, ${pageSize} a page; the deep page is page ${depth}. ` +
-    'HTTP: server/main.ts in its own process (DEMO=0, LOG_LEVEL=warn), signed in as a platform user; ' +
-    'autocannon runs in the bench process on the same machine, to 127.0.0.1 only.',
+    `HTTP: server/main.ts in its own process${workers > 1 ? ` with WORKERS=${workers}` : ''} (DEMO=0, LOG_LEVEL=warn), signed in as a platform user; ` +
+    'autocannon runs in the bench process on the same machine, to 127.0.0.1 only. ' +
+    'CPU µs a call: CPU time of the server processes, of the PostgreSQL backends of the bench database and of the ' +
+    'bench process (the load generator) during the run, divided by the answers.',
 );
 const filters = listFilters(deps, platformUser, listInput, 'en');
 const { where, to: toDate } = filters;
-const page = (cursor: string | undefined) => pageQuery(db, where, pageBound(toDate, cursor), pageSize + 1);
+/** The list's page as the server reads it (a prepared statement answering the page as one JSON value). */
+const page = (cursor: string | undefined) =>
+  listPage(deps.database, db, where, pageBound(toDate, cursor), pageSize + 1, { prepared: true });
 const cursorOf = (r: Awaited<ReturnType<typeof page>>) => {
   const last = r.slice(0, pageSize).at(-1);
   return r.length > pageSize && last ? encodeCursor(last.order.createdAt, last.order.id) : undefined;
@@ -189,19 +209,60 @@ if (only.has('a')) {
       .join('\n');
     return { buffers: n, plan: text };
   }
-  const deepPlan = await buffers(page(deepCursor));
-  const firstPlan = await buffers(page(undefined));
-  const guardOk = deepPlan.buffers < 50;
+  const deepPlan = await buffers(pageQuery(db, where, pageBound(toDate, deepCursor), pageSize + 1));
+  const firstPlan = await buffers(pageQuery(db, where, pageBound(toDate, undefined), pageSize + 1));
+  // The statement the server prepares may run on a generic plan (after five executions, when PostgreSQL
+  // finds it no costlier): that plan must pass the guard as well.
+  const generic = await genericPlanBuffers(pageJsonSql(where, pageBound(toDate, deepCursor), pageSize + 1));
+  const guardOk = deepPlan.buffers < 50 && generic.buffers < 50;
   add({
-    what: `EXPLAIN (ANALYZE, BUFFERS) page ${depth}: shared buffers (first page ${firstPlan.buffers})`,
-    value: String(deepPlan.buffers),
+    what: `EXPLAIN (ANALYZE, BUFFERS) page ${depth}: shared buffers, custom / generic plan (first page ${firstPlan.buffers})`,
+    value: `${deepPlan.buffers} / ${generic.buffers}`,
     target: '< 50',
     ok: guardOk,
-    sort: deepPlan.buffers,
+    sort: Math.max(deepPlan.buffers, generic.buffers),
   });
   if (!guardOk) {
     console.error(deepPlan.plan);
+    console.error(generic.plan);
     process.exitCode = 1;
+  }
+}
+
+/**
+ * Buffers of a statement's generic plan: prepared on one session with `plan_cache_mode` forced to
+ * generic, then EXPLAIN (ANALYZE, BUFFERS) EXECUTE with the same values.
+ */
+async function genericPlanBuffers(q: SQL): Promise<{ buffers: number; plan: string }> {
+  const { sql: text, params } = new PgDialect().sqlToQuery(q);
+  const literal = (v: unknown) =>
+    typeof v === 'number'
+      ? String(v)
+      : `'${(v instanceof Date ? v.toISOString() : String(v)).replaceAll("'", "''")}'`;
+  const args = params.map(literal).join(', ');
+  const session = rawClient(db) as {
+    query(text: string): Promise<unknown>;
+    connect?: () => Promise<{ query(text: string): Promise<unknown>; release(): void }>;
+  };
+  const client = session.connect ? await session.connect() : session;
+  try {
+    await client.query('set plan_cache_mode = force_generic_plan');
+    await client.query(`prepare bench_generic as ${text}`);
+    const json = rows<Record<string, unknown>>(
+      await client.query(`explain (analyze, buffers, format json) execute bench_generic(${args})`),
+    );
+    const cell = Object.values(json[0]!)[0];
+    const top = (typeof cell === 'string' ? JSON.parse(cell) : cell)[0].Plan;
+    const plan = rows<Record<string, string>>(
+      await client.query(`explain (analyze, buffers, costs off, timing off) execute bench_generic(${args})`),
+    )
+      .map((r) => Object.values(r)[0])
+      .join('\n');
+    return { buffers: Number(top['Shared Hit Blocks'] ?? 0) + Number(top['Shared Read Blocks'] ?? 0), plan };
+  } finally {
+    await client.query('deallocate bench_generic').catch(() => {});
+    await client.query('reset plan_cache_mode');
+    (client as { release?: () => void }).release?.();
   }
 }
 
@@ -223,13 +284,25 @@ if (only.has('b')) {
   ).slice(0, 200);
   if (samples.length < 50) throw new Error('too few orders to sample');
   type Sample = (typeof samples)[number];
-  /** The equality read as the server does it (gateway query and find, UTR check); a channel order id by its index. */
-  const exactWhere: Record<string, (s: Sample) => SQL | undefined> = {
-    order_no: (s) => eq(payinOrders.orderNo, s.order_no),
-    merchant_order_no: (s) =>
-      and(eq(payinOrders.merchantId, s.merchant_id), eq(payinOrders.merchantOrderNo, s.merchant_order_no)),
-    channel_order_id: (s) => sql`${payinOrders.channelOrderId} collate "C" = ${s.channel_order_id}`,
-    utr: (s) => eq(payinOrders.utr, s.utr),
+  /**
+   * The equality read as the server makes it: the gateway's query by system and by merchant order number
+   * (`gatewayOrder`), the UTR check's `orderUsingUtr`; a channel order id (which nothing reads by
+   * equality yet) through its `COLLATE "C"` index.
+   */
+  const exact: Record<string, (s: Sample) => Promise<string | null | undefined>> = {
+    order_no: async (s) =>
+      (await gatewayOrder(deps.database, db, s.merchant_id, { orderNo: s.order_no }))?.orderNo,
+    merchant_order_no: async (s) =>
+      (await gatewayOrder(deps.database, db, s.merchant_id, { merchantOrderNo: s.merchant_order_no }))
+        ?.merchantOrderNo,
+    channel_order_id: async (s) =>
+      (
+        await db
+          .select({ v: payinOrders.channelOrderId })
+          .from(payinOrders)
+          .where(sql`${payinOrders.channelOrderId} collate "C" = ${s.channel_order_id}`)
+      )[0]?.v,
+    utr: async (s) => ((await orderUsingUtr(db, s.utr)) ? s.utr : undefined),
   };
   const kinds = [
     ['system order number', 'order_no', 'orderNo'],
@@ -243,18 +316,20 @@ if (only.has('b')) {
     const search = (i: number) => {
       const q = samples[i % samples.length]![key];
       const f = listFilters(deps, platformUser, { from: searchFrom, to, q }, 'en');
-      return pageQuery(db, f.where, pageBound(f.to, undefined), pageSize + 1).then((r) => {
+      // As the list runs a number search: planned afresh for its values (not prepared).
+      return listPage(deps.database, db, f.where, pageBound(f.to, undefined), pageSize + 1, {
+        prepared: false,
+      }).then((r) => {
         // Merchant order numbers are unique per merchant only: the page holds it or its namesakes.
         if (!r.some((x) => x.order[field]?.startsWith(q))) throw new Error(`search for ${label} ${q} missed`);
       });
     };
     timed(`lookup by ${label}: list search q`, await timeIt(iterations, search), pglite ? 2 : 1);
-    const exact = async (i: number) => {
+    const equality = async (i: number) => {
       const s = samples[i % samples.length]!;
-      const [hit] = await db.select().from(payinOrders).where(exactWhere[key]!(s));
-      if (hit?.[field] !== s[key]) throw new Error(`equality read of ${label} ${s[key]} missed`);
+      if ((await exact[key]!(s)) !== s[key]) throw new Error(`equality read of ${label} ${s[key]} missed`);
     };
-    timed(`lookup by ${label}: equality`, await timeIt(iterations, exact), pglite ? 2 : 1);
+    timed(`lookup by ${label}: equality`, await timeIt(iterations, equality), pglite ? 2 : 1);
   }
 }
 
@@ -292,18 +367,19 @@ if (only.has('c') || only.has('d') || only.has('e')) {
         DATABASE_URL: t.url ?? '',
         DEMO: '0',
         LOG_LEVEL: 'warn',
+        WORKERS: String(workers),
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
   try {
     const startedAt = performance.now();
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${base}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
+    // Up when it says so: after every worker listens.
+    let said = '';
+    server.stdout!.on('data', (d) => {
+      said += d;
+    });
+    for (let i = 0; !said.includes('Database:'); i++) {
       if (i > 600 || server.exitCode !== null) throw new Error('the server did not start');
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -353,24 +429,27 @@ if (only.has('c') || only.has('d') || only.has('e')) {
         [`page ${depth}`, qs(deepCursor)],
       ] as const) {
         let refused = 0;
-        const r = await autocannon({
-          url: `${base}${path}`,
-          connections: 50,
-          duration: seconds,
-          maxOverallRequests: 20_000 * seconds,
-          headers: { 'admin-token': token },
-          requests: [
-            {
-              onResponse: (_status, body) => {
-                if (!body.startsWith('{"errno":0,')) refused++;
+        const load = () =>
+          autocannon({
+            url: `${base}${path}`,
+            connections: 50,
+            duration: seconds,
+            maxOverallRequests: 20_000 * seconds,
+            headers: { 'admin-token': token },
+            requests: [
+              {
+                onResponse: (_status, body) => {
+                  if (!body.startsWith('{"errno":0,')) refused++;
+                },
               },
-            },
-          ],
-        });
+            ],
+          });
+        const cpu = await cpuPerCall(server!.pid!, dbName, load, (r) => r['2xx']);
+        const r = cpu.result;
         const ok = r['2xx'] - refused;
         const rate = ok / r.duration;
         add({
-          what: `HTTP list ${label}, c=50: req/s · p99 (${fmtInt(ok)} answers${r.non2xx + r.errors + refused ? `, ${r.non2xx + r.errors + refused} failed` : ''})`,
+          what: `HTTP list ${label}, c=50: req/s · p99 (${fmtInt(ok)} answers${r.non2xx + r.errors + refused ? `, ${r.non2xx + r.errors + refused} failed` : ''}; CPU µs a call: ${cpuText(cpu)})`,
           value: `${fmtInt(rate)} req/s`,
           p95: `p99 ${r.latency.p99} ms`,
           target: pglite ? '≥ 1,000 req/s' : '≥ 5,000 req/s, p99 ≤ 20 ms',
@@ -408,24 +487,27 @@ if (only.has('c') || only.has('d') || only.has('e')) {
       for (const connections of [1, 16]) {
         let created = 0;
         let other = 0;
-        const r = await autocannon({
-          url: base,
-          connections,
-          duration: seconds,
-          maxOverallRequests: 5_000 * seconds,
-          requests: [
-            {
-              setupRequest: (req) => ({ ...req, ...signed() }),
-              onResponse: (status) => {
-                if (status === 201) created++;
-                else other++;
+        const load = () =>
+          autocannon({
+            url: base,
+            connections,
+            duration: seconds,
+            maxOverallRequests: 5_000 * seconds,
+            requests: [
+              {
+                setupRequest: (req) => ({ ...req, ...signed() }),
+                onResponse: (status) => {
+                  if (status === 201) created++;
+                  else other++;
+                },
               },
-            },
-          ],
-        });
+            ],
+          });
+        const cpu = await cpuPerCall(server!.pid!, dbName, load, () => created);
+        const r = cpu.result;
         const rate = created / r.duration;
         add({
-          what: `HTTP pay-in creation, c=${connections} (${fmtInt(created)} created${other + r.errors ? `, ${other + r.errors} failed` : ''}, p99 ${r.latency.p99} ms)`,
+          what: `HTTP pay-in creation, c=${connections} (${fmtInt(created)} created${other + r.errors ? `, ${other + r.errors} failed` : ''}, p99 ${r.latency.p99} ms; CPU µs a creation: ${cpuText(cpu)})`,
           value: `${fmtInt(rate)} /s`,
           target: pglite ? '≥ 800 /s' : '≥ 1,500 /s',
           ok: rate >= (pglite ? 800 : 1_500) && other + r.errors === 0,

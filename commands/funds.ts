@@ -1,3 +1,80 @@
-import type { Command } from './types.ts';
+import { endpoints } from '../contract/index.ts';
+import { thousands } from '../src/lib/format.ts';
+import { action, type Command, rowAction, screen } from './types.ts';
 
-export const fundCommands: readonly Command[] = [];
+const { merchantWallet, merchantRechargeLog } = endpoints;
+
+const transferDialog = () => import('../src/screens/wallet/TransferDialog.tsx');
+const rechargeForm = () => import('../src/screens/recharge/RechargeForm.tsx');
+const rejectForm = () => import('../src/screens/recharge/RejectForm.tsx');
+
+/**
+ * The merchant's money: the wallet (balances, change log, transfer from collection to payout balance)
+ * and recharge records, where merchants report a top-up and platform users confirm or reject it (the
+ * platform's "recharge approval" is this same screen with those row actions).
+ */
+export const fundCommands: readonly Command[] = [
+  screen({
+    id: 'merchantWallet.info',
+    route: '/wallet',
+    group: 'funds',
+    icon: 'wallet',
+    shortcut: 'g w',
+    needs: [merchantWallet.info, merchantWallet.transfer, merchantWallet.transferVerify],
+    screen: () => import('../src/screens/wallet/WalletScreen.tsx'),
+  }),
+  action({
+    id: 'merchantWallet.transfer',
+    icon: 'send',
+    shortcut: 't',
+    needs: [merchantWallet.transfer],
+    run: async (c) => {
+      if (await c.dialog(transferDialog, {})) c.refresh();
+    },
+  }),
+
+  screen({
+    id: 'merchantRechargeLog.list',
+    route: '/merchantrechargelog',
+    group: 'funds',
+    icon: 'bank',
+    shortcut: 'g e',
+    needs: [merchantRechargeLog.list],
+    screen: () => import('../src/screens/recharge/RechargeScreen.tsx'),
+  }),
+  action({
+    id: 'merchantRechargeLog.create',
+    icon: 'plus',
+    needs: [merchantRechargeLog.create],
+    run: async (c) => {
+      if (await c.dialog(rechargeForm, {})) {
+        c.refresh();
+        c.navigate('/merchantrechargelog');
+      }
+    },
+  }),
+  rowAction('recharge', {
+    id: 'merchantRechargeLog.confirm',
+    icon: 'check',
+    shortcut: 'c',
+    needs: [merchantRechargeLog.confirm],
+    when: (r) => r.status === 'pending',
+    confirm: {},
+    run: async (c, r) => {
+      const done = await c.call(merchantRechargeLog.confirm, { id: r.id });
+      c.toast('success', c.t('screens.recharge.confirmed', { ...done, amount: thousands(done.amount) }));
+      c.refresh();
+    },
+  }),
+  rowAction('recharge', {
+    id: 'merchantRechargeLog.reject',
+    icon: 'close',
+    shortcut: 'r',
+    needs: [merchantRechargeLog.reject],
+    when: (r) => r.status === 'pending',
+    // The reason form is the confirmation: its button is the danger one.
+    run: async (c, r) => {
+      if (await c.dialog(rejectForm, { recharge: r })) c.refresh();
+    },
+  }),
+];

@@ -1,3 +1,160 @@
-import type { Command } from './types.ts';
+import { endpoints } from '../contract/index.ts';
+import { hasBulkSelection, selectedRows } from '../src/ui/selection.ts';
+import { action, type Contexts, type RunContext, rowAction, screen } from './types.ts';
 
-export const orderCommands: readonly Command[] = [];
+const { merchantOrder } = endpoints;
+type Payin = Contexts['payin'];
+
+const utrCheckDialog = () => import('../src/screens/order/UtrCheckDialog.tsx');
+const supplementDialog = () => import('../src/screens/order/SupplementDialog.tsx');
+const forceSupplementDialog = () => import('../src/screens/order/ForceSupplementDialog.tsx');
+const imageDialog = () => import('../src/screens/order/ImageUploadDialog.tsx');
+const notifyUrlDialog = () => import('../src/screens/order/NotifyUrlDialog.tsx');
+const bulkPushDialog = () => import('../src/screens/order/BulkPushDialog.tsx');
+const bulkUtrDialog = () => import('../src/screens/order/BulkUtrCheckDialog.tsx');
+
+/** States in which the payment may have reached the channel unseen: a UTR can settle them. */
+const awaitingPayment = (o: Payin) =>
+  o.status === 'pending' || o.status === 'unpaid' || o.status === 'failed';
+/** States with a merchant callback to send. */
+const hasCallback = (o: Payin) => o.status === 'paid' || o.status === 'failed' || o.status === 'unpaid';
+
+/** A manual callback push, reported by the merchant's answer. */
+export async function pushAndReport(
+  c: RunContext,
+  push: typeof merchantOrder.push | typeof endpoints.merchantPayout.push,
+  id: number,
+): Promise<void> {
+  const attempt = await c.call(push, { id });
+  const delivered = attempt.httpStatus !== null && attempt.httpStatus >= 200 && attempt.httpStatus < 300;
+  c.toast(
+    delivered ? 'success' : 'error',
+    c.t(delivered ? 'screens.order.push.delivered' : 'screens.order.push.refused', {
+      status: attempt.httpStatus ?? '—',
+      ms: attempt.durationMs,
+    }),
+  );
+  c.refresh();
+}
+
+/** UTR check, and a supplement with what it found when the check offers one. */
+async function utrCheckThenSupplement(c: RunContext, order?: Payin): Promise<void> {
+  const result = (await c.dialog(utrCheckDialog, { order })) as
+    | { supplement: { utr: string; paidAmount: string } }
+    | undefined;
+  if (order && result?.supplement) {
+    if (await c.dialog(supplementDialog, { order, ...result.supplement })) c.refresh();
+  }
+}
+
+/** Collection (pay-in) orders: the list and every action on an order. */
+export const orderCommands = [
+  screen({
+    id: 'merchantOrder.list',
+    route: '/order',
+    group: 'orders',
+    icon: 'clipboard',
+    shortcut: 'g o',
+    needs: [merchantOrder.list, merchantOrder.create, merchantOrder.update, merchantOrder.delete],
+    screen: () => import('../src/screens/order/OrderScreen.tsx'),
+  }),
+  action({
+    id: 'merchantOrder.utrLookup',
+    icon: 'search',
+    needs: [merchantOrder.utrCheck],
+    run: (c) => utrCheckThenSupplement(c),
+  }),
+  // Bulk versions first: with several rows checked their key acts on the selection.
+  rowAction('payin', {
+    id: 'merchantOrder.bulkPush',
+    icon: 'send',
+    shortcut: 'p',
+    needs: [merchantOrder.push],
+    when: () => hasBulkSelection('payin'),
+    run: async (c) => {
+      if (await c.dialog(bulkPushDialog, { kind: 'payin' as const, rows: [...selectedRows('payin')] }))
+        c.refresh();
+    },
+  }),
+  rowAction('payin', {
+    id: 'merchantOrder.bulkUtrCheck',
+    icon: 'search',
+    shortcut: 'u',
+    needs: [merchantOrder.utrCheck],
+    when: () => hasBulkSelection('payin'),
+    run: async (c) => {
+      if (await c.dialog(bulkUtrDialog, { rows: [...selectedRows('payin')] })) c.refresh();
+    },
+  }),
+  rowAction('payin', {
+    id: 'merchantOrder.utrCheck',
+    icon: 'search',
+    shortcut: 'u',
+    needs: [merchantOrder.utrCheck],
+    when: awaitingPayment,
+    run: (c, order) => utrCheckThenSupplement(c, order),
+  }),
+  rowAction('payin', {
+    id: 'merchantOrder.supplement',
+    icon: 'check',
+    shortcut: 's',
+    needs: [merchantOrder.supplement],
+    when: awaitingPayment,
+    run: async (c, order) => {
+      if (await c.dialog(supplementDialog, { order })) c.refresh();
+    },
+  }),
+  rowAction('payin', {
+    id: 'merchantOrder.forceSupplement',
+    icon: 'zap',
+    shortcut: 'S',
+    needs: [merchantOrder.forceSupplement],
+    when: awaitingPayment,
+    confirm: { danger: true },
+    run: async (c, order) => {
+      if (await c.dialog(forceSupplementDialog, { order })) c.refresh();
+    },
+  }),
+  rowAction('payin', {
+    id: 'merchantOrder.uploadImage',
+    icon: 'image',
+    shortcut: 'i',
+    needs: [merchantOrder.uploadImage],
+    when: (o) => o.status !== 'creation_failed',
+    run: async (c, order) => {
+      if (await c.dialog(imageDialog, { order })) c.refresh();
+    },
+  }),
+  rowAction('payin', {
+    id: 'merchantOrder.push',
+    icon: 'send',
+    shortcut: 'p',
+    needs: [merchantOrder.push],
+    when: hasCallback,
+    run: (c, order) => pushAndReport(c, merchantOrder.push, order.id),
+  }),
+  rowAction('payin', {
+    id: 'merchantOrder.update',
+    icon: 'link',
+    shortcut: 'e',
+    needs: [merchantOrder.update],
+    when: awaitingPayment,
+    run: async (c, order) => {
+      if (await c.dialog(notifyUrlDialog, { order })) c.refresh();
+    },
+  }),
+  rowAction('payin', {
+    id: 'merchantOrder.delete',
+    icon: 'trash',
+    shortcut: 'Delete',
+    needs: [merchantOrder.delete],
+    when: (o) =>
+      (o.status === 'creation_failed' || o.status === 'unpaid' || o.status === 'failed') && o.paidAt === null,
+    confirm: { danger: true },
+    run: async (c, order) => {
+      await c.call(merchantOrder.delete, { id: order.id });
+      c.toast('success', c.t('app.done'));
+      c.refresh();
+    },
+  }),
+];

@@ -1,3 +1,92 @@
-import type { Command } from './types.ts';
+import { endpoints } from '../contract/index.ts';
+import { hasBulkSelection, selectedRows } from '../src/ui/selection.ts';
+import { pushAndReport } from './orders.ts';
+import { action, rowAction, screen } from './types.ts';
 
-export const payoutCommands: readonly Command[] = [];
+const { merchantPayout } = endpoints;
+
+const transferDialog = () => import('../src/screens/payout/SingleTransferDialog.tsx');
+const bulkUploadDialog = () => import('../src/screens/payout/BulkUploadDialog.tsx');
+const markDialog = () => import('../src/screens/payout/MarkDialog.tsx');
+const bulkPushDialog = () => import('../src/screens/order/BulkPushDialog.tsx');
+
+/** Payout orders: the list, single transfers, bulk files, and the hand actions on a payout. */
+export const payoutCommands = [
+  screen({
+    id: 'merchantPayout.list',
+    route: '/payout',
+    group: 'orders',
+    icon: 'send',
+    shortcut: 'g y',
+    needs: [merchantPayout.list, merchantPayout.create, merchantPayout.bulkCreate],
+    screen: () => import('../src/screens/payout/PayoutScreen.tsx'),
+  }),
+  action({
+    id: 'merchantPayout.create',
+    icon: 'plus',
+    needs: [merchantPayout.create],
+    run: async (c) => {
+      if (await c.dialog(transferDialog, {})) c.refresh();
+    },
+  }),
+  action({
+    id: 'merchantPayout.bulkCreate',
+    icon: 'upload',
+    needs: [merchantPayout.bulkCreate],
+    run: async (c) => {
+      if (await c.dialog(bulkUploadDialog, {})) c.refresh();
+    },
+  }),
+  rowAction('payout', {
+    id: 'merchantPayout.bulkPush',
+    icon: 'send',
+    shortcut: 'p',
+    needs: [merchantPayout.push],
+    when: () => hasBulkSelection('payout'),
+    run: async (c) => {
+      if (await c.dialog(bulkPushDialog, { kind: 'payout' as const, rows: [...selectedRows('payout')] }))
+        c.refresh();
+    },
+  }),
+  rowAction('payout', {
+    id: 'merchantPayout.retry',
+    icon: 'refresh',
+    shortcut: 'r',
+    needs: [merchantPayout.retry],
+    when: (p) => p.status === 'failed',
+    confirm: {},
+    run: async (c, payout) => {
+      await c.call(merchantPayout.retry, { id: payout.id });
+      c.toast('success', c.t('screens.payout.retried', { orderNo: payout.orderNo }));
+      c.refresh();
+    },
+  }),
+  rowAction('payout', {
+    id: 'merchantPayout.markSuccess',
+    icon: 'check',
+    shortcut: 's',
+    needs: [merchantPayout.markSuccess],
+    when: (p) => p.status === 'processing',
+    run: async (c, payout) => {
+      if (await c.dialog(markDialog, { payout, result: 'success' as const })) c.refresh();
+    },
+  }),
+  rowAction('payout', {
+    id: 'merchantPayout.markFailed',
+    icon: 'close',
+    shortcut: 'F',
+    needs: [merchantPayout.markFailed],
+    when: (p) => p.status === 'processing',
+    run: async (c, payout) => {
+      if (await c.dialog(markDialog, { payout, result: 'failed' as const })) c.refresh();
+    },
+  }),
+  rowAction('payout', {
+    id: 'merchantPayout.push',
+    icon: 'send',
+    shortcut: 'p',
+    needs: [merchantPayout.push],
+    when: (p) => p.status === 'success' || p.status === 'failed',
+    run: (c, payout) => pushAndReport(c, merchantPayout.push, payout.id),
+  }),
+];

@@ -37,6 +37,10 @@ describe('command registry', () => {
   it('gives a super admin every screen, system group included', () => {
     expect(menuIds(grants('platform', '*'))).toEqual([
       'home.dashboard',
+      'orders[merchantOrder.list,merchantPayout.list]',
+      'funds[merchantWallet.info,merchantRechargeLog.list]',
+      'business[merchant.list,agent.list,channel.list,simulator.list]',
+      'settings[dev.settings,fees.settings]',
       'security[auth.google]',
       'system[admin.list,role.list,log.list,mailOutbox.list]',
     ]);

@@ -1,5 +1,8 @@
 import type { Endpoint, Input, Output } from '../contract/index.ts';
 import { endpoints } from '../contract/index.ts';
+import { thousands } from '../src/lib/format.ts';
+import { t } from '../src/lib/i18n.ts';
+import { endOfDay, lookbackDays, startOfDay } from '../src/ui/timeRange.ts';
 import type { IconName } from './types.ts';
 
 /** A live result in the palette: where choosing it goes. */
@@ -29,7 +32,98 @@ export interface SearchProvider {
   search(query: string, call: SearchCall, signal: AbortSignal): Promise<SearchHit[]>;
 }
 
+/** What a pasted list of numbers is split on: whitespace, commas, semicolons (also the full-width ones). */
+const separators = /[\s,;，；]+/;
+/** A word that could be one of an order's numbers (system, merchant, channel order id, UTR). */
+const orderWord = /^[A-Za-z0-9_.:-]{3,64}$/;
+
+/** The numbers of a palette query: one word, or several pasted at once (at most 100, as the lists take). */
+export function orderNumbersIn(query: string): string[] {
+  const words = [...new Set(query.trim().split(separators).filter(Boolean))];
+  return words.every((w) => orderWord.test(w)) ? words.slice(0, 100) : [];
+}
+
+/** The order lists' whole window: the last 60 days, today included. */
+function lastSixtyDays(now = new Date()) {
+  return {
+    from: startOfDay(now, lookbackDays - 1).toISOString(),
+    to: endOfDay(now).toISOString(),
+  };
+}
+
+const resultSize = 5;
+
+/**
+ * One order list as a provider: a single word searches every number of an order, whole or by prefix
+ * (`q`); several words pasted at once match whole numbers (`nos`) and add a hit that opens the list
+ * filtered by them. Choosing an order opens its drawer over its list (`?order=`).
+ */
+function orderProvider(kind: 'payin' | 'payout'): SearchProvider {
+  const list = kind === 'payin' ? endpoints.merchantOrder.list : endpoints.merchantPayout.list;
+  const route = kind === 'payin' ? '/order' : '/payout';
+  return {
+    id: kind,
+    needs: [list],
+    minLength: 3,
+    async search(query, call, signal) {
+      const words = orderNumbersIn(query);
+      if (words.length === 0) return [];
+      const several = words.length > 1;
+      const page = await call(
+        list,
+        { ...lastSixtyDays(), ...(several ? { nos: words } : { q: words[0] }), pageSize: resultSize },
+        signal,
+      );
+      const hits: SearchHit[] = page.list.map((o) => ({
+        id: `${kind}:${o.orderNo}`,
+        title: o.orderNo,
+        // What tells two orders apart first; the kind last (the icon says it too).
+        detail: [
+          o.merchantOrderNo,
+          thousands(o.amount),
+          t(`screens.${kind === 'payin' ? 'order' : 'payout'}.statuses.${o.status}`),
+          o.merchantCode,
+          t(`screens.${kind === 'payin' ? 'order' : 'payout'}.kind`),
+        ].join(' · '),
+        icon: kind === 'payin' ? 'clipboard' : 'send',
+        route: `${route}?range=60d&order=${encodeURIComponent(o.orderNo)}`,
+      }));
+      if (several && page.list.length > 0) {
+        const filter = new URLSearchParams({ range: '60d' });
+        for (const w of words) filter.append('nos', w);
+        hits.unshift({
+          id: `${kind}:nos`,
+          title: t(`screens.${kind === 'payin' ? 'order' : 'payout'}.pastedHit`, { n: words.length }),
+          detail: t('screens.order.pastedFound', { n: page.total, capped: page.totalCapped ? '+' : '' }),
+          icon: 'filter',
+          route: `${route}?${filter}`,
+        });
+      }
+      return hits;
+    },
+  };
+}
+
 export const searchProviders: readonly SearchProvider[] = [
+  orderProvider('payin'),
+  orderProvider('payout'),
+  {
+    id: 'merchant',
+    needs: [endpoints.merchant.list],
+    minLength: 2,
+    async search(query, call, signal) {
+      const q = query.trim();
+      if (separators.test(q) && orderNumbersIn(q).length > 1) return [];
+      const page = await call(endpoints.merchant.list, { q, pageSize: 5 }, signal);
+      return page.list.map((m) => ({
+        id: `merchant:${m.id}`,
+        title: `${m.code} · ${m.name}`,
+        detail: t('screens.order.merchantHit', { id: m.id }),
+        icon: 'users',
+        route: `/merchant?q=${encodeURIComponent(m.code)}`,
+      }));
+    },
+  },
   {
     id: 'admin',
     needs: [endpoints.admin.list],

@@ -1,3 +1,109 @@
-import type { Command } from './types.ts';
+import { endpoints } from '../contract/index.ts';
+import { $user } from '../src/lib/session.ts';
+import { merchantIdInView } from '../src/ui/merchantInView.ts';
+import { action, type Command, type RunContext, screen } from './types.ts';
 
-export const settingCommands: readonly Command[] = [];
+const { merchant } = endpoints;
+
+const secretOnce = () => import('../src/screens/dev/SecretOnce.tsx');
+const callbackForm = () => import('../src/screens/dev/CallbackForm.tsx');
+const ipWhitelistForm = () => import('../src/screens/dev/IpWhitelistForm.tsx');
+const surchargeForm = () => import('../src/screens/fees/SurchargeForm.tsx');
+
+/**
+ * The merchant these settings act on: a merchant user's own (no id sent), or for a platform user the
+ * merchant in view (`merchantId` in the URL); without one the user is sent to choose it.
+ */
+function merchantTarget(c: RunContext, route: string): { id?: number } | null {
+  if ($user.get()?.kind !== 'platform') return {};
+  const id = merchantIdInView();
+  if (id !== undefined) return { id };
+  c.toast('warning', c.t('screens.dev.chooseMerchant'));
+  c.navigate(route);
+  return null;
+}
+
+/** Resets one secret after a danger confirmation that names the merchant, then shows it once. */
+async function resetSecret(c: RunContext, which: 'api' | 'webhook') {
+  const target = merchantTarget(c, '/dev');
+  if (!target) return;
+  const m = await c.call(merchant.info, target);
+  const ok = await c.confirm({
+    title: c.t(`commands.dev.${which === 'api' ? 'resetApiSecret' : 'resetWebhookSecret'}.title`),
+    text: c.t(`screens.dev.reset.${which}Confirm`, { code: m.code, name: m.name }),
+    danger: true,
+  });
+  if (!ok) return;
+  const fresh = await c.call(merchant.resetSecret, { ...target, which });
+  c.refresh();
+  await c.dialog(secretOnce, {
+    which,
+    code: fresh.code,
+    secret: which === 'api' ? fresh.apiSecret : fresh.webhookSecret,
+  });
+}
+
+/**
+ * Development settings (merchant id, secrets, callback URL, payout IP whitelist, signature helper) and
+ * fee settings (rates and fees, the surcharge the merchant sets).
+ */
+export const settingCommands: readonly Command[] = [
+  screen({
+    id: 'dev.settings',
+    route: '/dev',
+    group: 'settings',
+    icon: 'code',
+    shortcut: 'g v',
+    needs: [merchant.info, merchant.ipsUpdate],
+    screen: () => import('../src/screens/dev/DevScreen.tsx'),
+  }),
+  action({
+    id: 'dev.resetApiSecret',
+    icon: 'key',
+    needs: [merchant.resetSecret],
+    run: (c) => resetSecret(c, 'api'),
+  }),
+  action({
+    id: 'dev.resetWebhookSecret',
+    icon: 'key',
+    needs: [merchant.resetSecret],
+    run: (c) => resetSecret(c, 'webhook'),
+  }),
+  action({
+    id: 'dev.callbackUpdate',
+    icon: 'link',
+    needs: [merchant.callbackUpdate],
+    run: async (c) => {
+      const target = merchantTarget(c, '/dev');
+      if (target && (await c.dialog(callbackForm, { merchantId: target.id }))) c.refresh();
+    },
+  }),
+  action({
+    id: 'dev.ipsUpdate',
+    icon: 'shield',
+    needs: [merchant.ipsUpdate],
+    run: async (c) => {
+      const target = merchantTarget(c, '/dev');
+      if (target && (await c.dialog(ipWhitelistForm, { merchantId: target.id }))) c.refresh();
+    },
+  }),
+
+  screen({
+    id: 'fees.settings',
+    route: '/costManagement',
+    group: 'settings',
+    icon: 'percent',
+    shortcut: 'g f',
+    needs: [merchant.info, merchant.surchargeUpdate],
+    screen: () => import('../src/screens/fees/FeeScreen.tsx'),
+  }),
+  action({
+    id: 'fees.surchargeUpdate',
+    icon: 'edit',
+    needs: [merchant.surchargeUpdate],
+    run: async (c) => {
+      const target = merchantTarget(c, '/costManagement');
+      if (target && (await c.dialog(surchargeForm, { merchantId: target.id }))) c.refresh();
+    },
+  }),
+];

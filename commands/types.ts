@@ -13,6 +13,11 @@ export interface Contexts {
   merchant: Output<typeof endpoints.merchant.list>['list'][number];
   agent: Output<typeof endpoints.agent.list>['list'][number];
   channel: Output<typeof endpoints.channel.list>['list'][number];
+  /** A line of the wallet's balance change log (a ledger posting with before / change / after). */
+  walletPosting: Output<typeof endpoints.merchantWallet.log>['list'][number];
+  /** Orders waiting at the simulator channel, on the simulated users screen (the test payer's keys). */
+  simulatorPayin: Output<typeof endpoints.merchantOrder.list>['list'][number];
+  simulatorPayout: Output<typeof endpoints.merchantPayout.list>['list'][number];
 }
 export type ContextName = keyof Contexts;
 

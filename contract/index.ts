@@ -5,6 +5,7 @@
 import type { Endpoint } from './endpoint.ts';
 import { admin } from './endpoints/admin.ts';
 import { auth } from './endpoints/auth.ts';
+import { dashboard } from './endpoints/dashboard.ts';
 import { agent, channel, ledger, merchant } from './endpoints/merchant.ts';
 import {
   merchantOrder,
@@ -32,6 +33,7 @@ export const endpoints = {
   merchantRechargeLog,
   merchantPayout,
   merchantOrder,
+  dashboard,
   simulator: { ...simulatorPay, ...simulatorPayout },
 };
 

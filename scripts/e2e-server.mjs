@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // The server the Playwright specs run against (started by playwright.config.ts `webServer`):
-// the real server on a fresh, empty embedded database in a temporary DATA_DIR, no demo workspace,
+// the real server on a fresh embedded database in a temporary DATA_DIR with the demo workspace
+// (DEMO=1: three merchants, 30 days of orders in every state, so the specs find real orders),
 // platform user `admin` with the known password E2E_ADMIN_PASSWORD (default Admin12345!),
 // on 127.0.0.1:${E2E_PORT:-8181}. The temporary folder is removed when the server stops.
+//
+// The demo's lost callbacks (paid at the simulator, callback never arrived) are printed once at the
+// first start; they are written to e2eStateFile(port) so the specs can supplement them by their UTR.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,13 +31,36 @@ const env = {
   PORT: port,
   DATA_DIR: dataDir,
   ADMIN_PASSWORD: adminPassword,
-  DEMO: '0',
+  DEMO: '1',
+  // Every spec signs in from 127.0.0.1; the per-address limit (30 in 5 minutes) is tested elsewhere.
+  SIGNIN_ATTEMPTS_PER_ADDRESS: '1000',
 };
 // The e2e server always runs on its own embedded database, whatever the shell had.
 delete env.DATABASE_URL;
 
 console.log(`[e2e-server] DATA_DIR=${dataDir} PORT=${port}`);
-const child = spawn('npx', ['--no-install', 'tsx', 'server/main.ts'], { cwd: root, env, stdio: 'inherit' });
+// node itself (not npx): npx does not pass SIGTERM on, which left the server running after the specs.
+const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  cwd: root,
+  env,
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+
+// Same name as e2e/support.ts `e2eStateFile`.
+const stateFile = join(tmpdir(), `paygate-e2e-${port}.json`);
+rmSync(stateFile, { force: true });
+let pending = '';
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  pending += chunk.toString('utf8');
+  const lines = pending.split('\n');
+  pending = lines.pop() ?? '';
+  for (const line of lines) {
+    if (!line.includes('Lost callbacks to try')) continue;
+    const lost = [...line.matchAll(/(\w+) UTR (\w+)/g)].map((m) => ({ orderNo: m[1], utr: m[2] }));
+    writeFileSync(stateFile, `${JSON.stringify({ port: Number(port), lost }, null, 2)}\n`);
+  }
+});
 
 let cleaned = false;
 function cleanup() {
@@ -41,6 +68,7 @@ function cleanup() {
   cleaned = true;
   try {
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(stateFile, { force: true });
   } catch {}
 }
 

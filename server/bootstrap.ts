@@ -7,6 +7,7 @@ import type { Deps } from './deps.ts';
 import { ensureAccounts, platformAccount } from './ledger/index.ts';
 import { hashPassword } from './lib/crypto.ts';
 import { errorForLog } from './lib/logger.ts';
+import { syncOrderStatsZone } from './modules/dashboard/stats.ts';
 import { seedBuiltinRoles } from './modules/role/builtin.ts';
 
 /** A password that meets the set-password rule: digits, upper and lower case, 16 characters. */
@@ -64,6 +65,8 @@ export async function bootstrap(deps: Deps): Promise<FirstStart> {
       if (!config.adminPassword) out.adminPassword = password;
     }
   });
+  // Dashboards bucket orders by business day: a changed BUSINESS_TIME_ZONE rebuilds the order stats.
+  await syncOrderStatsZone(deps);
   if (demoEnabled(config, database.engine)) {
     // All or nothing, in its own transaction: a failed seed leaves an empty workspace (tried again at the
     // next start) and a server that still starts.

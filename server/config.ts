@@ -16,11 +16,31 @@ export interface Config {
   /** 32-byte key for sealing secrets and signing device tokens. */
   appKey: Buffer;
   sessionIdleMinutes: number;
+  /** Sign-in attempts one address may make in 5 minutes. */
+  signinAttemptsPerAddress: number;
   sessionMaxHours: number;
   /** Honour X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
   logLevel: string;
   consoleDir: string;
+  /**
+   * IANA time zone whose calendar days are the business days of dashboards and reports (default
+   * `Asia/Kolkata`, see `businessTimeZoneOf`).
+   */
+  businessTimeZone?: string;
+}
+
+/** The business time zone when none is configured: the market of UTR and IFSC. */
+export const defaultBusinessTimeZone = 'Asia/Kolkata';
+
+function timeZoneEnv(env: NodeJS.ProcessEnv): string {
+  const zone = env.BUSINESS_TIME_ZONE || defaultBusinessTimeZone;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+  } catch {
+    throw new Error(`BUSINESS_TIME_ZONE must be an IANA time zone such as ${defaultBusinessTimeZone}`);
+  }
+  return zone;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -58,9 +78,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo,
     appKey: loadAppKey(env, dataDir),
     sessionIdleMinutes: intEnv(env, 'SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
+    signinAttemptsPerAddress: intEnv(env, 'SIGNIN_ATTEMPTS_PER_ADDRESS', 30, 1, 100_000),
     sessionMaxHours: intEnv(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 7),
     trustProxy: env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
     consoleDir: resolve(env.CONSOLE_DIR || 'dist/console'),
+    businessTimeZone: timeZoneEnv(env),
   };
 }

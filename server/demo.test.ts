@@ -6,6 +6,7 @@ import { demoCallbackUrls, demoEnabled, demoMerchantSpecs, mountDemoSink, seedDe
 import { createApp } from './http/app.ts';
 import { checkLedger } from './ledger/check.ts';
 import { rowsOf } from './ledger/index.ts';
+import { checkOrderStats } from './modules/dashboard/stats.ts';
 import { checkPayoutInvariants } from './modules/payout/invariants.ts';
 import { gatewayRoutes, routes } from './routes.ts';
 import { engines, startTestServer, type TestServer } from './test/harness.ts';
@@ -73,6 +74,10 @@ describe.each(engines)('demo workspace on %s', (engine) => {
       accountMismatches: [],
     });
     expect(await checkPayoutInvariants(s.db)).toMatchObject({ ok: true });
+    // The dashboard's order stats were made from the bulk-written orders, and hold figures.
+    expect(await checkOrderStats(s.db)).toEqual({ ok: true, mismatches: [] });
+    const [stats] = await q<{ n: number }>(sql`select count(*)::int as n from order_stats_daily`);
+    expect(Number(stats!.n)).toBeGreaterThan(30);
   });
 
   it('has the agent and three merchants whose owners sign in', async () => {

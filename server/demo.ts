@@ -69,6 +69,7 @@ import { callbackSchedule } from './jobs/webhooks.ts';
 import { agentAccount, ensureAccounts, merchantAccount, platformAccount } from './ledger/index.ts';
 import { manualClock } from './lib/clock.ts';
 import { randomToken } from './lib/crypto.ts';
+import { businessTimeZoneOf, rebuildOrderStats } from './modules/dashboard/stats.ts';
 import { createMerchant } from './modules/merchant/service.ts';
 import {
   createPayin,
@@ -230,7 +231,10 @@ export async function seedDemo(deps: Deps, opts: { seed?: number } = {}): Promis
       .where(inArray(users.username, demoUsernames))
       .limit(1);
     if (taken) return null;
-    return seedInto(deps, tx as unknown as Db, opts.seed ?? 20_260_105);
+    const seeded = await seedInto(deps, tx as unknown as Db, opts.seed ?? 20_260_105);
+    // Most orders were written in bulk past the services: the order stats are made from them once.
+    await rebuildOrderStats(tx as unknown as Db, businessTimeZoneOf(deps.config));
+    return seeded;
   });
   if (!result) return null;
   result.ms = Math.round(performance.now() - started);

@@ -4,6 +4,8 @@ import { adminRoutes } from './modules/admin/routes.ts';
 import { agentRoutes } from './modules/agent/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { channelRoutes } from './modules/channel/routes.ts';
+import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { exportRoutes } from './modules/export/routes.ts';
 import { ledgerRoutes } from './modules/ledger/routes.ts';
 import { merchantRoutes } from './modules/merchant/routes.ts';
 import { payinGatewayRoutes } from './modules/payin/gateway.ts';
@@ -29,6 +31,8 @@ export const routes: readonly Route[] = [
   ...rechargeRoutes,
   ...payoutRoutes,
   ...payinRoutes,
+  ...exportRoutes,
+  ...dashboardRoutes,
 ];
 
 /** Every gateway route; `mountGateway` refuses to start when a registered gateway endpoint has none. */

@@ -5,22 +5,29 @@ import { moneyOut } from '../money.ts';
 /** Figures of one kind of order over a period, per currency. */
 const orderFigures = z.object({
   currency: z.string(),
-  /** Orders created in the period. */
+  /** Orders created in the period (every state but the never-visible `creating`). */
   count: z.number(),
   /** Of those, paid (pay-ins) or successful (payouts). */
   successCount: z.number(),
   /** Orders that reached an end state (paid/success, failed, unpaid, creation failed): the rate's base. */
   finishedCount: z.number(),
-  /** Amount of the successful orders. */
+  /** Amount of the successful orders (their order amounts, as the list's totals add them up). */
   amount: moneyOut,
-  /** Platform fee income from the successful orders. */
+  /**
+   * Fees of the successful orders: for a platform user the platform's fee income (pay-in fees less the
+   * agents' commission, plus payout fees, as the ledger books them); for a merchant user the fees it paid.
+   */
   fee: moneyOut,
   /** successCount / finishedCount in parts per million; null when nothing finished. */
   successRatePpm: z.nullable(z.number()),
 });
 
+/**
+ * Today, or the last 7 / 30 business days counting today. Days are calendar days in the business time
+ * zone; orders count on the day they were created, so `from`..`to` on the list gives the same figures.
+ */
 const period = z.object({
-  /** Start of the period (inclusive) and end (exclusive), as instants. */
+  /** Start of the period (inclusive) and end (exclusive, the end of today), as instants. */
   from: z.string(),
   to: z.string(),
   payin: z.array(orderFigures),

@@ -150,6 +150,17 @@ export const merchantOrder = {
     input: z.object({ ...orderFilters, status: oneOrMany(payinStatus) }).check(periodInOrder),
     output: listTotals,
   }),
+  /** The whole filtered set as a CSV or XLSX file, streamed (`download`: a file, not the envelope). */
+  export: endpoint({
+    method: 'GET',
+    path: '/merchantOrder/export',
+    caller: 'both',
+    download: true,
+    input: z
+      .object({ ...exportFilters, status: oneOrMany(payinStatus), format: exportFormat })
+      .check(periodInOrder, periodWithinWeek),
+    output: z.unknown(),
+  }),
   /** A pay-in made from the console (e.g. a payment link for a customer), through the same path as the gateway. */
   create: endpoint({
     method: 'POST',
@@ -319,6 +330,17 @@ export const merchantPayout = {
     caller: 'both',
     input: z.object({ ...orderFilters, status: oneOrMany(payoutStatus) }).check(periodInOrder),
     output: listTotals,
+  }),
+  /** The whole filtered set as a CSV or XLSX file, streamed (`download`: a file, not the envelope). */
+  export: endpoint({
+    method: 'GET',
+    path: '/merchantPayout/export',
+    caller: 'both',
+    download: true,
+    input: z
+      .object({ ...exportFilters, status: oneOrMany(payoutStatus), format: exportFormat })
+      .check(periodInOrder, periodWithinWeek),
+    output: z.unknown(),
   }),
   /** A single transfer from the console, confirmed with the user's Google code. */
   create: endpoint({
@@ -531,34 +553,5 @@ export const merchantRechargeLog = {
     caller: 'platform',
     input: strictObject({ id, reason }),
     output: rechargeRow,
-  }),
-};
-
-// Not registered yet: `merchantOrder.export` and `merchantPayout.export` join their areas when the
-// server's handlers land (createApp refuses an endpoint without one).
-export const payinExport = {
-  /** The whole filtered set as a CSV or XLSX file, streamed (`download`: a file, not the envelope). */
-  export: endpoint({
-    method: 'GET',
-    path: '/merchantOrder/export',
-    caller: 'both',
-    download: true,
-    input: z
-      .object({ ...exportFilters, status: oneOrMany(payinStatus), format: exportFormat })
-      .check(periodInOrder, periodWithinWeek),
-    output: z.unknown(),
-  }),
-};
-export const payoutExport = {
-  /** The whole filtered set as a CSV or XLSX file, streamed (`download`: a file, not the envelope). */
-  export: endpoint({
-    method: 'GET',
-    path: '/merchantPayout/export',
-    caller: 'both',
-    download: true,
-    input: z
-      .object({ ...exportFilters, status: oneOrMany(payoutStatus), format: exportFormat })
-      .check(periodInOrder, periodWithinWeek),
-    output: z.unknown(),
   }),
 };

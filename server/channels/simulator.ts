@@ -35,18 +35,16 @@ const channelOrderId = (prefix: string) =>
 /** A UTR as Indian banks print them: 12 digits. */
 export const newUtr = () => String(100_000_000_000 + Math.floor(Math.random() * 899_999_999_999));
 
+const insertPayinSql = `insert into simulator_transactions (channel_order_id, kind, order_no, amount, status)
+  values ($1, 'payin', $2, $3, 'pending')`;
+
 export const simulatorAdapter: ChannelAdapter = {
-  async createPayin({ tx, channel }, order) {
+  async createPayin({ deps, tx, channel }, order) {
     if (Math.random() * 100 < simulatorSettings(channel.settings).refuseRate)
       throw new ChannelRefused('simulator declined');
     const id = channelOrderId('SIMP');
-    await tx.insert(simulatorTransactions).values({
-      channelOrderId: id,
-      kind: 'payin',
-      orderNo: order.orderNo,
-      amount: order.amount,
-      status: 'pending',
-    });
+    // On every simulated pay-in creation: straight to the driver, prepared once (server/db/index.ts).
+    await deps.database.raw(tx, insertPayinSql, [id, order.orderNo, order.amount], { name: true });
     return { channelOrderId: id, payUrl: `/sim/pay/${order.orderNo}` };
   },
   async createPayout({ tx, channel }, order) {

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, protocol } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -17,10 +18,52 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
+/** A row as the driver reads it off the wire: each column's text, or null. */
+export type RawRow = (string | null)[];
+
 export interface Database {
   db: Db;
   engine: 'pglite' | 'postgres';
+  /** Committed changes to the tables whose rows the server keeps in memory (see `ChangeFeed`). */
+  changes: ChangeFeed;
+  /**
+   * Runs one statement straight on the driver, on `on` (this database's handle, or a transaction of it),
+   * and answers its rows as text, unparsed. With a `name` the statement is prepared once per connection
+   * and only bound and executed afterwards (PostgreSQL may then reuse a generic plan): give one only to
+   * statements whose plan does not depend on the values. This is for the hot paths (order lists, lookups,
+   * pay-in creation), where building the query, parsing and planning it, and mapping typed rows cost more
+   * than executing it.
+   */
+  raw(on: Db, text: string, params: readonly unknown[], opts?: { name?: boolean }): Promise<RawRow[]>;
   close(): Promise<void>;
+}
+
+/**
+ * Committed changes to the watched tables (users, roles, user_roles, sessions, parameters, merchants,
+ * merchant_channels, channels, agents), as triggers announce them with `NOTIFY paygate_changes`
+ * (migration 0008). What the server keeps in memory from those tables (resolved sessions, gateway
+ * merchants and their routes) is valid only while `live` and only at the `version` it was read at.
+ *
+ * - A change committed by this process moves `version` before the committing call returns: on
+ *   PostgreSQL every pooled connection listens, and the server delivers a session's own notifications
+ *   before it reports the commit; PGlite delivers them while it answers the COMMIT.
+ * - A change committed by another process arrives on a listening connection, asynchronously (well under
+ *   a millisecond on one machine). The workers of one server (`WORKERS`, server/main.ts) close even that
+ *   gap: `handOver` tells the others through the cluster before `inTransaction` returns.
+ */
+export interface ChangeFeed {
+  readonly version: number;
+  /** False while a change could go unnoticed (PostgreSQL: the listening connection is down). */
+  readonly live: boolean;
+  /** A change learned another way (from a sibling process): forget what was read before it. */
+  bump(): void;
+  /**
+   * How this process tells its siblings about a change it committed; `inTransaction` waits for it (at most
+   * once at a time) before it returns.
+   */
+  handOver(fn: (() => Promise<void>) | undefined): void;
+  /** Resolves when the hand-over of the changes this process committed so far is done. */
+  settled(): Promise<void>;
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -28,20 +71,90 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Every open of a PGlite folder loads the same extensions, or queries that need them fail. */
 const pgliteExtensions = { pg_trgm };
 
+/** The channel the change triggers notify on. */
+export const changesChannel = 'paygate_changes';
+
+class Feed implements ChangeFeed {
+  version = 0;
+  live = false;
+  private handOverFn: (() => Promise<void>) | undefined;
+  private pending: Promise<void> | undefined;
+  private again = false;
+  bump() {
+    this.version++;
+  }
+  setLive(live: boolean) {
+    this.live = live;
+    this.version++;
+  }
+  handOver(fn: (() => Promise<void>) | undefined) {
+    this.handOverFn = fn;
+  }
+  /** This process committed a change: hand it over to the siblings, one hand-over at a time. */
+  ownChange() {
+    if (!this.handOverFn) return;
+    if (this.pending) {
+      this.again = true;
+      return;
+    }
+    const run = async (): Promise<void> => {
+      do {
+        this.again = false;
+        await this.handOverFn?.().catch(() => {});
+      } while (this.again);
+      this.pending = undefined;
+    };
+    this.pending = run();
+  }
+  settled(): Promise<void> {
+    return this.pending ?? Promise.resolve();
+  }
+}
+
+const feeds = new WeakMap<object, Feed>();
+
+/** A short, stable statement name for a text (PostgreSQL keeps prepared statements per connection). */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s_${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`;
+    if (statementNames.size >= 2_000) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** Parameters as the text PostgreSQL reads them. */
+function paramText(v: unknown): string | null {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** Column values stay text: callers parse what they read (identity for every type). */
+const textTypes = { getTypeParser: () => (v: string) => v };
+
+/** The driver client under a drizzle handle or transaction (drizzle keeps it on `session.client`). */
+function clientOf(on: Db): unknown {
+  const client = (on as unknown as { session?: { client?: unknown } }).session?.client;
+  if (!client) throw new Error('not a drizzle database or transaction handle');
+  return client;
+}
+
 /** Opens PostgreSQL when `url` is given, otherwise embedded PGlite in `dataDir` (or in memory), and migrates. */
 export async function openDatabase(opts: {
   url?: string;
   dataDir?: string;
   poolSize?: number;
+  /** Run the migrations (default). A cluster's workers leave that to the primary process. */
+  migrate?: boolean;
+  /** Where the change feed reports trouble (a lost listening connection, a slow hand-over). */
+  warn?: (msg: string, err?: unknown) => void;
 }): Promise<Database> {
-  if (opts.url) {
-    const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20 });
-    // An idle client that loses its connection must not crash the process.
-    pool.on('error', () => {});
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(db as never, { migrationsFolder });
-    return { db, engine: 'postgres', close: () => pool.end() };
-  }
+  const warn = opts.warn ?? (() => {});
+  if (opts.url) return openPostgres(opts.url, opts.poolSize ?? 20, opts.migrate !== false, warn);
   let dataDir: string | undefined;
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
@@ -49,8 +162,170 @@ export async function openDatabase(opts: {
   }
   const client = await PGlite.create({ dataDir, extensions: pgliteExtensions });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder });
-  return { db, engine: 'pglite', close: () => client.close() };
+  if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder });
+  // One process, one session: PGlite calls the listener (in a microtask) while it answers the COMMIT.
+  const feed = new Feed();
+  await client.listen(changesChannel, () => feed.bump());
+  feed.setLive(true);
+  feeds.set(db, feed);
+  const prepared = new Set<string>();
+  const { serialize } = protocol;
+  const utility = (text: string) => [serialize.parse({ text }), serialize.bind({}), serialize.execute({})];
+  const genericOn = utility('set plan_cache_mode = force_generic_plan');
+  const genericOff = utility('reset plan_cache_mode');
+  const raw: Database['raw'] = (on, text, params, o) => {
+    const inTransaction = on !== db;
+    const name = o?.name ? statementName(text) : '';
+    const values = params.map(paramText);
+    const run = async (): Promise<RawRow[]> => {
+      // Parse (once for a named statement), Bind, Execute and Sync in one call into PGlite: its `query`
+      // makes six, and parses and plans every time.
+      const parts: Uint8Array[] = [];
+      if (!name || !prepared.has(name)) parts.push(serialize.parse({ name, text }));
+      // A named statement runs on its generic plan (as on PostgreSQL, where those go to a pool set so):
+      // the plan is chosen when it is bound.
+      if (name) parts.push(...genericOn);
+      parts.push(serialize.bind({ statement: name, values }), serialize.execute({}));
+      if (name) parts.push(...genericOff);
+      parts.push(serialize.sync());
+      let messages: Awaited<ReturnType<PGlite['execProtocol']>>['messages'];
+      try {
+        ({ messages } = await client.execProtocol(concat(parts), { syncToFs: !inTransaction }));
+      } catch (err) {
+        if (name && !prepared.has(name)) {
+          // It may have been parsed before the error: close it, so that the next try parses it again.
+          await client.execProtocol(concat([serialize.close({ type: 'S', name }), serialize.sync()]), {
+            syncToFs: false,
+          });
+        }
+        throw err;
+      }
+      if (name) prepared.add(name);
+      const rows: RawRow[] = [];
+      for (const m of messages) if (m instanceof protocol.messages.DataRowMessage) rows.push(m.fields);
+      return rows;
+    };
+    // The locks PGlite's own query takes: inside a transaction only the query lock (the transaction
+    // holds the other); outside, wait for any open transaction first.
+    return inTransaction
+      ? client._runExclusiveQuery(run)
+      : client._runExclusiveTransaction(() => client._runExclusiveQuery(run));
+  };
+  return { db, engine: 'pglite', changes: feed, raw, close: () => client.close() };
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+async function openPostgres(
+  url: string,
+  poolSize: number,
+  migrate: boolean,
+  warn: (msg: string, err?: unknown) => void,
+): Promise<Database> {
+  let closing = false;
+  const feed = new Feed();
+  // Every pooled connection listens before its first use, so that a change this process commits moves
+  // the feed before the COMMIT (or the autocommitted statement) returns: the server sends a session's
+  // own notifications ahead of its ReadyForQuery.
+  const onConnect = async (client: pg.PoolClient) => {
+    client.on('notification', (n) => {
+      feed.bump();
+      if (n.processId === (client as unknown as { processID?: number }).processID) feed.ownChange();
+    });
+    await client.query(`listen ${changesChannel}`);
+  };
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, onConnect } as unknown as pg.PoolConfig);
+  // Named `raw` statements outside a transaction run here, on a generic plan: PostgreSQL's own choice
+  // (`plan_cache_mode = auto`) keeps planning the list's page afresh on every call, which costs more than
+  // running it. Only statements whose plan does not hang on the values are named (see `Database.raw`);
+  // everything else, the unnamed ones included, stays on the other pool.
+  const generic = new pg.Pool({
+    connectionString: url,
+    max: Math.max(2, Math.ceil(poolSize / 2)),
+    options: '-c plan_cache_mode=force_generic_plan',
+    onConnect,
+  } as unknown as pg.PoolConfig);
+  // An idle client that loses its connection must not crash the process.
+  pool.on('error', () => {});
+  generic.on('error', () => {});
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  if (migrate) await migratePg(db as never, { migrationsFolder });
+  feeds.set(db, feed);
+
+  // The connection that hears other processes' changes whatever the pool holds at the moment; the caches
+  // are off while it is down (and every change is forgotten when it is back).
+  let listener: pg.Client | undefined;
+  const retry = () => {
+    if (!closing) setTimeout(() => void listen(), 1_000).unref();
+  };
+  const listen = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString: url });
+    const lost = (err?: unknown) => {
+      if (listener !== client) return;
+      listener = undefined;
+      feed.setLive(false);
+      client.end().catch(() => {});
+      if (closing) return;
+      warn('lost the change feed connection: caches are off until it is back', err);
+      retry();
+    };
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', () => feed.bump());
+    try {
+      await client.connect();
+      await client.query(`listen ${changesChannel}`);
+    } catch (err) {
+      client.end().catch(() => {});
+      if (!closing) warn('could not open the change feed connection: caches are off until it is', err);
+      retry();
+      return;
+    }
+    if (closing) {
+      await client.end().catch(() => {});
+      return;
+    }
+    listener = client;
+    feed.setLive(true);
+  };
+  await listen();
+
+  const raw: Database['raw'] = async (on, text, params, o) => {
+    const client = (on === db ? (o?.name ? generic : pool) : clientOf(on)) as pg.Pool | pg.PoolClient;
+    const result = await client.query({
+      ...(o?.name ? { name: statementName(text) } : {}),
+      text,
+      values: params.map(paramText),
+      rowMode: 'array',
+      types: textTypes,
+    });
+    return result.rows as RawRow[];
+  };
+
+  return {
+    db,
+    engine: 'postgres',
+    changes: feed,
+    raw,
+    close: async () => {
+      closing = true;
+      feed.setLive(false);
+      await feed.settled();
+      const l = listener;
+      listener = undefined;
+      await Promise.all([l?.end().catch(() => {}), pool.end(), generic.end()]);
+    },
+  };
 }
 
 const retryable = new Set(['40001', '40P01']);
@@ -65,16 +340,44 @@ export function sqlState(err: unknown): string | undefined {
 }
 
 /**
- * Runs `fn` in one transaction, retrying it from the start on serialization failures and deadlocks,
- * so that no 40001 / 40P01 ever reaches a caller.
+ * Thrown inside `inTransaction` to roll the transaction back and run it again from the start, like a
+ * serialization failure: for work that found out, too late to undo it otherwise, that it lost a race.
+ */
+export class RetryTransaction extends Error {}
+
+/** Work to run once a transaction begun by `inTransaction` commits, by its handle. */
+const commitHooks = new WeakMap<object, Array<() => void>>();
+
+/**
+ * Runs `fn` once what `on` read is committed: at once on a database handle, after the commit for a
+ * transaction begun by `inTransaction`, and never for any other transaction (nor when it rolls back).
+ * For caches filled inside a transaction, which may have read its own uncommitted writes.
+ */
+export function whenCommitted(on: Db, fn: () => void): void {
+  if (feeds.has(on)) fn();
+  else commitHooks.get(on)?.push(fn);
+}
+
+/**
+ * Runs `fn` in one transaction, retrying it from the start on serialization failures and deadlocks
+ * (and `RetryTransaction`), so that no 40001 / 40P01 ever reaches a caller. When the transaction changed
+ * a watched table, it returns once the change feed's hand-over to sibling processes is done.
  */
 export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(fn);
+      const hooks: Array<() => void> = [];
+      const out = await db.transaction((tx) => {
+        commitHooks.set(tx, hooks);
+        return fn(tx);
+      });
+      for (const hook of hooks) hook();
+      const feed = feeds.get(db);
+      if (feed) await feed.settled();
+      return out;
     } catch (err) {
-      const state = sqlState(err);
-      if (!state || !retryable.has(state) || attempt >= attempts) throw err;
+      const again = err instanceof RetryTransaction || retryable.has(sqlState(err) ?? '');
+      if (!again || attempt >= attempts) throw err;
       await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
     }
   }

@@ -8,6 +8,7 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -586,6 +587,8 @@ export const webhookEvents = pgTable(
     unique('webhook_events_order_type_round_key').on(t.orderType, t.orderId, t.type, t.round),
     index('webhook_events_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index('webhook_events_merchant_idx').on(t.merchantId, t.status),
+    /** The dashboard's queue of callbacks that gave up, for every merchant at once. */
+    index('webhook_events_gave_up_idx').on(t.merchantId).where(sql`${t.status} = 'gave_up'`),
     check('webhook_events_status', sql`${t.status} in ('pending','delivered','gave_up')`),
   ],
 );
@@ -671,5 +674,41 @@ export const simulatorTransactions = pgTable(
   (t) => [
     unique('simulator_transactions_channel_order_key').on(t.channelOrderId),
     uniqueIndex('simulator_transactions_utr_key').on(t.utr).where(sql`${t.utr} is not null`),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Order stats: what dashboards and reports read instead of scanning the orders (PERFORMANCE.md rule 2).
+
+/**
+ * Finished orders per business day (of their creation, in `BUSINESS_TIME_ZONE`), merchant, channel, kind
+ * and currency. Kept by the write path in the transaction that moves an order into or out of an end
+ * state (`server/modules/dashboard/stats.ts`); orders still under way are counted live instead.
+ */
+export const orderStatsDaily = pgTable(
+  'order_stats_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    kind: text('kind').notNull().$type<'payin' | 'payout'>(),
+    merchantId: integer('merchant_id').notNull(),
+    /** 0: no channel (refused at creation, or a payout no channel took). */
+    channelId: integer('channel_id').notNull(),
+    currency: text('currency').notNull(),
+    /** Orders in an end state: pay-ins paid, failed, unpaid, creation failed; payouts success, failed, creation failed. */
+    finishedCount: integer('finished_count').notNull().default(0),
+    /** Of those, paid (pay-ins) or successful (payouts). */
+    successCount: integer('success_count').notNull().default(0),
+    /** Order amounts of the successful ones (the amount the list's totals add up). */
+    successAmount: bigint('success_amount', { mode: 'number' }).notNull().default(0),
+    /** Fees of the successful ones, and the agents' commission out of them (pay-ins). */
+    successFee: bigint('success_fee', { mode: 'number' }).notNull().default(0),
+    successCommission: bigint('success_commission', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.kind, t.merchantId, t.channelId, t.currency] }),
+    index('order_stats_daily_merchant_idx').on(t.merchantId, t.day),
+    // No CHECK on the figures: an upsert's proposed row carries the change (which may be negative),
+    // and PostgreSQL checks it before it finds the row to add it to. checkOrderStats guards them.
+    check('order_stats_daily_kind', sql`${t.kind} in ('payin','payout')`),
   ],
 );

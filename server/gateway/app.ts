@@ -31,6 +31,8 @@ export type { Merchant };
 export interface GatewayContext<E extends GatewayEndpoint> {
   merchant: Merchant;
   input: ReturnType<E['input']['parse']>;
+  /** A POST's `probe` value, read in the statement that spent its nonce (text as the driver gave it). */
+  probed: string | null;
   params: Record<string, string>;
   /** A transaction for POSTs, the plain handle for GETs. */
   tx: Db;
@@ -45,19 +47,30 @@ export interface GatewayAnswer {
   headers?: Record<string, string>;
 }
 
+/** One value a POST reads in the statement that spends its nonce: a scalar query on `$1` … `$n`. */
+export interface Probe {
+  text: string;
+  params: unknown[];
+}
+
 export interface GatewayRoute {
   endpoint: GatewayEndpoint;
   /** Refuse callers outside the merchant's payout IP whitelist (403). */
   payoutWhitelist?: boolean;
+  /** What a POST reads first (say, whether its merchant order number exists), one round trip fewer. */
+  probe?(merchant: Merchant, input: unknown): Probe;
   run(ctx: GatewayContext<GatewayEndpoint>): Promise<GatewayAnswer>;
 }
 
 export function gatewayRoute<E extends GatewayEndpoint>(
   endpoint: E,
   run: (ctx: GatewayContext<E>) => Promise<GatewayAnswer>,
-  opts: { payoutWhitelist?: boolean } = {},
+  opts: {
+    payoutWhitelist?: boolean;
+    probe?: (merchant: Merchant, input: ReturnType<E['input']['parse']>) => Probe;
+  } = {},
 ): GatewayRoute {
-  return { endpoint, run: run as GatewayRoute['run'], ...opts };
+  return { endpoint, run: run as GatewayRoute['run'], ...(opts as Omit<GatewayRoute, 'endpoint' | 'run'>) };
 }
 
 /** The HTTP status of a refusal: the gateway's answers say the outcome in the status too. */
@@ -124,14 +137,34 @@ async function authenticate(deps: Deps, c: Context, rawBody: string): Promise<Si
   };
 }
 
-/** Uses up a signed call's nonce, or throws 401 when it was used before. */
-async function spendNonce(db: Db, signed: Signed): Promise<void> {
-  const fresh = await db
-    .insert(gatewayNonces)
-    .values({ merchantId: signed.merchant.id, nonce: signed.nonce, expiresAt: signed.nonceExpiresAt })
-    .onConflictDoNothing()
-    .returning({ nonce: gatewayNonces.nonce });
-  if (!fresh.length) throw new AppError(errno.unauthenticated, null, 'nonce replayed');
+const spendSql = (first: number) =>
+  `insert into gateway_nonces (merchant_id, nonce, expires_at) values ($${first}, $${first + 1}, $${first + 2})
+   on conflict do nothing returning 1`;
+const spendAloneSql = spendSql(1);
+/** The spend with a probe whose parameters come first ($1 … $n), statement text per n. */
+const spendWithProbeSql = new Map<string, string>();
+
+/**
+ * Uses up a signed call's nonce, or throws 401 when it was used before; with a probe, answers its value,
+ * read in the same statement.
+ */
+async function spendNonce(deps: Deps, on: Db, signed: Signed, probe?: Probe): Promise<string | null> {
+  const nonce = [signed.merchant.id, signed.nonce, signed.nonceExpiresAt];
+  if (!probe) {
+    const rows = await deps.database.raw(on, spendAloneSql, nonce, { name: true });
+    if (!rows.length) throw new AppError(errno.unauthenticated, null, 'nonce replayed');
+    return null;
+  }
+  const key = `${probe.params.length}\n${probe.text}`;
+  let text = spendWithProbeSql.get(key);
+  if (!text) {
+    text = `with spent as (${spendSql(probe.params.length + 1)})
+      select (select count(*) from spent), (${probe.text})`;
+    spendWithProbeSql.set(key, text);
+  }
+  const [row] = await deps.database.raw(on, text, [...probe.params, ...nonce], { name: true });
+  if (row?.[0] !== '1') throw new AppError(errno.unauthenticated, null, 'nonce replayed');
+  return row[1] ?? null;
 }
 
 /** Forgets nonces older than twice the signing window (a replay of those fails the timestamp check). */
@@ -166,7 +199,7 @@ export function mountGateway(
       const spendAlone = async () => {
         if (!signed || spent) return;
         spent = true;
-        await spendNonce(deps.database.db, signed);
+        await spendNonce(deps, deps.database.db, signed);
       };
       try {
         const rawBody = ep.method === 'GET' ? '' : await c.req.text();
@@ -209,9 +242,10 @@ export function mountGateway(
           );
         }
         const after: Array<() => Promise<void> | void> = [];
-        const ctx = (tx: Db): GatewayContext<GatewayEndpoint> => ({
+        const ctx = (tx: Db, probed: string | null = null): GatewayContext<GatewayEndpoint> => ({
           merchant,
           input: parsed.data as never,
+          probed,
           params: c.req.param() as Record<string, string>,
           tx,
           deps,
@@ -225,8 +259,8 @@ export function mountGateway(
             ? await route.run(ctx(deps.database.db))
             : await inTransaction(deps.database.db, async (tx) => {
                 after.length = 0;
-                await spendNonce(tx, signed!);
-                return route.run(ctx(tx));
+                const probed = await spendNonce(deps, tx, signed!, route.probe?.(merchant, parsed.data));
+                return route.run(ctx(tx, probed));
               });
         spent = true;
         for (const fn of after) {

@@ -1,9 +1,10 @@
 /**
- * The gateway's merchants by code, kept for a few seconds: every signed call needs its merchant (secret,
- * status, terms), and reading and unsealing it on each call is a round trip and a decryption on the
- * hottest path. A change made through the console forgets the cache once it commits (`forgetMerchants`),
- * so this process sees it at once; another server process on the same database sees it within
- * `merchantCacheMs`. One cache per open database, so that tests with a database each never mix.
+ * The gateway's merchants by code, kept in memory: every signed call needs its merchant (secret, status,
+ * terms), and reading and unsealing it on each call is a round trip and a decryption on the hottest
+ * path. An entry is valid while the change feed (server/db/index.ts) shows no change to a watched table
+ * since it was read (merchants are one): a console change, in this server process or another, applies
+ * to the very next call. `forgetMerchants` also drops them at once. One cache per open database, so that
+ * tests with a database each never mix.
  */
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
@@ -12,7 +13,6 @@ import type { Deps } from '../deps.ts';
 
 export type Merchant = typeof merchants.$inferSelect;
 
-export const merchantCacheMs = 5_000;
 /** Codes are checked against the database before they are kept, so only real merchants fill this. */
 const maxEntries = 10_000;
 
@@ -20,7 +20,8 @@ interface Entry {
   merchant: Merchant;
   /** The API secret, unsealed. */
   secret: string;
-  at: number;
+  /** The change feed's version when it was read. */
+  version: number;
 }
 
 const caches = new WeakMap<Database, Map<string, Entry>>();
@@ -30,22 +31,26 @@ export async function gatewayMerchant(
   deps: Pick<Deps, 'database' | 'sealer'>,
   code: string,
 ): Promise<{ merchant: Merchant; secret: string } | undefined> {
+  const feed = deps.database.changes;
   let cache = caches.get(deps.database);
   if (!cache) {
     cache = new Map();
     caches.set(deps.database, cache);
   }
-  const now = performance.now();
   const hit = cache.get(code);
-  if (hit && now - hit.at < merchantCacheMs) return hit;
+  if (hit && feed.live && hit.version === feed.version) return hit;
+  const version = feed.version;
+  const live = feed.live;
   const [merchant] = await deps.database.db.select().from(merchants).where(eq(merchants.code, code));
   if (!merchant) {
     cache.delete(code);
     return undefined;
   }
-  const entry: Entry = { merchant, secret: deps.sealer.open(merchant.apiSecret), at: now };
-  if (cache.size >= maxEntries) cache.clear();
-  cache.set(code, entry);
+  const entry: Entry = { merchant, secret: deps.sealer.open(merchant.apiSecret), version };
+  if (live && feed.live && feed.version === version) {
+    if (cache.size >= maxEntries) cache.clear();
+    cache.set(code, entry);
+  }
   return entry;
 }
 

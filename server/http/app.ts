@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
@@ -17,7 +18,7 @@ import { type GatewayRoute, mountGateway } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { AppError, Refusal } from './errors.ts';
-import type { AuditEntry, RequestMeta, Route } from './handle.ts';
+import { type AuditEntry, FileAnswer, type RequestMeta, type Route } from './handle.ts';
 import { langFrom, t } from './i18n.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { resolveSession, type SessionUser } from './session.ts';
@@ -240,6 +241,22 @@ export function createApp(
           }
         }
         if (result instanceof Refusal) return c.json(envelope(meta.lang, result.errno, result.data));
+        if (result instanceof FileAnswer) {
+          if (!ep.download) throw new Error(`${ep.id} answered a file but is not a download endpoint`);
+          // Money data leaving the system: who took which rows is written before the first byte goes.
+          await writeLog(db, ep, meta, user, 'ok', 0, audit).catch((err) => {
+            result.body.destroy();
+            throw err;
+          });
+          return new Response(Readable.toWeb(result.body) as ReadableStream, {
+            status: 200,
+            headers: {
+              'Content-Type': result.contentType,
+              'Content-Disposition': `attachment; filename="${result.filename}"`,
+              'Cache-Control': 'no-store',
+            },
+          });
+        }
         return c.json(envelope(meta.lang, errno.ok, result ?? null));
       } catch (err) {
         if (err instanceof AppError) {

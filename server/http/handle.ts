@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type * as z from 'zod/mini';
 import type { Endpoint, Parsed } from '../../contract/endpoint.ts';
 import type { Db } from '../db/index.ts';
@@ -38,8 +39,21 @@ export interface HandlerContext<E extends Endpoint, U> {
   afterCommit(fn: () => Promise<void> | void): void;
 }
 
+/**
+ * A file a `download` endpoint answers instead of the envelope (an export): streamed with its own
+ * content type as an attachment. Whatever the handler refuses before it returns one is the envelope.
+ */
+export class FileAnswer {
+  constructor(
+    /** ASCII file name for `Content-Disposition`. */
+    readonly filename: string,
+    readonly contentType: string,
+    readonly body: Readable,
+  ) {}
+}
+
 type UserOf<E extends Endpoint> = E['caller'] extends 'public' ? null : SessionUser;
-export type HandlerResult<E extends Endpoint> = z.output<E['output']> | Refusal;
+export type HandlerResult<E extends Endpoint> = z.output<E['output']> | Refusal | FileAnswer;
 
 export interface Route<E extends Endpoint = Endpoint> {
   endpoint: E;

@@ -10,6 +10,12 @@ function schemaOf(s: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
+const envelopeSchema = (data: JsonSchema): JsonSchema => ({
+  type: 'object',
+  required: ['errno', 'errmsg', 'data'],
+  properties: { errno: { type: 'integer', enum: allErrnos }, errmsg: { type: 'string' }, data },
+});
+
 let cached: JsonSchema | undefined;
 
 /** OpenAPI 3.1 for the admin API, generated from the endpoint registry. */
@@ -28,23 +34,23 @@ export function openApiDocument(): JsonSchema {
       'x-caller': ep.caller,
       'x-permission': ep.permission,
       responses: {
-        '200': {
-          description:
-            'The envelope; `errno` 0 carries `data`, any other errno a message in the requested language.',
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['errno', 'errmsg', 'data'],
-                properties: {
-                  errno: { type: 'integer', enum: allErrnos },
-                  errmsg: { type: 'string' },
-                  data: schemaOf(ep.output, 'output'),
+        '200': ep.download
+          ? {
+              description:
+                'The file, as an attachment (`Content-Disposition`), in the format asked for: CSV (UTF-8 with a byte order mark) or XLSX. A refusal before the file begins (validation, permission, …) is the envelope instead, as `application/json`.',
+              content: {
+                'text/csv': { schema: { type: 'string' } },
+                'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+                  schema: { type: 'string', format: 'binary' },
                 },
+                'application/json': { schema: envelopeSchema({ type: 'null' }) },
               },
+            }
+          : {
+              description:
+                'The envelope; `errno` 0 carries `data`, any other errno a message in the requested language.',
+              content: { 'application/json': { schema: envelopeSchema(schemaOf(ep.output, 'output')) } },
             },
-          },
-        },
       },
     };
     if (ep.caller !== 'public') op.security = [{ adminToken: [] }];

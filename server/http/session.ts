@@ -1,13 +1,17 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { errno } from '../../contract/errno.ts';
 import type { UserKind } from '../../contract/schemas.ts';
-import type { Db } from '../db/index.ts';
+import type { Database, Db } from '../db/index.ts';
 import { parameters, roles, sessions, userRoles, users } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { AppError } from './errors.ts';
 
-/** The signed-in user as every handler sees it; permissions are read fresh on each call. */
+/**
+ * The signed-in user as every handler sees it. It reflects the database as of the call: a resolved session
+ * is kept only while the change feed shows no change to sessions, users, roles or parameters since it was
+ * read (see `resolveSession`). Shared between calls, hence read-only.
+ */
 export interface SessionUser {
   id: number;
   username: string;
@@ -83,28 +87,70 @@ function sessionQuery(db: Db) {
 /** JSON as the driver hands it over: parsed already (node-postgres, PGlite) or as text. */
 const parsedJson = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
 
+interface Kept {
+  user: Readonly<SessionUser>;
+  /** When the session ends (ms), and `last_seen_at` as this process last read or wrote it (ms). */
+  expiresAt: number;
+  lastSeenAt: number;
+  /** The change feed's version when it was read. */
+  version: number;
+}
+
+/** Resolved sessions per open database (tests run several), by token hash. */
+const kept = new WeakMap<Database, Map<string, Kept>>();
+const maxKept = 10_000;
+
 /**
- * Resolves an `admin-token` to its user, or throws 501 (missing, unknown, revoked) / 506 (expired). One
- * query reads the session, its user, the user's roles with their permissions and the Google parameter;
- * a second (at most every 30 s) moves `last_seen_at`.
+ * Resolves an `admin-token` to its user, or throws 501 (missing, unknown, revoked) / 506 (expired).
+ *
+ * A session resolved lately is answered from memory when nothing it depends on can have changed: the
+ * change feed (server/db/index.ts) is live and at the version it was read at — any committed change to
+ * sessions (but `last_seen_at`), users, roles, user_roles or parameters moves it, in this process before
+ * the change's call returns, in every other server process before a console change's answer leaves —
+ * and at most 30 s (`touchEveryMs`) have passed since the `last_seen_at` it knows, so that idle expiry
+ * (one minute at the least) cannot fall in between; the absolute expiry is checked on every call.
+ * Otherwise one query reads the session, its user, the user's roles with their permissions and the Google
+ * parameter, and a second (at most every 30 s) moves `last_seen_at`.
  */
 export async function resolveSession(deps: Deps, token: string | undefined): Promise<SessionUser> {
   if (!token || token.length > 200) throw new AppError(errno.notSignedIn);
-  const db = deps.database.db;
+  const { database } = deps;
+  const feed = database.changes;
   const tokenHash = sha256(token);
+  const now = deps.clock.now();
+  const nowMs = now.getTime();
+  let cache = kept.get(database);
+  const hit = cache?.get(tokenHash);
+  if (hit) {
+    if (
+      feed.live &&
+      hit.version === feed.version &&
+      nowMs < hit.expiresAt &&
+      nowMs >= hit.lastSeenAt &&
+      nowMs - hit.lastSeenAt <= touchEveryMs
+    ) {
+      return hit.user as SessionUser;
+    }
+    cache!.delete(tokenHash);
+  }
+  // Read at this version: kept only if nothing moved the feed meanwhile.
+  const version = feed.version;
+  const live = feed.live;
+  const db = database.db;
   const [row] = await sessionQuery(db).execute({ tokenHash });
   if (!row || row.s.revokedAt || row.u.status !== 'active') throw new AppError(errno.notSignedIn);
-  const now = deps.clock.now();
   const idleMs = deps.config.sessionIdleMinutes * 60_000;
-  if (row.s.expiresAt <= now || now.getTime() - row.s.lastSeenAt.getTime() > idleMs) {
+  if (row.s.expiresAt <= now || nowMs - row.s.lastSeenAt.getTime() > idleMs) {
     throw new AppError(errno.sessionExpired);
   }
-  if (now.getTime() - row.s.lastSeenAt.getTime() > touchEveryMs) {
+  let lastSeenAt = row.s.lastSeenAt.getTime();
+  if (nowMs - lastSeenAt > touchEveryMs) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, tokenHash));
+    lastSeenAt = nowMs;
   }
   const roleRows = parsedJson<{ name: string; perms: string[] }[]>(row.roles);
   const googleBound = row.u.totpSecret !== null;
-  return {
+  const user: SessionUser = {
     id: row.u.id,
     username: row.u.username,
     nickname: row.u.nickname,
@@ -116,6 +162,22 @@ export async function resolveSession(deps: Deps, token: string | undefined): Pro
     mustBindGoogle: !googleBound && parsedJson(row.requireGoogle) === true,
     tokenHash,
   };
+  if (live && feed.live && feed.version === version) {
+    if (!cache) {
+      cache = new Map();
+      kept.set(database, cache);
+    }
+    if (cache.size >= maxKept) cache.clear();
+    Object.freeze(user.perms);
+    Object.freeze(user.roles);
+    cache.set(tokenHash, {
+      user: Object.freeze(user),
+      expiresAt: row.s.expiresAt.getTime(),
+      lastSeenAt,
+      version,
+    });
+  }
+  return user;
 }
 
 /** Opens a session for a user who passed every step; answers the token once. */

@@ -44,6 +44,7 @@ async function openServer(where: { url?: string; dataDir: string }, appKey: Buff
     demo: false,
     appKey,
     sessionIdleMinutes: 30,
+    signinAttemptsPerAddress: 30,
     sessionMaxHours: 12,
     trustProxy: true,
     logLevel: 'warn',

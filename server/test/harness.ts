@@ -63,6 +63,7 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     demo: false,
     appKey,
     sessionIdleMinutes: 30,
+    signinAttemptsPerAddress: 30,
     sessionMaxHours: 12,
     trustProxy: true,
     logLevel: 'info',

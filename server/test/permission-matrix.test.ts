@@ -69,6 +69,7 @@ const matrix: Record<EndpointId, Caller> = {
   'merchantPayout.list': 'both',
   'merchantPayout.info': 'both',
   'merchantPayout.totals': 'both',
+  'merchantPayout.export': 'both',
   'merchantPayout.create': 'merchant',
   'merchantPayout.bulkCreate': 'merchant',
   'merchantPayout.retry': 'platform',
@@ -79,6 +80,7 @@ const matrix: Record<EndpointId, Caller> = {
   'merchantOrder.list': 'both',
   'merchantOrder.info': 'both',
   'merchantOrder.totals': 'both',
+  'merchantOrder.export': 'both',
   'merchantOrder.create': 'merchant',
   'merchantOrder.update': 'both',
   'merchantOrder.delete': 'platform',
@@ -89,6 +91,7 @@ const matrix: Record<EndpointId, Caller> = {
   'merchantOrder.push': 'both',
   'merchantOrder.image': 'both',
   'simulator.pay': 'platform',
+  'dashboard.summary': 'both',
 };
 
 const limitedPerms = ['GET /admin/list', 'GET /log/list'];

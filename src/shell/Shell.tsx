@@ -24,7 +24,7 @@ import { Spinner } from '../ui/Spinner.tsx';
 import { CheatSheet } from './CheatSheet.tsx';
 import { DialogHost } from './DialogHost.tsx';
 import { handleKey } from './keyboard.ts';
-import { lazyScreen } from './lazy.ts';
+import { preloadScreens, screenComponent } from './lazy.ts';
 import { $cheatSheetOpen, $paletteDraft, $paletteOpen, provideShell } from './runtime.ts';
 import { MobileDrawer, Sidebar } from './Sidebar.tsx';
 import { TabStrip } from './TabStrip.tsx';
@@ -69,7 +69,7 @@ function toggleFullscreen(): void {
 }
 
 function ScreenView({ screen }: { screen: ScreenCommand }) {
-  const Component = lazyScreen(screen.screen);
+  const Component = screenComponent(screen.screen);
   const viewKey = useStore($viewKey);
   return <Component key={viewKey} />;
 }
@@ -117,7 +117,11 @@ export default function Shell() {
       $drawerOpen.set(false);
     };
     window.addEventListener('resize', onResize);
-    const idle = window.setTimeout(() => void loadPalette(), 800);
+    const idle = window.setTimeout(() => {
+      void loadPalette().then(() =>
+        preloadScreens(userScreens.filter((s) => allows($grants.get(), s.needs)).map((s) => s.screen)),
+      );
+    }, 800);
     return () => {
       window.removeEventListener('keydown', handleKey);
       window.removeEventListener('resize', onResize);

@@ -1,6 +1,6 @@
 import { type AnyAction, allows, type Command, commands, shortcutsOf } from '../../commands/index.ts';
 import { $grants } from '../lib/session.ts';
-import { $activeTable, actionApplies, runCommand } from './runtime.ts';
+import { $activeTable, $paletteDraft, $paletteOpen, actionApplies, runCommand } from './runtime.ts';
 
 /** The key of an event in the registry's notation: `mod+k`, `?`, `j`, `Enter`, `ArrowDown`. */
 export function keyOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): string {
@@ -61,6 +61,16 @@ export function handleKey(e: KeyboardEvent): void {
     if (document.querySelector('[role="alertdialog"]')) return;
     const command = commands.find((c) => c.kind === 'action' && matches(c, key) && visible(c));
     if (command) run(command);
+    return;
+  }
+  // Between Ctrl-K and the palette's input taking focus (a render, or a chunk load under load) keys
+  // land on the page: they belong to the palette's query, not to shortcuts.
+  if ($paletteOpen.get() && !isTyping(e.target)) {
+    pending = null;
+    if (e.key.length === 1 && !e.altKey) {
+      e.preventDefault();
+      $paletteDraft.set($paletteDraft.get() + e.key);
+    }
     return;
   }
   if (e.altKey || isTyping(e.target) || overlayOpen()) {

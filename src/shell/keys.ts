@@ -11,8 +11,13 @@ const names: Record<string, string> = {
 
 /** The keys of a shortcut as shown in a <kbd>: `mod+k` → ["Ctrl", "K"], `g a` → ["G", "A"]. */
 export function keyCaps(shortcut: string): string[] {
-  return shortcut
-    .split(/[+ ]/)
-    .filter(Boolean)
-    .map((k) => names[k] ?? (k.length === 1 ? k.toUpperCase() : k));
+  return (
+    shortcut
+      .split(/[+ ]/)
+      .filter(Boolean)
+      // An upper-case letter is typed with Shift: `S` reads "Shift S", never mistaken for another action's `s`.
+      .flatMap((k) =>
+        /^[A-Z]$/.test(k) ? ['Shift', k] : [names[k] ?? (k.length === 1 ? k.toUpperCase() : k)],
+      )
+  );
 }

@@ -15,7 +15,7 @@ import {
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ContextMenu, DropdownMenu } from 'radix-ui';
-import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import {
   type AnyAction,
@@ -32,7 +32,10 @@ import { useT } from '../lib/useT.ts';
 import { keyCaps } from '../shell/keys.ts';
 import { $activeTable, runCommand } from '../shell/runtime.ts';
 import { Icon } from './Icon.tsx';
+import { useLiveInterval } from './live.ts';
 import { Modal } from './Modal.tsx';
+import { $selection } from './selection.ts';
+import './lists.css';
 
 /** A column of a list: `header` is a message key; `value` feeds sorting and the default cell. */
 export interface Column<R> {
@@ -47,12 +50,28 @@ export interface Column<R> {
   hiddenByDefault?: boolean;
 }
 
-/** A filter kept in the URL under its id. */
+/**
+ * A filter kept in the URL under its id. `multi` keeps several values (a repeated key, `status=a&status=b`)
+ * and hands the endpoint an array. A `text` filter with `pasteMany` turns a paste of several words
+ * (numbers one per line, or separated by spaces or commas) into that repeated key instead.
+ */
 export interface Filter {
   id: string;
   label: string;
-  kind: 'text' | 'select' | 'date';
+  kind: 'text' | 'select' | 'date' | 'multi';
   options?: { value: string; label: string }[];
+  pasteMany?: string;
+  placeholder?: string;
+  /** A longer explanation, shown on hover. */
+  hint?: string;
+}
+
+/** At most this many values a pasted list keeps (the order lists take 100). */
+const pasteLimit = 100;
+
+/** Splits pasted text into distinct words: numbers one per line, or separated by spaces, commas, semicolons. */
+export function splitPasted(text: string, limit = pasteLimit): string[] {
+  return [...new Set(text.split(/[\s,;，；]+/).filter(Boolean))].slice(0, limit);
 }
 
 interface ListAnswer<R> {
@@ -77,7 +96,29 @@ interface DataTableProps<C extends ContextName> {
   detail?: (row: Contexts[C]) => ReactNode;
   /** Maps URL filter values to the endpoint's input (dates to ISO instants, for example). */
   toInput?: (filters: Record<string, string>) => Record<string, unknown>;
+  /**
+   * More input the screen computes (a period from the time range chooser, for example); `null` holds
+   * the list back (nothing valid to ask yet) and shows `blockedText` instead of rows.
+   */
+  input?: Record<string, unknown> | null;
+  blockedText?: string;
   toolbar?: ReactNode;
+  /** Before the filters in the toolbar (a time range chooser, for example). */
+  toolbarStart?: ReactNode;
+  /** Between the toolbar and the rows (a totals bar, for example). */
+  summary?: ReactNode;
+  /**
+   * Live refresh: while on the first page, scrolled to the top and the tab visible, the page is read
+   * again every few seconds; rows that arrive or change are highlighted for a moment.
+   */
+  live?: boolean;
+  /** Opens a row (Enter, double click, Details) instead of the built-in drawer of its columns. */
+  onOpen?: (row: Contexts[C]) => void;
+  /**
+   * The record open in the screen's own drawer: while set, it (not the focused row) is what the
+   * palette's row actions act on, so they never reach a different order than the one on screen.
+   */
+  openRecord?: Contexts[C] | null;
   label: string;
 }
 
@@ -123,27 +164,54 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
     const out: Record<string, string> = {};
     for (const f of filters) {
       const v = params.get(f.id);
-      if (v) out[f.id] = v;
+      if (v && f.kind !== 'multi') out[f.id] = v;
     }
     return out;
   }, [params, filters]);
+  // Several values under one key: multi filters and pasted lists. Joined, so the memo sees a string.
+  const manyKeys = filters.flatMap((f) => (f.kind === 'multi' ? [f.id] : f.pasteMany ? [f.pasteMany] : []));
+  const manyText = manyKeys.map((k) => `${k}=${params.getAll(k).join('\u0001')}`).join('\u0002');
+  const manyValues = useMemo(() => {
+    const out: Record<string, string[]> = {};
+    for (const part of manyText.split('\u0002')) {
+      const [key = '', joined = ''] = part.split('=');
+      if (key && joined) out[key] = joined.split('\u0001');
+    }
+    return out;
+  }, [manyText]);
   const sortParam = params.get('sort') ?? '';
   const pageSize = pageSizes.includes(Number(params.get('size'))) ? Number(params.get('size')) : 20;
   const cursor = params.get('cursor') ?? undefined;
   const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
   const [cursorStack, setCursorStack] = useState<string[]>([]);
 
+  const extra = props.input;
+  const blocked = extra === null;
   const input = useMemo(() => {
     const base = props.toInput ? props.toInput(filterValues) : filterValues;
-    return { ...base, pageSize, ...(paging === 'cursor' ? { cursor } : { page }) };
-  }, [filterValues, pageSize, cursor, page, paging, props.toInput]);
+    return {
+      ...base,
+      ...manyValues,
+      ...(extra ?? {}),
+      pageSize,
+      ...(paging === 'cursor' ? { cursor } : { page }),
+    };
+  }, [filterValues, manyValues, extra, pageSize, cursor, page, paging, props.toInput]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [atTop, setAtTop] = useState(true);
+  const firstPage = paging === 'cursor' ? cursor === undefined : page === 1;
+  const liveInterval = useLiveInterval(!!props.live && !blocked && firstPage && atTop);
 
   const query = useQuery({
     queryKey: ['list', endpoint.id, input],
     queryFn: ({ signal }) => api(endpoint, input as never, { signal }) as Promise<ListAnswer<R>>,
     placeholderData: keepPreviousData,
+    enabled: !blocked,
+    refetchInterval: liveInterval,
   });
-  const data = query.data?.list ?? emptyRows;
+  const data = blocked ? emptyRows : (query.data?.list ?? emptyRows);
+  const fresh = useFreshRows(data, rowKey, JSON.stringify(input), !!props.live);
 
   const sorting: SortingState = useMemo(
     () => (sortParam ? [{ id: sortParam.replace(/^-/, ''), desc: sortParam.startsWith('-') }] : []),
@@ -202,7 +270,6 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
   // Every row is its own grid, so the table gets one width: the tracks' minimums, or the whole view.
   const minWidth = tracks.reduce((sum, track) => sum + Number(/(\d+)px/.exec(track)?.[1] ?? 100), 34 + 44);
 
-  const scrollRef = useRef<HTMLDivElement>(null);
   const filterRef = useRef<HTMLInputElement>(null);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -212,23 +279,39 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
     overscan: 8,
   });
 
-  const [focused, setFocused] = useState(-1);
+  // The focused row is kept by key, so rows arriving above it (live refresh) do not move the focus.
+  const [focusedKey, setFocusedKey] = useState<string | null>(null);
+  const focusedIndex = focusedKey === null ? -1 : rows.findIndex((r) => r.id === focusedKey);
+  const focused = focusedIndex;
+  const setFocused = useCallback((index: number) => setFocusedKey(rows[index]?.id ?? null), [rows]);
   const [detail, setDetail] = useState<R | null>(null);
   const [menuRow, setMenuRow] = useState<R | null>(null);
   const focusedRow = focused >= 0 ? rows[focused]?.original : undefined;
+  const open = (row: R) => (props.onOpen ? props.onOpen(row) : setDetail(row));
 
-  // A new page or new filters start again from the top.
+  // A new page or new filters start again from the top; a live re-read of the same page keeps both.
+  const inputKey = JSON.stringify(input);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the question changes, by design
   useEffect(() => {
-    if (!query.data) return;
-    setFocused(-1);
+    setFocusedKey(null);
     setSelection({});
-  }, [query.data]);
+  }, [inputKey]);
+
+  // Bulk commands read the checked rows of the list on screen (rowKey is read, not watched: screens
+  // pass a new function on every render).
+  const keyOfRow = useRef(rowKey);
+  keyOfRow.current = rowKey;
+  useEffect(() => {
+    const checked = data.filter((row) => selection[keyOfRow.current(row)]);
+    $selection.set({ context, rows: checked });
+  }, [selection, data, context]);
+  useEffect(() => () => $selection.set(null), []);
 
   const focusRow = useCallback(
     (index: number) => {
       if (rows.length === 0) return;
       const next = Math.max(0, Math.min(rows.length - 1, index));
-      setFocused(next);
+      setFocusedKey(rows[next]?.id ?? null);
       virtualizer.scrollToIndex(next, { align: 'auto' });
       requestAnimationFrame(() =>
         scrollRef.current
@@ -236,20 +319,20 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
           ?.focus({ preventScroll: true }),
       );
     },
-    [rows.length, virtualizer],
+    [rows, virtualizer],
   );
 
-  const state = useRef({ focused, focusedRow, rows });
-  state.current = { focused, focusedRow, rows };
+  const state = useRef({ focused, focusedRow, rows, open, openRecord: props.openRecord });
+  state.current = { focused, focusedRow, rows, open, openRecord: props.openRecord };
 
   useEffect(() => {
     const handle = {
       context,
-      focused: () => state.current.focusedRow,
+      focused: () => state.current.openRecord ?? state.current.focusedRow,
       controls: {
         move: (delta: number) => focusRow(state.current.focused < 0 ? 0 : state.current.focused + delta),
         open: () => {
-          if (state.current.focusedRow) setDetail(state.current.focusedRow as R);
+          if (state.current.focusedRow) state.current.open(state.current.focusedRow as R);
         },
         toggleSelect: () => {
           const row = state.current.rows[state.current.focused];
@@ -270,6 +353,21 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
         const out = new URLSearchParams(p);
         if (value) out.set(id, value);
         else out.delete(id);
+        out.delete('cursor');
+        out.delete('page');
+        setCursorStack([]);
+        return out;
+      },
+      { replace: true },
+    );
+
+  const setMany = (id: string, values: string[], clear?: string) =>
+    setParams(
+      (p) => {
+        const out = new URLSearchParams(p);
+        out.delete(id);
+        for (const v of values) out.append(id, v);
+        if (clear) out.delete(clear);
         out.delete('cursor');
         out.delete('page');
         setCursorStack([]);
@@ -311,15 +409,27 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
   return (
     <section className="datatable" aria-label={props.label}>
       <div className="datatable-toolbar no-print">
-        {filters.map((f, i) => (
-          <FilterInput
-            key={f.id}
-            filter={f}
-            value={filterValues[f.id] ?? ''}
-            onValue={(v) => setFilter(f.id, v)}
-            inputRef={i === firstTextFilter ? filterRef : undefined}
-          />
-        ))}
+        {props.toolbarStart}
+        {filters.map((f, i) =>
+          f.kind === 'multi' ? (
+            <MultiFilter
+              key={f.id}
+              filter={f}
+              values={manyValues[f.id] ?? []}
+              onValues={(v) => setMany(f.id, v)}
+            />
+          ) : (
+            <FilterInput
+              key={f.id}
+              filter={f}
+              value={filterValues[f.id] ?? ''}
+              onValue={(v) => setFilter(f.id, v)}
+              inputRef={i === firstTextFilter ? filterRef : undefined}
+              many={f.pasteMany ? (manyValues[f.pasteMany] ?? []) : undefined}
+              onMany={f.pasteMany ? (v) => setMany(f.pasteMany as string, v, f.id) : undefined}
+            />
+          ),
+        )}
         <div className="toolbar-spacer" />
         {selectedCount > 0 && (
           <span className="selection-count">{t('table.selected', { n: selectedCount })}</span>
@@ -351,7 +461,13 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
         </DropdownMenu.Root>
       </div>
 
-      <div className="datatable-scroll" ref={scrollRef}>
+      {props.summary}
+
+      <div
+        className="datatable-scroll"
+        ref={scrollRef}
+        onScroll={(e) => setAtTop(e.currentTarget.scrollTop < rowHeight)}
+      >
         <table
           className="dt-table"
           // biome-ignore lint/a11y/noNoninteractiveElementToInteractiveRole: a table with role grid is the APG data grid pattern
@@ -410,7 +526,13 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
               >
                 {rows.length === 0 ? (
                   <tr className="dt-empty">
-                    <td>{query.isLoading ? t('app.loading') : t('table.empty')}</td>
+                    <td>
+                      {blocked
+                        ? (props.blockedText ?? t('table.empty'))
+                        : query.isLoading
+                          ? t('app.loading')
+                          : t('table.empty')}
+                    </td>
                   </tr>
                 ) : (
                   virtualizer.getVirtualItems().map((item) => {
@@ -418,6 +540,7 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
                     if (!row) return null;
                     const original = row.original;
                     const isFocused = item.index === focused;
+                    const isFresh = fresh.has(row.id);
                     return (
                       // Keys reach the row through the one keyboard dispatcher (j/k, Enter, x, row actions).
                       <tr
@@ -426,11 +549,12 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
                         aria-rowindex={item.index + 2}
                         aria-selected={row.getIsSelected()}
                         tabIndex={isFocused || (focused < 0 && item.index === 0) ? 0 : -1}
-                        className={`dt-row${isFocused ? ' focused' : ''}${row.getIsSelected() ? ' selected' : ''}`}
+                        data-fresh={isFresh || undefined}
+                        className={`dt-row${isFocused ? ' focused' : ''}${row.getIsSelected() ? ' selected' : ''}${isFresh ? ' fresh' : ''}`}
                         style={{ transform: `translateY(${item.start}px)`, height: rowHeightVar }}
                         onFocus={() => setFocused(item.index)}
                         onClick={() => setFocused(item.index)}
-                        onDoubleClick={() => setDetail(original)}
+                        onDoubleClick={() => open(original)}
                         onContextMenu={() => {
                           setFocused(item.index);
                           setMenuRow(original);
@@ -459,7 +583,7 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
                         <td className="dt-actions">
                           <RowMenu
                             actions={rowActions(original)}
-                            onOpenDetail={() => setDetail(original)}
+                            onOpenDetail={() => open(original)}
                             target={original}
                           />
                         </td>
@@ -473,7 +597,7 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
               <ContextMenu.Content className="menu-popup">
                 {menuRow && (
                   <>
-                    <ContextMenu.Item className="menu-popup-item" onSelect={() => setDetail(menuRow)}>
+                    <ContextMenu.Item className="menu-popup-item" onSelect={() => open(menuRow)}>
                       <Icon name="list" size={14} />
                       {t('table.details')}
                       <kbd className="menu-kbd">{keyCaps('Enter')}</kbd>
@@ -501,7 +625,14 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
 
       <footer className="datatable-footer no-print">
         <span className="dt-total">
-          {t('table.total', { n: formatTotal(query.data?.total ?? 0, query.data?.totalCapped) })}
+          {t('table.total', {
+            n: formatTotal(blocked ? 0 : (query.data?.total ?? 0), query.data?.totalCapped),
+          })}
+          {liveInterval !== false && (
+            <span className="dt-live" title={t('lists.live.title')}>
+              {t('lists.live.on')}
+            </span>
+          )}
         </span>
         <label className="dt-size">
           <span>{t('table.pageSize')}</span>
@@ -613,13 +744,18 @@ function FilterInput({
   value,
   onValue,
   inputRef,
+  many,
+  onMany,
 }: {
   filter: Filter;
   value: string;
   onValue: (v: string) => void;
   inputRef?: React.RefObject<HTMLInputElement | null> | undefined;
+  many?: string[] | undefined;
+  onMany?: ((values: string[]) => void) | undefined;
 }) {
   const t = useT();
+  const inputId = useId();
   const [draft, setDraft] = useState(value);
   useEffect(() => setDraft(value), [value]);
   useEffect(() => {
@@ -644,18 +780,138 @@ function FilterInput({
     );
   }
   return (
-    <label className="filter">
-      <span className="filter-label">{filter.label}</span>
-      <input
-        ref={inputRef}
-        type={filter.kind === 'date' ? 'date' : 'search'}
-        value={draft}
-        onChange={(e) => (filter.kind === 'date' ? onValue(e.target.value) : setDraft(e.target.value))}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') onValue(draft);
-          if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
-        }}
-      />
-    </label>
+    <div className="filter">
+      <label className="filter-label" htmlFor={inputId}>
+        {filter.label}
+      </label>
+      <div className="filter-row">
+        <input
+          id={inputId}
+          ref={inputRef}
+          type={filter.kind === 'date' ? 'date' : 'search'}
+          value={draft}
+          placeholder={filter.placeholder}
+          title={filter.hint}
+          onChange={(e) => (filter.kind === 'date' ? onValue(e.target.value) : setDraft(e.target.value))}
+          onPaste={(e) => {
+            if (!onMany) return;
+            const words = splitPasted(e.clipboardData.getData('text'));
+            if (words.length < 2) return;
+            // Several numbers at once: the list shows exactly those, not a prefix search of the first.
+            e.preventDefault();
+            setDraft('');
+            onMany(words);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') onValue(draft);
+            if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
+          }}
+        />
+        {many && many.length > 0 && onMany && (
+          <span className="filter-chip" title={many.join('\n')}>
+            {t('lists.pasted', { n: many.length })}
+            <button
+              type="button"
+              className="filter-chip-clear"
+              aria-label={t('lists.pastedClear')}
+              onClick={() => onMany([])}
+            >
+              <Icon name="close" size={12} />
+            </button>
+          </span>
+        )}
+      </div>
+    </div>
   );
 }
+
+/** Several values of one filter (statuses, for example), as a menu of checkboxes. */
+function MultiFilter({
+  filter,
+  values,
+  onValues,
+}: {
+  filter: Filter;
+  values: string[];
+  onValues: (values: string[]) => void;
+}) {
+  const t = useT();
+  const options = filter.options ?? [];
+  const chosen = options.filter((o) => values.includes(o.value));
+  const summary =
+    chosen.length === 0
+      ? t('table.any')
+      : chosen.length <= 2
+        ? chosen.map((o) => o.label).join(', ')
+        : t('table.selected', { n: chosen.length });
+  return (
+    <div className="filter">
+      <span className="filter-label">{filter.label}</span>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger className="filter-multi" aria-label={`${filter.label}: ${summary}`}>
+          <span className="filter-multi-text">{summary}</span>
+          <Icon name="chevron" size={12} />
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className="menu-popup" align="start" sideOffset={4}>
+            {options.map((o) => (
+              <DropdownMenu.CheckboxItem
+                key={o.value}
+                className="menu-popup-item"
+                checked={values.includes(o.value)}
+                onCheckedChange={(on) =>
+                  onValues(on ? [...values, o.value] : values.filter((v) => v !== o.value))
+                }
+                onSelect={(e) => e.preventDefault()}
+              >
+                <DropdownMenu.ItemIndicator className="menu-check">
+                  <Icon name="check" size={14} />
+                </DropdownMenu.ItemIndicator>
+                {o.label}
+              </DropdownMenu.CheckboxItem>
+            ))}
+            {values.length > 0 && (
+              <>
+                <DropdownMenu.Separator className="menu-popup-separator" />
+                <DropdownMenu.Item className="menu-popup-item" onSelect={() => onValues([])}>
+                  {t('lists.clearFilter')}
+                </DropdownMenu.Item>
+              </>
+            )}
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </div>
+  );
+}
+
+/** How long a row that arrived or changed in a live re-read stays highlighted. */
+const freshMs = 4_000;
+
+/**
+ * Keys of rows that are new or changed since the previous answer to the same question (same input):
+ * the highlight of a live list. A different question (filters, page) starts afresh, highlighting nothing.
+ */
+function useFreshRows<R>(rows: readonly R[], rowKey: (row: R) => string, question: string, on: boolean) {
+  const seen = useRef<{ question: string; rows: Map<string, string> } | null>(null);
+  const keyOf = useRef(rowKey);
+  keyOf.current = rowKey;
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(emptySet);
+  // Runs when the answer changes (the query keeps an unchanged answer's identity), not on every render.
+  useEffect(() => {
+    if (!on || rows.length === 0) return;
+    const now = new Map(rows.map((r) => [keyOf.current(r), JSON.stringify(r)]));
+    const before = seen.current;
+    seen.current = { question, rows: now };
+    const changed = new Set<string>();
+    if (before && before.question === question)
+      for (const [key, signature] of now) if (before.rows.get(key) !== signature) changed.add(key);
+    setFresh(changed.size ? changed : emptySet);
+    if (changed.size === 0) return;
+    const timer = window.setTimeout(() => setFresh(emptySet), freshMs);
+    return () => window.clearTimeout(timer);
+  }, [rows, question, on]);
+  return fresh;
+}
+
+const emptySet: ReadonlySet<string> = new Set();

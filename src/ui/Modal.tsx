@@ -10,10 +10,12 @@ interface ModalProps {
   children: ReactNode;
   /** `drawer` slides in from the right edge; `sheet` is a wide centred panel. */
   variant?: 'dialog' | 'drawer' | 'sheet';
+  /** Escape and a click outside do not close it (what it shows cannot be shown again). */
+  persistent?: boolean;
 }
 
 /** A modal frame over Radix Dialog: focus trapped, Escape closes, the keyboard belongs to it. */
-export function Modal({ title, description, onClose, children, variant = 'dialog' }: ModalProps) {
+export function Modal({ title, description, onClose, children, variant = 'dialog', persistent }: ModalProps) {
   const t = useT();
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
@@ -22,6 +24,12 @@ export function Modal({ title, description, onClose, children, variant = 'dialog
         <Dialog.Content
           className={`modal modal-${variant}`}
           aria-describedby={description ? undefined : undefined}
+          {...(persistent
+            ? {
+                onEscapeKeyDown: (e: Event) => e.preventDefault(),
+                onInteractOutside: (e: Event) => e.preventDefault(),
+              }
+            : {})}
         >
           <header className="modal-head">
             <Dialog.Title className="modal-title">{title}</Dialog.Title>

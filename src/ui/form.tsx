@@ -115,3 +115,19 @@ export function Field({ label, value, onValue, error, hint, ref, ...rest }: Fiel
     </div>
   );
 }
+
+/**
+ * The spec's message for a field left empty ("some information is not filled"), in place of whatever
+ * format rule the schema reports for an empty string (an empty amount is missing, not malformed).
+ */
+export function missingFirst(
+  errors: Record<string, string>,
+  values: Record<string, unknown>,
+): Record<string, string> {
+  const out = { ...errors };
+  for (const key of Object.keys(out)) {
+    const value = values[key];
+    if (typeof value === 'string' && value.trim() === '') out[key] = t('validation.required');
+  }
+  return out;
+}

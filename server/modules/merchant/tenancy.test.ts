@@ -1,5 +1,5 @@
 /**
- * Tenancy sweep over the merchant, agent, channel, ledger, wallet and recharge areas: merchant A's
+ * Tenancy sweep over the merchant, agent, channel, ledger, wallet, recharge and dashboard areas: merchant A's
  * owner calls every endpoint with merchant B's ids and gets 403 / 404 or its own data, never B's,
  * and nothing of B changes.
  */
@@ -21,6 +21,7 @@ const areas = {
   ledger: endpoints.ledger,
   merchantWallet: endpoints.merchantWallet,
   merchantRechargeLog: endpoints.merchantRechargeLog,
+  dashboard: endpoints.dashboard,
 };
 type SweptId = { [G in keyof typeof areas]: `${G}.${keyof (typeof areas)[G] & string}` }[keyof typeof areas];
 
@@ -141,6 +142,8 @@ describe.each(engines)('tenancy of the money areas on %s', (engine) => {
       'merchantRechargeLog.create': ['own', () => ({ amount: '5.00', reference: 'A-REF' })],
       'merchantRechargeLog.confirm': ['forbidden', () => ({ id: bRecharge })],
       'merchantRechargeLog.reject': ['forbidden', () => ({ id: bRecharge, reason: 'sabotage' })],
+      // Takes no merchant: one sent anyway changes nothing.
+      'dashboard.summary': ['own', () => ({ merchantId: b.id })],
     };
     const swept = Object.values(areas).flatMap((area) => Object.values(area as Record<string, Endpoint>));
     expect(Object.keys(sweep).sort()).toEqual(swept.map((e) => e.id).sort());
@@ -161,6 +164,8 @@ describe.each(engines)('tenancy of the money areas on %s', (engine) => {
           ep.id,
         ).toEqual([]);
         if (ep.id === 'merchant.info') expect(res.data.id).toBe(a.id);
+        // A's own recharge waiting (made above in this sweep), not B's as well.
+        if (ep.id === 'dashboard.summary') expect(res.data.queues.rechargesPending).toBe(1);
       }
     }
     // A's own transfer and recharge happened on A; B is exactly as it was.

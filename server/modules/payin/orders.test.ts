@@ -404,6 +404,7 @@ describe.each(engines)('collection orders in the console on %s', (engine) => {
       const calls: Record<string, Record<string, unknown>> = {
         'merchantOrder.list': { ...period(), merchantId: b.id, q: bOrder.orderNo },
         'merchantOrder.totals': { ...period(), merchantId: b.id },
+        'merchantOrder.export': { ...period(), merchantId: b.id, nos: bOrder.orderNo, format: 'csv' },
         'merchantOrder.info': { id: bId },
         'merchantOrder.create': { amount: '10.00' },
         'merchantOrder.update': { id: bId, notifyUrl: 'https://evil.example/' },
@@ -425,6 +426,16 @@ describe.each(engines)('collection orders in the console on %s', (engine) => {
       expect(Object.keys(calls).sort()).toEqual(area.map((e) => e.id).sort());
       const bSecrets = [bOrder.orderNo, bOrder.merchantOrderNo, bPaid.orderNo, b.code, sim.data.utr];
       for (const ep of area) {
+        if (ep.download) {
+          // A file, not the envelope: A's own orders only, and none of them has B's number.
+          const qs = new URLSearchParams(calls[ep.id] as Record<string, string>);
+          const file = await s.request('GET', `/api${ep.path}?${qs}`, { token: ownerA });
+          expect(file.status, ep.id).toBe(200);
+          expect(file.text.trim().split('\r\n'), ep.id).toHaveLength(1);
+          for (const secret of bSecrets)
+            expect(file.text.includes(secret), `${ep.id} leaks ${secret}`).toBe(false);
+          continue;
+        }
         const res = await s.call(ep, calls[ep.id]!, ownerA);
         const text = JSON.stringify(res);
         if (ep.id === 'merchantOrder.list' || ep.id === 'merchantOrder.totals') {

@@ -2,25 +2,50 @@
 
 import { and, eq, sql } from 'drizzle-orm';
 import type { Channel } from '../../channels/adapter.ts';
-import type { Db } from '../../db/index.ts';
-import { channels, merchantChannels, parameters } from '../../db/schema.ts';
+import { type Database, type Db, whenCommitted } from '../../db/index.ts';
+import { agents, channels, merchantChannels, parameters } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
 
 export interface Route {
   channel: Channel;
   weight: number;
 }
 
+/** What a creation needs to know of its merchant besides the merchant row. */
+export interface CreationTerms {
+  /** The merchant's enabled routes to active channels, by channel id (amounts not judged yet). */
+  routes: Route[];
+  /** The raw `payin_expiry_minutes` parameter (undefined when the merchant has no route). */
+  expiryParameter: unknown;
+  /** The agent's commission rate when the merchant has an active agent, else null. */
+  agentCommissionPpm: number | null;
+}
+
+interface Kept {
+  terms: CreationTerms;
+  version: number;
+}
+/** Per open database and merchant id: valid while the change feed stays at the version read. */
+const kept = new WeakMap<Database, Map<number, Kept>>();
+
 /**
- * Routes able to carry `amount` (optionally only the channel named by code): the merchant's enabled routes
- * to active channels, as `routesOf` reads them. The pay-in expiry parameter comes with them, in the same
- * round trip (creation needs both; undefined when the merchant has no route).
+ * The creation terms of a merchant. Every signed create needs them, and they change only through the
+ * console: they are kept in memory while the change feed (server/db/index.ts) shows no change to
+ * channels, merchant_channels, agents or parameters (nor any other watched table) since they were read,
+ * so a console change applies to the very next creation in every server process.
  */
-export async function candidateRoutes(
+export async function creationTerms(
+  deps: Pick<Deps, 'database'>,
   tx: Db,
-  merchantId: number,
-  amount: number,
-  channelCode?: string,
-): Promise<{ routes: Route[]; expiryParameter: unknown }> {
+  merchant: { id: number; agentId: number | null },
+): Promise<CreationTerms> {
+  const { database } = deps;
+  const feed = database.changes;
+  let cache = kept.get(database);
+  const hit = cache?.get(merchant.id);
+  if (hit && feed.live && hit.version === feed.version) return hit.terms;
+  const version = feed.version;
+  const live = feed.live;
   const rows = await tx
     .select({
       channel: channels,
@@ -31,24 +56,48 @@ export async function candidateRoutes(
     .innerJoin(channels, eq(channels.id, merchantChannels.channelId))
     .where(
       and(
-        eq(merchantChannels.merchantId, merchantId),
+        eq(merchantChannels.merchantId, merchant.id),
         eq(merchantChannels.enabled, true),
         eq(channels.status, 'active'),
       ),
     );
-  const routes = rows
-    .filter(
-      (r) =>
-        r.channel.supportsPayin &&
-        r.weight > 0 &&
-        amount >= r.channel.minAmount &&
-        amount <= r.channel.maxAmount &&
-        (channelCode === undefined || r.channel.code === channelCode),
-    )
-    .sort((a, b) => a.channel.id - b.channel.id)
-    .map((r) => ({ channel: r.channel, weight: r.weight }));
   const expiry = rows[0]?.expiry;
-  return { routes, expiryParameter: typeof expiry === 'string' ? JSON.parse(expiry) : expiry };
+  let agentCommissionPpm: number | null = null;
+  if (merchant.agentId !== null) {
+    const [agent] = await tx.select().from(agents).where(eq(agents.id, merchant.agentId));
+    if (agent?.status === 'active') agentCommissionPpm = agent.commissionPpm;
+  }
+  const terms: CreationTerms = {
+    routes: rows
+      .map((r) => ({ channel: r.channel, weight: r.weight }))
+      .sort((a, b) => a.channel.id - b.channel.id),
+    expiryParameter: typeof expiry === 'string' ? JSON.parse(expiry) : expiry,
+    agentCommissionPpm,
+  };
+  // Kept once what was read is committed (the transaction may have changed them itself), and only if
+  // nothing moved the feed meanwhile (a committed change of this transaction does, before this runs).
+  whenCommitted(tx, () => {
+    if (!live || !feed.live || feed.version !== version) return;
+    if (!cache) {
+      cache = new Map();
+      kept.set(database, cache);
+    }
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(merchant.id, { terms, version });
+  });
+  return terms;
+}
+
+/** Routes able to carry `amount` (optionally only the channel named by code), by channel id. */
+export function routesFor(routes: readonly Route[], amount: number, channelCode?: string): Route[] {
+  return routes.filter(
+    (r) =>
+      r.channel.supportsPayin &&
+      r.weight > 0 &&
+      amount >= r.channel.minAmount &&
+      amount <= r.channel.maxAmount &&
+      (channelCode === undefined || r.channel.code === channelCode),
+  );
 }
 
 /**

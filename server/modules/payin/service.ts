@@ -9,16 +9,17 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import type { CallbackType } from '../../../contract/gateway.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
-import { ChannelRefused } from '../../channels/adapter.ts';
+import { type Channel, ChannelRefused } from '../../channels/adapter.ts';
 import { adapterFor } from '../../channels/index.ts';
-import { type Db, inTransaction, sqlState } from '../../db/index.ts';
-import { agents, merchants, type PayinStatus, parameters, payinOrders } from '../../db/schema.ts';
+import { type Db, inTransaction, RetryTransaction, sqlState } from '../../db/index.ts';
+import { merchants, type PayinStatus, parameters, payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import { enqueueCallback } from '../../jobs/webhooks.ts';
 import { agentAccount, type EntryLine, merchantAccount, platformAccount, post } from '../../ledger/index.ts';
-import { candidateRoutes, weightedOrder } from './routing.ts';
+import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
+import { creationTerms, routesFor, weightedOrder } from './routing.ts';
 import { type GatewayPayin, gatewayView, type PayinOrder, storedGatewayView } from './views.ts';
 
 type Merchant = typeof merchants.$inferSelect;
@@ -81,6 +82,8 @@ export async function transition(
 ): Promise<PayinOrder | null> {
   const { from, to } = transitions[action];
   const now = deps.clock.now();
+  // The order stats need the state it leaves: known when only one is allowed, else read under lock.
+  const left = from.length === 1 ? from[0]! : await lockedStatus(tx, id);
   const rows = await tx
     .update(payinOrders)
     .set({ ...set, status: to, pushStatus: 'unpushed', callbackAt: null, updatedAt: now })
@@ -95,7 +98,17 @@ export async function transition(
   const order = rows[0];
   if (!order) return null;
   await entered(deps, tx, order, userId);
+  await recordOrderMoves(tx, [statusMove('payin', order, left ?? null)]);
   return order;
+}
+
+async function lockedStatus(tx: Db, id: number): Promise<PayinStatus | undefined> {
+  const [row] = await tx
+    .select({ status: payinOrders.status })
+    .from(payinOrders)
+    .where(eq(payinOrders.id, id))
+    .for('update');
+  return row?.status;
 }
 
 /** The effects of entering a state: the journal entry of a payment, and the merchant callback. */
@@ -238,126 +251,174 @@ function replayOf(existing: PayinOrder, hash: string): CreateResult {
 const fieldError = (lang: Lang, path: string, key: string, params?: Record<string, unknown>) =>
   new AppError(errno.invalid, { fields: [{ path, code: 'custom', message: t(lang, key, params) }] });
 
+/** The columns a creation writes, in the order of `insertOrderSql`'s parameters. */
+const insertColumns = [
+  'order_no',
+  'merchant_id',
+  'merchant_order_no',
+  'channel_id',
+  'channel_order_id',
+  'currency',
+  'amount',
+  'fee',
+  'agent_commission',
+  'status',
+  'push_status',
+  'notify_url',
+  'return_url',
+  'pay_url',
+  'payer',
+  'request_hash',
+  'request_snapshot',
+  'response_snapshot',
+  'failure_reason',
+  'expires_at',
+  'created_at',
+  'updated_at',
+] as const;
+/** The order as the channel left it, in one statement; nothing when either unique number is taken. */
+const insertOrderSql = `insert into payin_orders (${insertColumns.join(', ')})
+  values (${insertColumns.map((_, i) => `$${i + 1}`).join(', ')})
+  on conflict do nothing returning id`;
+
 /**
- * Creates a pay-in, or answers the original of a repeated create. Runs inside the caller's transaction:
- * the order is inserted as `creating` (ON CONFLICT DO NOTHING, so concurrent duplicates wait for the
- * first and then replay it), the channels are tried in weighted order, and the order leaves `creating`
- * before the transaction commits, so no one ever sees it there.
+ * Creates a pay-in, or answers the original of a repeated create. Runs inside the caller's transaction.
+ *
+ * A repeat is answered before anything else is judged (limits may have changed since the original): the
+ * gateway learns whether the merchant order number exists in the statement that spends the nonce
+ * (`exists`); other callers ask here. A new order goes to its channels in weighted order first, and is
+ * then written once, as the channel left it (`pending`, or `creation_failed` when every channel
+ * refused): one insert instead of an insert and an update, which rewrote every index of the row.
+ * Two concurrent creates of one number both reach a channel; the unique key lets one insert, and the
+ * other's transaction is rolled back and run again (`RetryTransaction`), when it finds the first and
+ * replays it. The channel order the loser made is left at the channel, unused: nobody got its pay link,
+ * and the channel expires it (the simulator's books lose it with the rollback).
  */
 export async function createPayin(
   deps: Deps,
   tx: Db,
   merchant: Merchant,
   req: PayinRequest,
-  meta: { source: 'api' | 'console'; ip: string; lang: Lang; userId?: number | null },
+  meta: {
+    source: 'api' | 'console';
+    ip: string;
+    lang: Lang;
+    userId?: number | null;
+    /** Whether an order with this merchant order number exists (read by the caller), if known. */
+    exists?: boolean;
+  },
 ): Promise<CreateResult> {
   const hash = requestHash(req);
-  // A repeat is answered before anything else is judged (limits may have changed since the original);
-  // the happy path finds out by its insert instead of asking first.
-  const unlessRepeat = async (refusal: AppError): Promise<CreateResult> => {
+  if (meta.exists !== false) {
     const existing = await byMerchantOrderNo(tx, merchant.id, req.merchantOrderNo);
     if (existing) return replayOf(existing, hash);
-    throw refusal;
-  };
-  if (req.amount < merchant.minAmount || req.amount > merchant.maxAmount) {
-    return unlessRepeat(
-      fieldError(meta.lang, 'amount', 'validation.amountLimits', {
-        min: formatMinor(merchant.minAmount),
-        max: formatMinor(merchant.maxAmount),
-      }),
-    );
   }
-  const { routes, expiryParameter } = await candidateRoutes(tx, merchant.id, req.amount, req.channel);
-  if (!routes.length)
-    return unlessRepeat(new AppError(errno.noChannel, null, `no channel for ${req.amount}`));
+  if (req.amount < merchant.minAmount || req.amount > merchant.maxAmount) {
+    throw fieldError(meta.lang, 'amount', 'validation.amountLimits', {
+      min: formatMinor(merchant.minAmount),
+      max: formatMinor(merchant.maxAmount),
+    });
+  }
+  const terms = await creationTerms(deps, tx, merchant);
+  const routes = routesFor(terms.routes, req.amount, req.channel);
+  if (!routes.length) throw new AppError(errno.noChannel, null, `no channel for ${req.amount}`);
 
   const now = deps.clock.now();
-  const minutes = positiveInt(expiryParameter, defaultExpiryMinutes);
+  const minutes = positiveInt(terms.expiryParameter, defaultExpiryMinutes);
   const expiresAt = new Date(now.getTime() + minutes * 60_000);
   const fee = Math.min(feeOf(req.amount, merchant.collectionRatePpm, merchant.platformFee), req.amount);
-  let commission = 0;
-  if (merchant.agentId !== null) {
-    const [agent] = await tx.select().from(agents).where(eq(agents.id, merchant.agentId));
-    if (agent?.status === 'active') commission = Math.min(feeOf(req.amount, agent.commissionPpm), fee);
-  }
+  const commission =
+    terms.agentCommissionPpm === null ? 0 : Math.min(feeOf(req.amount, terms.agentCommissionPpm), fee);
+  const orderNo = newOrderNo(now);
 
-  let order: PayinOrder | undefined;
-  while (!order) {
-    const inserted = await tx
-      .insert(payinOrders)
-      .values({
-        orderNo: newOrderNo(now),
-        merchantId: merchant.id,
-        merchantOrderNo: req.merchantOrderNo,
-        currency: merchant.currency,
-        amount: req.amount,
-        fee,
-        agentCommission: commission,
-        status: 'creating',
-        notifyUrl: req.notifyUrl,
-        returnUrl: req.returnUrl ?? null,
-        payer: req.payer ?? null,
-        requestHash: hash,
-        requestSnapshot: {
-          source: meta.source,
-          ip: meta.ip,
-          userId: meta.userId ?? null,
-          request: { ...req, amount: formatMinor(req.amount) },
-        },
-        expiresAt,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
-    order = inserted[0];
-    if (!order) {
-      // Either a concurrent create of the same merchant order number committed first, or (rarely) the
-      // random order number was taken: replay the former, draw another number for the latter.
-      const raced = await byMerchantOrderNo(tx, merchant.id, req.merchantOrderNo);
-      if (raced) return replayOf(raced, hash);
-    }
-  }
-
+  let made: { channel: Channel; channelOrderId: string; payUrl: string } | undefined;
   const refusals: string[] = [];
   for (const route of weightedOrder(routes)) {
-    let made: { channelOrderId: string; payUrl: string };
     try {
-      made = await adapterFor(route.channel.adapter).createPayin(
+      const at = await adapterFor(route.channel.adapter).createPayin(
         { deps, tx, channel: route.channel },
-        { orderNo: order.orderNo, amount: order.amount, currency: order.currency, expiresAt },
+        { orderNo, amount: req.amount, currency: merchant.currency, expiresAt },
       );
+      const payUrl = at.payUrl.startsWith('/') ? `${publicUrl(deps)}${at.payUrl}` : at.payUrl;
+      made = { channel: route.channel, channelOrderId: at.channelOrderId, payUrl };
+      break;
     } catch (err) {
       if (!(err instanceof ChannelRefused)) throw err;
       refusals.push(`${route.channel.code}: ${err.message}`);
-      continue;
     }
-    const payUrl = made.payUrl.startsWith('/') ? `${publicUrl(deps)}${made.payUrl}` : made.payUrl;
-    return finishCreation(tx, order, 'pending', {
-      channelId: route.channel.id,
-      channelOrderId: made.channelOrderId,
-      payUrl,
-    });
   }
-  return finishCreation(tx, order, 'creation_failed', { failureReason: refusals.join('; ').slice(0, 500) });
-}
 
-async function finishCreation(
-  tx: Db,
-  order: PayinOrder,
-  status: 'pending' | 'creation_failed',
-  set: OrderSet,
-): Promise<CreateResult> {
-  const draft = { ...order, ...set, status } as PayinOrder;
-  const answer = gatewayView(draft);
-  const [done] = await tx
-    .update(payinOrders)
-    .set({ ...set, status, responseSnapshot: answer })
-    .where(and(eq(payinOrders.id, order.id), eq(payinOrders.status, 'creating')))
-    .returning({ id: payinOrders.id });
-  if (!done) throw new Error(`pay-in ${order.id} left creating under our hands`);
-  // The row is the draft as written: nothing else changes it inside this transaction.
-  return { order: { ...draft, responseSnapshot: answer }, replayed: false, answer };
+  const draft: Omit<PayinOrder, 'id'> = {
+    orderNo,
+    merchantId: merchant.id,
+    merchantOrderNo: req.merchantOrderNo,
+    channelId: made?.channel.id ?? null,
+    channelOrderId: made?.channelOrderId ?? null,
+    currency: merchant.currency,
+    amount: req.amount,
+    paidAmount: null,
+    fee,
+    agentCommission: commission,
+    status: made ? 'pending' : 'creation_failed',
+    pushStatus: 'unpushed',
+    utr: null,
+    notifyUrl: req.notifyUrl,
+    returnUrl: req.returnUrl ?? null,
+    payUrl: made?.payUrl ?? null,
+    payer: req.payer ?? null,
+    requestHash: hash,
+    requestSnapshot: {
+      source: meta.source,
+      ip: meta.ip,
+      userId: meta.userId ?? null,
+      request: { ...req, amount: formatMinor(req.amount) },
+    },
+    responseSnapshot: null,
+    paidBy: null,
+    failureReason: made ? null : refusals.join('; ').slice(0, 500),
+    expiresAt,
+    paidAt: null,
+    callbackAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const answer = gatewayView({ id: 0, ...draft });
+  const [row] = await deps.database.raw(
+    tx,
+    insertOrderSql,
+    [
+      draft.orderNo,
+      draft.merchantId,
+      draft.merchantOrderNo,
+      draft.channelId,
+      draft.channelOrderId,
+      draft.currency,
+      draft.amount,
+      draft.fee,
+      draft.agentCommission,
+      draft.status,
+      draft.pushStatus,
+      draft.notifyUrl,
+      draft.returnUrl,
+      draft.payUrl,
+      draft.payer,
+      draft.requestHash,
+      draft.requestSnapshot,
+      answer,
+      draft.failureReason,
+      draft.expiresAt,
+      draft.createdAt,
+      draft.updatedAt,
+    ],
+    { name: true },
+  );
+  // Taken: by a concurrent create of the same merchant order number that committed first (the retry
+  // replays it), or, rarely, the random order number (the retry draws another).
+  if (!row) throw new RetryTransaction('pay-in number taken');
+  const order: PayinOrder = { id: Number(row[0]), ...draft, responseSnapshot: answer };
+  // Refused at creation is an end state, so it counts in the order stats (a `pending` order does not).
+  if (order.status === 'creation_failed') await recordOrderMoves(tx, [statusMove('payin', order, null)]);
+  return { order, replayed: false, answer };
 }
 
 // ---- channel notifications ---------------------------------------------------------------------
@@ -469,6 +530,10 @@ export async function expireDuePayins(deps: Deps, batch = 200, maxBatches = 50):
         )
         .returning();
       for (const order of expired) await entered(deps, tx, order, null);
+      await recordOrderMoves(
+        tx,
+        expired.map((o) => statusMove('payin', o, 'pending')),
+      );
       total += expired.length;
       return due.length;
     });

@@ -8,6 +8,7 @@ import { endpoints } from '../../../contract/index.ts';
 import { channels, merchantChannels, payinOrders } from '../../db/schema.ts';
 import { checkLedger } from '../../ledger/check.ts';
 import type { TestServer } from '../../test/harness.ts';
+import { checkOrderStats } from '../dashboard/stats.ts';
 
 export type Merchant = Awaited<ReturnType<TestServer['makeMerchant']>>;
 
@@ -108,6 +109,8 @@ export async function expectBalanced(s: TestServer) {
     brokenChains: [],
     accountMismatches: [],
   });
+  // The dashboard's order stats equal a GROUP BY over the orders.
+  expect(await checkOrderStats(s.db)).toEqual({ ok: true, mismatches: [] });
 }
 
 export interface Received {

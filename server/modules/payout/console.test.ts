@@ -555,6 +555,10 @@ describe.each(engines)('payouts in the console on %s', (engine) => {
       'merchantPayout.totals',
       await s.call(ep.totals, { ...period(), merchantId: b.m.id }, a.token),
     );
+    expectDenied(
+      'merchantPayout.export',
+      await s.call(ep.export, { ...period(), merchantId: b.m.id, format: 'csv' }, a.token),
+    );
     expectDenied('merchantPayout.info', await s.call(ep.info, { id: bOrder.id }, a.token));
     expectDenied('merchantPayout.info', await s.call(ep.info, { orderNo: bOrder.orderNo }, a.token));
     expectDenied('merchantPayout.push', await s.call(ep.push, { id: bOrder.id }, a.token));

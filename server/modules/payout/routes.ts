@@ -3,6 +3,7 @@
  * are confined to their own merchant: another merchant's order is simply not found (404).
  */
 import { and, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Errno, errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
@@ -43,6 +44,8 @@ interface ListInput {
   pushStatus?: 'unpushed' | 'pushed';
   status?: PayoutOrder['status'] | PayoutOrder['status'][];
   q?: string;
+  /** Whole numbers (system, merchant, channel, UTR): orders matching any of them. */
+  nos?: string | string[];
 }
 
 /**
@@ -63,7 +66,18 @@ export function filtersOf(input: ListInput, user: SessionUser, deps: Deps, lang:
     input.status === undefined ? undefined : Array.isArray(input.status) ? input.status : [input.status];
   const q = input.q?.trim();
   const prefix = q ? `${escapeLike(q)}%` : '';
+  const nos = input.nos === undefined ? [] : [...new Set([input.nos].flat())];
+  const exact = (col: AnyPgColumn) => inArray(sql`${col} collate "C"`, nos);
   const where = and(
+    // Any of several whole numbers, by equality through the same `COLLATE "C"` indexes.
+    nos.length
+      ? or(
+          exact(payoutOrders.orderNo),
+          exact(payoutOrders.merchantOrderNo),
+          exact(payoutOrders.channelOrderId),
+          exact(payoutOrders.utr),
+        )
+      : undefined,
     merchantId !== undefined ? eq(payoutOrders.merchantId, merchantId) : undefined,
     gte(payoutOrders.createdAt, from),
     statuses?.length ? inArray(payoutOrders.status, statuses) : undefined,

@@ -25,6 +25,7 @@ import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import { enqueueCallback } from '../../jobs/webhooks.ts';
 import { type EntryLine, merchantAccount, platformAccount, post } from '../../ledger/index.ts';
+import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { routesOf } from '../merchant/service.ts';
 
 export type PayoutOrder = typeof payoutOrders.$inferSelect;
@@ -411,6 +412,7 @@ export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Compl
   if (success) await spend(deps, tx, o, memo, c.userId ?? null);
   else await release(deps, tx, o, memo, c.userId ?? null);
   await notify(deps, tx, o);
+  await recordOrderMoves(tx, [statusMove('payout', o, 'processing')]);
   return o;
 }
 
@@ -440,6 +442,7 @@ export async function failCreation(
   if (!o) return refuseMissingOr409(tx, orderId, 'creation failed: not queued');
   await release(deps, tx, o, `creation_failed: ${reason}`, null);
   await notify(deps, tx, o);
+  await recordOrderMoves(tx, [statusMove('payout', o, 'queued')]);
   return o;
 }
 
@@ -451,6 +454,12 @@ export async function retryPayout(
   userId: number | null,
 ): Promise<PayoutOrder> {
   const now = deps.clock.now();
+  // The order stats count the failure on the channel it failed at, which the retry clears: read it first.
+  const [failed] = await tx
+    .select({ channelId: payoutOrders.channelId, status: payoutOrders.status })
+    .from(payoutOrders)
+    .where(eq(payoutOrders.id, orderId))
+    .for('update');
   const [o] = await tx
     .update(payoutOrders)
     .set({
@@ -472,6 +481,10 @@ export async function retryPayout(
     .returning();
   if (!o) return refuseMissingOr409(tx, orderId, 'retry: not failed');
   await freeze(deps, tx, o, userId);
+  // Back under way: it leaves the finished orders of its day (counted live again while queued).
+  await recordOrderMoves(tx, [
+    { kind: 'payout', before: { ...o, channelId: failed!.channelId, status: failed!.status }, after: o },
+  ]);
   return o;
 }
 

@@ -7,6 +7,7 @@ import { channels, merchantChannels, payoutOrders } from '../../db/schema.ts';
 import { checkLedger } from '../../ledger/check.ts';
 import { merchantAccount, merchantBalances, platformAccount, post } from '../../ledger/index.ts';
 import type { TestServer } from '../../test/harness.ts';
+import { checkOrderStats } from '../dashboard/stats.ts';
 import { checkPayoutInvariants } from './invariants.ts';
 import { submitDuePayouts } from './jobs.ts';
 
@@ -67,6 +68,8 @@ export async function expectBooksBalanced(s: TestServer) {
   });
   const payouts = await checkPayoutInvariants(s.db);
   expect(payouts).toEqual({ ok: true, frozenMismatches: [], holdMismatches: [], amountMismatches: [] });
+  // The dashboard's order stats equal a GROUP BY over the orders.
+  expect(await checkOrderStats(s.db)).toEqual({ ok: true, mismatches: [] });
 }
 
 /** A simulator channel of its own (e.g. one that declines everything) routed for one merchant only. */

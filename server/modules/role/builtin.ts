@@ -31,6 +31,7 @@ const money = {
       // Payouts: triage (retry, mark by hand, re-push) and the simulator's controls.
       endpoints.merchantPayout.list,
       endpoints.merchantPayout.totals,
+      endpoints.merchantPayout.export,
       endpoints.merchantPayout.info,
       endpoints.merchantPayout.retry,
       endpoints.merchantPayout.markSuccess,
@@ -53,6 +54,7 @@ const money = {
       endpoints.ledger.trialBalance,
       endpoints.merchantPayout.list,
       endpoints.merchantPayout.totals,
+      endpoints.merchantPayout.export,
       endpoints.merchantPayout.info,
     ].map((e) => e.permission),
   /** Balances, transfers between them, recharges and the fee screen (surcharge). */
@@ -69,6 +71,7 @@ const money = {
       // Payouts: single transfers and bulk files (both confirmed with the Google code).
       endpoints.merchantPayout.list,
       endpoints.merchantPayout.totals,
+      endpoints.merchantPayout.export,
       endpoints.merchantPayout.info,
       endpoints.merchantPayout.create,
       endpoints.merchantPayout.bulkCreate,
@@ -82,6 +85,7 @@ const money = {
       endpoints.merchantRechargeLog.list,
       endpoints.merchantPayout.list,
       endpoints.merchantPayout.totals,
+      endpoints.merchantPayout.export,
       endpoints.merchantPayout.info,
       endpoints.merchantPayout.push,
     ].map((e) => e.permission),
@@ -94,6 +98,7 @@ const money = {
       endpoints.merchant.ipsUpdate,
       // Callback debugging: what was sent, and send it again.
       endpoints.merchantPayout.list,
+      endpoints.merchantPayout.export,
       endpoints.merchantPayout.info,
       endpoints.merchantPayout.push,
     ].map((e) => e.permission),
@@ -106,6 +111,7 @@ const payin = {
     [
       endpoints.merchantOrder.list,
       endpoints.merchantOrder.totals,
+      endpoints.merchantOrder.export,
       endpoints.merchantOrder.info,
       endpoints.merchantOrder.image,
       endpoints.merchantOrder.update,
@@ -119,6 +125,7 @@ const payin = {
     [
       endpoints.merchantOrder.list,
       endpoints.merchantOrder.totals,
+      endpoints.merchantOrder.export,
       endpoints.merchantOrder.info,
       endpoints.merchantOrder.image,
       endpoints.merchantOrder.utrCheck,
@@ -127,6 +134,7 @@ const payin = {
     [
       endpoints.merchantOrder.list,
       endpoints.merchantOrder.totals,
+      endpoints.merchantOrder.export,
       endpoints.merchantOrder.info,
       endpoints.merchantOrder.image,
     ].map((e) => e.permission),
@@ -135,6 +143,7 @@ const payin = {
     [
       endpoints.merchantOrder.list,
       endpoints.merchantOrder.totals,
+      endpoints.merchantOrder.export,
       endpoints.merchantOrder.info,
       endpoints.merchantOrder.image,
       endpoints.merchantOrder.create,
@@ -148,11 +157,15 @@ const payin = {
   merchantDeveloper: () =>
     [
       endpoints.merchantOrder.list,
+      endpoints.merchantOrder.export,
       endpoints.merchantOrder.info,
       endpoints.merchantOrder.update,
       endpoints.merchantOrder.push,
     ].map((e) => e.permission),
 };
+
+/** The dashboard's figures go to every built-in role that lists orders (which all of them do). */
+const dashboard = () => [endpoints.dashboard.summary.permission];
 
 /**
  * Built-in roles, seeded for the platform at first start and for each merchant when it is created.
@@ -163,11 +176,21 @@ export const builtinRoles: Record<UserKind, Array<{ key: string; perms: () => st
     { key: 'superAdmin', perms: () => ['*'] },
     {
       key: 'operator',
-      perms: () => [endpoints.log.list.permission, ...money.platformOperator(), ...payin.platformOperator()],
+      perms: () => [
+        endpoints.log.list.permission,
+        ...money.platformOperator(),
+        ...payin.platformOperator(),
+        ...dashboard(),
+      ],
     },
     {
       key: 'finance',
-      perms: () => [endpoints.log.list.permission, ...money.platformFinance(), ...payin.platformFinance()],
+      perms: () => [
+        endpoints.log.list.permission,
+        ...money.platformFinance(),
+        ...payin.platformFinance(),
+        ...dashboard(),
+      ],
     },
     { key: 'auditor', perms: () => allReads('platform') },
   ],
@@ -175,11 +198,21 @@ export const builtinRoles: Record<UserKind, Array<{ key: string; perms: () => st
     { key: 'owner', perms: () => ['*'] },
     {
       key: 'finance',
-      perms: () => [endpoints.log.list.permission, ...money.merchantFinance(), ...payin.merchantFinance()],
+      perms: () => [
+        endpoints.log.list.permission,
+        ...money.merchantFinance(),
+        ...payin.merchantFinance(),
+        ...dashboard(),
+      ],
     },
     {
       key: 'operator',
-      perms: () => [endpoints.log.list.permission, ...money.merchantOperator(), ...payin.merchantOperator()],
+      perms: () => [
+        endpoints.log.list.permission,
+        ...money.merchantOperator(),
+        ...payin.merchantOperator(),
+        ...dashboard(),
+      ],
     },
     {
       key: 'developer',
@@ -187,6 +220,7 @@ export const builtinRoles: Record<UserKind, Array<{ key: string; perms: () => st
         endpoints.log.list.permission,
         ...money.merchantDeveloper(),
         ...payin.merchantDeveloper(),
+        ...dashboard(),
       ],
     },
   ],

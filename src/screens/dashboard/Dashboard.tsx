@@ -1,8 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'wouter';
+import { lazy, Suspense, useState } from 'react';
+import { Link, useSearchParams } from 'wouter';
 import { allows } from '../../../commands/index.ts';
-import { endpoints } from '../../../contract/index.ts';
+import { endpoints, type Output } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime, relativeTime, thousands } from '../../lib/format.ts';
 import { roleName } from '../../lib/names.ts';
@@ -11,16 +12,303 @@ import { useT } from '../../lib/useT.ts';
 import { keyCaps } from '../../shell/keys.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Can } from '../../ui/Can.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
 import { Page } from '../Page.tsx';
+import './dashboard.css';
+import { ratePercent, rateTone } from './rates.ts';
+
+// Charts load with their own chunk, after the figures are on screen (PERFORMANCE.md rule 5).
+const ColumnChart = lazy(() => import('../../ui/Chart.tsx').then((m) => ({ default: m.ColumnChart })));
+const MeterList = lazy(() => import('../../ui/Chart.tsx').then((m) => ({ default: m.MeterList })));
+
+type Summary = Output<typeof endpoints.dashboard.summary>;
+type Figures = Summary['today']['payin'][number];
 
 const outcomeTone = { ok: 'ok', failed: 'bad', denied: 'warn' } as const;
 
-function Count({ label, value, href }: { label: string; value: string; href: string }) {
+/** The dashboard's periods and the order lists' range presets that cover the same days. */
+const periods = [
+  { id: 'today', key: 'today', range: 'today' },
+  { id: '7d', key: 'last7Days', range: '7d' },
+  { id: '30d', key: 'last30Days', range: '30d' },
+] as const;
+type PeriodId = (typeof periods)[number]['id'];
+
+function Money({ value, currency }: { value: string; currency: string }) {
   return (
-    <Link href={href} className="stat">
-      <span className="stat-value">{value}</span>
-      <span className="stat-label">{label}</span>
-    </Link>
+    <span className="money">
+      {thousands(value)} <span className="money-currency">{currency}</span>
+    </span>
+  );
+}
+
+/** One kind of order over the chosen period: amount first, then count, success rate and fees. */
+function FigureCard({
+  kind,
+  figures,
+  range,
+  merchantView,
+}: {
+  kind: 'payin' | 'payout';
+  figures: Figures[];
+  range: string;
+  merchantView: boolean;
+}) {
+  const t = useT();
+  const list = kind === 'payin' ? '/order' : '/payout';
+  const success = kind === 'payin' ? 'paid' : 'success';
+  const rows = figures.length ? figures : [];
+  return (
+    <section className="card figure-card" aria-labelledby={`figures-${kind}`}>
+      <div className="card-head">
+        <h2 className="card-title" id={`figures-${kind}`}>
+          {t(`screens.dashboard.${kind}`)}
+        </h2>
+        <Link href={`${list}?range=${range}`} className="link">
+          {t('screens.dashboard.openList')}
+        </Link>
+      </div>
+      {rows.length === 0 && <p className="muted">{t('screens.dashboard.noOrders')}</p>}
+      {rows.map((f) => (
+        <div key={f.currency} className="figure">
+          <Link href={`${list}?range=${range}&status=${success}`} className="figure-amount">
+            <Money value={f.amount} currency={f.currency} />
+            <span className="figure-caption">{t(`screens.dashboard.${kind}Amount`)}</span>
+          </Link>
+          <dl className="figure-facts">
+            <div>
+              <dt>{t('screens.dashboard.orders')}</dt>
+              <dd>
+                <Link href={`${list}?range=${range}`}>{thousands(f.count)}</Link>
+              </dd>
+            </div>
+            <div>
+              <dt>{t(`screens.dashboard.${kind}Success`)}</dt>
+              <dd>
+                <Link href={`${list}?range=${range}&status=${success}`}>{thousands(f.successCount)}</Link>
+              </dd>
+            </div>
+            <div>
+              <dt>{t('screens.dashboard.successRate')}</dt>
+              <dd className={`rate rate-${rateTone(f.successRatePpm)}`}>{ratePercent(f.successRatePpm)}</dd>
+            </div>
+            <div>
+              <dt>{t(merchantView ? 'screens.dashboard.feesPaid' : 'screens.dashboard.feeIncome')}</dt>
+              <dd>
+                <Money value={f.fee} currency={f.currency} />
+              </dd>
+            </div>
+          </dl>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+/** Work waiting for a person, each a link into the list filtered to exactly that work. */
+function Queues({ queues, merchantView }: { queues: Summary['queues']; merchantView: boolean }) {
+  const t = useT();
+  const items = [
+    {
+      key: 'callbacksGaveUp',
+      value: queues.callbacksGaveUp,
+      href: '/order?range=60d&status=paid&status=failed&status=unpaid&pushStatus=unpushed',
+      also: {
+        href: '/payout?range=60d&status=success&status=failed&pushStatus=unpushed',
+        label: t('screens.dashboard.queueCallbacksPayouts'),
+      },
+    },
+    { key: 'payoutsQueued', value: queues.payoutsQueued, href: '/payout?range=60d&status=queued' },
+    {
+      key: 'payoutsProcessing',
+      value: queues.payoutsProcessing,
+      href: '/payout?range=60d&status=processing',
+    },
+    ...(queues.rechargesPending === null
+      ? []
+      : [
+          {
+            // A merchant's pending recharges wait for the platform, not for the merchant.
+            key: merchantView ? 'rechargesAwaiting' : 'rechargesPending',
+            value: queues.rechargesPending,
+            href: '/merchantrechargelog?status=pending',
+          },
+        ]),
+  ];
+  return (
+    <section className="card card-wide" aria-labelledby="queues-title">
+      <h2 className="card-title" id="queues-title">
+        {t('screens.dashboard.queues')}
+      </h2>
+      <ul className="queues">
+        {items.map((q) => (
+          <li key={q.key} className={`queue${q.value > 0 ? ' waiting' : ''}`}>
+            <Link href={q.href} className="queue-link">
+              <span className="queue-value">{thousands(q.value)}</span>
+              <span className="queue-label">{t(`screens.dashboard.queue.${q.key}`)}</span>
+            </Link>
+            {'also' in q && q.also && (
+              <Link href={q.also.href} className="queue-also">
+                {q.also.label}
+              </Link>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Daily collections and payouts of the last 30 days, per currency. */
+function DailyChart({ daily }: { daily: Summary['daily'] }) {
+  const t = useT();
+  const currencies = [...new Set(daily.map((d) => d.currency))];
+  const [chosen, setChosen] = useState<string | undefined>();
+  const currency = chosen && currencies.includes(chosen) ? chosen : currencies[0];
+  const days = daily.filter((d) => d.currency === currency);
+  return (
+    <section className="card card-wide chart-card" aria-labelledby="daily-title">
+      <div className="card-head">
+        <h2 className="card-title" id="daily-title">
+          {t('screens.dashboard.dailyTitle')}
+        </h2>
+        {currencies.length > 1 && (
+          <fieldset className="segmented" aria-label={t('screens.dashboard.currency')}>
+            {currencies.map((c) => (
+              <button key={c} type="button" aria-pressed={c === currency} onClick={() => setChosen(c)}>
+                {c}
+              </button>
+            ))}
+          </fieldset>
+        )}
+      </div>
+      {days.length === 0 ? (
+        <p className="muted">{t('screens.dashboard.noOrders')}</p>
+      ) : (
+        <Suspense fallback={<div className="chart-placeholder" />}>
+          <ColumnChart
+            title={t('screens.dashboard.dailyChart', { currency: currency ?? '' })}
+            labelHeader={t('screens.dashboard.date')}
+            labels={days.map((d) => d.date)}
+            shortLabel={(date) => date.slice(5)}
+            series={[
+              {
+                name: t('screens.dashboard.seriesPayin', { currency: currency ?? '' }),
+                color: 'var(--chart-payin)',
+                values: days.map((d) => Number(d.payinAmount)),
+                display: days.map(
+                  (d) =>
+                    `${thousands(d.payinAmount)} · ${t('screens.dashboard.ordersOf', {
+                      paid: thousands(d.payinSuccessCount),
+                      count: thousands(d.payinCount),
+                    })}`,
+                ),
+              },
+              {
+                name: t('screens.dashboard.seriesPayout', { currency: currency ?? '' }),
+                color: 'var(--chart-payout)',
+                values: days.map((d) => Number(d.payoutAmount)),
+                display: days.map(
+                  (d) =>
+                    `${thousands(d.payoutAmount)} · ${t('screens.dashboard.ordersOf', {
+                      paid: thousands(d.payoutSuccessCount),
+                      count: thousands(d.payoutCount),
+                    })}`,
+                ),
+              },
+            ]}
+          />
+        </Suspense>
+      )}
+    </section>
+  );
+}
+
+/** Pay-in success rate per channel over the last 7 days, each bar a link to the channel's orders. */
+function ChannelRates({ channels }: { channels: Summary['channels'] }) {
+  const t = useT();
+  return (
+    <section className="card card-wide chart-card" aria-labelledby="channels-title">
+      <h2 className="card-title" id="channels-title">
+        {t('screens.dashboard.channelsTitle')}
+      </h2>
+      <Suspense fallback={<div className="chart-placeholder small" />}>
+        <MeterList
+          title={t('screens.dashboard.channelsTitle')}
+          empty={t('screens.dashboard.noOrders')}
+          meters={channels.map((c) => ({
+            key: String(c.channelId),
+            label: c.channelName,
+            href: `/order?range=7d&channelId=${c.channelId}`,
+            ratio: c.successRatePpm === null ? null : c.successRatePpm / 1_000_000,
+            value: ratePercent(c.successRatePpm),
+            note: t('screens.dashboard.channelNote', {
+              code: c.channelCode,
+              paid: thousands(c.payinSuccessCount),
+              finished: thousands(c.payinFinishedCount),
+            }),
+            tone: rateTone(c.successRatePpm),
+          }))}
+        />
+      </Suspense>
+    </section>
+  );
+}
+
+/** The live figures: period figures, queues, the 30-day chart and the channels; refreshed every 30 s. */
+function LiveFigures({ merchantView }: { merchantView: boolean }) {
+  const t = useT();
+  const [params, setParams] = useSearchParams();
+  const periodId: PeriodId = periods.find((p) => p.id === params.get('period'))?.id ?? 'today';
+  const period = periods.find((p) => p.id === periodId) ?? periods[0];
+  const summary = useQuery({
+    queryKey: ['dashboard', 'summary'],
+    queryFn: ({ signal }) => api(endpoints.dashboard.summary, {}, { signal }),
+    refetchInterval: 30_000,
+  });
+  if (!summary.data) return summary.isLoading ? <Spinner /> : null;
+  const s = summary.data;
+  const chosen = s[period.key];
+  return (
+    <>
+      <div className="dashboard-bar">
+        <fieldset className="segmented" aria-label={t('screens.dashboard.period')}>
+          {periods.map((p) => (
+            <button
+              key={p.id}
+              type="button"
+              aria-pressed={p.id === periodId}
+              onClick={() =>
+                setParams(
+                  (q) => {
+                    const out = new URLSearchParams(q);
+                    if (p.id === 'today') out.delete('period');
+                    else out.set('period', p.id);
+                    return out;
+                  },
+                  { replace: true },
+                )
+              }
+            >
+              {t(`screens.dashboard.periods.${p.id}`)}
+            </button>
+          ))}
+        </fieldset>
+        <span className="muted dashboard-asof" title={s.businessTimeZone}>
+          {t('screens.dashboard.asOf', {
+            from: formatTime(chosen.from, false),
+            time: formatTime(summary.dataUpdatedAt, false),
+          })}
+        </span>
+      </div>
+      <div className="cards dashboard-grid">
+        <FigureCard kind="payin" figures={chosen.payin} range={period.range} merchantView={merchantView} />
+        <FigureCard kind="payout" figures={chosen.payout} range={period.range} merchantView={merchantView} />
+        <Queues queues={s.queues} merchantView={merchantView} />
+        <DailyChart daily={s.daily} />
+        <ChannelRates channels={s.channels} />
+      </div>
+    </>
   );
 }
 
@@ -48,21 +336,22 @@ function Counts() {
       <h2 className="card-title">{t('screens.dashboard.team')}</h2>
       <div className="stats">
         {admins.data && (
-          <Count
-            label={t('screens.dashboard.administrators')}
-            value={thousands(admins.data.total)}
-            href="/admin"
-          />
+          <Link href="/admin" className="stat">
+            <span className="stat-value">{thousands(admins.data.total)}</span>
+            <span className="stat-label">{t('screens.dashboard.administrators')}</span>
+          </Link>
         )}
         {disabled.data && (
-          <Count
-            label={t('screens.dashboard.disabled')}
-            value={thousands(disabled.data.total)}
-            href="/admin?status=disabled"
-          />
+          <Link href="/admin?status=disabled" className="stat">
+            <span className="stat-value">{thousands(disabled.data.total)}</span>
+            <span className="stat-label">{t('screens.dashboard.disabled')}</span>
+          </Link>
         )}
         {roles.data && (
-          <Count label={t('screens.dashboard.roles')} value={thousands(roles.data.total)} href="/role" />
+          <Link href="/role" className="stat">
+            <span className="stat-value">{thousands(roles.data.total)}</span>
+            <span className="stat-label">{t('screens.dashboard.roles')}</span>
+          </Link>
         )}
       </div>
     </section>
@@ -101,7 +390,7 @@ function RecentLog() {
   );
 }
 
-/** Home: who is signed in, what they may do, and what happened lately. */
+/** Home: the business at a glance (figures, queues, charts), then who is signed in and what happened lately. */
 export default function Dashboard() {
   const t = useT();
   const user = useStore($user);
@@ -109,6 +398,9 @@ export default function Dashboard() {
   const everything = user.perms.includes('*');
   return (
     <Page title={t('commands.home.dashboard.title')}>
+      <Can needs={[endpoints.dashboard.summary]}>
+        <LiveFigures merchantView={user.kind === 'merchant'} />
+      </Can>
       <div className="cards">
         <section className="card">
           <h2 className="card-title">{t('screens.dashboard.account')}</h2>

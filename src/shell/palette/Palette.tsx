@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { Command, defaultFilter } from 'cmdk';
 import { Dialog } from 'radix-ui';
-import { useMemo, useState } from 'react';
+import { useMemo, useRef } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import {
   actions,
@@ -102,7 +102,10 @@ export default function Palette() {
   const open = useStore($paletteOpen);
   const grants = useStore($grants);
   const { language } = useStore($settings);
-  const [query, setQuery] = useState(() => $paletteDraft.get());
+  // The query lives in the shell's store: keys typed before this input had focus are already in it.
+  const query = useStore($paletteDraft);
+  const setQuery = (value: string) => $paletteDraft.set(value);
+  const input = useRef<HTMLInputElement>(null);
   const chinese = language === 'zh_CN';
   const { hits, loading } = usePaletteSearch(query, open);
   const close = () => $paletteOpen.set(false);
@@ -142,12 +145,23 @@ export default function Palette() {
     <Dialog.Root open={open} onOpenChange={(o) => $paletteOpen.set(o)}>
       <Dialog.Portal>
         <Dialog.Overlay className="overlay palette-overlay" />
-        <Dialog.Content className="palette" aria-describedby={undefined}>
+        <Dialog.Content
+          className="palette"
+          aria-describedby={undefined}
+          onOpenAutoFocus={(e) => {
+            // Radix would select the carried-over text, and the next key would replace it.
+            e.preventDefault();
+            const field = input.current;
+            field?.focus();
+            field?.setSelectionRange(field.value.length, field.value.length);
+          }}
+        >
           <Dialog.Title className="sr-only">{tr('app.palette.title')}</Dialog.Title>
           <Command shouldFilter={false} loop label={tr('app.palette.title')}>
             <div className="palette-input">
               <Icon name="search" />
               <Command.Input
+                ref={input}
                 value={query}
                 onValueChange={setQuery}
                 placeholder={tr('app.palette.placeholder')}

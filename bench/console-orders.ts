@@ -1,0 +1,272 @@
+/**
+ * The console's order triage as a person feels it, in Debian's Chromium against a running server:
+ *  - the palette: Ctrl-K until its input is on screen and focused (target ≤ 50 ms), and a keystroke
+ *    (a whole order number pasted, or the last letter of a prefix typed) until the matching orders are
+ *    painted (target p95 ≤ 100 ms). The second is also split at the request: the palette waits for a
+ *    pause in typing (its debounce) before it asks, and the rest is the server and the paint.
+ *  - the order list: from a click on its menu entry until the first page's rows are painted and `j`
+ *    focuses a row (the list is interactive), and the same for a full page load of `/order`.
+ *
+ *   npx tsx bench/console-orders.ts --base http://127.0.0.1:8080 --user admin --password '…'
+ *   npx tsx bench/console-orders.ts --dir bench/out/pglite-1m            # starts server/main.ts on the bench data
+ *   npx tsx bench/console-orders.ts --dir bench/out/pg-1m --url postgres://postgres@127.0.0.1:5432/bench
+ *   … --runs 40 (measured repetitions of each, default 30) --range 60d (the list's period, default 7d)
+ *
+ * With --dir the platform user is `admin` / Bench12345! (bench/seed-orders.ts); the console must be built
+ * (scripts/ensure-build.mjs runs first). The numbers come from the page's own clock (performance.now),
+ * so Playwright's round trips are not in them.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { chromium, type Page } from '@playwright/test';
+import { args, benchAdminPassword, fmtMs, load, root, summary, type Timing } from './common.ts';
+
+const a = args();
+const runs = Number(a.get('runs') ?? 30);
+const range = a.get('range') ?? '7d';
+let base = a.get('base') ?? '';
+let user = a.get('user') ?? 'admin';
+let password = a.get('password') ?? '';
+let server: ChildProcess | undefined;
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => done(p));
+    });
+  });
+}
+
+if (!base) {
+  const dir = a.get('dir');
+  if (!dir) throw new Error('give --base <url of a running server> or --dir <bench data folder>');
+  execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: root, stdio: 'inherit' });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  password ||= benchAdminPassword;
+  user = 'admin';
+  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: resolve(dir),
+      DATABASE_URL: a.get('url') ?? '',
+      DEMO: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; ; i++) {
+    const up = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (i > 600 || server.exitCode !== null) throw new Error('the server did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+if (!password) throw new Error('--password is required with --base');
+
+/** Order numbers to look for: real ones, read through the same API the console uses. */
+async function sampleOrders(): Promise<{ orderNo: string; merchantOrderNo: string; utr: string | null }[]> {
+  const login = (await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: user, password }),
+  }).then((r) => r.json())) as { errno: number; data: { token: string } };
+  if (login.errno !== 0) throw new Error(`sign-in failed: ${JSON.stringify(login)}`);
+  const now = Date.now();
+  const q = new URLSearchParams({
+    from: new Date(now - 59 * 86_400_000).toISOString(),
+    to: new Date(now + 86_400_000).toISOString(),
+    pageSize: '100',
+    status: 'paid',
+  });
+  const page = (await fetch(`${base}/api/merchantOrder/list?${q}`, {
+    headers: { 'admin-token': login.data.token },
+  }).then((r) => r.json())) as {
+    data: { list: { orderNo: string; merchantOrderNo: string; utr: string | null }[] };
+  };
+  if (!page.data.list.length) throw new Error('no paid order in the last 60 days to search for');
+  return page.data.list;
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.E2E_CHROMIUM || '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+});
+
+/**
+ * In-page helpers, as source text: tsx compiles this file with esbuild's keepNames, whose `__name(…)`
+ * wrappers do not exist inside the page, so functions handed to page.evaluate must not name anything.
+ *  - __paintedAfter(selector, timeout): the page clock at the first frame painted after `selector` matches;
+ *  - __stampNext(type, filter): stamps the page clock at the next `type` event (keydown of a key, input).
+ */
+const helpers = `
+window.__paintedAfter = function (selector, timeoutMs) {
+  return new Promise(function (done, fail) {
+    var limit = performance.now() + timeoutMs;
+    (function check() {
+      if (document.querySelector(selector)) requestAnimationFrame(function () { done(performance.now()); });
+      else if (performance.now() > limit) fail(new Error(selector + ' did not appear'));
+      else requestAnimationFrame(check);
+    })();
+  });
+};
+window.__stampNext = function (type, key) {
+  window.__stamp = undefined;
+  function on(e) {
+    if (key && String(e.key).toLowerCase() !== key) return;
+    window.__stamp = performance.now();
+    window.removeEventListener(type, on, true);
+  }
+  window.addEventListener(type, on, true);
+};`;
+
+type Helpers = {
+  __paintedAfter(selector: string, timeoutMs: number): Promise<number>;
+  __stampNext(type: string, key?: string): void;
+  __stamp?: number;
+};
+
+/** The page clock's time of the first frame painted after `selector` matches. */
+const paintedAfter = (page: Page, selector: string, timeoutMs = 10_000) =>
+  page.evaluate(([s, ms]) => (window as unknown as Helpers).__paintedAfter(s, ms), [
+    selector,
+    timeoutMs,
+  ] as const);
+
+/** Arms a stamp of the next keydown of `key` (or the next input event) in the page clock. */
+const stampNext = (page: Page, type: 'keydown' | 'input', key?: string) =>
+  page.evaluate(([t, k]) => (window as unknown as Helpers).__stampNext(t, k), [type, key] as const);
+const stamped = (page: Page) => page.evaluate(() => (window as unknown as Helpers).__stamp ?? Number.NaN);
+
+const row = (name: string, t: Timing, target: string) =>
+  `| ${name} | ${fmtMs(t.median)} ms | ${fmtMs(t.p95)} ms | ${t.n} | ${target} |`;
+
+try {
+  const orders = await sampleOrders();
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 } });
+  await context.addInitScript(helpers);
+  const page = await context.newPage();
+  await page.goto(`${base}/login`);
+  await page.getByLabel('Username').fill(user);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/dashboard$/);
+  // The palette's chunk is fetched when the shell is idle; the measurements start after that.
+  await page.waitForTimeout(1500);
+
+  // --- palette opens ---------------------------------------------------------------------------
+  const opens: number[] = [];
+  for (let i = 0; i < runs + 3; i++) {
+    await stampNext(page, 'keydown', 'k');
+    const painted = paintedAfter(page, '[cmdk-input]:focus');
+    await page.keyboard.press('Control+k');
+    const at = await painted;
+    if (i >= 3) opens.push(at - (await stamped(page)));
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[cmdk-input]', { state: 'detached' });
+  }
+
+  // --- palette: keystroke to results ----------------------------------------------------------
+  const kinds = [
+    {
+      name: 'whole system order number, pasted',
+      text: (o: (typeof orders)[number]) => o.orderNo,
+      typed: false,
+    },
+    {
+      name: 'merchant order number typed, its last key',
+      text: (o: (typeof orders)[number]) => o.merchantOrderNo,
+      typed: true,
+    },
+    { name: 'UTR, pasted', text: (o: (typeof orders)[number]) => o.utr ?? o.orderNo, typed: false },
+  ];
+  const search: { name: string; total: Timing; afterDebounce: Timing }[] = [];
+  for (const kind of kinds) {
+    const total: number[] = [];
+    const after: number[] = [];
+    for (let i = 0; i < runs + 2; i++) {
+      const order = orders[i % orders.length]!;
+      const text = kind.text(order);
+      await page.keyboard.press('Control+k');
+      await page.waitForSelector('[cmdk-input]:focus');
+      await page.evaluate(() => performance.clearResourceTimings());
+      const wanted = `[cmdk-item][data-value^="hit:"]`;
+      if (kind.typed) await page.keyboard.type(text.slice(0, -1), { delay: 15 });
+      // The last key (or the paste) starts the clock: the input event it fires, stamped in the page.
+      await stampNext(page, 'input');
+      const painted = paintedAfter(page, wanted);
+      if (kind.typed) await page.keyboard.type(text.slice(-1));
+      else await page.keyboard.insertText(text);
+      const at = await painted;
+      const started = await stamped(page);
+      const request = await page.evaluate(() => {
+        const list = performance
+          .getEntriesByType('resource')
+          .filter((e) => /\/api\/merchant(Order|Payout)\/list\?/.test(e.name));
+        return list.length ? Math.min(...list.map((e) => e.startTime)) : Number.NaN;
+      });
+      if (i >= 2) {
+        total.push(at - started);
+        if (!Number.isNaN(request)) after.push(at - request);
+      }
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('[cmdk-input]', { state: 'detached' });
+    }
+    search.push({ name: kind.name, total: summary(total), afterDebounce: summary(after) });
+  }
+
+  // --- the order list becomes interactive -------------------------------------------------------
+  const listRows = '[role="grid"] tbody tr[data-index="0"]';
+  const clientNav: number[] = [];
+  const fullLoad: number[] = [];
+  const toJ: number[] = [];
+  for (let i = 0; i < Math.min(runs, 20) + 2; i++) {
+    await page.goto(`${base}/dashboard`);
+    await page.getByRole('navigation', { name: 'Menu' }).waitFor();
+    const clickAt = await page.evaluate(() => performance.now());
+    const painted = paintedAfter(page, listRows);
+    await page
+      .getByRole('navigation', { name: 'Menu' })
+      .getByRole('link', { name: 'Collection orders' })
+      .click();
+    const at = await painted;
+    if (i >= 2) clientNav.push(at - clickAt);
+
+    await page.goto(`${base}/order?range=${range}`);
+    const loaded = await paintedAfter(page, listRows, 20_000);
+    if (i >= 2) fullLoad.push(loaded);
+    await stampNext(page, 'keydown', 'j');
+    const focused = paintedAfter(page, `${listRows}:focus`);
+    await page.keyboard.press('j');
+    const jAt = await focused;
+    if (i >= 2) toJ.push(jAt - (await stamped(page)));
+  }
+
+  await context.close();
+  console.log(`\n${new Date().toISOString()} · ${base} · load ${load()} · ${runs} runs\n`);
+  console.log('| measurement | median | p95 | n | target |\n| --- | --- | --- | --- | --- |');
+  console.log(row('palette: Ctrl-K until its input is painted and focused', summary(opens), '≤ 50 ms'));
+  for (const s of search) {
+    console.log(row(`palette: ${s.name} → orders painted`, s.total, 'p95 ≤ 100 ms'));
+    console.log(row(`… of which request → orders painted (after the debounce)`, s.afterDebounce, '—'));
+  }
+  console.log(row('order list: menu click → first page painted (in-app)', summary(clientNav), '—'));
+  console.log(
+    row(`order list: full load of /order?range=${range} → first page painted`, summary(fullLoad), '—'),
+  );
+  console.log(row('order list: j → first row focused', summary(toJ), '—'));
+} finally {
+  await browser.close();
+  if (server) {
+    server.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}

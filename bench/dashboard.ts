@@ -1,0 +1,185 @@
+/**
+ * Dashboard benchmark on a database seeded by bench/seed-orders.ts (1,000,000 pay-ins over 60 days):
+ *  (a) at the database, the summary as the handler builds it (`dashboardSummary`: the calendar, the
+ *      daily order stats of 30 days, the orders under way, the queues, the channels), for a platform user
+ *      (every merchant) and for the large merchant's user; and, for scale, the same 30 days of daily
+ *      figures as a GROUP BY over the orders (what the stats spare every request);
+ *  (b) `GET /api/dashboard/summary` over HTTP, one client, signed in as each of them, against
+ *      server/main.ts in its own process (DEMO=0, LOG_LEVEL=warn) on 127.0.0.1.
+ * Before measuring, the order stats are checked against the orders (`checkOrderStats`).
+ *
+ *   npx tsx bench/dashboard.ts --dir bench/out/dash-pglite-1m --port 8320
+ *   npx tsx bench/dashboard.ts --dir bench/out/dash-pg-1m --url postgres://postgres@127.0.0.1:5432/bench_dash --port 8321
+ * Options: --iterations 300, --only ab. Target (docs/PERFORMANCE.md): p95 ≤ 50 ms.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { eq, sql } from 'drizzle-orm';
+import { merchants, users } from '../server/db/schema.ts';
+import type { SessionUser } from '../server/http/session.ts';
+import { dashboardSummary } from '../server/modules/dashboard/routes.ts';
+import { checkOrderStats } from '../server/modules/dashboard/stats.ts';
+import {
+  args,
+  benchAdminPassword,
+  engineVersion,
+  fmtInt,
+  fmtMs,
+  largeMerchantCode,
+  load,
+  one,
+  openBench,
+  root,
+  type Timing,
+  target,
+  timeIt,
+} from './common.ts';
+
+const a = args();
+const t = target(a);
+const iterations = Number(a.get('iterations') ?? 300);
+const port = Number(a.get('port') ?? 8320);
+const only = new Set((a.get('only') ?? 'ab').split(''));
+const targetMs = 50;
+
+const deps = await openBench(t);
+const { db } = deps.database;
+const version = await engineVersion(deps.database);
+const counted = await one<{ n: string; stats: string }>(
+  db,
+  sql`select (select count(*) from payin_orders)::text as n, (select count(*) from order_stats_daily)::text as stats`,
+);
+console.log(
+  `${version} · ${fmtInt(Number(counted.n))} pay-ins, ${fmtInt(Number(counted.stats))} order stats rows · load ${load()}`,
+);
+const [large] = await db.select().from(merchants).where(eq(merchants.code, largeMerchantCode));
+if (!large) throw new Error('not a bench database: run bench/seed-orders.ts first');
+const [owner] = await db
+  .select()
+  .from(users)
+  .where(eq(users.username, `bench_${largeMerchantCode.toLowerCase()}`));
+if (!owner) throw new Error(`no owner for ${largeMerchantCode}`);
+
+const checked = performance.now();
+const report = await checkOrderStats(db);
+console.log(
+  `order stats equal a GROUP BY over the orders: ${report.ok} (checked in ${((performance.now() - checked) / 1000).toFixed(1)} s)`,
+);
+if (!report.ok) throw new Error(`order stats differ: ${JSON.stringify(report.mismatches.slice(0, 3))}`);
+
+const results: { name: string; timing: Timing; target?: number }[] = [];
+const row = (name: string, timing: Timing, tgt?: number) => {
+  results.push({ name, timing, target: tgt });
+  const verdict = tgt === undefined ? '' : timing.p95 <= tgt ? ' ✓' : ' ✗';
+  console.log(
+    `${name.padEnd(56)} median ${fmtMs(timing.median).padStart(7)} ms  p95 ${fmtMs(timing.p95).padStart(7)} ms${
+      tgt === undefined ? '' : `  (target p95 ≤ ${tgt} ms)${verdict}`
+    }`,
+  );
+};
+
+// The session users the handler sees (what resolveSession answers).
+const platformUser = { id: 0, kind: 'platform', merchantId: null, perms: ['*'] } as unknown as SessionUser;
+const merchantUser = {
+  id: owner.id,
+  kind: 'merchant',
+  merchantId: large.id,
+  perms: ['*'],
+} as unknown as SessionUser;
+
+if (only.has('a')) {
+  const sample = await dashboardSummary(db, platformUser, new Date());
+  console.log(
+    `last 30 days: ${fmtInt(sample.last30Days.payin[0]?.count ?? 0)} pay-ins, ${fmtInt(sample.last30Days.payin[0]?.successCount ?? 0)} paid, ${sample.daily.length} daily rows, ${sample.channels.length} channel(s)`,
+  );
+  row(
+    'summary at the database, platform (every merchant)',
+    await timeIt(iterations, () => dashboardSummary(db, platformUser, new Date())),
+    targetMs,
+  );
+  row(
+    `summary at the database, merchant ${largeMerchantCode}`,
+    await timeIt(iterations, () => dashboardSummary(db, merchantUser, new Date())),
+    targetMs,
+  );
+  // For scale: the 30 days' daily figures straight from the orders, as a dashboard without stats would run them.
+  row(
+    'for comparison: 30 days of daily figures by GROUP BY over the orders',
+    await timeIt(
+      5,
+      () =>
+        db.execute(sql`
+          select (created_at at time zone 'Asia/Kolkata')::date as day, currency, count(*),
+            count(*) filter (where status = 'paid'), sum(amount) filter (where status = 'paid'),
+            sum(fee) filter (where status = 'paid')
+          from payin_orders where created_at >= now() - interval '30 days' group by 1, 2`),
+      1,
+    ),
+  );
+}
+await deps.database.close();
+
+let server: ChildProcess | undefined;
+if (only.has('b')) {
+  const base = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: t.dir,
+      DATABASE_URL: t.url ?? '',
+      DEMO: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (let i = 0; ; i++) {
+      if (
+        await fetch(`${base}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      if (i > 600 || server.exitCode !== null) throw new Error('the server did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const signIn = async (username: string, password: string) => {
+      const res = (await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      }).then((r) => r.json())) as { errno: number; data: { token: string } };
+      if (res.errno !== 0) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(res)}`);
+      return res.data.token;
+    };
+    const tokens = {
+      platform: await signIn('admin', benchAdminPassword),
+      merchant: await signIn(owner.username, 'Owner1234!'),
+    };
+    for (const [who, token] of Object.entries(tokens)) {
+      const get = async () => {
+        const res = (await fetch(`${base}/api/dashboard/summary`, { headers: { 'admin-token': token } }).then(
+          (r) => r.json(),
+        )) as { errno: number };
+        if (res.errno !== 0) throw new Error(`summary failed: ${JSON.stringify(res)}`);
+      };
+      row(`HTTP GET /api/dashboard/summary, one client, ${who}`, await timeIt(iterations, get), targetMs);
+    }
+  } finally {
+    await stop(server);
+  }
+}
+
+async function stop(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+console.log(`done · load ${load()}`);

@@ -1,0 +1,203 @@
+/**
+ * Export benchmark on a database seeded by bench/seed-orders.ts (1,000,000 pay-ins over 60 days):
+ *  (a) the server's streaming function itself (`exportStream` over `payinSource`, the export handler's
+ *      code without HTTP) over every order of the 60 days, as CSV and as XLSX, into a sink that takes
+ *      bytes as fast as they come: rows per second, and this process's RSS sampled every 100 ms (its
+ *      peak, and how far it rose above the level before the export). The one-week limit is the
+ *      endpoint's; the function has none, so this covers all 1,000,000 rows;
+ *  (b) `GET /api/merchantOrder/export` over HTTP for the last 7 days (every merchant, the endpoint's
+ *      widest allowed period) against server/main.ts in its own process (DEMO=0, LOG_LEVEL=warn),
+ *      CSV and XLSX, once read as fast as possible and once by a client that reads 2 MB per second:
+ *      rows per second and the server's RSS (VmRSS every 100 ms; VmHWM reset before each run).
+ *
+ *   npx tsx bench/export.ts --dir bench/out/dash-pglite-1m --port 8322
+ *   npx tsx bench/export.ts --dir bench/out/dash-pg-1m --url postgres://postgres@127.0.0.1:5432/bench_dash --port 8323
+ * Options: --only ab, --formats csv,xlsx, --slow-mbps 2 (0: no slow client).
+ * Target (docs/PERFORMANCE.md): ≥ 100,000 rows per second, memory flat.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { sql } from 'drizzle-orm';
+import { type ExportRow, payinSource } from '../server/modules/export/routes.ts';
+import { type ExportFormat, type ExportSource, exportStream } from '../server/modules/export/stream.ts';
+
+import {
+  args,
+  benchAdminPassword,
+  engineVersion,
+  fmtInt,
+  load,
+  one,
+  openBench,
+  root,
+  target,
+} from './common.ts';
+
+const a = args();
+const t = target(a);
+const port = Number(a.get('port') ?? 8322);
+const only = new Set((a.get('only') ?? 'ab').split(''));
+const formats = (a.get('formats') ?? 'csv,xlsx').split(',') as ExportFormat[];
+const slowMbps = Number(a.get('slow-mbps') ?? 2);
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+
+/** Samples a memory reading every 100 ms until stopped: the first reading, the peak, and a few on the way. */
+function sampler(read: () => number) {
+  const samples: number[] = [read()];
+  const timer = setInterval(() => samples.push(read()), 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      samples.push(read());
+      const peak = Math.max(...samples);
+      const at = (f: number) => samples[Math.min(samples.length - 1, Math.floor(f * samples.length))]!;
+      return { start: samples[0]!, peak, quarters: [at(0.25), at(0.5), at(0.75), samples.at(-1)!] };
+    },
+  };
+}
+
+const deps = await openBench(t);
+const { db } = deps.database;
+const version = await engineVersion(deps.database);
+const { n } = await one<{ n: string }>(db, sql`select count(*)::text as n from payin_orders`);
+console.log(`${version} · ${fmtInt(Number(n))} pay-ins · load ${load()}`);
+
+if (only.has('a')) {
+  for (const format of formats) {
+    const source = payinSource(db, undefined, new Date());
+    let rows = 0;
+    const counting: ExportSource<ExportRow> = {
+      columns: source.columns,
+      async batch(after, limit) {
+        const b = await source.batch(after, limit);
+        rows += b.rows.length;
+        return b;
+      },
+    };
+    let bytes = 0;
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        done();
+      },
+    });
+    global.gc?.();
+    const memory = sampler(() => process.memoryUsage().rss);
+    const started = performance.now();
+    const first = await counting.batch(null, 2_000);
+    await pipeline(
+      exportStream(counting, first, format, 'en', (err) => {
+        throw err;
+      }),
+      sink,
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const m = memory.stop();
+    console.log(
+      `direct ${format.toUpperCase().padEnd(4)} ${fmtInt(rows)} rows, ${mib(bytes)} MiB in ${seconds.toFixed(1)} s: ` +
+        `${fmtInt(rows / seconds)} rows/s · RSS before ${mib(m.start)} MiB, peak ${mib(m.peak)} MiB ` +
+        `(+${mib(m.peak - m.start)}), at 25/50/75/100 % ${m.quarters.map(mib).join(' / ')} MiB`,
+    );
+  }
+}
+await deps.database.close();
+
+let server: ChildProcess | undefined;
+if (only.has('b')) {
+  const base = `http://127.0.0.1:${port}`;
+  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: t.dir,
+      DATABASE_URL: t.url ?? '',
+      DEMO: '0',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const pid = server.pid!;
+  const status = (field: 'VmRSS' | 'VmHWM') =>
+    Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+  try {
+    for (let i = 0; ; i++) {
+      if (
+        await fetch(`${base}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      if (i > 600 || server.exitCode !== null) throw new Error('the server did not start');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const login = (await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: benchAdminPassword }),
+    }).then((r) => r.json())) as { errno: number; data: { token: string } };
+    if (login.errno !== 0) throw new Error(`sign-in failed: ${JSON.stringify(login)}`);
+    const now = Date.now();
+    const query = (format: ExportFormat) =>
+      new URLSearchParams({
+        from: new Date(now - 7 * 86_400_000).toISOString(),
+        to: new Date(now).toISOString(),
+        format,
+      });
+    let csvRows = 0;
+    for (const format of formats) {
+      for (const rate of slowMbps > 0 ? [0, slowMbps] : [0]) {
+        // Warm the server up with the same query, then reset its high-water mark.
+        writeFileSync(`/proc/${pid}/clear_refs`, '5');
+        const memory = sampler(() => status('VmRSS'));
+        const started = performance.now();
+        const res = await fetch(`${base}/api/merchantOrder/export?${query(format)}`, {
+          headers: { 'admin-token': login.data.token },
+        });
+        if (!res.ok || !res.headers.get('content-disposition'))
+          throw new Error(`export failed: ${await res.text()}`);
+        let bytes = 0;
+        let lines = 0;
+        const reader = res.body!.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          bytes += value.length;
+          if (format === 'csv') for (const b of value) if (b === 0x0a) lines++;
+          if (rate > 0) {
+            const due = started + (bytes / (rate * 1024 * 1024)) * 1000;
+            const wait = due - performance.now();
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          }
+        }
+        const seconds = (performance.now() - started) / 1000;
+        const m = memory.stop();
+        if (format === 'csv') csvRows = lines - 1;
+        const rows = format === 'csv' ? lines - 1 : csvRows;
+        console.log(
+          `HTTP ${format.toUpperCase().padEnd(4)} one week, ${rate ? `client at ${rate} MB/s` : 'fast client'}: ` +
+            `${fmtInt(rows)} rows, ${mib(bytes)} MiB in ${seconds.toFixed(1)} s (${fmtInt(rows / seconds)} rows/s) · ` +
+            `server RSS before ${mib(m.start)} MiB, peak ${mib(Math.max(m.peak, status('VmHWM')))} MiB ` +
+            `(+${mib(Math.max(m.peak, status('VmHWM')) - m.start)}), at 25/50/75/100 % ${m.quarters.map(mib).join(' / ')} MiB`,
+        );
+      }
+    }
+  } finally {
+    await stop(server);
+  }
+}
+
+async function stop(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+console.log(`done · load ${load()}`);

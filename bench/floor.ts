@@ -1,0 +1,246 @@
+/**
+ * The floor under the HTTP figures of bench/orders.ts on this machine: what the list endpoint under load
+ * and the signed pay-in creation cost when nothing but the unavoidable runs, measured with the same load
+ * generator (autocannon, 50 connections, in this process on the same cores) and the same CPU accounting.
+ *
+ *  - `bare`: Hono answering a list page of 20 orders kept in memory (HTTP, JSON and the load generator).
+ *  - `page`: Hono plus the one statement the list runs (`listPage`: prepared, the page as one JSON value),
+ *    no session, no validation, no total.
+ *  - `create`: Hono plus a creation's database work as the server does it (a transaction: the nonce with
+ *    the existence probe, the simulator's row, the order's row), no signature, no validation, no routing.
+ *
+ *   npx tsx bench/floor.ts --dir bench/out/pg-1m --url postgres://postgres@127.0.0.1:5432/bench [--workers 2]
+ *   npx tsx bench/floor.ts --dir bench/out/pglite-1m
+ * Options: --seconds 10, --only bare,page,create, --workers N (PostgreSQL: server processes, default 2).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import cluster from 'node:cluster';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { serve } from '@hono/node-server';
+import autocannon from 'autocannon';
+import { eq, sql } from 'drizzle-orm';
+import { Hono } from 'hono';
+import { inTransaction } from '../server/db/index.ts';
+import { merchants } from '../server/db/schema.ts';
+import type { SessionUser } from '../server/http/session.ts';
+import { listFilters, listPage, pageBound } from '../server/modules/payin/routes.ts';
+import { rowView } from '../server/modules/payin/views.ts';
+import {
+  args,
+  cpuPerCall,
+  createdPrefix,
+  fmtInt,
+  largeMerchantCode,
+  load,
+  openBench,
+  root,
+  target,
+} from './common.ts';
+
+const a = args();
+const t = target(a);
+const serveMode = a.get('serve');
+if (serveMode) await child(serveMode);
+else await main();
+
+async function main() {
+  const seconds = Number(a.get('seconds') ?? 10);
+  const workers = Number(a.get('workers') ?? (t.url ? 2 : 1));
+  const modes = (a.get('only') ?? 'bare,page,create').split(',');
+  const dbName = t.url ? new URL(t.url).pathname.slice(1) : undefined;
+  console.log(`floor · ${t.url ? `PostgreSQL, ${workers} server process(es)` : 'PGlite'} · load ${load()}`);
+  const rows: string[] = [];
+  for (const mode of modes) {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const server: ChildProcess = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/floor.ts',
+        ...process.argv.slice(2),
+        '--serve',
+        mode,
+        '--port',
+        String(port),
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, FLOOR_WORKERS: String(mode === 'bare' ? 1 : workers) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let said = '';
+    server.stdout!.on('data', (d) => {
+      said += d;
+    });
+    for (let i = 0; !said.includes('ready'); i++) {
+      if (i > 900 || server.exitCode !== null) throw new Error(`floor server ${mode} did not start`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    try {
+      const url = `http://127.0.0.1:${port}/${mode}`;
+      const run = (duration: number) =>
+        autocannon({
+          url,
+          connections: mode === 'create' ? 16 : 50,
+          duration,
+          method: mode === 'create' ? 'POST' : 'GET',
+        });
+      await run(2);
+      const cpu = await cpuPerCall(
+        server.pid!,
+        dbName,
+        () => run(seconds),
+        (r) => r['2xx'],
+      );
+      const r = cpu.result;
+      const rate = r['2xx'] / r.duration;
+      const total = cpu.server + cpu.database + cpu.load;
+      const line =
+        `| ${mode} (c=${mode === 'create' ? 16 : 50}) | ${fmtInt(rate)} /s | p99 ${r.latency.p99} ms | ` +
+        `${fmtInt(cpu.server)} | ${dbName ? fmtInt(cpu.database) : '—'} | ${fmtInt(cpu.load)} | ${fmtInt(total)} | ` +
+        `${fmtInt(2e6 / total)} /s |`;
+      rows.push(line);
+      console.log(line, r.non2xx + r.errors ? `(${r.non2xx + r.errors} failed)` : '');
+    } finally {
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('exit', r));
+    }
+  }
+  console.log(
+    `\n### floor · ${t.url ? 'PostgreSQL' : 'PGlite'} · ${new Date().toISOString().slice(0, 10)} · load ${load()}\n`,
+  );
+  console.log(
+    '| what | rate | latency | server µs | PostgreSQL µs | load generator µs | total µs | both cores at that cost |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+}
+
+/** The floor server: one mode, on the bench database; several processes on PostgreSQL. */
+async function child(mode: string) {
+  const port = Number(a.get('port'));
+  const workers = Number(process.env.FLOOR_WORKERS ?? 1);
+  if (workers > 1 && cluster.isPrimary) {
+    let up = 0;
+    for (let i = 0; i < workers; i++)
+      cluster.fork().on('message', (m) => {
+        if (m === 'ready' && ++up === workers) console.log('ready');
+      });
+    process.on('SIGTERM', () => {
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+      process.exit(0);
+    });
+    return;
+  }
+  const deps = await openBench(t, 20);
+  const { database } = deps;
+  const [merchant] = await database.db.select().from(merchants).where(eq(merchants.code, largeMerchantCode));
+  if (!merchant) throw new Error('seed the bench database first');
+  const user = { kind: 'platform', merchantId: null } as SessionUser;
+  const now = Date.now();
+  const input = {
+    from: new Date(now - 30 * 86_400_000).toISOString(),
+    to: new Date(now).toISOString(),
+    merchantId: merchant.id,
+    status: 'paid' as const,
+  };
+  const app = new Hono();
+  const f = listFilters(deps, user, input, 'en');
+  const kept = (
+    await listPage(database, database.db, f.where, pageBound(f.to, undefined), 21, { prepared: true })
+  )
+    .slice(0, 20)
+    .map((r) => rowView(r.order, r.merchantCode, r.channelCode));
+  app.get('/bare', (c) => c.json({ errno: 0, errmsg: '', data: { list: kept, total: 10_000 } }));
+  app.get('/page', async (c) => {
+    const rows = await listPage(database, database.db, f.where, pageBound(f.to, undefined), 21, {
+      prepared: true,
+    });
+    return c.json({
+      errno: 0,
+      errmsg: '',
+      data: {
+        list: rows.slice(0, 20).map((r) => rowView(r.order, r.merchantCode, r.channelCode)),
+        total: 10_000,
+      },
+    });
+  });
+  const insertOrder = `insert into payin_orders (order_no, merchant_id, merchant_order_no, channel_id, channel_order_id,
+      currency, amount, fee, agent_commission, status, push_status, notify_url, pay_url, request_hash,
+      request_snapshot, response_snapshot, expires_at, created_at, updated_at)
+    values ($1, $2, $3, 1, $4, 'INR', $5, $6, 0, 'pending', 'unpushed', $7, $8, $9, $10, $11, $12, $13, $13)
+    on conflict do nothing returning id`;
+  const spend = `with spent as (insert into gateway_nonces (merchant_id, nonce, expires_at) values ($3, $4, $5)
+      on conflict do nothing returning 1)
+    select (select count(*) from spent), (select exists (select 1 from payin_orders where merchant_id = $1 and merchant_order_no = $2))`;
+  const sim = `insert into simulator_transactions (channel_order_id, kind, order_no, amount, status)
+    values ($1, 'payin', $2, $3, 'pending')`;
+  let serial = 0;
+  const run = `${createdPrefix}floor-${process.pid}-${Date.now().toString(36)}-`;
+  app.post('/create', async (c) => {
+    const at = new Date();
+    const merchantOrderNo = `${run}${++serial}`;
+    const orderNo = `PI${randomBytes(10).toString('hex')}`;
+    const channelOrderId = `SIMP${randomBytes(8).toString('hex')}`;
+    const id = await inTransaction(database.db, async (tx) => {
+      await database.raw(
+        tx,
+        spend,
+        [merchant.id, merchantOrderNo, merchant.id, randomBytes(12).toString('base64url'), at],
+        { name: true },
+      );
+      await database.raw(tx, sim, [channelOrderId, orderNo, 10_000], { name: true });
+      const [row] = await database.raw(
+        tx,
+        insertOrder,
+        [
+          orderNo,
+          merchant.id,
+          merchantOrderNo,
+          channelOrderId,
+          10_000,
+          200,
+          'http://127.0.0.1:9/callback',
+          `http://127.0.0.1:8080/sim/pay/${orderNo}`,
+          'x'.repeat(64),
+          { source: 'api', request: { merchantOrderNo, amount: '100.00' } },
+          { orderNo, merchantOrderNo, status: 'pending', amount: '100.00' },
+          new Date(at.getTime() + 1_800_000),
+          at,
+        ],
+        { name: true },
+      );
+      return row?.[0];
+    });
+    return c.json({ errno: 0, errmsg: '', data: { orderNo, id } }, 201);
+  });
+  const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, () => {
+    if (cluster.isWorker) process.send?.('ready');
+    else console.log('ready');
+  });
+  process.on('SIGTERM', () => {
+    server.close();
+    // The orders a create run made go again, as bench/orders.ts does with its own.
+    void (async () => {
+      if (mode === 'create' && (!cluster.isWorker || cluster.worker?.id === 1)) {
+        await database.db.execute(
+          sql`delete from simulator_transactions where order_no in (select order_no from payin_orders where merchant_order_no like ${`${createdPrefix}floor-%`})`,
+        );
+        await database.db.execute(
+          sql`delete from payin_orders where merchant_order_no like ${`${createdPrefix}floor-%`}`,
+        );
+        await database.db.execute(sql`delete from gateway_nonces`);
+      }
+      await database.close();
+      process.exit(0);
+    })();
+  });
+}

@@ -1,0 +1,205 @@
+/**
+ * The order triage commands: the spec's routes and permissions, which actions an order's state and the
+ * user's permissions allow, bulk actions on a checked selection, keys, and the palette's order search.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { endpoints } from '../contract/index.ts';
+import { $selection } from '../src/ui/selection.ts';
+import {
+  actionsFor,
+  type Contexts,
+  cheatSheet,
+  type Grants,
+  globalActions,
+  menuFor,
+  type SearchCall,
+  screenForPath,
+  searchProviders,
+} from './index.ts';
+import { orderNumbersIn } from './search.ts';
+
+const grants = (kind: Grants['kind'], ...perms: string[]): Grants => ({ kind, perms: new Set(perms) });
+const ids = (list: readonly { id: string }[]) => list.map((c) => c.id);
+const { merchantOrder, merchantPayout } = endpoints;
+
+const payin = (
+  status: Contexts['payin']['status'],
+  extra: Partial<Contexts['payin']> = {},
+): Contexts['payin'] => ({
+  id: 11,
+  orderNo: 'PI26112016200280863153',
+  merchantOrderNo: 'ORD26112001463',
+  merchantId: 1,
+  merchantCode: 'M10001',
+  channelId: 1,
+  channelCode: 'simulator',
+  channelOrderId: 'SIMP1',
+  currency: 'INR',
+  amount: '411.00',
+  paidAmount: null,
+  fee: '10.28',
+  status,
+  pushStatus: 'unpushed',
+  utr: null,
+  paidBy: null,
+  createdAt: '2026-11-20T16:20:02Z',
+  expiresAt: '2026-11-20T16:50:02Z',
+  paidAt: null,
+  callbackAt: null,
+  ...extra,
+});
+
+const payout = (status: Contexts['payout']['status']): Contexts['payout'] => ({
+  id: 21,
+  orderNo: 'PO26112016200280863153',
+  merchantOrderNo: 'PO26112016200280863153',
+  merchantId: 1,
+  merchantCode: 'M10001',
+  channelId: 1,
+  channelCode: 'simulator',
+  channelOrderId: null,
+  currency: 'INR',
+  amount: '1500.00',
+  fee: '15.00',
+  status,
+  pushStatus: 'unpushed',
+  accountName: 'Ravi Kumar',
+  accountNumber: '123456789012',
+  ifsc: 'HDFC0001234',
+  utr: null,
+  source: 'console',
+  failureReason: null,
+  createdAt: '2026-11-20T16:20:02Z',
+  completedAt: null,
+  callbackAt: null,
+});
+
+const operator = grants('platform', '*');
+const merchantOwner = grants('merchant', '*');
+
+afterEach(() => $selection.set(null));
+
+describe('order commands', () => {
+  it('declares the spec routes with the spec permissions, in the orders group', () => {
+    expect(screenForPath('/order')?.needs?.map((e) => e.permission)).toEqual([
+      'GET /merchantOrder/list',
+      'POST /merchantOrder/create',
+      'POST /merchantOrder/update',
+      'POST /merchantOrder/delete',
+    ]);
+    expect(screenForPath('/payout')?.needs?.map((e) => e.permission)).toEqual([
+      'GET /merchantPayout/list',
+      'POST /merchantPayout/create',
+      'POST /merchantPayout/bulkCreate',
+    ]);
+    const orders = menuFor(grants('merchant', merchantPayout.list.permission)).find(
+      (e) => e.kind === 'group' && e.group === 'orders',
+    );
+    expect(orders?.kind === 'group' && ids(orders.items)).toEqual(['merchantPayout.list']);
+  });
+
+  it('offers what a waiting or expired pay-in allows: UTR check, supplement, forced supplement, image', () => {
+    const unpaid = ids(actionsFor(operator, 'payin', payin('unpaid')));
+    expect(unpaid).toEqual([
+      'merchantOrder.utrCheck',
+      'merchantOrder.supplement',
+      'merchantOrder.forceSupplement',
+      'merchantOrder.uploadImage',
+      'merchantOrder.push',
+      'merchantOrder.update',
+      'merchantOrder.delete',
+    ]);
+    // Paid is final: nothing that would pay it again; a payment seen through its channel cannot be deleted.
+    expect(ids(actionsFor(operator, 'payin', payin('paid', { paidAt: '2026-11-20T16:22:00Z' })))).toEqual([
+      'merchantOrder.uploadImage',
+      'merchantOrder.push',
+    ]);
+    expect(ids(actionsFor(operator, 'payin', payin('creation_failed')))).toEqual(['merchantOrder.delete']);
+  });
+
+  it('keeps platform-only actions from merchant users and needs the permission for each', () => {
+    expect(ids(actionsFor(merchantOwner, 'payin', payin('pending')))).toEqual([
+      'merchantOrder.utrCheck',
+      'merchantOrder.supplement',
+      'merchantOrder.uploadImage',
+      'merchantOrder.update',
+    ]);
+    const checker = grants('platform', merchantOrder.utrCheck.permission);
+    expect(ids(actionsFor(checker, 'payin', payin('failed')))).toEqual(['merchantOrder.utrCheck']);
+    expect(ids(actionsFor(merchantOwner, 'payout', payout('processing')))).toEqual([]);
+    expect(ids(actionsFor(operator, 'payout', payout('processing')))).toEqual([
+      'merchantPayout.markSuccess',
+      'merchantPayout.markFailed',
+    ]);
+    expect(ids(actionsFor(operator, 'payout', payout('failed')))).toEqual([
+      'merchantPayout.retry',
+      'merchantPayout.push',
+    ]);
+  });
+
+  it('turns p and u into bulk actions while two or more rows are checked', () => {
+    $selection.set({ context: 'payin', rows: [payin('paid'), payin('unpaid')] });
+    const actions = actionsFor(operator, 'payin', payin('paid'));
+    expect(ids(actions).slice(0, 2)).toEqual(['merchantOrder.bulkPush', 'merchantOrder.bulkUtrCheck']);
+    // Checked rows of another list do not count.
+    $selection.set({ context: 'payout', rows: [payout('success'), payout('failed')] });
+    expect(ids(actionsFor(operator, 'payin', payin('paid')))).not.toContain('merchantOrder.bulkPush');
+    expect(ids(actionsFor(operator, 'payout', payout('success')))).toContain('merchantPayout.bulkPush');
+    $selection.set({ context: 'payout', rows: [payout('success')] });
+    expect(ids(actionsFor(operator, 'payout', payout('success')))).not.toContain('merchantPayout.bulkPush');
+  });
+
+  it('gives merchants the single transfer and the bulk file, not platform users', () => {
+    expect(ids(globalActions(merchantOwner))).toEqual(
+      expect.arrayContaining([
+        'merchantPayout.create',
+        'merchantPayout.bulkCreate',
+        'merchantOrder.utrLookup',
+      ]),
+    );
+    expect(ids(globalActions(operator))).not.toContain('merchantPayout.create');
+  });
+
+  it('lists the order keys on the cheat sheet under the order sections', () => {
+    const lines = cheatSheet(operator).filter((l) => l.section === 'context.payin');
+    expect(lines.map((l) => [l.command.id, l.keys.join(',')])).toEqual(
+      expect.arrayContaining([
+        ['merchantOrder.utrCheck', 'u'],
+        ['merchantOrder.supplement', 's'],
+        ['merchantOrder.forceSupplement', 'S'],
+        ['merchantOrder.push', 'p'],
+      ]),
+    );
+    expect(cheatSheet(operator).find((l) => l.command.id === 'merchantOrder.list')?.keys).toEqual(['g o']);
+  });
+});
+
+describe('palette order search', () => {
+  it('reads one number, or several pasted at once, and nothing else', () => {
+    expect(orderNumbersIn(' PI26112016200280863153 ')).toEqual(['PI26112016200280863153']);
+    expect(orderNumbersIn('PI1001\nPI1002, PI1003；PI1002')).toEqual(['PI1001', 'PI1002', 'PI1003']);
+    expect(orderNumbersIn('single transfer!')).toEqual([]);
+    expect(orderNumbersIn('ab')).toEqual([]);
+  });
+
+  it('asks the list by prefix for one number and by whole numbers for several, over the last 60 days', async () => {
+    const provider = searchProviders.find((p) => p.id === 'payin')!;
+    const asked: Record<string, unknown>[] = [];
+    const row = payin('paid');
+    const call = (async (_endpoint: unknown, input: Record<string, unknown>) => {
+      asked.push(input);
+      return { list: [row], total: 1, totalCapped: false, nextCursor: null };
+    }) as unknown as SearchCall;
+    const one = await provider.search('ORD2611', call, new AbortController().signal);
+    expect(asked[0]).toMatchObject({ q: 'ORD2611', pageSize: 5 });
+    const days = (Date.parse(asked[0]!.to as string) - Date.parse(asked[0]!.from as string)) / 86_400_000;
+    expect(days).toBeGreaterThan(59);
+    expect(days).toBeLessThanOrEqual(60);
+    expect(one.map((h) => h.route)).toEqual([`/order?range=60d&order=${row.orderNo}`]);
+
+    const several = await provider.search('PI1 PI2', call, new AbortController().signal);
+    expect(asked[1]).toMatchObject({ nos: ['PI1', 'PI2'] });
+    expect(asked[1]).not.toHaveProperty('q');
+    expect(several[0]?.route).toBe('/order?range=60d&nos=PI1&nos=PI2');
+  });
+});

@@ -1,0 +1,282 @@
+/**
+ * `GET /dashboard/summary`: the figures of today, the last 7 and the last 30 business days, a row per
+ * day for the chart, per-channel success rates and the queues that need a person. Finished orders come
+ * from the order stats (`order_stats_daily`), orders under way are counted live through their partial
+ * indexes; nothing scans the orders. A platform user sees every merchant, a merchant user its own.
+ */
+import { sql } from 'drizzle-orm';
+import { endpoints } from '../../../contract/index.ts';
+import { formatMinor } from '../../../contract/money.ts';
+import type { Db } from '../../db/index.ts';
+import { handle } from '../../http/handle.ts';
+import type { SessionUser } from '../../http/session.ts';
+import { rowsOf } from '../../ledger/index.ts';
+import { type OrderKind, storedZone } from './stats.ts';
+
+const ppm = (part: number, whole: number) => (whole > 0 ? Math.round((part * 1_000_000) / whole) : null);
+
+/** `YYYY-MM-DD` plus `n` calendar days (dates only: no time zone involved). */
+function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+/** Figures of one day, kind, currency and channel: stored (finished) plus live (under way). */
+interface Cell {
+  day: string;
+  kind: OrderKind;
+  currency: string;
+  channelId: number;
+  finished: number;
+  success: number;
+  amount: bigint;
+  fee: bigint;
+  commission: bigint;
+  live: number;
+}
+
+interface Totals {
+  count: number;
+  finished: number;
+  success: number;
+  amount: bigint;
+  fee: bigint;
+}
+
+const emptyTotals = (): Totals => ({ count: 0, finished: 0, success: 0, amount: 0n, fee: 0n });
+
+/**
+ * The business calendar around `now`: today in the stats' time zone and the instants its days start.
+ * Asked of the database so that days are cut by the same time zone rules that bucketed the stats.
+ */
+async function calendar(db: Db, now: Date) {
+  const [row] = rowsOf<{
+    zone: string;
+    today: string;
+    from30: number;
+    from7: number;
+    from1: number;
+    to: number;
+  }>(
+    await db.execute(sql`
+      with z as (select ${storedZone} as zone),
+      d as (select zone, ((${now.toISOString()}::timestamptz) at time zone zone)::date as today from z)
+      select zone, today::text as today,
+        (extract(epoch from ((today - 29)::timestamp at time zone zone)) * 1000)::float8 as from30,
+        (extract(epoch from ((today - 6)::timestamp at time zone zone)) * 1000)::float8 as from7,
+        (extract(epoch from (today::timestamp at time zone zone)) * 1000)::float8 as from1,
+        (extract(epoch from ((today + 1)::timestamp at time zone zone)) * 1000)::float8 as "to"
+      from d`),
+  );
+  if (!row) throw new Error('dashboard: no calendar');
+  return {
+    zone: row.zone,
+    today: row.today,
+    first: addDays(row.today, -29),
+    last7: addDays(row.today, -6),
+    from30: new Date(Number(row.from30)),
+    from7: new Date(Number(row.from7)),
+    from1: new Date(Number(row.from1)),
+    to: new Date(Number(row.to)),
+  };
+}
+
+export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
+  const tenant = user.kind === 'merchant' ? user.merchantId! : null;
+  const cal = await calendar(db, now);
+  const ofTenant = (col: string) => (tenant === null ? sql`` : sql` and ${sql.raw(col)} = ${tenant}`);
+
+  const stored = rowsOf<{
+    day: string;
+    kind: OrderKind;
+    currency: string;
+    channel_id: number;
+    finished: number;
+    success: number;
+    amount: string;
+    fee: string;
+    commission: string;
+  }>(
+    await db.execute(sql`
+      select day::text as day, kind, currency, channel_id,
+        sum(finished_count)::int as finished, sum(success_count)::int as success,
+        sum(success_amount)::text as amount, sum(success_fee)::text as fee,
+        sum(success_commission)::text as commission
+      from order_stats_daily
+      where day between ${cal.first}::date and ${cal.today}::date${ofTenant('merchant_id')}
+      group by day, kind, currency, channel_id`),
+  );
+  // Under way: few rows at any time (a pay-in is pending for minutes), each read through its partial index.
+  const live = rowsOf<{ day: string; kind: OrderKind; currency: string; channel_id: number; n: number }>(
+    await db.execute(sql`
+      select ((created_at at time zone ${cal.zone})::date)::text as day, 'payin' as kind, currency,
+        coalesce(channel_id, 0) as channel_id, count(*)::int as n
+      from payin_orders
+      where status = 'pending' and created_at >= ${cal.from30}${ofTenant('merchant_id')}
+      group by 1, 3, 4
+      union all
+      select ((created_at at time zone ${cal.zone})::date)::text, 'payout', currency, coalesce(channel_id, 0), count(*)::int
+      from payout_orders
+      where status in ('queued', 'processing') and created_at >= ${cal.from30}${ofTenant('merchant_id')}
+      group by 1, 3, 4`),
+  );
+  const mayListRecharges =
+    user.perms.includes('*') || user.perms.includes(endpoints.merchantRechargeLog.list.permission);
+  const [queues] = rowsOf<{
+    gave_up: number;
+    queued: number;
+    processing: number;
+    recharges: number;
+    currencies: string | null;
+  }>(
+    await db.execute(sql`
+      select
+        (select count(*)::int from webhook_events where status = 'gave_up'${ofTenant('merchant_id')}) as gave_up,
+        (select count(*)::int from payout_orders where status = 'queued'${ofTenant('merchant_id')}) as queued,
+        (select count(*)::int from payout_orders where status = 'processing'${ofTenant('merchant_id')}) as processing,
+        ${mayListRecharges ? sql`(select count(*)::int from recharges where status = 'pending'${ofTenant('merchant_id')})` : sql`0`} as recharges,
+        (select string_agg(distinct currency, ',') from merchants where true${ofTenant('id')}) as currencies`),
+  );
+
+  const cells: Cell[] = [
+    ...stored.map((r) => ({
+      day: r.day,
+      kind: r.kind,
+      currency: r.currency,
+      channelId: Number(r.channel_id),
+      finished: Number(r.finished),
+      success: Number(r.success),
+      amount: BigInt(r.amount),
+      fee: BigInt(r.fee),
+      commission: BigInt(r.commission),
+      live: 0,
+    })),
+    ...live.map((r) => ({
+      day: r.day,
+      kind: r.kind,
+      currency: r.currency,
+      channelId: Number(r.channel_id),
+      finished: 0,
+      success: 0,
+      amount: 0n,
+      fee: 0n,
+      commission: 0n,
+      live: Number(r.n),
+    })),
+  ];
+  const currencies = [
+    ...new Set([
+      ...(queues?.currencies ? queues.currencies.split(',') : []),
+      ...cells.map((c) => c.currency),
+    ]),
+  ].sort();
+  // A merchant sees the fees it paid; the platform its fee income (less the agents' commission).
+  const feeOf = (c: Cell) => (tenant === null ? c.fee - c.commission : c.fee);
+  const add = (t: Totals, c: Cell) => {
+    t.count += c.finished + c.live;
+    t.finished += c.finished;
+    t.success += c.success;
+    t.amount += c.amount;
+    t.fee += feeOf(c);
+  };
+
+  const period = (from: Date, fromDay: string) => {
+    const figures = (kind: OrderKind) =>
+      currencies.map((currency) => {
+        const t = emptyTotals();
+        for (const c of cells) if (c.kind === kind && c.currency === currency && c.day >= fromDay) add(t, c);
+        return {
+          currency,
+          count: t.count,
+          successCount: t.success,
+          finishedCount: t.finished,
+          amount: formatMinor(t.amount),
+          fee: formatMinor(t.fee),
+          successRatePpm: ppm(t.success, t.finished),
+        };
+      });
+    return {
+      from: from.toISOString(),
+      to: cal.to.toISOString(),
+      payin: figures('payin'),
+      payout: figures('payout'),
+    };
+  };
+
+  const daily = [];
+  for (let i = 0; i < 30; i++) {
+    const day = addDays(cal.first, i);
+    for (const currency of currencies) {
+      const pin = emptyTotals();
+      const pout = emptyTotals();
+      for (const c of cells) {
+        if (c.day === day && c.currency === currency) add(c.kind === 'payin' ? pin : pout, c);
+      }
+      daily.push({
+        date: day,
+        currency,
+        payinCount: pin.count,
+        payinSuccessCount: pin.success,
+        payinAmount: formatMinor(pin.amount),
+        payoutCount: pout.count,
+        payoutSuccessCount: pout.success,
+        payoutAmount: formatMinor(pout.amount),
+        fee: formatMinor(pin.fee + pout.fee),
+      });
+    }
+  }
+
+  const byChannel = new Map<number, Totals>();
+  for (const c of cells) {
+    if (c.kind !== 'payin' || c.channelId === 0 || c.day < cal.last7) continue;
+    const t = byChannel.get(c.channelId) ?? emptyTotals();
+    add(t, c);
+    byChannel.set(c.channelId, t);
+  }
+  const names = byChannel.size
+    ? rowsOf<{ id: number; code: string; name: string }>(
+        await db.execute(
+          sql`select id, code, name from channels where id in (${sql.join(
+            [...byChannel.keys()].map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+        ),
+      )
+    : [];
+  const channels = names
+    .map((ch) => {
+      const t = byChannel.get(Number(ch.id))!;
+      return {
+        channelId: Number(ch.id),
+        channelCode: ch.code,
+        channelName: ch.name,
+        payinCount: t.count,
+        payinSuccessCount: t.success,
+        payinFinishedCount: t.finished,
+        successRatePpm: ppm(t.success, t.finished),
+      };
+    })
+    .sort((a, b) => b.payinCount - a.payinCount || a.channelCode.localeCompare(b.channelCode));
+
+  return {
+    businessTimeZone: cal.zone,
+    today: period(cal.from1, cal.today),
+    last7Days: period(cal.from7, cal.last7),
+    last30Days: period(cal.from30, cal.first),
+    daily,
+    channels,
+    queues: {
+      callbacksGaveUp: Number(queues?.gave_up ?? 0),
+      payoutsQueued: Number(queues?.queued ?? 0),
+      payoutsProcessing: Number(queues?.processing ?? 0),
+      rechargesPending: mayListRecharges ? Number(queues?.recharges ?? 0) : null,
+    },
+  };
+}
+
+export const dashboardRoutes = [
+  handle(endpoints.dashboard.summary, async ({ user, tx, deps }) =>
+    dashboardSummary(tx, user, deps.clock.now()),
+  ),
+];

@@ -1,0 +1,229 @@
+/**
+ * The server as `WORKERS=2` runs it (PostgreSQL): a primary and two worker processes sharing the port,
+ * each with its own caches. A revoked permission or session is refused on the very next call whichever
+ * worker takes it; background jobs handle each due order once; SIGTERM stops everything cleanly.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalString } from '../../contract/gateway.ts';
+import { type Database, openDatabase } from '../db/index.ts';
+import { payinOrders, webhookEvents } from '../db/schema.ts';
+import { hmacHex } from '../lib/crypto.ts';
+import { type FreshPostgres, freshPostgresUrl, hasPostgres } from './pg.ts';
+
+const root = join(import.meta.dirname, '../..');
+const adminPassword = 'Cluster12345!';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+describe.skipIf(!hasPostgres)('WORKERS=2 on PostgreSQL', () => {
+  let fresh: FreshPostgres;
+  let db: Database;
+  let server: ChildProcess;
+  let port: number;
+  let dataDir: string;
+  let output = '';
+  let admin: string;
+
+  /** One call on a connection of its own, so that the primary hands it to the next worker in turn. */
+  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+    new Promise<{ status: number; json: { errno: number; data: Record<string, unknown> } }>(
+      (resolve, reject) => {
+        const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port,
+            method,
+            path,
+            agent: false,
+            headers: { ...(text ? { 'content-type': 'application/json' } : {}), ...headers },
+          },
+          (res) => {
+            let data = '';
+            res.on('data', (d) => {
+              data += d;
+            });
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(data) }));
+          },
+        );
+        req.on('error', reject);
+        req.end(text);
+      },
+    );
+  const api = (path: string, body: unknown, token?: string) =>
+    call('POST', `/api${path}`, body, token ? { 'admin-token': token } : {});
+  const list = async (token: string) =>
+    (await call('GET', '/api/admin/list', undefined, { 'admin-token': token })).json.errno;
+  const login = async (username: string, password: string) => {
+    const res = await api('/auth/login', { username, password });
+    if (res.json.errno !== 0) throw new Error(`login ${username}: ${JSON.stringify(res.json)}`);
+    return res.json.data.token as string;
+  };
+
+  beforeAll(async () => {
+    fresh = await freshPostgresUrl();
+    port = await freePort();
+    dataDir = mkdtempSync(join(tmpdir(), 'paygate-cluster-'));
+    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: fresh.url,
+        WORKERS: '2',
+        DEMO: '0',
+        LOG_LEVEL: 'warn',
+        ADMIN_PASSWORD: adminPassword,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    server.stdout!.on('data', (d) => {
+      output += d;
+    });
+    server.stderr!.on('data', (d) => {
+      output += d;
+    });
+    const t0 = Date.now();
+    while (!output.includes('Workers: 2')) {
+      if (server.exitCode !== null || Date.now() - t0 > 90_000) throw new Error(`no start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    db = await openDatabase({ url: fresh.url, poolSize: 2, migrate: false });
+    admin = await login('admin', adminPassword);
+  }, 120_000);
+
+  afterAll(async () => {
+    if (server && server.exitCode === null) server.kill('SIGKILL');
+    await db?.close();
+    await fresh?.drop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function makeUser(perms: string[]) {
+    const name = `c${randomBytes(4).toString('hex')}`;
+    const role = await api('/role/create', { name: `role-${name}`, perms }, admin);
+    expect(role.json.errno).toBe(0);
+    const password = 'Passw0rd!x1';
+    const user = await api(
+      '/admin/create',
+      { username: name, nickname: name, password, roleIds: [role.json.data.id] },
+      admin,
+    );
+    expect(user.json.errno).toBe(0);
+    return {
+      id: user.json.data.id as number,
+      roleId: role.json.data.id as number,
+      token: await login(name, password),
+    };
+  }
+
+  it('refuses a taken permission and a closed session on the very next call, on every worker', async () => {
+    const u = await makeUser(['GET /admin/list', 'GET /log/list']);
+    // Both workers serve (and keep) the session: calls alternate between them.
+    for (let i = 0; i < 6; i++) expect(await list(u.token)).toBe(0);
+    expect(
+      (await api('/role/permissions', { id: u.roleId, perms: ['GET /log/list'] }, admin)).json.errno,
+    ).toBe(0);
+    const after = await Promise.all(Array.from({ length: 10 }, () => list(u.token)));
+    expect(after).toEqual(Array(10).fill(403));
+
+    const v = await makeUser(['GET /admin/list']);
+    for (let i = 0; i < 6; i++) expect(await list(v.token)).toBe(0);
+    expect((await api('/auth/logout', {}, v.token)).json.errno).toBe(0);
+    const closed = await Promise.all(Array.from({ length: 10 }, () => list(v.token)));
+    expect(closed).toEqual(Array(10).fill(501));
+  });
+
+  it('sees a reset API secret on every worker at once, and expires each due pay-in once', async () => {
+    const made = await api(
+      '/merchant/create',
+      {
+        name: 'Cluster Shop',
+        owner: { username: `o${randomBytes(4).toString('hex')}`, password: 'Owner1234' },
+      },
+      admin,
+    );
+    expect(made.json.errno).toBe(0);
+    const { id: merchantId, code } = made.json.data as { id: number; code: string };
+    let secret = made.json.data.apiSecret as string;
+    const create = (merchantOrderNo: string) => {
+      const body = JSON.stringify({
+        merchantOrderNo,
+        amount: '150.00',
+        notifyUrl: 'http://127.0.0.1:9/hook',
+      });
+      const ts = String(Math.floor(Date.now() / 1000));
+      const nonce = randomBytes(12).toString('base64url');
+      return call('POST', '/gateway/v1/payin', body, {
+        'x-merchant-id': code,
+        'x-timestamp': ts,
+        'x-nonce': nonce,
+        'x-signature': hmacHex(secret, canonicalString(ts, nonce, 'POST', '/gateway/v1/payin', body)),
+      });
+    };
+    const numbers = Array.from({ length: 30 }, (_, i) => `CL-${i}-${randomBytes(3).toString('hex')}`);
+    const created = await Promise.all(numbers.map(create));
+    expect(created.map((r) => r.status)).toEqual(Array(30).fill(201));
+    // The same create again, concurrently on both workers: one order each, replayed.
+    const again = await Promise.all(numbers.slice(0, 10).map(create));
+    expect(again.map((r) => r.status)).toEqual(Array(10).fill(200));
+
+    const reset = await api('/merchant/resetSecret', { id: merchantId, which: 'api' }, admin);
+    expect(reset.json.errno).toBe(0);
+    const refused = await Promise.all(Array.from({ length: 6 }, (_, i) => create(`CL-old-${i}`)));
+    expect(refused.map((r) => r.status)).toEqual(Array(6).fill(401));
+    secret = reset.json.data.apiSecret as string;
+    expect((await create(`CL-new-${randomBytes(3).toString('hex')}`)).status).toBe(201);
+
+    // Overdue: both workers run the expiry job; each order turns unpaid once, with one callback.
+    await db.db
+      .update(payinOrders)
+      .set({ expiresAt: sql`now() - interval '1 minute'` })
+      .where(and(eq(payinOrders.merchantId, merchantId), inArray(payinOrders.merchantOrderNo, numbers)));
+    const t0 = Date.now();
+    for (;;) {
+      const [{ n }] = (await db.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(payinOrders)
+        .where(
+          and(
+            eq(payinOrders.merchantId, merchantId),
+            eq(payinOrders.status, 'pending'),
+            inArray(payinOrders.merchantOrderNo, numbers),
+          ),
+        )) as [{ n: number }];
+      if (Number(n) === 0) break;
+      if (Date.now() - t0 > 30_000) throw new Error(`${n} still pending`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const events = await db.db
+      .select({ orderId: webhookEvents.orderId, type: webhookEvents.type })
+      .from(webhookEvents)
+      .where(eq(webhookEvents.merchantId, merchantId));
+    expect(events.filter((e) => e.type === 'payin.unpaid')).toHaveLength(30);
+    expect(new Set(events.map((e) => e.orderId)).size).toBe(30);
+  });
+
+  it('stops the workers and itself on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output).not.toMatch(/worker died/);
+  }, 30_000);
+});

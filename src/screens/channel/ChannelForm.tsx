@@ -1,0 +1,333 @@
+import { useState } from 'react';
+import type { Contexts } from '../../../commands/index.ts';
+import { endpoints, type Input } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { useT } from '../../lib/useT.ts';
+import { FieldGroup, SelectField } from '../../ui/fields.tsx';
+import { Field } from '../../ui/form.tsx';
+import { apiPathErrors, errorAt, type PathErrors, validatePaths } from '../../ui/formPaths.ts';
+import { Icon } from '../../ui/Icon.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { simulatorSettingsOf } from './settings.ts';
+import './channel.css';
+
+interface Props {
+  channel?: Contexts['channel'];
+  close: (result?: unknown) => void;
+}
+
+const adapters = endpoints.channel.create.input.shape.adapter.options;
+const defaults = { minAmount: '1.00', maxAmount: '10000000.00', weight: '100' };
+
+interface Credential {
+  key: string;
+  value: string;
+}
+
+/** A number typed into a field; blank or malformed text stays text so the schema names the field. */
+const numberOr = (s: string): number | string =>
+  s.trim() !== '' && Number.isFinite(Number(s)) ? Number(s) : s;
+
+/**
+ * Creates or edits a channel. Credentials are write-only: the server never answers them, so an edit
+ * starts empty and only what is typed replaces the stored set (or the stored set is removed).
+ */
+export default function ChannelForm({ channel, close }: Props) {
+  const t = useT();
+  const editing = channel !== undefined;
+  const sim = simulatorSettingsOf(channel?.settings ?? {});
+  const [values, setValues] = useState({
+    code: '',
+    adapter: channel?.adapter ?? adapters[0] ?? '',
+    name: channel?.name ?? '',
+    status: channel?.status ?? 'active',
+    supportsPayin: channel?.supportsPayin ?? true,
+    supportsPayout: channel?.supportsPayout ?? true,
+    payinCostRate: channel?.payinCostRate ?? '0',
+    payoutCostRate: channel?.payoutCostRate ?? '0',
+    payoutCostFixed: channel?.payoutCostFixed ?? '0.00',
+    minAmount: channel?.minAmount ?? defaults.minAmount,
+    maxAmount: channel?.maxAmount ?? defaults.maxAmount,
+    weight: String(channel?.weight ?? defaults.weight),
+    auto: sim.auto,
+    successRate: String(sim.successRate),
+    delayMs: String(sim.delayMs),
+    lostCallbackRate: String(sim.lostCallbackRate),
+  });
+  const [credentials, setCredentials] = useState<Credential[]>([{ key: '', value: '' }]);
+  const [clearCredentials, setClearCredentials] = useState(false);
+  const [errors, setErrors] = useState<PathErrors>({});
+  const [busy, setBusy] = useState(false);
+
+  type Key = keyof typeof values;
+  const set =
+    <K extends Key>(key: K) =>
+    (value: (typeof values)[K]) => {
+      setValues((v) => ({ ...v, [key]: value }));
+      setErrors((e) =>
+        Object.fromEntries(Object.entries(e).filter(([k]) => k !== key && k !== `settings.${key}`)),
+      );
+    };
+  const isSimulator = values.adapter === 'simulator';
+
+  const onSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const typed = credentials.filter((c) => c.key.trim() !== '' || c.value !== '');
+    const credentialErrors: PathErrors = {};
+    const keys = new Set<string>();
+    typed.forEach((c, i) => {
+      const key = c.key.trim();
+      if (!key || !c.value) credentialErrors[`credentials.${i}`] = t('validation.required');
+      else if (keys.has(key)) credentialErrors[`credentials.${i}`] = t('validation.duplicate');
+      keys.add(key);
+    });
+    const fields = {
+      name: values.name,
+      status: values.status,
+      supportsPayin: values.supportsPayin,
+      supportsPayout: values.supportsPayout,
+      payinCostRate: values.payinCostRate,
+      payoutCostRate: values.payoutCostRate,
+      payoutCostFixed: values.payoutCostFixed,
+      minAmount: values.minAmount,
+      maxAmount: values.maxAmount,
+      weight: numberOr(values.weight),
+      ...(typed.length
+        ? { credentials: Object.fromEntries(typed.map((c) => [c.key.trim(), c.value])) }
+        : clearCredentials
+          ? { credentials: {} }
+          : {}),
+      ...(isSimulator
+        ? {
+            settings: {
+              auto: values.auto,
+              successRate: numberOr(values.successRate),
+              delayMs: numberOr(values.delayMs),
+              lostCallbackRate: numberOr(values.lostCallbackRate),
+            },
+          }
+        : {}),
+    };
+    const input = editing
+      ? { id: channel.id, ...fields }
+      : { code: values.code, adapter: values.adapter, ...fields };
+    const checked = editing
+      ? validatePaths(endpoints.channel.update.input, input)
+      : validatePaths(endpoints.channel.create.input, input);
+    const all = { ...(checked.ok ? {} : checked.errors), ...credentialErrors };
+    if (Object.keys(all).length) return setErrors(all);
+    setBusy(true);
+    try {
+      if (editing)
+        await api(endpoints.channel.update, input as Input<typeof endpoints.channel.update>, {
+          quiet: [422],
+        });
+      else
+        await api(endpoints.channel.create, input as Input<typeof endpoints.channel.create>, {
+          quiet: [422],
+        });
+      close(true);
+    } catch (error) {
+      const found = apiPathErrors(error);
+      if (found) setErrors(found);
+      setBusy(false);
+    }
+  };
+
+  const field = (key: Key, label: string, hint?: string) => (
+    <Field
+      label={label}
+      value={String(values[key])}
+      onValue={set(key) as (v: string) => void}
+      error={errorAt(errors, key) ?? errorAt(errors, `settings.${key}`)}
+      hint={hint}
+      inputMode="decimal"
+      autoComplete="off"
+    />
+  );
+
+  return (
+    <Modal
+      title={
+        editing ? t('screens.channel.editTitle', { code: channel.code }) : t('commands.channel.create.title')
+      }
+      onClose={() => close()}
+      variant="sheet"
+    >
+      <form className="form channel-form" onSubmit={onSubmit} noValidate>
+        <FieldGroup title={t('screens.channel.groups.channel')}>
+          {!editing && (
+            <Field
+              label={t('screens.channel.code')}
+              value={values.code}
+              onValue={set('code')}
+              error={errors.code}
+              hint={t('screens.channel.codeHint')}
+              autoComplete="off"
+              autoFocus
+              required
+            />
+          )}
+          <Field
+            label={t('screens.channel.name')}
+            value={values.name}
+            onValue={set('name')}
+            error={errors.name}
+            autoComplete="off"
+            autoFocus={editing}
+            required
+          />
+          <SelectField
+            label={t('screens.channel.adapter')}
+            value={values.adapter}
+            onValue={set('adapter')}
+            options={adapters.map((a) => ({ value: a, label: t(`screens.channel.adapters.${a}`) }))}
+            disabled={editing}
+            hint={editing ? t('screens.channel.adapterFixed') : undefined}
+          />
+          <SelectField
+            label={t('screens.channel.status')}
+            value={values.status}
+            onValue={(v) => set('status')(v as 'active' | 'disabled')}
+            options={(['active', 'disabled'] as const).map((s) => ({
+              value: s,
+              label: t(`screens.channel.statuses.${s}`),
+            }))}
+          />
+          <fieldset className="field">
+            <legend>{t('screens.channel.directions')}</legend>
+            <div className="checks">
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={values.supportsPayin}
+                  onChange={(e) => set('supportsPayin')(e.target.checked)}
+                />
+                {t('screens.channel.payin')}
+              </label>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={values.supportsPayout}
+                  onChange={(e) => set('supportsPayout')(e.target.checked)}
+                />
+                {t('screens.channel.payout')}
+              </label>
+            </div>
+          </fieldset>
+        </FieldGroup>
+
+        <FieldGroup title={t('screens.channel.groups.cost')}>
+          {field('payinCostRate', t('screens.channel.payinCostRate'), t('screens.merchant.percentHint'))}
+          {field('payoutCostRate', t('screens.channel.payoutCostRate'), t('screens.merchant.percentHint'))}
+          {field('payoutCostFixed', t('screens.channel.payoutCostFixed'), t('screens.merchant.amountHint'))}
+          {field('minAmount', t('screens.merchant.minAmount'), t('screens.merchant.amountHint'))}
+          {field('maxAmount', t('screens.merchant.maxAmount'), t('screens.merchant.maxHint'))}
+          {field('weight', t('screens.channel.weight'), t('screens.channel.weightHint'))}
+        </FieldGroup>
+
+        <fieldset className="field-group">
+          <legend>{t('screens.channel.credentials')}</legend>
+          <p className="field-hint">
+            {t(
+              channel?.hasCredentials
+                ? 'screens.channel.credentialsKeep'
+                : 'screens.channel.credentialsWriteOnly',
+            )}
+          </p>
+          <div className="credential-list">
+            {credentials.map((c, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are edited in place and never reordered
+              <div key={i} className={`credential${errors[`credentials.${i}`] ? ' has-error' : ''}`}>
+                <input
+                  type="text"
+                  value={c.key}
+                  aria-label={t('screens.channel.credentialKey', { n: i + 1 })}
+                  placeholder={t('screens.channel.credentialKeyPlaceholder')}
+                  autoComplete="off"
+                  onChange={(e) => {
+                    const next = [...credentials];
+                    next[i] = { ...c, key: e.target.value };
+                    setCredentials(next);
+                  }}
+                />
+                <input
+                  type="password"
+                  value={c.value}
+                  aria-label={t('screens.channel.credentialValue', { n: i + 1 })}
+                  placeholder={t('screens.channel.credentialValuePlaceholder')}
+                  autoComplete="new-password"
+                  onChange={(e) => {
+                    const next = [...credentials];
+                    next[i] = { ...c, value: e.target.value };
+                    setCredentials(next);
+                  }}
+                />
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={t('screens.channel.credentialRemove', { n: i + 1 })}
+                  onClick={() =>
+                    setCredentials(
+                      credentials.length > 1
+                        ? credentials.filter((_, k) => k !== i)
+                        : [{ key: '', value: '' }],
+                    )
+                  }
+                >
+                  <Icon name="close" />
+                </button>
+                {errors[`credentials.${i}`] && (
+                  <p className="field-error" role="alert">
+                    {errors[`credentials.${i}`]}
+                  </p>
+                )}
+              </div>
+            ))}
+          </div>
+          <div className="credential-actions">
+            <button
+              type="button"
+              className="button"
+              onClick={() => setCredentials([...credentials, { key: '', value: '' }])}
+            >
+              <Icon name="plus" />
+              {t('screens.channel.credentialAdd')}
+            </button>
+            {channel?.hasCredentials && (
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={clearCredentials}
+                  onChange={(e) => setClearCredentials(e.target.checked)}
+                />
+                {t('screens.channel.credentialsClear')}
+              </label>
+            )}
+          </div>
+        </fieldset>
+
+        {isSimulator && (
+          <FieldGroup title={t('screens.channel.groups.simulator')}>
+            <label className="check field-wide">
+              <input type="checkbox" checked={values.auto} onChange={(e) => set('auto')(e.target.checked)} />
+              {t('screens.channel.auto')}
+            </label>
+            {field('successRate', t('screens.channel.successRate'), t('screens.channel.successRateHint'))}
+            {field('delayMs', t('screens.channel.delayMs'), t('screens.channel.delayHint'))}
+            {field('lostCallbackRate', t('screens.channel.lostCallbackRate'), t('screens.channel.lostHint'))}
+          </FieldGroup>
+        )}
+
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={busy}>
+            {t('app.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

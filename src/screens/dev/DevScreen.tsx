@@ -1,0 +1,148 @@
+import { useStore } from '@nanostores/react';
+import { $user } from '../../lib/session.ts';
+import { useT } from '../../lib/useT.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { CommandButton } from '../../ui/CommandButton.tsx';
+import { CopyButton } from '../../ui/CopyButton.tsx';
+import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { Page } from '../Page.tsx';
+import { useMerchantInfo } from './merchantInfo.ts';
+import { SignatureHelper } from './SignatureHelper.tsx';
+import './dev.css';
+
+/**
+ * Development settings: what a merchant's developer needs to call the gateway. The merchant code (the
+ * `X-Merchant-Id` header), the secrets masked with their resets, the callback URL, the payout IP
+ * whitelist, and a signature helper.
+ */
+export default function DevScreen() {
+  const t = useT();
+  const user = useStore($user);
+  const platform = user?.kind === 'platform';
+  const [chosen, choose] = useMerchantParam();
+  const ready = !platform || chosen !== undefined;
+  const info = useMerchantInfo(platform ? chosen : undefined, ready);
+  const m = info.data;
+  return (
+    <Page title={t('commands.dev.settings.title')}>
+      {platform && (
+        <div className="merchant-bar">
+          <MerchantPicker value={chosen} onValue={choose} />
+        </div>
+      )}
+      {!ready ? (
+        <p className="card muted">{t('screens.dev.chooseMerchant')}</p>
+      ) : !m ? (
+        <Spinner />
+      ) : (
+        <div className="cards">
+          <section className="card" aria-labelledby="dev-merchant">
+            <h2 className="card-title" id="dev-merchant">
+              {t('screens.dev.merchant')}
+            </h2>
+            <dl className="facts">
+              <div>
+                <dt>{t('screens.dev.merchantCode')}</dt>
+                <dd className="secret-row">
+                  <code data-testid="merchant-code">{m.code}</code>
+                  <CopyButton text={m.code} label={t('screens.dev.merchantCode')} />
+                </dd>
+              </div>
+              <div>
+                <dt>{t('screens.dev.merchantId')}</dt>
+                <dd>{m.id}</dd>
+              </div>
+              <div>
+                <dt>{t('screens.dev.name')}</dt>
+                <dd>{m.name}</dd>
+              </div>
+              <div>
+                <dt>{t('screens.dev.currency')}</dt>
+                <dd>{m.currency}</dd>
+              </div>
+              <div>
+                <dt>{t('screens.dev.status')}</dt>
+                <dd>
+                  <Badge tone={m.status === 'active' ? 'ok' : 'bad'}>
+                    {t(`screens.dev.statuses.${m.status}`)}
+                  </Badge>
+                </dd>
+              </div>
+            </dl>
+            <p className="field-hint">{t('screens.dev.merchantCodeHint')}</p>
+          </section>
+
+          <section className="card" aria-labelledby="dev-secrets">
+            <h2 className="card-title" id="dev-secrets">
+              {t('screens.dev.secrets')}
+            </h2>
+            <dl className="facts stacked">
+              <div>
+                <dt>{t('screens.dev.apiSecret')}</dt>
+                <dd>
+                  <code className="secret" data-testid="api-secret-masked">
+                    {m.apiSecretMasked}
+                  </code>
+                </dd>
+              </div>
+              <div>
+                <dt>{t('screens.dev.webhookSecret')}</dt>
+                <dd>
+                  <code className="secret" data-testid="webhook-secret-masked">
+                    {m.webhookSecretMasked}
+                  </code>
+                </dd>
+              </div>
+            </dl>
+            <p className="field-hint">{t('screens.dev.secretsHint')}</p>
+            <div className="card-actions">
+              <CommandButton id="dev.resetApiSecret" />
+              <CommandButton id="dev.resetWebhookSecret" />
+            </div>
+          </section>
+
+          <section className="card" aria-labelledby="dev-callback">
+            <h2 className="card-title" id="dev-callback">
+              {t('screens.dev.callbackUrl')}
+            </h2>
+            {m.callbackUrl ? (
+              <p className="secret-row">
+                <code data-testid="callback-url">{m.callbackUrl}</code>
+              </p>
+            ) : (
+              <p className="muted">{t('screens.dev.callbackNone')}</p>
+            )}
+            <p className="field-hint">{t('screens.dev.callbackHint')}</p>
+            <div className="card-actions">
+              <CommandButton id="dev.callbackUpdate" />
+            </div>
+          </section>
+
+          <section className="card" aria-labelledby="dev-ips">
+            <h2 className="card-title" id="dev-ips">
+              {t('screens.dev.ips')}
+            </h2>
+            {m.payoutIpWhitelist.length ? (
+              <ul className="ip-list" data-testid="ip-list">
+                {m.payoutIpWhitelist.map((ip) => (
+                  <li key={ip}>
+                    <code>{ip}</code>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="notice">{t('screens.dev.ipsNone')}</p>
+            )}
+            <p className="field-hint">{t('screens.dev.ipsHint')}</p>
+            <div className="card-actions">
+              <CommandButton id="dev.ipsUpdate" />
+            </div>
+          </section>
+
+          <SignatureHelper merchantCode={m.code} />
+        </div>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,116 @@
+import { useId } from 'react';
+import { endpoints, errno } from '../../../contract/index.ts';
+import { api, type FieldError, isApiError } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { issueText, useForm } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { useMerchantInfo } from './merchantInfo.ts';
+import './dev.css';
+import { parseWhitelist } from './whitelist.ts';
+
+type Props = { merchantId?: number | undefined; close: (result?: unknown) => void };
+
+const maxEntries = 50;
+
+/** The addresses gateway payouts are accepted from (GATEWAY.md); an empty list refuses every one. */
+export default function IpWhitelistForm({ merchantId, close }: Props) {
+  const t = useT();
+  const info = useMerchantInfo(merchantId);
+  return (
+    <Modal
+      title={t('commands.dev.ipsUpdate.title')}
+      description={t('screens.dev.ipsHint')}
+      onClose={() => close()}
+    >
+      {info.data ? (
+        <Form merchantId={merchantId} current={info.data.payoutIpWhitelist} close={close} />
+      ) : (
+        <Spinner />
+      )}
+    </Modal>
+  );
+}
+
+function Form({ merchantId, current, close }: Props & { current: string[] }) {
+  const t = useT();
+  const id = useId();
+  const form = useForm({ text: current.join('\n') });
+  const error = form.errors.payoutIpWhitelist;
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const list = parseWhitelist(form.values.text);
+    if (list.length > maxEntries) {
+      return form.setErrors({ payoutIpWhitelist: t('validation.tooManyItems', { max: maxEntries }) });
+    }
+    const input = { ...(merchantId === undefined ? {} : { id: merchantId }), payoutIpWhitelist: list };
+    const checked = endpoints.merchant.ipsUpdate.input.safeParse(input);
+    if (!checked.success) {
+      // Name every entry that is wrong, not only the first.
+      const lines = checked.error.issues.map((issue) => {
+        const entry = list[Number(issue.path[1])];
+        return `${entry ?? ''}: ${issueText(issue as Parameters<typeof issueText>[0])}`;
+      });
+      return form.setErrors({ payoutIpWhitelist: lines.join('\n') });
+    }
+    void form.submit(async () => {
+      try {
+        await api(endpoints.merchant.ipsUpdate, input, { quiet: [errno.invalid] });
+      } catch (error) {
+        // The server checks each address for real (300 is no octet) and names the entry by its index.
+        const fields = isApiError(error, errno.invalid)
+          ? (error.data as { fields?: FieldError[] } | null)?.fields
+          : null;
+        if (!fields?.length) throw error;
+        const lines = fields.map((f) => {
+          const entry = list[Number(String(f.path).split('.')[1])];
+          return entry === undefined ? f.message : `${entry}: ${f.message}`;
+        });
+        return form.setErrors({ payoutIpWhitelist: lines.join('\n') });
+      }
+      toast('success', t('app.saved'));
+      close(true);
+    });
+  };
+  return (
+    <form className="form" onSubmit={onSubmit} noValidate>
+      <div className={`field${error ? ' has-error' : ''}`}>
+        <label htmlFor={id}>{t('screens.dev.ips')}</label>
+        <textarea
+          id={id}
+          className="mono"
+          rows={6}
+          value={form.values.text}
+          onChange={(e) => form.set('text', e.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-help`}
+          spellCheck={false}
+          // biome-ignore lint/a11y/noAutofocus: the dialog's only field
+          autoFocus
+          onKeyDown={(e) => {
+            // Enter makes a new line here; Ctrl+Enter saves.
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) e.currentTarget.form?.requestSubmit();
+          }}
+        />
+        {error ? (
+          <p id={`${id}-help`} className="field-error ip-errors" role="alert">
+            {error}
+          </p>
+        ) : (
+          <p id={`${id}-help`} className="field-hint">
+            {t('screens.dev.ipsFormat')}
+          </p>
+        )}
+      </div>
+      <div className="form-actions">
+        <button type="button" className="button" onClick={() => close()}>
+          {t('app.cancel')}
+        </button>
+        <button type="submit" className="button primary" disabled={form.busy}>
+          {t('app.save')}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,141 @@
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import { amount as amountSchema } from '../../../contract/money.ts';
+import { thousands } from '../../lib/format.ts';
+import { $user } from '../../lib/session.ts';
+import { useT } from '../../lib/useT.ts';
+import { CommandButton } from '../../ui/CommandButton.tsx';
+import { Field, validate } from '../../ui/form.tsx';
+import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { useMerchantInfo } from '../dev/merchantInfo.ts';
+import { Page } from '../Page.tsx';
+import '../dev/dev.css';
+import { type FeeTerms, feesFor } from './fees.ts';
+
+function Fact({ label, value, hint }: { label: string; value: string; hint?: string }) {
+  return (
+    <div>
+      <dt>{label}</dt>
+      <dd>
+        {value}
+        {hint && <span className="field-hint fee-hint">{hint}</span>}
+      </dd>
+    </div>
+  );
+}
+
+/** What an amount would cost, with the merchant's own terms. */
+function Calculator({ terms, currency }: { terms: FeeTerms; currency: string }) {
+  const t = useT();
+  const [draft, setDraft] = useState('1000.00');
+  const checked = validate(amountSchema, draft);
+  const fees = checked.ok ? feesFor(checked.data, terms) : null;
+  const money = (v: string) => `${thousands(v)} ${currency}`;
+  return (
+    <section className="card" aria-labelledby="fee-calculator">
+      <h2 className="card-title" id="fee-calculator">
+        {t('screens.fees.calculator')}
+      </h2>
+      <Field
+        label={t('screens.fees.amount')}
+        value={draft}
+        onValue={setDraft}
+        error={checked.ok ? undefined : checked.errors['']}
+        inputMode="decimal"
+        autoComplete="off"
+      />
+      {fees && (
+        <dl className="facts fee-facts" data-testid="fee-calculation">
+          <Fact label={t('screens.fees.payinFee')} value={money(fees.payinFee)} />
+          <Fact label={t('screens.fees.payinCredited')} value={money(fees.payinCredited)} />
+          <Fact label={t('screens.fees.payoutFeeFor')} value={money(fees.payoutFee)} />
+          <Fact label={t('screens.fees.payoutDebited')} value={money(fees.payoutDebited)} />
+        </dl>
+      )}
+    </section>
+  );
+}
+
+/** Fee settings: the merchant's rates and fees as the platform set them, and the surcharge it sets itself. */
+export default function FeeScreen() {
+  const t = useT();
+  const user = useStore($user);
+  const platform = user?.kind === 'platform';
+  const [chosen, choose] = useMerchantParam();
+  const ready = !platform || chosen !== undefined;
+  const info = useMerchantInfo(platform ? chosen : undefined, ready);
+  const m = info.data;
+  const cycle = m?.settlementCycle ?? 'D0';
+  return (
+    <Page
+      title={t('commands.fees.settings.title')}
+      actions={<CommandButton id="fees.surchargeUpdate" primary />}
+    >
+      {platform && (
+        <div className="merchant-bar">
+          <MerchantPicker value={chosen} onValue={choose} />
+        </div>
+      )}
+      {!ready ? (
+        <p className="card muted">{t('screens.dev.chooseMerchant')}</p>
+      ) : !m ? (
+        <Spinner />
+      ) : (
+        <div className="cards">
+          <section className="card" aria-labelledby="fees-payin">
+            <h2 className="card-title" id="fees-payin">
+              {t('screens.fees.payins')}
+            </h2>
+            <dl className="facts fee-facts">
+              <Fact label={t('screens.fees.collectionRate')} value={`${m.collectionRate} %`} />
+              <Fact
+                label={t('screens.fees.platformFee')}
+                value={`${thousands(m.platformFee)} ${m.currency}`}
+              />
+              <Fact label={t('screens.fees.minAmount')} value={`${thousands(m.minAmount)} ${m.currency}`} />
+              <Fact label={t('screens.fees.maxAmount')} value={`${thousands(m.maxAmount)} ${m.currency}`} />
+              <Fact
+                label={t('screens.fees.settlementCycle')}
+                value={cycle}
+                hint={
+                  cycle === 'D0'
+                    ? t('screens.fees.cycleD0')
+                    : t('screens.fees.cycleTn', { n: Number(cycle.slice(1)) })
+                }
+              />
+            </dl>
+          </section>
+          <section className="card" aria-labelledby="fees-payout">
+            <h2 className="card-title" id="fees-payout">
+              {t('screens.fees.payouts')}
+            </h2>
+            <dl className="facts fee-facts">
+              <Fact label={t('screens.fees.payoutRate')} value={`${m.payoutRate} %`} />
+              <Fact label={t('screens.fees.payoutFee')} value={`${thousands(m.payoutFee)} ${m.currency}`} />
+            </dl>
+          </section>
+          <section className="card" aria-labelledby="fees-other">
+            <h2 className="card-title" id="fees-other">
+              {t('screens.fees.other')}
+            </h2>
+            <dl className="facts fee-facts">
+              <Fact
+                label={t('screens.fees.surcharge')}
+                value={`${m.surcharge} %`}
+                hint={t('screens.fees.surchargeHint')}
+              />
+              <Fact
+                label={t('screens.fees.exchangeRate')}
+                value={m.exchangeRate}
+                hint={t('screens.fees.exchangeRateHint')}
+              />
+              <Fact label={t('screens.fees.currency')} value={m.currency} />
+            </dl>
+          </section>
+          <Calculator terms={m} currency={m.currency} />
+        </div>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,98 @@
+import { endpoints, errno } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { OrderSummary } from './OrderSummary.tsx';
+import { money, type Payin } from './parts.tsx';
+import './order.css';
+
+interface Props {
+  order: Payin;
+  close: (result?: unknown) => void;
+}
+
+/**
+ * Forced supplement: the order is paid without a UTR match, on the operator's word: a reason, the
+ * amount actually paid (the order's amount unless told otherwise), an optional unused UTR, and the
+ * operator's Google code.
+ */
+export default function ForceSupplementDialog({ order, close }: Props) {
+  const t = useT();
+  const formRef = useOpeningFocus();
+  const form = useForm({ reason: '', utr: '', paidAmount: '', code: '' });
+  const { values, set, errors } = form;
+
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void form.submit(async () => {
+      const input = {
+        id: order.id,
+        reason: values.reason,
+        code: values.code.trim(),
+        ...(values.utr.trim() ? { utr: values.utr.trim() } : {}),
+        ...(values.paidAmount.trim() ? { paidAmount: values.paidAmount.trim() } : {}),
+      };
+      const valid = validate(endpoints.merchantOrder.forceSupplement.input, input);
+      if (!valid.ok) return form.setErrors(valid.errors);
+      const paid = await api(endpoints.merchantOrder.forceSupplement, input, { quiet: [errno.invalid] });
+      toast('success', t('screens.order.supplement.done', { orderNo: paid.orderNo }));
+      close(true);
+    });
+  };
+
+  return (
+    <Modal title={t('screens.order.force.title', { orderNo: order.orderNo })} onClose={() => close()}>
+      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+        <p className="danger-note" role="note">
+          {t('screens.order.force.warning')}
+        </p>
+        <OrderSummary order={order} />
+        <Field
+          label={t('screens.order.force.reason')}
+          value={values.reason}
+          onValue={(v) => set('reason', v)}
+          error={errors.reason}
+          required
+        />
+        <Field
+          label={t('screens.order.paidAmount')}
+          value={values.paidAmount}
+          onValue={(v) => set('paidAmount', v)}
+          error={errors.paidAmount}
+          hint={t('screens.order.force.amountHint', { amount: money(order.amount) })}
+          inputMode="decimal"
+          autoComplete="off"
+        />
+        <Field
+          label={t('screens.order.force.utr')}
+          value={values.utr}
+          onValue={(v) => set('utr', v)}
+          error={errors.utr}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <Field
+          label={t('screens.order.googleCode')}
+          value={values.code}
+          onValue={(v) => set('code', v)}
+          error={errors.code}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          required
+        />
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button danger" disabled={form.busy}>
+            {t('commands.merchantOrder.forceSupplement.title')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,124 @@
+import { useEffect, useId, useState } from 'react';
+import { endpoints, errno } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { OrderSummary } from './OrderSummary.tsx';
+import type { Payin } from './parts.tsx';
+import './order.css';
+
+const imageTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
+type ImageType = (typeof imageTypes)[number];
+/** The server's limit, checked here first so a large photo is refused before it is sent. */
+const maxImageBytes = 2 * 1024 * 1024;
+
+/** A file's bytes as base64 (without the `data:` prefix FileReader puts in front). */
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+/** Attaches a payment proof (PNG, JPEG or WebP, at most 2 MB) to an order. */
+export default function ImageUploadDialog({
+  order,
+  close,
+}: {
+  order: Payin;
+  close: (result?: unknown) => void;
+}) {
+  const t = useT();
+  const formRef = useOpeningFocus();
+  const id = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [preview, setPreview] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!file) return;
+    const url = URL.createObjectURL(file);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [file]);
+
+  const choose = (chosen: File | undefined) => {
+    setFile(null);
+    setPreview(null);
+    setError(null);
+    if (!chosen) return;
+    if (!imageTypes.includes(chosen.type as ImageType)) return setError(t('validation.image'));
+    if (chosen.size > maxImageBytes) return setError(t('validation.imageSize'));
+    setFile(chosen);
+  };
+
+  const onSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    if (!file) return setError(t('validation.required'));
+    setBusy(true);
+    try {
+      const input = {
+        id: order.id,
+        filename: file.name.slice(0, 200),
+        mime: file.type as ImageType,
+        dataBase64: await base64Of(file),
+      };
+      const valid = validate(endpoints.merchantOrder.uploadImage.input, input);
+      if (!valid.ok) return setError(Object.values(valid.errors)[0] ?? t('validation.invalid'));
+      await api(endpoints.merchantOrder.uploadImage, input, { quiet: [errno.invalid] }).catch((err) => {
+        const fields = (err as { fields?: Record<string, string> }).fields;
+        if (fields && Object.keys(fields).length) setError(Object.values(fields)[0] ?? null);
+        throw err;
+      });
+      toast('success', t('screens.order.image.done'));
+      close(true);
+    } catch {
+      // shown above, or by api()
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal title={t('screens.order.image.title', { orderNo: order.orderNo })} onClose={() => close()}>
+      <form ref={formRef} className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <OrderSummary order={order} />
+        <div className={`field${error ? ' has-error' : ''}`}>
+          <label htmlFor={id}>{t('screens.order.image.file')}</label>
+          <input
+            id={id}
+            type="file"
+            accept={imageTypes.join(',')}
+            onChange={(e) => choose(e.target.files?.[0])}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${id}-msg`}
+          />
+          {error ? (
+            <p id={`${id}-msg`} className="field-error" role="alert">
+              {error}
+            </p>
+          ) : (
+            <p id={`${id}-msg`} className="field-hint">
+              {t('screens.order.image.hint')}
+            </p>
+          )}
+        </div>
+        {preview && <img className="image-preview" src={preview} alt={t('screens.order.image.preview')} />}
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={busy || !file}>
+            {t('commands.merchantOrder.uploadImage.title')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,60 @@
+import { endpoints, errno } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { OrderSummary } from './OrderSummary.tsx';
+import type { Payin } from './parts.tsx';
+import './order.css';
+
+/** Corrects the callback address of an order that is not final yet; undelivered callbacks follow it. */
+export default function NotifyUrlDialog({
+  order,
+  close,
+}: {
+  order: Payin & { notifyUrl?: string };
+  close: (result?: unknown) => void;
+}) {
+  const t = useT();
+  const formRef = useOpeningFocus();
+  const form = useForm({ notifyUrl: order.notifyUrl ?? '' });
+
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void form.submit(async () => {
+      const input = { id: order.id, notifyUrl: form.values.notifyUrl.trim() };
+      const valid = validate(endpoints.merchantOrder.update.input, input);
+      if (!valid.ok) return form.setErrors(valid.errors);
+      await api(endpoints.merchantOrder.update, input, { quiet: [errno.invalid] });
+      toast('success', t('app.saved'));
+      close(true);
+    });
+  };
+
+  return (
+    <Modal title={t('screens.order.notifyUrlTitle', { orderNo: order.orderNo })} onClose={() => close()}>
+      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+        <OrderSummary order={order} />
+        <Field
+          label={t('screens.order.notifyUrl')}
+          value={form.values.notifyUrl}
+          onValue={(v) => form.set('notifyUrl', v)}
+          error={form.errors.notifyUrl}
+          type="url"
+          spellCheck={false}
+          required
+        />
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={form.busy}>
+            {t('app.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

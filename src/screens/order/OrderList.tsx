@@ -1,0 +1,186 @@
+import { useStore } from '@nanostores/react';
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+import { useSearchParams } from 'wouter';
+import { allows, type Contexts } from '../../../commands/index.ts';
+import { type Endpoint, endpoints, type Input } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { formatTotal } from '../../lib/format.ts';
+import { $grants } from '../../lib/session.ts';
+import { useT } from '../../lib/useT.ts';
+import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { ExportButtons } from '../../ui/ExportButton.tsx';
+import { useLiveInterval } from '../../ui/live.ts';
+import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { TimeRangeChooser, useTimeRange } from '../../ui/TimeRange.tsx';
+import { TotalsBar, useTotals } from '../../ui/TotalsBar.tsx';
+import { reachesNow } from '../../ui/timeRange.ts';
+import { Page } from '../Page.tsx';
+import { areaOf, money, type OrderKind, useOrderFilters } from './parts.tsx';
+
+interface OrderListProps<C extends 'payin' | 'payout'> {
+  kind: OrderKind;
+  context: C;
+  title: string;
+  list: Endpoint;
+  totals: Endpoint;
+  exporter: Endpoint;
+  exportName: string;
+  columns: Column<Contexts[C]>[];
+  statuses: readonly string[];
+  /** More buttons of the page head (single transfer, bulk upload). */
+  actions?: ReactNode;
+  /** The drawer of the order named by `?order=`; it reports the order it shows once read. */
+  drawer: (orderNo: string, close: () => void, shown: (order: Contexts[C] | null) => void) => ReactNode;
+}
+
+/**
+ * An order list: the period (a must, last 60 days), filters in the URL, totals of the filtered set,
+ * keyset pages, exports, live refresh at the top, several pasted numbers as one filter, and the order's
+ * drawer deep-linked as `?order=<system order number>`.
+ */
+export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>) {
+  const t = useT();
+  const area = areaOf(props.kind);
+  const grants = useStore($grants);
+  const [params, setParams] = useSearchParams();
+  const range = useTimeRange('7d');
+  const [merchantId, setMerchantId] = useMerchantParam();
+  const filters = useOrderFilters(range.period);
+  const platform = grants?.kind === 'platform';
+  const canChannels = allows(grants, [endpoints.channel.list]);
+  const channels = useQuery({
+    queryKey: ['order-list-channels'],
+    queryFn: ({ signal }) => api(endpoints.channel.list, { pageSize: 100 }, { signal }),
+    enabled: canChannels,
+    staleTime: 60_000,
+  });
+
+  const live =
+    range.period !== null && reachesNow({ from: new Date(range.period.from), to: new Date(range.period.to) });
+  const onFirstPage = !params.get('cursor');
+  const totalsInterval = useLiveInterval(live && onFirstPage);
+  const totals = useTotals(props.totals, filters as Input<Endpoint> | null, { live: totalsInterval });
+
+  const filterBar: Filter[] = [
+    {
+      id: 'q',
+      label: t('screens.order.search'),
+      kind: 'text',
+      pasteMany: 'nos',
+      placeholder: t('screens.order.searchPlaceholder'),
+      hint: t('screens.order.searchHint'),
+    },
+    {
+      id: 'status',
+      label: t('screens.order.status'),
+      kind: 'multi',
+      options: props.statuses.map((s) => ({ value: s, label: t(`${area}.statuses.${s}`) })),
+    },
+    {
+      id: 'pushStatus',
+      label: t('screens.order.pushStatus'),
+      kind: 'select',
+      options: (['unpushed', 'pushed'] as const).map((s) => ({
+        value: s,
+        label: t(`screens.order.pushStatuses.${s}`),
+      })),
+    },
+    ...(canChannels
+      ? [
+          {
+            id: 'channelId',
+            label: t('screens.order.channel'),
+            kind: 'select' as const,
+            options: (channels.data?.list ?? []).map((c) => ({
+              value: String(c.id),
+              label: `${c.code} · ${c.name}`,
+            })),
+          },
+        ]
+      : []),
+  ];
+
+  const orderNo = params.get('order');
+  const [shown, setShown] = useState<Contexts[C] | null>(null);
+  const drawerOrder = orderNo && shown?.orderNo === orderNo ? shown : null;
+  const openOrder = (no: string) =>
+    setParams((p) => {
+      const out = new URLSearchParams(p);
+      out.set('order', no);
+      return out;
+    });
+  const closeOrder = () =>
+    setParams(
+      (p) => {
+        const out = new URLSearchParams(p);
+        out.delete('order');
+        return out;
+      },
+      { replace: true },
+    );
+
+  const figures = totals.data as { count: number; amount: string; countCapped: boolean } | undefined;
+  const cappedTitle = figures?.countCapped ? t('lists.totals.capped') : undefined;
+
+  return (
+    <Page
+      title={props.title}
+      actions={
+        <>
+          {props.actions}
+          <ExportButtons
+            endpoint={props.exporter}
+            input={filters as Omit<Input<Endpoint>, 'format'> | null}
+            filename={props.exportName}
+          />
+        </>
+      }
+    >
+      <DataTable
+        id={props.kind}
+        label={props.title}
+        endpoint={props.list}
+        context={props.context}
+        columns={props.columns}
+        filters={filterBar}
+        input={range.period ? { ...range.period, merchantId } : null}
+        blockedText={range.error ? t(range.error) : undefined}
+        paging="cursor"
+        live={live}
+        rowKey={(r) => r.orderNo}
+        detailTitle={(r) => r.orderNo}
+        onOpen={(r) => openOrder(r.orderNo)}
+        openRecord={drawerOrder}
+        toolbarStart={
+          <>
+            <TimeRangeChooser range={range} />
+            {platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+          </>
+        }
+        summary={
+          <TotalsBar
+            label={t('lists.totals.label')}
+            busy={totals.isFetching && totals.isPlaceholderData}
+            items={[
+              {
+                id: 'count',
+                label: t('lists.totals.count'),
+                value: figures ? formatTotal(figures.count, figures.countCapped) : '—',
+                title: cappedTitle,
+                tone: 'strong',
+              },
+              {
+                id: 'amount',
+                label: t(`${area}.totalAmount`),
+                value: figures ? `${money(figures.amount)}${figures.countCapped ? '+' : ''}` : '—',
+                title: cappedTitle,
+              },
+            ]}
+          />
+        }
+      />
+      {orderNo && props.drawer(orderNo, closeOrder, setShown)}
+    </Page>
+  );
+}

@@ -1,0 +1,179 @@
+import { useId, useState } from 'react';
+import { endpoints, errno, type Output } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { Field, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { money } from '../order/parts.tsx';
+import '../order/order.css';
+import './payout.css';
+
+type Preview = Output<typeof endpoints.merchantPayout.bulkCreate>;
+
+/** The server takes files up to 5 MB; a larger one is refused here before it is read. */
+const maxFileBytes = 5 * 1024 * 1024;
+
+function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+/**
+ * Bulk payouts from a CSV or XLSX file: first a check of every row (nothing is created, the Google code
+ * is not used up), with each row's errors; then, when every row is valid, all of them at once.
+ */
+export default function BulkUploadDialog({ close }: { close: (result?: unknown) => void }) {
+  const t = useT();
+  const fileId = useId();
+  const formRef = useOpeningFocus();
+  const [file, setFile] = useState<File | null>(null);
+  const [code, setCode] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const send = async (dryRun: boolean) => {
+    if (!file) return setErrors({ filename: t('validation.bulkFile') });
+    if (file.size > maxFileBytes) return setErrors({ filename: t('screens.payout.bulk.tooLarge') });
+    setBusy(true);
+    try {
+      const input = { filename: file.name, dataBase64: await base64Of(file), code: code.trim(), dryRun };
+      const valid = validate(endpoints.merchantPayout.bulkCreate.input, input);
+      if (!valid.ok) return setErrors(valid.errors);
+      setErrors({});
+      const answer = await api(endpoints.merchantPayout.bulkCreate, input, {
+        quiet: [errno.invalid, errno.conflict, errno.insufficientBalance],
+      }).catch((error: unknown) => {
+        // A refused file answers its per-row preview in the error's data.
+        const data = (error as { data?: unknown }).data as Preview | { fields?: unknown } | null;
+        if (data && 'errors' in data) return data;
+        const fields = (error as { fields?: Record<string, string> }).fields;
+        if (fields && Object.keys(fields).length) setErrors(fields);
+        else throw error;
+        return null;
+      });
+      if (!answer) return;
+      setPreview(answer);
+      if (!dryRun && answer.created.length > 0) {
+        toast(
+          'success',
+          t('screens.payout.bulk.done', { n: answer.created.length, total: money(answer.total) }),
+        );
+        close(true);
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const ready = preview?.valid && preview.errors.length === 0;
+  return (
+    <Modal title={t('commands.merchantPayout.bulkCreate.title')} onClose={() => close()} variant="sheet">
+      <form
+        ref={formRef}
+        className="form"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send(!ready);
+        }}
+      >
+        <div className={`field${errors.filename || errors.dataBase64 ? ' has-error' : ''}`}>
+          <label htmlFor={fileId}>{t('screens.payout.bulk.file')}</label>
+          <input
+            id={fileId}
+            type="file"
+            accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+            onChange={(e) => {
+              setFile(e.target.files?.[0] ?? null);
+              setPreview(null);
+              setErrors({});
+            }}
+          />
+          {errors.filename || errors.dataBase64 ? (
+            <p className="field-error" role="alert">
+              {errors.filename ?? errors.dataBase64}
+            </p>
+          ) : (
+            <p className="field-hint">{t('screens.payout.bulk.hint')}</p>
+          )}
+        </div>
+        <Field
+          label={t('screens.order.googleCode')}
+          value={code}
+          onValue={setCode}
+          error={errors.code}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          required
+        />
+        {preview && (
+          <section className="bulk-preview" aria-label={t('screens.payout.bulk.preview')} aria-live="polite">
+            <dl className="order-summary">
+              <dt>{t('screens.payout.bulk.rows')}</dt>
+              <dd>{preview.rows}</dd>
+              <dt>{t('screens.payout.bulk.total')}</dt>
+              <dd>{money(preview.total)}</dd>
+              <dt>{t('screens.payout.bulk.fees')}</dt>
+              <dd>{money(preview.fees)}</dd>
+            </dl>
+            {preview.errors.length === 0 ? (
+              <p className="notice ok-note">{t('screens.payout.bulk.allValid', { n: preview.rows })}</p>
+            ) : (
+              <div className="bulk-table-wrap">
+                <table className="bulk-table">
+                  <thead>
+                    <tr>
+                      <th>{t('screens.payout.bulk.row')}</th>
+                      <th>{t('screens.payout.bulk.field')}</th>
+                      <th>{t('screens.payout.bulk.message')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {preview.errors.map((e) => (
+                      <tr key={`${e.row}-${e.field}-${e.message}`}>
+                        <td>{e.row === 0 ? t('screens.payout.bulk.wholeFile') : e.row}</td>
+                        <td>
+                          <Badge tone="bad">
+                            {['accountName', 'accountNumber', 'ifsc', 'amount', 'merchantOrderNo'].includes(
+                              e.field,
+                            )
+                              ? t(`screens.payout.${e.field}`)
+                              : e.field}
+                          </Badge>
+                        </td>
+                        <td>{e.message}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </section>
+        )}
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          {ready ? (
+            <button type="submit" className="button primary" disabled={busy}>
+              {t('screens.payout.bulk.create', { n: preview.rows, total: money(preview.total) })}
+            </button>
+          ) : (
+            <button type="submit" className="button primary" disabled={busy || !file}>
+              {t('screens.payout.bulk.check')}
+            </button>
+          )}
+        </div>
+      </form>
+    </Modal>
+  );
+}

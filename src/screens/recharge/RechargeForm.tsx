@@ -1,0 +1,78 @@
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { thousands } from '../../lib/format.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+
+/** A merchant reports a bank transfer to the platform; it waits as `pending` until a platform user decides. */
+export default function RechargeForm({ close }: { close: (result?: unknown) => void }) {
+  const t = useT();
+  const form = useForm({ amount: '', reference: '', note: '' });
+  const { values, set, errors } = form;
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const input = {
+      amount: values.amount.trim(),
+      reference: values.reference,
+      ...(values.note.trim() ? { note: values.note.trim() } : {}),
+    };
+    const checked = validate(endpoints.merchantRechargeLog.create.input, input);
+    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
+    void form.submit(async () => {
+      const row = await api(endpoints.merchantRechargeLog.create, input, { quiet: [422] });
+      toast(
+        'success',
+        t('screens.recharge.submitted', { amount: thousands(row.amount), currency: row.currency }),
+      );
+      close(true);
+    });
+  };
+  return (
+    <Modal
+      title={t('commands.merchantRechargeLog.create.title')}
+      description={t('screens.recharge.createHint')}
+      onClose={() => close()}
+    >
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <Field
+          label={t('screens.recharge.amount')}
+          value={values.amount}
+          onValue={(v) => set('amount', v)}
+          error={errors.amount}
+          inputMode="decimal"
+          autoComplete="off"
+          autoFocus
+          required
+        />
+        <Field
+          label={t('screens.recharge.reference')}
+          value={values.reference}
+          onValue={(v) => set('reference', v)}
+          error={errors.reference}
+          hint={t('screens.recharge.referenceHint')}
+          maxLength={100}
+          autoComplete="off"
+          required
+        />
+        <Field
+          label={t('screens.recharge.note')}
+          value={values.note}
+          onValue={(v) => set('note', v)}
+          error={errors.note}
+          maxLength={300}
+          autoComplete="off"
+        />
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={form.busy}>
+            {t('screens.recharge.submit')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

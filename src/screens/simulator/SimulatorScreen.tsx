@@ -1,0 +1,321 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { useSearchParams } from 'wouter';
+import { type Contexts, commandById } from '../../../commands/index.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { formatTime, relativeTime, thousands } from '../../lib/format.ts';
+import { t } from '../../lib/i18n.ts';
+import { queryClient } from '../../lib/query.ts';
+import { useT } from '../../lib/useT.ts';
+import { runCommand } from '../../shell/runtime.ts';
+import { Badge } from '../../ui/Badge.tsx';
+import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { Icon } from '../../ui/Icon.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { lookbackDays, startOfDay } from '../../ui/timeRange.ts';
+import { simulatorSettingsOf } from '../channel/settings.ts';
+import { Page } from '../Page.tsx';
+import './simulator.css';
+
+type Payin = Contexts['simulatorPayin'];
+type Payout = Contexts['simulatorPayout'];
+type Channel = Contexts['channel'];
+
+const dayMs = 86_400_000;
+
+const payinColumns: Column<Payin>[] = [
+  {
+    id: 'orderNo',
+    header: 'screens.simulator.orderNo',
+    value: (r) => r.orderNo,
+    cell: (r) => <code>{r.orderNo}</code>,
+    width: 'minmax(215px, 1.3fr)',
+  },
+  {
+    id: 'merchantOrderNo',
+    header: 'screens.simulator.merchantOrderNo',
+    value: (r) => r.merchantOrderNo,
+    width: 'minmax(140px, 1fr)',
+  },
+  {
+    id: 'merchant',
+    header: 'screens.simulator.merchant',
+    value: (r) => r.merchantCode,
+    width: '100px',
+    sortable: true,
+  },
+  {
+    id: 'amount',
+    header: 'screens.simulator.amount',
+    value: (r) => Number(r.amount),
+    cell: (r) => (
+      <span className="num">
+        {thousands(r.amount)} <span className="muted">{r.currency}</span>
+      </span>
+    ),
+    width: '130px',
+    sortable: true,
+  },
+  {
+    id: 'createdAt',
+    header: 'screens.simulator.createdAt',
+    value: (r) => r.createdAt,
+    cell: (r) => <time title={formatTime(r.createdAt)}>{relativeTime(r.createdAt, t)}</time>,
+    width: '110px',
+    sortable: true,
+  },
+  {
+    id: 'expiresAt',
+    header: 'screens.simulator.expiresAt',
+    value: (r) => r.expiresAt,
+    cell: (r) => <time title={formatTime(r.expiresAt)}>{formatTime(r.expiresAt, false)}</time>,
+    width: '150px',
+    sortable: true,
+  },
+  {
+    id: 'channelOrderId',
+    header: 'screens.simulator.channelOrderId',
+    value: (r) => r.channelOrderId ?? '',
+    width: 'minmax(150px, 1fr)',
+    hiddenByDefault: true,
+  },
+];
+
+const payoutColumns: Column<Payout>[] = [
+  {
+    id: 'orderNo',
+    header: 'screens.simulator.orderNo',
+    value: (r) => r.orderNo,
+    cell: (r) => <code>{r.orderNo}</code>,
+    width: 'minmax(215px, 1.3fr)',
+  },
+  {
+    id: 'merchant',
+    header: 'screens.simulator.merchant',
+    value: (r) => r.merchantCode,
+    width: '100px',
+    sortable: true,
+  },
+  {
+    id: 'amount',
+    header: 'screens.simulator.amount',
+    value: (r) => Number(r.amount),
+    cell: (r) => (
+      <span className="num">
+        {thousands(r.amount)} <span className="muted">{r.currency}</span>
+      </span>
+    ),
+    width: '130px',
+    sortable: true,
+  },
+  {
+    id: 'accountName',
+    header: 'screens.simulator.accountName',
+    value: (r) => r.accountName,
+    width: 'minmax(110px, 1fr)',
+  },
+  {
+    id: 'account',
+    header: 'screens.simulator.account',
+    value: (r) => `${r.accountNumber} ${r.ifsc}`,
+    cell: (r) => (
+      <span>
+        <code>{r.accountNumber}</code> <span className="muted">{r.ifsc}</span>
+      </span>
+    ),
+    width: 'minmax(170px, 1.2fr)',
+  },
+  {
+    id: 'source',
+    header: 'screens.simulator.source',
+    value: (r) => r.source,
+    cell: (r) => t(`screens.simulator.sources.${r.source}`),
+    width: '90px',
+    hiddenByDefault: true,
+  },
+  {
+    id: 'createdAt',
+    header: 'screens.simulator.createdAt',
+    value: (r) => r.createdAt,
+    cell: (r) => <time title={formatTime(r.createdAt)}>{relativeTime(r.createdAt, t)}</time>,
+    width: '110px',
+    sortable: true,
+  },
+];
+
+/** The simulator channel(s) and the one the lists show when the URL names none (`simulator` first). */
+function useSimulatorChannels() {
+  return useQuery({
+    queryKey: ['simulator-screen', 'channels'],
+    queryFn: () => api(endpoints.channel.list, { pageSize: 100 }),
+    select: (page) => {
+      const list = page.list.filter((c) => c.adapter === 'simulator');
+      const main = list.find((c) => c.code === 'simulator') ?? list[0];
+      return { list, main };
+    },
+  });
+}
+
+function ModeCard({ channel }: { channel: Channel }) {
+  const t = useT();
+  const s = simulatorSettingsOf(channel.settings);
+  const edit = commandById('channel.edit');
+  return (
+    <section className="sim-mode" aria-label={t('screens.simulator.mode')}>
+      <Icon name="play" />
+      <div className="sim-mode-text">
+        <strong>
+          <code>{channel.code}</code> {channel.name}
+        </strong>
+        <span>
+          {s.auto ? (
+            <Badge tone="warn">
+              {t('screens.simulator.autoOn', {
+                rate: s.successRate,
+                delay: s.delayMs / 1000,
+                lost: s.lostCallbackRate,
+              })}
+            </Badge>
+          ) : (
+            <Badge tone="muted">{t('screens.simulator.manual')}</Badge>
+          )}{' '}
+          <span className="muted">
+            {t(s.auto ? 'screens.simulator.autoHint' : 'screens.simulator.manualHint')}
+          </span>
+        </span>
+      </div>
+      {edit && (
+        <button type="button" className="button" onClick={() => void runCommand(edit, channel)}>
+          <Icon name="edit" />
+          {t('screens.simulator.settings')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+/**
+ * Simulated users: the test payer. Pay-ins waiting at the simulator channel (pay, pay with the callback
+ * lost, fail) and payouts it is processing (succeed, fail), each by a key on the focused row.
+ */
+export default function SimulatorScreen() {
+  const t = useT();
+  const [params, setParams] = useSearchParams();
+  const kind = params.get('kind') === 'payout' ? 'payout' : 'payin';
+  const channels = useSimulatorChannels();
+  const main = channels.data?.main;
+
+  const period = useCallback(
+    (filters: Record<string, string>) => {
+      const now = new Date();
+      return {
+        ...filters,
+        // Order lists take a period: the 60 days they may look at, as the lists' own 60-day choice.
+        from: startOfDay(now, lookbackDays - 1).toISOString(),
+        to: new Date(now.getTime() + dayMs).toISOString(),
+        channelId: filters.channelId ?? main?.id,
+        status: kind === 'payin' ? 'pending' : 'processing',
+      };
+    },
+    [main?.id, kind],
+  );
+
+  const filters: Filter[] = [
+    { id: 'q', label: t('screens.simulator.search'), kind: 'text' },
+    ...((channels.data?.list.length ?? 0) > 1
+      ? [
+          {
+            id: 'channelId',
+            label: t('screens.simulator.channel'),
+            kind: 'select' as const,
+            options: (channels.data?.list ?? []).map((c) => ({
+              value: String(c.id),
+              label: `${c.code} ${c.name}`,
+            })),
+          },
+        ]
+      : []),
+  ];
+
+  const choose = (next: 'payin' | 'payout') =>
+    setParams((p) => {
+      const out = new URLSearchParams(p);
+      if (next === 'payout') out.set('kind', 'payout');
+      else out.delete('kind');
+      // A pay-in's number finds no payout: the other list starts unfiltered.
+      for (const k of ['cursor', 'page', 'sort', 'q']) out.delete(k);
+      return out;
+    });
+
+  const refresh = (
+    <button
+      type="button"
+      className="button"
+      onClick={() => void queryClient.invalidateQueries({ queryKey: ['list'] })}
+    >
+      <Icon name="refresh" />
+      <span className="button-label">{t('screens.simulator.refresh')}</span>
+    </button>
+  );
+
+  return (
+    <Page title={t('commands.simulator.list.title')}>
+      {channels.isLoading ? (
+        <Spinner />
+      ) : !main ? (
+        <p className="notice">{t('screens.simulator.noChannel')}</p>
+      ) : (
+        <>
+          <ModeCard channel={main} />
+          <div className="sim-tabs" role="tablist" aria-label={t('commands.simulator.list.title')}>
+            {(['payin', 'payout'] as const).map((k) => (
+              <button
+                key={k}
+                type="button"
+                role="tab"
+                aria-selected={kind === k}
+                className={`sim-tab${kind === k ? ' active' : ''}`}
+                onClick={() => choose(k)}
+              >
+                {t(`screens.simulator.tabs.${k}`)}
+              </button>
+            ))}
+            <span className="sim-keys muted">{t(`screens.simulator.keys.${kind}`)}</span>
+          </div>
+          {kind === 'payin' ? (
+            <DataTable
+              key="payin"
+              id="simulator-payin"
+              label={t('screens.simulator.tabs.payin')}
+              endpoint={endpoints.merchantOrder.list}
+              context="simulatorPayin"
+              columns={payinColumns}
+              filters={filters}
+              paging="cursor"
+              rowKey={(r) => String(r.id)}
+              detailTitle={(r) => r.orderNo}
+              toInput={period}
+              toolbar={refresh}
+            />
+          ) : (
+            <DataTable
+              key="payout"
+              id="simulator-payout"
+              label={t('screens.simulator.tabs.payout')}
+              endpoint={endpoints.merchantPayout.list}
+              context="simulatorPayout"
+              columns={payoutColumns}
+              filters={filters}
+              paging="cursor"
+              rowKey={(r) => String(r.id)}
+              detailTitle={(r) => r.orderNo}
+              toInput={period}
+              toolbar={refresh}
+            />
+          )}
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,222 @@
+import { useStore } from '@nanostores/react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { Link, useSearchParams } from 'wouter';
+import type { Contexts } from '../../../commands/index.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { formatTime, thousands } from '../../lib/format.ts';
+import { $user } from '../../lib/session.ts';
+import { useT } from '../../lib/useT.ts';
+import { Can } from '../../ui/Can.tsx';
+import { CommandButton } from '../../ui/CommandButton.tsx';
+import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { Page } from '../Page.tsx';
+import { dayBound, entryKindLabel, Money, walletAccounts } from './money.tsx';
+import './wallet.css';
+
+const { merchantWallet } = endpoints;
+type Posting = Contexts['walletPosting'];
+
+/** The change log's columns: a posting's account, cause, and the balance before / change / after. */
+const columns: Column<Posting>[] = [
+  {
+    id: 'at',
+    header: 'screens.wallet.at',
+    value: (r) => r.at,
+    cell: (r) => formatTime(r.at),
+    width: '165px',
+  },
+  {
+    id: 'account',
+    header: 'screens.wallet.account',
+    value: (r) => r.account,
+    cell: (r) => <AccountName kind={r.account} />,
+    width: 'minmax(165px, 1fr)',
+  },
+  {
+    id: 'entryKind',
+    header: 'screens.wallet.kind',
+    value: (r) => r.entryKind,
+    cell: (r) => <KindName kind={r.entryKind} />,
+    width: 'minmax(175px, 1.2fr)',
+  },
+  {
+    id: 'balanceBefore',
+    header: 'screens.wallet.before',
+    value: (r) => r.balanceBefore,
+    cell: (r) => <Money value={r.balanceBefore} />,
+    width: 'minmax(100px, 0.7fr)',
+  },
+  {
+    id: 'amount',
+    header: 'screens.wallet.change',
+    value: (r) => r.amount,
+    cell: (r) => <Money value={r.amount} signed />,
+    width: 'minmax(100px, 0.7fr)',
+  },
+  {
+    id: 'balanceAfter',
+    header: 'screens.wallet.after',
+    value: (r) => r.balanceAfter,
+    cell: (r) => <Money value={r.balanceAfter} />,
+    width: 'minmax(100px, 0.7fr)',
+  },
+  {
+    id: 'entryId',
+    header: 'screens.wallet.entry',
+    value: (r) => r.entryId,
+    width: '90px',
+    hiddenByDefault: true,
+  },
+];
+
+function AccountName({ kind }: { kind: string }) {
+  const t = useT();
+  return <>{t(`screens.wallet.accounts.${kind}`)}</>;
+}
+
+function KindName({ kind }: { kind: string }) {
+  useT();
+  return <>{entryKindLabel(kind)}</>;
+}
+
+/** The four balances; each one filters the change log to its account. */
+function Balances({ merchantId }: { merchantId: number | undefined }) {
+  const t = useT();
+  const [params] = useSearchParams();
+  const info = useQuery({
+    queryKey: ['wallet-info', merchantId ?? null],
+    queryFn: ({ signal }) => api(merchantWallet.info, { merchantId }, { signal }),
+    // Pay-ins and payouts move these all day: keep them current while the screen is open.
+    refetchInterval: 15_000,
+  });
+  const link = (account: string) => {
+    const next = new URLSearchParams(params);
+    if (next.get('account') === account) next.delete('account');
+    else next.set('account', account);
+    next.delete('cursor');
+    const q = next.toString();
+    return q ? `/wallet?${q}` : '/wallet';
+  };
+  const b = info.data;
+  const items = b
+    ? [
+        { account: 'collection_available', value: b.collection.available },
+        { account: 'collection_pending', value: b.collection.pending },
+        { account: 'payout_available', value: b.payout.available },
+        { account: 'frozen', value: b.frozen },
+      ]
+    : [];
+  return (
+    <section className="card" aria-labelledby="wallet-balances">
+      <div className="card-head">
+        <h2 className="card-title" id="wallet-balances">
+          {t('screens.wallet.balances')}
+        </h2>
+        {b && <span className="muted">{t('screens.wallet.currency', { currency: b.currency })}</span>}
+      </div>
+      {!b ? (
+        <p className="muted">{t('app.loading')}</p>
+      ) : (
+        <div className="stats wallet-balances">
+          {items.map((item) => (
+            <Link
+              key={item.account}
+              href={link(item.account)}
+              className={`stat${params.get('account') === item.account ? ' active' : ''}`}
+              aria-current={params.get('account') === item.account ? 'true' : undefined}
+              data-account={item.account}
+            >
+              <span className="stat-value">{thousands(item.value)}</span>
+              <span className="stat-label">{t(`screens.wallet.accounts.${item.account}`)}</span>
+            </Link>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ChangeLog({ merchantId }: { merchantId: number | undefined }) {
+  const t = useT();
+  const filters: Filter[] = [
+    {
+      id: 'account',
+      label: t('screens.wallet.account'),
+      kind: 'select',
+      options: walletAccounts.map((a) => ({ value: a, label: t(`screens.wallet.accounts.${a}`) })),
+    },
+    {
+      id: 'kind',
+      label: t('screens.wallet.kind'),
+      kind: 'select',
+      options: ['payin_paid', 'wallet_transfer', 'recharge', 'payout_success'].map((k) => ({
+        value: k,
+        label: entryKindLabel(k),
+      })),
+    },
+    { id: 'from', label: t('screens.wallet.from'), kind: 'date' },
+    { id: 'to', label: t('screens.wallet.to'), kind: 'date' },
+  ];
+  const toInput = useCallback(
+    (f: Record<string, string>) => ({
+      merchantId,
+      account: f.account,
+      kind: f.kind,
+      from: dayBound(f.from, false),
+      to: dayBound(f.to, true),
+    }),
+    [merchantId],
+  );
+  return (
+    <DataTable
+      id="walletLog"
+      label={t('screens.wallet.log')}
+      endpoint={merchantWallet.log}
+      context="walletPosting"
+      columns={columns}
+      filters={filters}
+      toInput={toInput}
+      paging="cursor"
+      rowKey={(r) => `${r.entryId}:${r.account}`}
+      detailTitle={(r) => `${entryKindLabel(r.entryKind)} · ${formatTime(r.at)}`}
+    />
+  );
+}
+
+/** Wallet: balances, the balance change log, and the transfer from collection to payout balance. */
+export default function WalletScreen() {
+  const t = useT();
+  const user = useStore($user);
+  const platform = user?.kind === 'platform';
+  const [chosen, choose] = useMerchantParam();
+  // A merchant user always reads its own wallet: the id is never sent.
+  const merchantId = platform ? chosen : undefined;
+  const ready = !platform || chosen !== undefined;
+  return (
+    <Page
+      title={t('commands.merchantWallet.info.title')}
+      actions={<CommandButton id="merchantWallet.transfer" primary />}
+    >
+      {platform && (
+        <div className="merchant-bar">
+          <MerchantPicker value={chosen} onValue={choose} />
+        </div>
+      )}
+      {!ready ? (
+        <p className="card muted">{t('screens.wallet.chooseMerchant')}</p>
+      ) : (
+        <>
+          <Can needs={[merchantWallet.info]}>
+            <Balances merchantId={merchantId} />
+          </Can>
+          <Can needs={[merchantWallet.log]}>
+            <ChangeLog merchantId={merchantId} />
+          </Can>
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,8 @@
+/**
+ * The merchant a platform user is looking at: `merchantId` in the URL (MerchantPicker keeps it there).
+ * React-free, so the command registry can read it when an action runs.
+ */
+export function merchantIdInView(search: string = window.location.search): number | undefined {
+  const raw = Number(new URLSearchParams(search).get('merchantId'));
+  return Number.isInteger(raw) && raw > 0 ? raw : undefined;
+}
