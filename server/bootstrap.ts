@@ -8,7 +8,7 @@ import { ensureAccounts, platformAccount } from './ledger/index.ts';
 import { hashPassword } from './lib/crypto.ts';
 import { errorForLog } from './lib/logger.ts';
 import { syncOrderStatsZone } from './modules/dashboard/stats.ts';
-import { seedBuiltinRoles } from './modules/role/builtin.ts';
+import { seedBuiltinRoles, upgradeBuiltinRoles } from './modules/role/builtin.ts';
 
 /** A password that meets the set-password rule: digits, upper and lower case, 16 characters. */
 function generatedPassword(): string {
@@ -49,6 +49,8 @@ export async function bootstrap(deps: Deps): Promise<FirstStart> {
       ),
     );
     const roleIds = await seedBuiltinRoles(tx, 'platform', null);
+    // Every start: built-in roles of the platform and of every merchant gain what this version added.
+    await upgradeBuiltinRoles(tx);
     const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'admin'));
     if (!admin) {
       const password = config.adminPassword ?? generatedPassword();

@@ -181,6 +181,8 @@ export const roles = pgTable(
     perms: jsonb('perms').notNull().$type<string[]>().default([]),
     /** Seeded role: editable, not deletable. `builtinKey` names it for upgrades. */
     builtinKey: text('builtin_key'),
+    /** A built-in role's permissions as the code defined them when last applied: what upgrades compare to. */
+    seededPerms: jsonb('seeded_perms').$type<string[]>(),
     createdAt: createdAt(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },

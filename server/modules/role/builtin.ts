@@ -1,4 +1,4 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { endpoints } from '../../../contract/index.ts';
 import type { UserKind } from '../../../contract/schemas.ts';
 import type { Db } from '../../db/index.ts';
@@ -271,10 +271,45 @@ export async function seedBuiltinRoles(
         name: bilingual(role.key),
         description: bilingualDescription(role.key),
         perms: role.perms(),
+        seededPerms: role.perms(),
         builtinKey: role.key,
       })
       .returning({ id: roles.id });
     ids.set(role.key, row!.id);
   }
   return ids;
+}
+
+/**
+ * Brings built-in roles of every tenant up to the code's definitions at start: permissions a later
+ * version added to a built-in role are granted; permissions an administrator removed from a role stay
+ * removed (they were in the role's seeded set already), and nothing is ever revoked by an upgrade.
+ * Roles seeded before the seeded set was recorded are only recorded (nothing granted), so no removal
+ * made on them is undone. Answers how many roles gained permissions.
+ */
+export async function upgradeBuiltinRoles(tx: Db): Promise<number> {
+  const rows = await tx
+    .select({
+      id: roles.id,
+      kind: roles.kind,
+      key: roles.builtinKey,
+      perms: roles.perms,
+      seeded: roles.seededPerms,
+    })
+    .from(roles)
+    .where(isNotNull(roles.builtinKey));
+  let upgraded = 0;
+  for (const row of rows) {
+    const definition = builtinRoles[row.kind].find((r) => r.key === row.key);
+    if (!definition) continue;
+    const current = definition.perms();
+    const seeded = row.seeded;
+    const added = seeded ? current.filter((p) => !seeded.includes(p)) : [];
+    const sameSeed = seeded && seeded.length === current.length && current.every((p) => seeded.includes(p));
+    if (sameSeed) continue;
+    const perms = [...row.perms, ...added.filter((p) => !row.perms.includes(p))];
+    await tx.update(roles).set({ perms, seededPerms: current }).where(eq(roles.id, row.id));
+    if (added.length) upgraded += 1;
+  }
+  return upgraded;
 }

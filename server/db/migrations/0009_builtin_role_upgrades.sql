@@ -1,0 +1,1 @@
+ALTER TABLE "roles" ADD COLUMN "seeded_perms" jsonb;

@@ -1,0 +1,74 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../../../contract/index.ts';
+import { roles } from '../../db/schema.ts';
+import { engines, startTestServer, type TestServer } from '../../test/harness.ts';
+import { builtinRoles, upgradeBuiltinRoles } from './builtin.ts';
+
+const dashboard = endpoints.dashboard.summary.permission;
+const payinExport = endpoints.merchantOrder.export.permission;
+
+describe.each(engines)('built-in role upgrades on %s', (engine) => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer(engine);
+  });
+  afterAll(() => s.close());
+
+  const operator = async () => {
+    const [row] = await s.db
+      .select()
+      .from(roles)
+      .where(and(eq(roles.kind, 'platform'), eq(roles.builtinKey, 'operator')));
+    return row!;
+  };
+  const definition = () => builtinRoles.platform.find((r) => r.key === 'operator')!.perms();
+
+  it('records what it seeded', async () => {
+    const row = await operator();
+    expect(row.seededPerms).toEqual(definition());
+    expect(await upgradeBuiltinRoles(s.db)).toBe(0);
+  });
+
+  it('grants what a later version added, and keeps what an administrator removed removed', async () => {
+    const row = await operator();
+    // As a database of the version before: seeded without the dashboard; since then an administrator
+    // took the pay-in export away.
+    const before = definition().filter((p) => p !== dashboard);
+    await s.db
+      .update(roles)
+      .set({ seededPerms: before, perms: before.filter((p) => p !== payinExport) })
+      .where(eq(roles.id, row.id));
+    expect(await upgradeBuiltinRoles(s.db)).toBe(1);
+    const after = await operator();
+    expect(after.perms).toContain(dashboard);
+    expect(after.perms).not.toContain(payinExport);
+    expect(after.seededPerms).toEqual(definition());
+    // A second start changes nothing.
+    expect(await upgradeBuiltinRoles(s.db)).toBe(0);
+    expect((await operator()).perms).toEqual(after.perms);
+  });
+
+  it('only records roles seeded before the seeded set existed, granting nothing', async () => {
+    const row = await operator();
+    const held = definition().filter((p) => p !== dashboard);
+    await s.db.update(roles).set({ seededPerms: null, perms: held }).where(eq(roles.id, row.id));
+    expect(await upgradeBuiltinRoles(s.db)).toBe(0);
+    const after = await operator();
+    expect(after.perms).toEqual(held);
+    expect(after.seededPerms).toEqual(definition());
+  });
+
+  it('upgrades the built-in roles of every merchant too', async () => {
+    const m = await s.makeMerchant();
+    const [finance] = await s.db
+      .select()
+      .from(roles)
+      .where(and(eq(roles.merchantId, m.id), eq(roles.builtinKey, 'finance')));
+    const before = finance!.perms.filter((p) => p !== dashboard);
+    await s.db.update(roles).set({ seededPerms: before, perms: before }).where(eq(roles.id, finance!.id));
+    expect(await upgradeBuiltinRoles(s.db)).toBeGreaterThanOrEqual(1);
+    const [after] = await s.db.select().from(roles).where(eq(roles.id, finance!.id));
+    expect(after!.perms).toContain(dashboard);
+  });
+});
