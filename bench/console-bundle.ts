@@ -1,8 +1,9 @@
 /**
- * Console bundle sizes, as a browser fetches them: the JavaScript `/login` loads, the palette chunk, the
- * whole app. Builds when stale, starts the real server on a free port, opens /login in Debian's Chromium.
+ * Console bundle sizes, as a browser fetches them: the JavaScript `/login` loads, the JavaScript a
+ * signed-in user's first route (`/dashboard`, the home) loads before the shell's idle prefetching, the
+ * palette chunk, the whole app. Builds when stale, starts the real server on a free port, opens /login in Debian's Chromium.
  *   npx tsx bench/console-bundle.ts
- * Targets (docs/PERFORMANCE.md): /login ≤ 170 KB gzip, palette ≤ 20 KB gzip, whole app ≤ 400 KB gzip.
+ * Targets (docs/PERFORMANCE.md): first route (/login, /dashboard) ≤ 170 KB gzip, palette ≤ 20 KB gzip, whole app ≤ 400 KB gzip.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -65,17 +66,40 @@ try {
     if (path.endsWith('.js')) loaded.add(path.split('/').pop()!);
   });
   await page.goto(`${base}/login`, { waitUntil: 'networkidle' });
-  await browser.close();
   const login = [...loaded].reduce((sum, f) => sum + gz(f), 0);
+  const loginScripts = [...loaded];
+
+  // Signed in: the home screen, counted until its first figures are painted (the palette and other
+  // screens are fetched later, when the shell is idle).
+  const answer = await fetch(`${base}/api/v1/auth/login/password`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'Bench12345!' }),
+  }).then((r) => r.json() as Promise<{ data: { token: string } }>);
+  const context = await browser.newContext();
+  await context.addCookies([{ name: 'Admin-Token', value: answer.data.token, url: base }]);
+  const home = await context.newPage();
+  const homeLoaded = new Set<string>();
+  home.on('request', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.endsWith('.js')) homeLoaded.add(path.split('/').pop()!);
+  });
+  await home.goto(`${base}/dashboard`);
+  await home.locator('.dashboard, main h1').first().waitFor();
+  const homeScripts = [...homeLoaded];
+  await browser.close();
+  const dashboard = homeScripts.reduce((sum, f) => sum + gz(f), 0);
   const files = readdirSync(assets).filter((f) => f.endsWith('.js'));
   const palette = files.filter((f) => f.startsWith('Palette-')).reduce((sum, f) => sum + gz(f), 0);
   const all = files.reduce((sum, f) => sum + gz(f), 0);
-  console.log(`/login loads ${loaded.size} scripts: ${[...loaded].join(', ')}`);
+  console.log(`/login loads ${loginScripts.length} scripts: ${loginScripts.join(', ')}`);
+  console.log(`/dashboard loads ${homeScripts.length} scripts: ${homeScripts.join(', ')}`);
   console.log('| measurement | gzip | target |\n|---|---|---|');
   console.log(`| initial JavaScript of /login | ${kb(login)} KB | ≤ 170 KB |`);
+  console.log(`| initial JavaScript of /dashboard, signed in | ${kb(dashboard)} KB | ≤ 170 KB |`);
   console.log(`| palette chunk | ${kb(palette)} KB | ≤ 20 KB |`);
   console.log(`| whole app JavaScript (${files.length} files) | ${kb(all)} KB | ≤ 400 KB |`);
-  if (login > 170 * 1024 || palette > 20 * 1024 || all > 400 * 1024) process.exitCode = 1;
+  if (login > 170 * 1024 || dashboard > 170 * 1024 || palette > 20 * 1024 || all > 400 * 1024) process.exitCode = 1;
 } finally {
   server.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));

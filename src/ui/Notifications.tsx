@@ -1,15 +1,11 @@
 import { useStore } from '@nanostores/react';
-import { AlertDialog } from 'radix-ui';
-import {
-  $alerts,
-  $confirmation,
-  $toasts,
-  closeAlert,
-  dismissToast,
-  settleConfirmation,
-} from '../lib/notify.ts';
+import { lazy, Suspense } from 'react';
+import { $alerts, $confirmation, $toasts, dismissToast } from '../lib/notify.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from './Icon.tsx';
+
+// Alerts and confirmations are rare: their dialog code loads with the first one, not with every page.
+const AlertDialogs = lazy(() => import('./AlertDialogs.tsx'));
 
 /** Toasts, alerts and confirmations of the whole console, rendered once at the root. */
 export function Notifications() {
@@ -35,39 +31,10 @@ export function Notifications() {
           </div>
         ))}
       </section>
-      {current && (
-        <AlertDialog.Root open onOpenChange={(open) => !open && closeAlert(current.id)}>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="overlay" />
-            <AlertDialog.Content className="modal modal-alert">
-              <AlertDialog.Title className="modal-title">{current.title}</AlertDialog.Title>
-              <AlertDialog.Description className="modal-text">{current.text}</AlertDialog.Description>
-              <div className="modal-actions">
-                <AlertDialog.Action className="button primary">{t('app.ok')}</AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
-      )}
-      {confirmation && !current && (
-        <AlertDialog.Root open onOpenChange={(open) => !open && settleConfirmation(false)}>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="overlay" />
-            <AlertDialog.Content className="modal modal-alert">
-              <AlertDialog.Title className="modal-title">{confirmation.title}</AlertDialog.Title>
-              <AlertDialog.Description className="modal-text">{confirmation.text}</AlertDialog.Description>
-              <div className="modal-actions">
-                <AlertDialog.Cancel className="button">{t('app.cancel')}</AlertDialog.Cancel>
-                <AlertDialog.Action
-                  className={`button ${confirmation.danger ? 'danger' : 'primary'}`}
-                  onClick={() => settleConfirmation(true)}
-                >
-                  {confirmation.confirmLabel}
-                </AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+      {(current || confirmation) && (
+        <Suspense fallback={null}>
+          <AlertDialogs />
+        </Suspense>
       )}
     </>
   );
