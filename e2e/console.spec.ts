@@ -48,6 +48,30 @@ test('login: signs in with password and a TOTP code, skipping the code for 30 da
   await expect(menu.getByRole('heading', { name: 'System' })).toBeVisible();
 });
 
+test('menus: a top-bar menu clicked before its chunk has arrived opens when it arrives', async () => {
+  const fresh = await page.context().newPage();
+  const freshErrors = watchConsole(fresh);
+  // The menus load after the first screen; hold them back so that the click comes first.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await fresh.route(/\/assets\/menus-[^/]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await fresh.goto('/dashboard');
+  await expect(fresh.getByRole('heading', { level: 1 })).toBeVisible();
+  await fresh.getByRole('button', { name: 'Language' }).click();
+  await expect(fresh.getByRole('menu')).toHaveCount(0);
+  release();
+  await expect(fresh.getByRole('menuitemradio', { name: '中文' })).toBeVisible();
+  await fresh.keyboard.press('Escape');
+  await expect(fresh.getByRole('menu')).toHaveCount(0);
+  expect(freshErrors, 'console errors').toEqual([]);
+  await fresh.close();
+});
+
 test('language: switches to Chinese and back', async () => {
   await page.getByRole('button', { name: 'Language' }).click();
   await page.getByRole('menuitemradio', { name: '中文' }).click();

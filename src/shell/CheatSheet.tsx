@@ -7,7 +7,7 @@ import { keyCaps } from './keys.ts';
 import { $cheatSheetOpen } from './runtime.ts';
 
 /** `?`: every shortcut the user may use, grouped as the dispatcher applies them. */
-export function CheatSheet() {
+export default function CheatSheet() {
   const t = useT();
   const open = useStore($cheatSheetOpen);
   const grants = useStore($grants);

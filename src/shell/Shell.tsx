@@ -21,18 +21,21 @@ import {
 import { $tabs, resetTabs, visit } from '../lib/tabs.ts';
 import { useT } from '../lib/useT.ts';
 import { Spinner } from '../ui/Spinner.tsx';
-import { CheatSheet } from './CheatSheet.tsx';
 import { DialogHost } from './DialogHost.tsx';
 import { handleKey } from './keyboard.ts';
 import { preloadScreens, screenComponent } from './lazy.ts';
+import { loadMenus } from './menuTriggers.tsx';
 import { $cheatSheetOpen, $paletteDraft, $paletteOpen, provideShell } from './runtime.ts';
-import { MobileDrawer, Sidebar } from './Sidebar.tsx';
+import { Sidebar } from './Sidebar.tsx';
 import { TabStrip } from './TabStrip.tsx';
 import { TopBar } from './TopBar.tsx';
 import { $viewKey } from './view.ts';
 
 const loadPalette = () => import('./palette/Palette.tsx');
 const Palette = lazy(loadPalette);
+// Shown only on demand (or below 1021 px): their dialog code stays out of the first screen's load.
+const CheatSheet = lazy(() => import('./CheatSheet.tsx'));
+const MobileDrawer = lazy(() => import('./MobileDrawer.tsx'));
 
 /** Stands in for the palette while its chunk loads, so that nothing typed after Ctrl-K is lost. */
 function PaletteLoading() {
@@ -84,6 +87,7 @@ export default function Shell() {
   const mobile = useStore($mobile);
   const opened = useStore($sidebarOpened);
   const paletteOpen = useStore($paletteOpen);
+  const cheatSheetOpen = useStore($cheatSheetOpen);
   const current = screenForPath(location);
 
   useEffect(() => {
@@ -118,6 +122,7 @@ export default function Shell() {
     };
     window.addEventListener('resize', onResize);
     const idle = window.setTimeout(() => {
+      void loadMenus();
       void loadPalette().then(() =>
         preloadScreens(userScreens.filter((s) => allows($grants.get(), s.needs)).map((s) => s.screen)),
       );
@@ -165,7 +170,13 @@ export default function Shell() {
   return (
     <QueryClientProvider client={queryClient}>
       <div className={`shell${opened && !mobile ? '' : ' collapsed'}${mobile ? ' mobile' : ''}`}>
-        {mobile ? <MobileDrawer /> : <Sidebar collapsed={!opened} />}
+        {mobile ? (
+          <Suspense fallback={null}>
+            <MobileDrawer />
+          </Suspense>
+        ) : (
+          <Sidebar collapsed={!opened} />
+        )}
         <div className="shell-main">
           <TopBar />
           <TabStrip />
@@ -186,7 +197,11 @@ export default function Shell() {
           <Palette />
         </Suspense>
       )}
-      <CheatSheet />
+      {cheatSheetOpen && (
+        <Suspense fallback={null}>
+          <CheatSheet />
+        </Suspense>
+      )}
       <DialogHost />
     </QueryClientProvider>
   );

@@ -1,9 +1,7 @@
 import { useStore } from '@nanostores/react';
-import { Dialog } from 'radix-ui';
 import { Link, useLocation } from 'wouter';
 import { menuFor, type ScreenCommand, titleKey } from '../../commands/index.ts';
 import { $grants } from '../lib/session.ts';
-import { $drawerOpen } from '../lib/settings.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from '../ui/Icon.tsx';
 
@@ -29,7 +27,7 @@ function Item({ screen, collapsed }: { screen: ScreenCommand; collapsed: boolean
 }
 
 /** The menu generated from the registry: groups the user has nothing in are gone. */
-function Menu({ collapsed }: { collapsed: boolean }) {
+export function Menu({ collapsed }: { collapsed: boolean }) {
   const t = useT();
   const grants = useStore($grants);
   return (
@@ -58,7 +56,7 @@ function Menu({ collapsed }: { collapsed: boolean }) {
   );
 }
 
-function Brand({ collapsed }: { collapsed: boolean }) {
+export function Brand({ collapsed }: { collapsed: boolean }) {
   const t = useT();
   return (
     <Link href="/dashboard" className="brand" aria-label={t('app.name')}>
@@ -74,24 +72,5 @@ export function Sidebar({ collapsed }: { collapsed: boolean }) {
       <Brand collapsed={collapsed} />
       <Menu collapsed={collapsed} />
     </aside>
-  );
-}
-
-/** Below 1021 px the sidebar is a drawer; it closes on route change and on resize. */
-export function MobileDrawer() {
-  const t = useT();
-  const open = useStore($drawerOpen);
-  return (
-    <Dialog.Root open={open} onOpenChange={(o) => $drawerOpen.set(o)}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="overlay" />
-        <Dialog.Content className="drawer-nav no-print">
-          <Dialog.Title className="sr-only">{t('app.menu')}</Dialog.Title>
-          <Dialog.Description className="sr-only">{t('app.menuDescription')}</Dialog.Description>
-          <Brand collapsed={false} />
-          <Menu collapsed={false} />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
   );
 }

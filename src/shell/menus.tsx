@@ -1,0 +1,154 @@
+import { useStore } from '@nanostores/react';
+import { ContextMenu, DropdownMenu } from 'radix-ui';
+import { type ReactNode, useState } from 'react';
+import { $user } from '../lib/session.ts';
+import { $settings, languages, sizes } from '../lib/settings.ts';
+import { $tabs, close, closeAll, closeOthers, type VisitedTab } from '../lib/tabs.ts';
+import { useT } from '../lib/useT.ts';
+import { Icon } from '../ui/Icon.tsx';
+import { $menuRequested, Avatar, applyTabs, refreshTab, type TopMenu } from './menuTriggers.tsx';
+import { runContext } from './runtime.ts';
+
+/**
+ * The shell's pop-up menus (size, language, user; a tab's right-click menu), loaded after the first
+ * screen is painted: they are the only users of the menu code on most screens' first load.
+ */
+export function TopMenus() {
+  const t = useT();
+  const user = useStore($user);
+  const settings = useStore($settings);
+  // A trigger clicked before this chunk arrived opens its menu now.
+  const [requested] = useState<TopMenu | null>(() => {
+    const first = $menuRequested.get();
+    $menuRequested.set(null);
+    return first;
+  });
+  const ctx = () => runContext();
+  const name = user?.name || user?.username || '';
+  return (
+    <>
+      <DropdownMenu.Root defaultOpen={requested === 'size'}>
+        <DropdownMenu.Trigger className="icon-button" aria-label={t('app.size')} title={t('app.size')}>
+          <Icon name="size" size={18} />
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className="menu-popup" align="end" sideOffset={6}>
+            <DropdownMenu.Label className="menu-popup-label">{t('app.size')}</DropdownMenu.Label>
+            <DropdownMenu.RadioGroup
+              value={settings.size}
+              onValueChange={(v) => ctx().shell.setSize(v as typeof settings.size)}
+            >
+              {sizes.map((s) => (
+                <DropdownMenu.RadioItem key={s} value={s} className="menu-popup-item">
+                  <DropdownMenu.ItemIndicator className="menu-check">
+                    <Icon name="check" size={14} />
+                  </DropdownMenu.ItemIndicator>
+                  {t(`app.sizes.${s}`)}
+                </DropdownMenu.RadioItem>
+              ))}
+            </DropdownMenu.RadioGroup>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+      <DropdownMenu.Root defaultOpen={requested === 'language'}>
+        <DropdownMenu.Trigger
+          className="icon-button lang-button"
+          aria-label={t('app.language')}
+          title={t('app.language')}
+        >
+          <Icon name="globe" size={18} />
+          <span className="lang-current">{t(`app.languages.${settings.language}`)}</span>
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className="menu-popup" align="end" sideOffset={6}>
+            <DropdownMenu.RadioGroup
+              value={settings.language}
+              onValueChange={(v) => ctx().shell.setLanguage(v as typeof settings.language)}
+            >
+              {languages.map((l) => (
+                <DropdownMenu.RadioItem key={l} value={l} className="menu-popup-item">
+                  <DropdownMenu.ItemIndicator className="menu-check">
+                    <Icon name="check" size={14} />
+                  </DropdownMenu.ItemIndicator>
+                  {t(`app.languages.${l}`)}
+                </DropdownMenu.RadioItem>
+              ))}
+            </DropdownMenu.RadioGroup>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+      <DropdownMenu.Root defaultOpen={requested === 'user'}>
+        <DropdownMenu.Trigger className="user-button" aria-label={t('app.userMenu')}>
+          <Avatar name={name} url={user?.avatar ?? ''} />
+          <span className="user-name">{name}</span>
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className="menu-popup" align="end" sideOffset={6}>
+            <DropdownMenu.Label className="menu-popup-label">{user?.username}</DropdownMenu.Label>
+            <DropdownMenu.Item className="menu-popup-item" onSelect={() => ctx().navigate('/dashboard')}>
+              <Icon name="home" size={14} />
+              {t('app.home')}
+            </DropdownMenu.Item>
+            <DropdownMenu.Item
+              className="menu-popup-item"
+              onSelect={() => ctx().navigate('/profile/password')}
+            >
+              <Icon name="lock" size={14} />
+              {t('commands.auth.password.title')}
+            </DropdownMenu.Item>
+            <DropdownMenu.Separator className="menu-popup-separator" />
+            <DropdownMenu.Item className="menu-popup-item" onSelect={() => ctx().shell.logout()}>
+              <Icon name="logout" size={14} />
+              {t('commands.app.logout.title')}
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </>
+  );
+}
+
+/** A tab's right-click menu: refresh, close, close others, close all. */
+export function TabMenu({
+  tab,
+  active,
+  location,
+  children,
+}: {
+  tab: VisitedTab;
+  active: boolean;
+  location: string;
+  children: ReactNode;
+}) {
+  const t = useT();
+  const tabs = useStore($tabs);
+  return (
+    <ContextMenu.Root>
+      <ContextMenu.Trigger asChild>{children}</ContextMenu.Trigger>
+      <ContextMenu.Portal>
+        <ContextMenu.Content className="menu-popup">
+          <ContextMenu.Item className="menu-popup-item" onSelect={() => refreshTab(tab, active)}>
+            <Icon name="refresh" size={14} />
+            {t('app.tabs.refresh')}
+          </ContextMenu.Item>
+          <ContextMenu.Item
+            className="menu-popup-item"
+            onSelect={() => applyTabs(close(tabs, tab.path, location))}
+          >
+            <Icon name="close" size={14} />
+            {t('app.tabs.close')}
+          </ContextMenu.Item>
+          <ContextMenu.Item
+            className="menu-popup-item"
+            onSelect={() => applyTabs(closeOthers(tabs, tab.path, location))}
+          >
+            {t('app.tabs.closeOthers')}
+          </ContextMenu.Item>
+          <ContextMenu.Item className="menu-popup-item" onSelect={() => applyTabs(closeAll())}>
+            {t('app.tabs.closeAll')}
+          </ContextMenu.Item>
+        </ContextMenu.Content>
+      </ContextMenu.Portal>
+    </ContextMenu.Root>
+  );
+}
