@@ -12,7 +12,9 @@
  *
  *   npx tsx bench/export.ts --dir bench/out/dash-pglite-1m --port 8322
  *   npx tsx bench/export.ts --dir bench/out/dash-pg-1m --url postgres://postgres@127.0.0.1:5432/bench_dash --port 8323
- * Options: --only ab, --formats csv,xlsx, --slow-mbps 2 (0: no slow client).
+ *  (f) the floor (--only f): the export's batch query alone, a bare SELECT of the same columns and the
+ *      keyset alone over all 1,000,000 orders, nothing written.
+ * Options: --only ab (or f, abf), --formats csv,xlsx, --slow-mbps 2 (0: no slow client).
  * Target (docs/PERFORMANCE.md): ≥ 100,000 rows per second, memory flat.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -42,6 +44,15 @@ const only = new Set((a.get('only') ?? 'ab').split(''));
 const formats = (a.get('formats') ?? 'csv,xlsx').split(',') as ExportFormat[];
 const slowMbps = Number(a.get('slow-mbps') ?? 2);
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+
+/** PGlite's `query(text, params, options)` or a pg pool's `query(config)`, rows as arrays. */
+type RawArrays = {
+  query(
+    text: string | { text: string; values: unknown[]; rowMode: 'array' },
+    values?: unknown[],
+    o?: { rowMode: 'array' },
+  ): Promise<{ rows: unknown[][] }>;
+};
 
 /** Samples a memory reading every 100 ms until stopped: the first reading, the peak, and a few on the way. */
 function sampler(read: () => number) {
@@ -99,6 +110,62 @@ if (only.has('a')) {
       `direct ${format.toUpperCase().padEnd(4)} ${fmtInt(rows)} rows, ${mib(bytes)} MiB in ${seconds.toFixed(1)} s: ` +
         `${fmtInt(rows / seconds)} rows/s · RSS before ${mib(m.start)} MiB, peak ${mib(m.peak)} MiB ` +
         `(+${mib(m.peak - m.start)}), at 25/50/75/100 % ${m.quarters.map(mib).join(' / ')} MiB`,
+    );
+  }
+}
+if (only.has('f')) {
+  // The floor: what reading the rows costs without writing a file. (1) the export's own batch query,
+  // rows discarded; (2) a bare SELECT of the same order columns (no joins, no casts) in keyset batches;
+  // (3) the keyset alone (creation time and id: what an index-only walk costs).
+  const source = payinSource(db, undefined, new Date());
+  const bare = `select o.created_at, o.id, o.order_no, o.merchant_order_no, o.merchant_id, o.channel_id,
+    o.channel_order_id, o.currency, o.amount, o.paid_amount, o.fee, o.status, o.push_status, o.utr, o.paid_by,
+    o.paid_at, o.callback_at from payin_orders o`;
+  const keys = 'select o.created_at, o.id from payin_orders o';
+  const client = (db as unknown as { $client: RawArrays }).$client;
+  const arrays = async (text: string, values: unknown[]) =>
+    deps.database.engine === 'pglite'
+      ? (await client.query(text, values, { rowMode: 'array' })).rows
+      : (await client.query({ text, values, rowMode: 'array' })).rows;
+  const walk = async (select: string, size: number) => {
+    let rows = 0;
+    let after: unknown[] | null = null;
+    for (;;) {
+      const page: unknown[][] = after
+        ? await arrays(
+            `${select} where (o.created_at, o.id) < ($1, $2) order by o.created_at desc, o.id desc limit ${size}`,
+            after,
+          )
+        : await arrays(`${select} order by o.created_at desc, o.id desc limit ${size}`, []);
+      if (!page.length) return rows;
+      rows += page.length;
+      after = page.at(-1)!.slice(0, 2);
+    }
+  };
+  const runs: [string, () => Promise<number>][] = [
+    [
+      'export batch query, 2,000 a batch',
+      async () => {
+        let rows = 0;
+        let b = await source.batch(null, 2_000);
+        while (b.rows.length) {
+          rows += b.rows.length;
+          b =
+            b.last && b.rows.length === 2_000 ? await source.batch(b.last, 2_000) : { rows: [], last: null };
+        }
+        return rows;
+      },
+    ],
+    ['bare SELECT of the columns, 2,000 a batch', () => walk(bare, 2_000)],
+    ['bare SELECT of the columns, 10,000 a batch', () => walk(bare, 10_000)],
+    ['keyset alone (created_at, id), 10,000 a batch', () => walk(keys, 10_000)],
+  ];
+  for (const [name, run] of runs) {
+    const started = performance.now();
+    const rows = await run();
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `floor: ${name}: ${fmtInt(rows)} rows in ${seconds.toFixed(1)} s: ${fmtInt(rows / seconds)} rows/s`,
     );
   }
 }

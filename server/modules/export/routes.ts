@@ -15,6 +15,7 @@ import { type AuditEntry, FileAnswer, handle, type RequestMeta } from '../../htt
 import { errorForLog } from '../../lib/logger.ts';
 import { listFilters } from '../payin/routes.ts';
 import { filtersOf } from '../payout/routes.ts';
+import { isoCell, moneyCell } from './cells.ts';
 import {
   type Column,
   contentTypes,
@@ -25,24 +26,34 @@ import {
 } from './stream.ts';
 
 /*
- * The database writes each cell's text as the list's row shape has it (`formatMinor`, `toISOString`),
- * and the rows are read straight from the driver as arrays of text: for a million rows the ORM's
- * per-row mapping, and parsing dates and numbers only to format them again, cost more than the query.
- * `export.test.ts` holds the file equal to the list's rows.
+ * Rows are read straight from the driver as arrays of PostgreSQL's own text (ids, `int8` minor units,
+ * `timestamptz` in the session's time zone), and each cell is written from that text by slicing
+ * (`cells.ts`): for a million rows the ORM's per-row mapping, `to_char` and `numeric` formatting in the
+ * database, or a Date per time cost more than the query itself (bench/RESULTS.md, Exports).
+ * `export.test.ts` holds the file equal to the list's rows on both engines.
  */
-const money = (c: AnyPgColumn) => sql<string | null>`(${c}::numeric / 100)::numeric(20, 2)::text`;
-const iso = (c: AnyPgColumn) =>
-  sql<string | null>`to_char(${c} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const text = (c: AnyPgColumn) => sql<string | null>`${c}::text`;
 
 /** A row of an export: the keyset (creation time and id, as the database wrote them), then each cell's text. */
 export type ExportRow = (string | null)[];
 
-/** Columns as locale keys with the SQL that writes each cell; free text is marked for the CSV's formula guard. */
-type Cells = Record<string, { sql: SQL | AnyPgColumn; text?: true }>;
+/** How a cell's text is written from the database's: as it is, as money, as an ISO UTC time. */
+type Cell = { sql: AnyPgColumn; as?: 'money' | 'time'; text?: true };
+/** Columns as locale keys with the column each cell is read from; free text is marked for the CSV's formula guard. */
+type Cells = Record<string, Cell>;
+
+const writers = { money: moneyCell, time: isoCell };
 
 function columnsOf(cells: Cells): Column<ExportRow>[] {
-  return Object.entries(cells).map(([key, c], i) => ({ key, value: (r) => r[i + 2] ?? null, text: c.text }));
+  return Object.entries(cells).map(([key, c], i) => {
+    const at = i + 2;
+    const write = c.as && writers[c.as];
+    return {
+      key,
+      value: write ? (r) => (r[at] == null ? null : write(r[at])) : (r) => r[at] ?? null,
+      text: c.text,
+    };
+  });
 }
 
 const payinCells: Cells = {
@@ -52,16 +63,16 @@ const payinCells: Cells = {
   channelCode: { sql: channels.code },
   channelOrderId: { sql: payinOrders.channelOrderId },
   currency: { sql: payinOrders.currency },
-  amount: { sql: money(payinOrders.amount) },
-  paidAmount: { sql: money(payinOrders.paidAmount) },
-  fee: { sql: money(payinOrders.fee) },
+  amount: { as: 'money', sql: payinOrders.amount },
+  paidAmount: { as: 'money', sql: payinOrders.paidAmount },
+  fee: { as: 'money', sql: payinOrders.fee },
   status: { sql: payinOrders.status },
   pushStatus: { sql: payinOrders.pushStatus },
   utr: { sql: payinOrders.utr },
   paidBy: { sql: payinOrders.paidBy },
-  createdAt: { sql: iso(payinOrders.createdAt) },
-  paidAt: { sql: iso(payinOrders.paidAt) },
-  callbackAt: { sql: iso(payinOrders.callbackAt) },
+  createdAt: { as: 'time', sql: payinOrders.createdAt },
+  paidAt: { as: 'time', sql: payinOrders.paidAt },
+  callbackAt: { as: 'time', sql: payinOrders.callbackAt },
 };
 
 const payoutCells: Cells = {
@@ -71,8 +82,8 @@ const payoutCells: Cells = {
   channelCode: { sql: channels.code },
   channelOrderId: { sql: payoutOrders.channelOrderId },
   currency: { sql: payoutOrders.currency },
-  amount: { sql: money(payoutOrders.amount) },
-  fee: { sql: money(payoutOrders.fee) },
+  amount: { as: 'money', sql: payoutOrders.amount },
+  fee: { as: 'money', sql: payoutOrders.fee },
   status: { sql: payoutOrders.status },
   pushStatus: { sql: payoutOrders.pushStatus },
   accountName: { sql: payoutOrders.accountName, text: true },
@@ -81,9 +92,9 @@ const payoutCells: Cells = {
   utr: { sql: payoutOrders.utr },
   source: { sql: payoutOrders.source },
   failureReason: { sql: payoutOrders.failureReason, text: true },
-  createdAt: { sql: iso(payoutOrders.createdAt) },
-  completedAt: { sql: iso(payoutOrders.completedAt) },
-  callbackAt: { sql: iso(payoutOrders.callbackAt) },
+  createdAt: { as: 'time', sql: payoutOrders.createdAt },
+  completedAt: { as: 'time', sql: payoutOrders.completedAt },
+  callbackAt: { as: 'time', sql: payoutOrders.callbackAt },
 };
 
 export const payinColumns: readonly Column<ExportRow>[] = columnsOf(payinCells);
@@ -128,7 +139,7 @@ function sourceOf(
   const fields = {
     keyAt: text(table.createdAt),
     keyId: text(table.id),
-    ...Object.fromEntries(Object.entries(cells).map(([k, c]) => [k, c.sql])),
+    ...Object.fromEntries(Object.entries(cells).map(([k, c]) => [k, c.as ? text(c.sql) : c.sql])),
   };
   return {
     columns: columnsOf(cells),
