@@ -207,18 +207,21 @@ export async function cpuPerCall<T>(
   run: () => Promise<T>,
   calls: (r: T) => number,
 ): Promise<{ result: T; server: number; database: number; load: number }> {
-  const sum = (pids: string[]) => pids.reduce((s, p) => s + cpuMsOf(p), 0);
-  const serverPids = processTree(server);
-  const dbPids = database ? postgresBackends(database) : [];
-  const before = { server: sum(serverPids), db: sum(dbPids), me: process.cpuUsage() };
+  const snapshot = (pids: string[]) => new Map(pids.map((p) => [p, cpuMsOf(p)]));
+  const backends = () => (database ? postgresBackends(database) : []);
+  const before = { server: snapshot(processTree(server)), db: snapshot(backends()), me: process.cpuUsage() };
   const result = await run();
   const me = process.cpuUsage(before.me);
+  // What each process still there spent since (all of it for one that started meanwhile); a backend that
+  // ended meanwhile (an idle pooled connection closing) is left out.
+  const spent = (was: Map<string, number>, pids: string[]) =>
+    pids.reduce((s, p) => s + cpuMsOf(p) - (was.get(p) ?? 0), 0);
   const n = Math.max(1, calls(result));
   const perCall = (ms: number) => Math.round((ms * 1000) / n);
   return {
     result,
-    server: perCall(sum(processTree(server)) - before.server),
-    database: perCall(sum(database ? postgresBackends(database) : []) - before.db),
+    server: perCall(spent(before.server, processTree(server))),
+    database: perCall(spent(before.db, backends())),
     load: perCall((me.user + me.system) / 1000),
   };
 }

@@ -205,7 +205,10 @@ try {
       const painted = paintedAfter(page, wanted);
       if (kind.typed) await page.keyboard.type(text.slice(-1));
       else await page.keyboard.insertText(text);
-      const at = await painted;
+      const at = await painted.catch(async (error) => {
+        const shown = await page.locator('[cmdk-input]').inputValue();
+        throw new Error(`${kind.name}, run ${i}: searched ${text}, the palette holds "${shown}": ${error}`);
+      });
       const started = await stamped(page);
       const request = await page.evaluate(() => {
         const list = performance

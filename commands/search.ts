@@ -34,8 +34,11 @@ export interface SearchProvider {
 
 /** What a pasted list of numbers is split on: whitespace, commas, semicolons (also the full-width ones). */
 const separators = /[\s,;，；]+/;
-/** A word that could be one of an order's numbers (system, merchant, channel order id, UTR). */
-const orderWord = /^[A-Za-z0-9_.:-]{3,64}$/;
+/**
+ * A word that could be one of an order's numbers (system, merchant, channel order id, UTR): the gateway's
+ * own characters plus `/` and `#`, which channels' order ids and imported invoice numbers use.
+ */
+const orderWord = /^[A-Za-z0-9_.:/#-]{3,64}$/;
 
 /** The numbers of a palette query: one word, or several pasted at once (at most 100, as the lists take). */
 export function orderNumbersIn(query: string): string[] {

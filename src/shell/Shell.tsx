@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
 import { allows, type ScreenCommand, screenForPath, screens, titleKey } from '../../commands/index.ts';
@@ -90,7 +90,9 @@ export default function Shell() {
   const cheatSheetOpen = useStore($cheatSheetOpen);
   const current = screenForPath(location);
 
-  useEffect(() => {
+  // A layout effect, not a passive one: the keyboard must answer from the first painted frame (a passive
+  // effect runs after paint, and on a busy machine a key pressed in between was lost).
+  useLayoutEffect(() => {
     provideShell({
       openPalette: () => $paletteOpen.set(!$paletteOpen.get()),
       openCheatSheet: () => $cheatSheetOpen.set(true),
