@@ -30,6 +30,8 @@ test.beforeAll(async ({ browser }) => {
   await page.getByLabel('Password').fill(adminPassword);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/dashboard$/);
+  // The URL moves before the shell's chunk has mounted: its keys work once the home screen shows.
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 });
 
 test.afterEach(() => {
