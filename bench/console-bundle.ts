@@ -26,7 +26,8 @@ const port = await new Promise<number>((resolve) => {
 });
 execFileSync('node', ['scripts/ensure-build.mjs'], { cwd: root, stdio: 'inherit' });
 const dataDir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
-const server = spawn('npx', ['tsx', 'server/main.ts'], {
+// node itself, not npx: npx does not pass SIGTERM on, and the server outlived the benchmark.
+const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   cwd: root,
   env: {
     ...process.env,
