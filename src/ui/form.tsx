@@ -3,6 +3,7 @@ import { useId, useState } from 'react';
 import type * as z from 'zod/mini';
 import { ApiError } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
+import { useT } from '../lib/useT.ts';
 
 type Issue = {
   path: PropertyKey[];
@@ -130,4 +131,19 @@ export function missingFirst(
     if (typeof value === 'string' && value.trim() === '') out[key] = t('validation.required');
   }
   return out;
+}
+
+/** The Google code a money action is confirmed with: six digits, offered by the authenticator app. */
+export function GoogleCodeField(props: Omit<FieldProps, 'label'> & { label?: string }) {
+  const t = useT();
+  return (
+    <Field
+      label={props.label ?? t('screens.order.googleCode')}
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      maxLength={6}
+      required
+      {...props}
+    />
+  );
 }

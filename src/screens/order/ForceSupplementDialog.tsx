@@ -2,7 +2,7 @@ import { endpoints, errno } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, GoogleCodeField, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -74,16 +74,7 @@ export default function ForceSupplementDialog({ order, close }: Props) {
           autoComplete="off"
           spellCheck={false}
         />
-        <Field
-          label={t('screens.order.googleCode')}
-          value={values.code}
-          onValue={(v) => set('code', v)}
-          error={errors.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
-        />
+        <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
         <div className="form-actions">
           <button type="button" className="button" onClick={() => close()}>
             {t('app.cancel')}

@@ -4,7 +4,7 @@ import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { Field, validate } from '../../ui/form.tsx';
+import { GoogleCodeField, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money } from '../order/parts.tsx';
@@ -105,16 +105,7 @@ export default function BulkUploadDialog({ close }: { close: (result?: unknown) 
             <p className="field-hint">{t('screens.payout.bulk.hint')}</p>
           )}
         </div>
-        <Field
-          label={t('screens.order.googleCode')}
-          value={code}
-          onValue={setCode}
-          error={errors.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
-        />
+        <GoogleCodeField value={code} onValue={setCode} error={errors.code} />
         {preview && (
           <section className="bulk-preview" aria-label={t('screens.payout.bulk.preview')} aria-live="polite">
             <dl className="order-summary">

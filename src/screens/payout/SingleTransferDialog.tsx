@@ -4,7 +4,7 @@ import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { TextAreaField } from '../../ui/fields.tsx';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, GoogleCodeField, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money } from '../order/parts.tsx';
@@ -131,16 +131,7 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
             autoComplete="off"
           />
         </div>
-        <Field
-          label={t('screens.order.googleCode')}
-          value={values.code}
-          onValue={(v) => set('code', v)}
-          error={errors.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
-        />
+        <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
         <div className="form-actions">
           <button type="button" className="button" onClick={() => close()}>
             {t('app.cancel')}

@@ -9,7 +9,7 @@ import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { Field, GoogleCodeField, missingFirst, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import './wallet.css';
 
@@ -134,16 +134,7 @@ export default function TransferDialog({ close }: { close: (result?: unknown) =>
               </button>
             )}
           </div>
-          <Field
-            label={t('screens.wallet.code')}
-            value={values.code}
-            onValue={(v) => set('code', v)}
-            error={errors.code}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            required
-          />
+          <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
           <div className="form-actions">
             <button type="button" className="button" onClick={() => close()}>
               {t('app.cancel')}
