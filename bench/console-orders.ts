@@ -189,18 +189,20 @@ try {
     },
     { name: 'UTR, pasted', text: (o: (typeof orders)[number]) => o.utr ?? o.orderNo, typed: false },
   ];
-  const search: { name: string; total: Timing; afterDebounce: Timing }[] = [];
+  const search: { name: string; total: Timing; afterDebounce: Timing; answered: Timing }[] = [];
   // --pasted-only: leave out typing (each key of a prefix is a search of its own; see RESULTS.md).
   for (const kind of a.has('pasted-only') ? kinds.filter((k) => !k.typed) : kinds) {
     const total: number[] = [];
     const after: number[] = [];
+    const answered: number[] = [];
     for (let i = 0; i < runs + 2; i++) {
       const order = orders[i % orders.length]!;
       const text = kind.text(order);
       await page.keyboard.press('Control+k');
       await page.waitForSelector('[cmdk-input]:focus');
       await page.evaluate(() => performance.clearResourceTimings());
-      const wanted = `[cmdk-item][data-value^="hit:"]`;
+      // The order as this search found it (not the previous prefix's results, kept on screen while it loads).
+      const wanted = `[cmdk-item][data-term="${text}"][data-value="hit:payin:${order.orderNo}"]`;
       if (kind.typed) await page.keyboard.type(text.slice(0, -1), { delay: 15 });
       // The last key (or the paste) starts the clock: the input event it fires, stamped in the page.
       await stampNext(page, 'input');
@@ -212,20 +214,31 @@ try {
         throw new Error(`${kind.name}, run ${i}: searched ${text}, the palette holds "${shown}": ${error}`);
       });
       const started = await stamped(page);
-      const request = await page.evaluate(() => {
-        const list = performance
+      // The pay-in list request of this search (the one whose hit was waited for).
+      const request = await page.evaluate((q) => {
+        const e = performance
           .getEntriesByType('resource')
-          .filter((e) => /\/api\/merchant(Order|Payout)\/list\?/.test(e.name));
-        return list.length ? Math.min(...list.map((e) => e.startTime)) : Number.NaN;
-      });
+          .find((r) => r.name.includes('/api/merchantOrder/list?') && r.name.includes(`=${q}&`)) as
+          | PerformanceResourceTiming
+          | undefined;
+        return e ? { start: e.startTime, answered: e.responseEnd } : undefined;
+      }, encodeURIComponent(text));
       if (i >= 2) {
         total.push(at - started);
-        if (!Number.isNaN(request)) after.push(at - request);
+        if (request) {
+          after.push(at - request.start);
+          answered.push(request.answered - request.start);
+        }
       }
       await page.keyboard.press('Escape');
       await page.waitForSelector('[cmdk-input]', { state: 'detached' });
     }
-    search.push({ name: kind.name, total: summary(total), afterDebounce: summary(after) });
+    search.push({
+      name: kind.name,
+      total: summary(total),
+      afterDebounce: summary(after),
+      answered: summary(answered),
+    });
   }
 
   // --- the order list becomes interactive -------------------------------------------------------
@@ -262,6 +275,7 @@ try {
   for (const s of search) {
     console.log(row(`palette: ${s.name} → orders painted`, s.total, 'p95 ≤ 100 ms'));
     console.log(row(`… of which request → orders painted (after the debounce)`, s.afterDebounce, '—'));
+    console.log(row(`… of which request → answered (pay-in list)`, s.answered, '—'));
   }
   console.log(row('order list: menu click → first page painted (in-app)', summary(clientNav), '—'));
   console.log(

@@ -9,9 +9,11 @@ import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { allEndpoints, endpoints } from '../../../contract/index.ts';
 import { merchants, operationLog, orderImages, payinOrders, webhookEvents } from '../../db/schema.ts';
+import type { SessionUser } from '../../http/session.ts';
 import { deliverDue } from '../../jobs/webhooks.ts';
+import { numberSearch } from '../../lib/numberSearch.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
-import { pageBound, pageQuery } from './routes.ts';
+import { listFilters, listPage, pageBound, pageQuery } from './routes.ts';
 import {
   createOrder,
   expectBalanced,
@@ -52,6 +54,7 @@ describe.each(engines)('collection orders in the console on %s', (engine) => {
   afterEach(() => expectBalanced(s));
   afterAll(() => s.close());
 
+  const platformUser = { id: 1, kind: 'platform', merchantId: null } as unknown as SessionUser;
   const period = () => ({
     from: new Date(start.getTime() - 60_000).toISOString(),
     to: new Date(s.clock.now().getTime() + 60_000).toISOString(),
@@ -149,6 +152,39 @@ describe.each(engines)('collection orders in the console on %s', (engine) => {
       }
       expect(await found(`${o.orderNo}9`)).toEqual([]);
       expect(await found('nothing-like-it')).toEqual([]);
+    });
+
+    it('reads a number search through its own bounded source: the highest numbers when broad', async () => {
+      const stamp = Date.now();
+      const made = [];
+      for (let i = 1; i <= 3; i++)
+        made.push(await createOrder(s, a, { merchantOrderNo: `WIDE-${stamp}-${i}` }));
+      const cols = [
+        payinOrders.orderNo,
+        payinOrders.merchantOrderNo,
+        payinOrders.channelOrderId,
+        payinOrders.utr,
+      ];
+      const search = (q: string, width: number) =>
+        numberSearch(s.deps.database, s.db, payinOrders, payinOrders.id, cols, q, width);
+      const page = async (q: string, width: number) => {
+        const found = await search(q, width);
+        const f = listFilters(s.deps, platformUser, { ...period(), q }, 'en', found);
+        const rows = await listPage(s.deps.database, s.db, f.where, pageBound(f.to, undefined), 10, {
+          prepared: false,
+          source: f.source,
+        });
+        return { broad: found.broad, nos: rows.map((r) => r.order.merchantOrderNo) };
+      };
+      expect(await page(`WIDE-${stamp}-`, 3)).toEqual({
+        broad: false,
+        nos: [made[2]!.merchantOrderNo, made[1]!.merchantOrderNo, made[0]!.merchantOrderNo],
+      });
+      expect(await page(`WIDE-${stamp}-`, 2)).toEqual({
+        broad: true,
+        nos: [made[2]!.merchantOrderNo, made[1]!.merchantOrderNo],
+      });
+      expect(await page(`WIDE-${stamp}-9`, 2)).toEqual({ broad: false, nos: [] });
     });
 
     it('confines a merchant user to its merchant, whatever merchantId it sends', async () => {

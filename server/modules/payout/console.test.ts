@@ -13,6 +13,7 @@ import { endpoints } from '../../../contract/index.ts';
 import { inTransaction } from '../../db/index.ts';
 import { journalEntries, payoutOrders } from '../../db/schema.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { searchWidth } from '../../lib/numberSearch.ts';
 import { decodeCursor } from '../../lib/paging.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { codeAt } from '../auth/totp.ts';
@@ -191,6 +192,52 @@ describe.each(engines)('payouts in the console on %s', (engine) => {
         expect(buffers, JSON.stringify(top).slice(0, 1500)).toBeLessThan(50);
       } finally {
         await s.db.execute(sql`delete from payout_orders where order_no like 'PB%'`);
+      }
+    });
+
+    it('bounds a broad number search: the highest numbers, newest first, and a total marked as a floor', async () => {
+      const base = Math.floor((s.clock.now().getTime() - 3600_000) / 1000);
+      // 600 orders numbered in time order, as real numbers grow: more than `searchWidth` share `WIDE`.
+      await s.db.execute(sql`
+        insert into payout_orders (order_no, merchant_id, merchant_order_no, currency, amount, fee, status,
+          account_name, account_number, ifsc, notify_url, source, request_hash, holds, hold_open,
+          created_at, updated_at)
+        select 'PW' || lpad(g::text, 18, '0'), ${a.id}, 'WIDE' || lpad(g::text, 5, '0'), 'INR', 100, 0,
+          'failed', 'x', '123456', 'HDFC0001234', '', 'api', 'x', 0, false,
+          to_timestamp(${base}::bigint + g), to_timestamp(${base}::bigint + g)
+        from generate_series(1, 600) g`);
+      try {
+        const list = (q: string, cursor?: string) =>
+          s.call(endpoints.merchantPayout.list, { ...period(), q, pageSize: 100, cursor }, admin);
+        const broad = await list('WIDE');
+        expect(broad.errno).toBe(0);
+        expect(broad.data.list[0].merchantOrderNo).toBe('WIDE00600');
+        expect(broad.data.list[99].merchantOrderNo).toBe('WIDE00501');
+        expect(broad.data).toMatchObject({ total: searchWidth, totalCapped: true });
+        // Its pages stay within what the search read: the 500 highest numbers, then no more.
+        let cursor = broad.data.nextCursor;
+        const seen = broad.data.list.length;
+        let pages = 1;
+        let total = seen;
+        while (cursor) {
+          const next = await list('WIDE', cursor);
+          total += next.data.list.length;
+          cursor = next.data.nextCursor;
+          pages++;
+        }
+        expect([total, pages]).toEqual([searchWidth, 5]);
+        const totals = await s.call(endpoints.merchantPayout.totals, { ...period(), q: 'WIDE' }, admin);
+        expect(totals.data).toEqual({ count: searchWidth, amount: '500.00', countCapped: true });
+        // A narrower prefix is exact again, wherever its orders sit in time.
+        const narrow = await list('WIDE0001');
+        expect(narrow.data.list.map((r: { merchantOrderNo: string }) => r.merchantOrderNo)).toEqual(
+          Array.from({ length: 10 }, (_, i) => `WIDE0001${9 - i}`),
+        );
+        expect(narrow.data).toMatchObject({ total: 10, totalCapped: false });
+        const exact = await s.call(endpoints.merchantPayout.totals, { ...period(), q: 'WIDE0001' }, admin);
+        expect(exact.data).toEqual({ count: 10, amount: '10.00', countCapped: false });
+      } finally {
+        await s.db.execute(sql`delete from payout_orders where order_no like 'PW%'`);
       }
     });
 

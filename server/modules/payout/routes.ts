@@ -16,6 +16,7 @@ import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances, orderPostings } from '../../ledger/index.ts';
+import { type NumberSearch, numberSearch } from '../../lib/numberSearch.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor, totalCap } from '../../lib/paging.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { invalidField, loadMerchant } from '../merchant/scope.ts';
@@ -52,7 +53,13 @@ interface ListInput {
  * The filters of a list or totals request as SQL, and the period's end. A merchant user's own merchant
  * is always applied; naming another merchant is answered 404.
  */
-export function filtersOf(input: ListInput, user: SessionUser, deps: Deps, lang: Lang) {
+export function filtersOf(
+  input: ListInput,
+  user: SessionUser,
+  deps: Deps,
+  lang: Lang,
+  search?: NumberSearch,
+) {
   const from = dbTime(input.from, 'from');
   const to = dbTime(input.to, 'to');
   if (from.getTime() < deps.clock.now().getTime() - lookbackMs)
@@ -83,8 +90,9 @@ export function filtersOf(input: ListInput, user: SessionUser, deps: Deps, lang:
     statuses?.length ? inArray(payoutOrders.status, statuses) : undefined,
     input.pushStatus ? eq(payoutOrders.pushStatus, input.pushStatus) : undefined,
     input.channelId !== undefined ? eq(payoutOrders.channelId, input.channelId) : undefined,
-    // Whole numbers and prefixes, through the `COLLATE "C"` btree indexes of each number column.
-    q
+    // Whole numbers and prefixes, through the `COLLATE "C"` btree indexes of each number column; the
+    // lists' bounded search (`searchedFilters`) reads from its own source instead.
+    q && !search
       ? or(
           sql`${payoutOrders.orderNo} collate "C" like ${prefix}`,
           sql`${payoutOrders.merchantOrderNo} collate "C" like ${prefix}`,
@@ -93,7 +101,23 @@ export function filtersOf(input: ListInput, user: SessionUser, deps: Deps, lang:
         )
       : undefined,
   );
-  return { where, to };
+  return { where, to, search };
+}
+
+const numberColumns = [
+  payoutOrders.orderNo,
+  payoutOrders.merchantOrderNo,
+  payoutOrders.channelOrderId,
+  payoutOrders.utr,
+];
+
+/** `filtersOf` with a number search (`q`) bounded as `numberSearch` says; `broad` when it was. */
+async function searchedFilters(input: ListInput, user: SessionUser, deps: Deps, tx: Db, lang: Lang) {
+  const plain = filtersOf(input, user, deps, lang);
+  const q = input.q?.trim();
+  if (!q) return { ...plain, broad: false };
+  const search = await numberSearch(deps.database, tx, payoutOrders, payoutOrders.id, numberColumns, q);
+  return { ...filtersOf(input, user, deps, lang, search), broad: search.broad };
 }
 
 /** Newest first, in the order of the `(created_at DESC, id DESC)` indexes, so pages are index reads. */
@@ -108,14 +132,19 @@ export function pageQuery(
   where: SQL | undefined,
   bound: { at: Date; id: number } | { to: Date },
   limit: number,
+  search?: NumberSearch,
 ) {
   const b: SQL =
     'at' in bound
       ? sql`(${payoutOrders.createdAt}, ${payoutOrders.id}) < (${bound.at}, ${bound.id})`
       : lte(payoutOrders.createdAt, bound.to);
+  // A number search's orders under the table's own name (see `NumberSearch.source`).
+  const from = search
+    ? tx.select().from(payoutOrders).where(search.matches).offset(0).as('payout_orders')
+    : payoutOrders;
   return tx
     .select()
-    .from(payoutOrders)
+    .from(from)
     .where(and(where, b))
     .orderBy(...newestFirst)
     .limit(limit);
@@ -146,13 +175,19 @@ async function findOrder(
 
 export const payoutRoutes = [
   handle(endpoints.merchantPayout.list, async ({ input, user, tx, deps, req }) => {
-    const { where, to } = filtersOf(input, user, deps, req.lang);
+    const { where, to, search, broad } = await searchedFilters(input, user, deps, tx, req.lang);
     const c = input.cursor ? decodeCursor(input.cursor) : undefined;
-    const rows = await pageQuery(tx, where, c ? c : { to }, input.pageSize + 1);
+    const rows = await pageQuery(tx, where, c ? c : { to }, input.pageSize + 1, search);
     const more = rows.length > input.pageSize;
     const page = rows.slice(0, input.pageSize);
     const last = page.at(-1);
-    const counted = await cappedCount(tx, sql`${payoutOrders}`, and(where, lte(payoutOrders.createdAt, to)));
+    const counted = await cappedCount(
+      tx,
+      search?.source ?? sql`${payoutOrders}`,
+      and(where, lte(payoutOrders.createdAt, to)),
+    );
+    // A broad search found some of its orders, not all: its count is a floor.
+    if (broad) counted.totalCapped = true;
     return {
       list: await payoutRowsOf(tx, page),
       ...counted,
@@ -161,11 +196,12 @@ export const payoutRoutes = [
   }),
 
   handle(endpoints.merchantPayout.totals, async ({ input, user, tx, deps, req }) => {
-    const { where, to } = filtersOf(input, user, deps, req.lang);
+    const { where, to, search, broad } = await searchedFilters(input, user, deps, tx, req.lang);
+    const source = search?.source ?? sql`${payoutOrders}`;
     // Capped like list totals: the newest `totalCap` orders of the filter are counted and summed.
     const rows = await tx.execute<{ n: number; amount: string }>(sql`
       select count(*)::int as n, coalesce(sum(amount), 0)::text as amount from (
-        select ${payoutOrders.amount} as amount from ${payoutOrders}
+        select ${payoutOrders.amount} as amount from ${source}
         where ${and(where, lte(payoutOrders.createdAt, to))}
         order by ${payoutOrders.createdAt} desc, ${payoutOrders.id} desc
         limit ${totalCap + 1}
@@ -176,7 +212,7 @@ export const payoutRoutes = [
       const [capped] = (
         (await tx.execute(sql`
           select coalesce(sum(amount), 0)::text as amount from (
-            select ${payoutOrders.amount} as amount from ${payoutOrders}
+            select ${payoutOrders.amount} as amount from ${source}
             where ${and(where, lte(payoutOrders.createdAt, to))}
             order by ${payoutOrders.createdAt} desc, ${payoutOrders.id} desc
             limit ${totalCap}
@@ -184,7 +220,7 @@ export const payoutRoutes = [
       ).rows;
       return { count: totalCap, amount: formatMinor(BigInt(capped?.amount ?? '0')), countCapped: true };
     }
-    return { count: n, amount: formatMinor(BigInt(list[0]?.amount ?? '0')), countCapped: false };
+    return { count: n, amount: formatMinor(BigInt(list[0]?.amount ?? '0')), countCapped: broad };
   }),
 
   handle(endpoints.merchantPayout.info, async ({ input, user, tx, req }) => {

@@ -35,6 +35,8 @@ interface Entry {
   keywords: string[];
   icon?: IconName | undefined;
   shortcut?: string | undefined;
+  /** A search result's term (`data-term`: tests and benchmarks wait for a term's own results). */
+  term?: string | undefined;
   run: () => void;
 }
 
@@ -77,6 +79,7 @@ function Item({ entry, close }: { entry: Entry; close: () => void }) {
   return (
     <Command.Item
       value={entry.value}
+      data-term={entry.term}
       onSelect={() => {
         close();
         entry.run();
@@ -107,7 +110,7 @@ export default function Palette() {
   const setQuery = (value: string) => $paletteDraft.set(value);
   const input = useRef<HTMLInputElement>(null);
   const chinese = language === 'zh_CN';
-  const { hits, loading } = usePaletteSearch(query, open);
+  const { hits, loading, settled } = usePaletteSearch(query, open);
   const close = () => $paletteOpen.set(false);
 
   if (chinese) void loadEnglishAliases();
@@ -168,7 +171,8 @@ export default function Palette() {
               />
               {loading && <span className="palette-loading" role="status" aria-label={tr('app.loading')} />}
             </div>
-            <Command.List className="palette-list">
+            {/* `data-results-for`: the search term every provider has answered (tests wait on it). */}
+            <Command.List className="palette-list" data-results-for={settled}>
               <Command.Empty className="palette-empty">{tr('app.palette.empty')}</Command.Empty>
               {selection.length > 0 && (
                 <Command.Group heading={tr('app.palette.selection')}>
@@ -208,6 +212,7 @@ export default function Palette() {
                         title: hit.detail ? `${hit.title} · ${hit.detail}` : hit.title,
                         keywords: [],
                         icon: hit.icon,
+                        term: hit.term,
                         run: () => navigate(hit.route),
                       }}
                       close={close}

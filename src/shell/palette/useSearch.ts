@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { allows, type SearchHit, searchProviders } from '../../../commands/index.ts';
 import { api } from '../../lib/api.ts';
@@ -9,7 +9,7 @@ import { $grants } from '../../lib/session.ts';
  * requests during a burst); a paste or a cleared input searches at once. PERFORMANCE.md's target is
  * 100 ms from keystroke to painted results.
  */
-const debounceMs = 50;
+const debounceMs = 30;
 
 function useDebounced(value: string): string {
   const [debounced, setDebounced] = useState(value);
@@ -25,29 +25,53 @@ function useDebounced(value: string): string {
   return debounced;
 }
 
+/** A result with the search term that found it (the previous term's stay on screen while the next load). */
+export interface PaletteHit extends SearchHit {
+  term: string;
+}
+
 /**
- * Live results of the registered search providers: debounced, only while the palette is open and
- * the input is non-empty, keeping the previous results on screen while the next ones load.
+ * Live results of the registered search providers: debounced, only while the palette is open and the
+ * input is non-empty. Each provider is its own query, so its results show as soon as it answers (on
+ * PGlite the server answers one request at a time); until then its previous results stay on screen.
+ * `settled` is the term once every provider has answered it.
  */
-export function usePaletteSearch(query: string, open: boolean): { hits: SearchHit[]; loading: boolean } {
+export function usePaletteSearch(
+  query: string,
+  open: boolean,
+): { hits: PaletteHit[]; loading: boolean; settled: string | undefined } {
   const term = useDebounced(query.trim());
   const providers = searchProviders.filter(
     (p) => allows($grants.get(), p.needs) && term.length >= p.minLength,
   );
-  const result = useQuery({
-    queryKey: ['palette-search', term, providers.map((p) => p.id)],
-    enabled: open && term !== '' && providers.length > 0,
-    placeholderData: keepPreviousData,
-    staleTime: 10_000,
-    queryFn: async ({ signal }) => {
-      const settled = await Promise.allSettled(
-        providers.map((p) =>
-          p.search(term, (e, input, s) => api(e, input, { signal: s, quiet: [403, 422] }), signal),
-        ),
-      );
-      return settled.flatMap((r) => (r.status === 'fulfilled' ? r.value : []));
-    },
+  const results = useQueries({
+    queries: providers.map((p) => ({
+      queryKey: ['palette-search', p.id, term],
+      enabled: open && term !== '',
+      placeholderData: keepPreviousData,
+      staleTime: 10_000,
+      retry: false,
+      queryFn: async ({ signal }: { signal: AbortSignal }): Promise<PaletteHit[]> => {
+        try {
+          const hits = await p.search(
+            term,
+            (e, input, s) => api(e, input, { signal: s, quiet: [403, 422] }),
+            signal,
+          );
+          return hits.map((h) => ({ ...h, term }));
+        } catch (err) {
+          // A provider that fails shows nothing; a superseded one is cancelled, not empty.
+          if (signal.aborted) throw err;
+          return [];
+        }
+      },
+    })),
   });
-  const hits = term === '' ? [] : (result.data ?? []);
-  return { hits, loading: result.isFetching };
+  const hits = term === '' ? [] : results.flatMap((r) => r.data ?? []);
+  const done = results.every((r) => r.isSuccess && !r.isPlaceholderData && !r.isFetching);
+  return {
+    hits,
+    loading: results.some((r) => r.isFetching),
+    settled: term !== '' && providers.length > 0 && done ? term : undefined,
+  };
 }
