@@ -86,7 +86,10 @@ export function createApp(
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
-    c.header('X-Request-Id', requestId);
+    // On the response's headers, not `c.header()`: after the handler that would turn @hono/node-server's
+    // lightweight response into a full web Response, then written through a stream (a third of a list
+    // call's server time under load).
+    c.res.headers.set('X-Request-Id', requestId);
     const path = c.req.path;
     if (path.startsWith('/api') || path.startsWith('/gateway')) {
       log.info({
@@ -117,7 +120,10 @@ export function createApp(
   const uploadLimits = new Map(
     allEndpoints.filter((e) => e.maxBodyBytes).map((e) => [`/api${e.path}`, limitOf(e.maxBodyBytes!)]),
   );
-  app.use('/api/*', (c, next) => (uploadLimits.get(c.req.path) ?? defaultLimit)(c, next));
+  // A GET has no body to limit (and the limit would build the request's body stream on every call).
+  app.use('/api/*', (c, next) =>
+    c.req.method === 'GET' ? next() : (uploadLimits.get(c.req.path) ?? defaultLimit)(c, next),
+  );
 
   const writeLog = (
     db: Deps['database']['db'],
