@@ -4,7 +4,9 @@
  *      first page and a deep keyset page (reached by following cursors) with status + period filters, and
  *      an EXPLAIN (ANALYZE, BUFFERS) guard that fails the run when the next-page query reads ≥ 50 buffers;
  *  (b) lookups by system order number, merchant order number, channel order id and UTR: the list's search
- *      (`q`, what the console runs) and the equality read (what the gateway query runs);
+ *      (`q` as the list runs it: the bounded number search, its page and its total), every prefix of 3
+ *      characters or more of 25 orders' numbers (what the palette asks while a person types), and the
+ *      equality read (what the gateway query runs);
  *  (c) the same list pages over HTTP, one client, signed in as a platform user;
  *  (d) the list endpoint under load: 50 connections for ~10 s (bounded request count), loopback only;
  *  (e) signed pay-in creation over HTTP (POST /gateway/v1/payin), 1 and 16 connections, ~10 s each.
@@ -43,6 +45,7 @@ import {
   listTotal,
   pageBound,
   pageJsonSql,
+  searchedFilters,
 } from '../server/modules/payin/routes.ts';
 import { orderUsingUtr } from '../server/modules/payin/utr.ts';
 import {
@@ -61,6 +64,7 @@ import {
   rawClient,
   root,
   rows,
+  summary,
   type Timing,
   target,
   timeIt,
@@ -311,14 +315,20 @@ if (only.has('b')) {
   ] as const;
   console.log('(b) lookups: the list search `q` (console, 60 days, any merchant) and the equality read');
   const searchFrom = new Date(now - 60 * dayMs).toISOString();
+  /** The list's search as the list runs it: the bounded number search, then its page (planned afresh). */
+  const listSearch = async (q: string) => {
+    const f = await searchedFilters(deps, db, platformUser, { from: searchFrom, to, q }, 'en');
+    const page = await listPage(deps.database, db, f.where, pageBound(f.to, undefined), pageSize + 1, {
+      prepared: false,
+      source: f.source,
+    });
+    if (page.length > pageSize) await listTotal(db, f);
+    return page;
+  };
   for (const [label, key, field] of kinds) {
     const search = (i: number) => {
       const q = samples[i % samples.length]![key];
-      const f = listFilters(deps, platformUser, { from: searchFrom, to, q }, 'en');
-      // As the list runs a number search: planned afresh for its values (not prepared).
-      return listPage(deps.database, db, f.where, pageBound(f.to, undefined), pageSize + 1, {
-        prepared: false,
-      }).then((r) => {
+      return listSearch(q).then((r) => {
         // Merchant order numbers are unique per merchant only: the page holds it or its namesakes.
         if (!r.some((x) => x.order[field]?.startsWith(q))) throw new Error(`search for ${label} ${q} missed`);
       });
@@ -330,6 +340,24 @@ if (only.has('b')) {
     };
     timed(`lookup by ${label}: equality`, await timeIt(iterations, equality), pglite ? 2 : 1);
   }
+  // Typed prefixes: every prefix of 3 characters or more of each number of 25 orders, as the palette
+  // asks while a person types (a broad prefix reads at most `searchWidth` index entries per number).
+  const typed: number[] = [];
+  for (const s of samples.slice(0, 25))
+    for (const [, key] of kinds)
+      for (let n = 3; n <= s[key].length; n++) {
+        const t0 = performance.now();
+        await listSearch(s[key].slice(0, n));
+        typed.push(performance.now() - t0);
+      }
+  const tm = summary(typed);
+  add({
+    what: `list search q by a typed prefix (every prefix of ≥ 3 characters of the four numbers of 25 orders; n = ${tm.n}, slowest ${fmtMs(Math.max(...typed))} ms)`,
+    value: `${fmtMs(tm.median)} ms`,
+    p95: `${fmtMs(tm.p95)} ms`,
+    target: '—',
+    sort: tm.median,
+  });
 }
 
 // A fresh API secret for the creation run (the seed keeps none in clear).
@@ -571,8 +599,13 @@ async function repeated(n: number) {
   console.log(`\n### median of ${n} runs\n`);
   for (const r of results) console.log(`- ${r.title}`);
   console.log('\n| measurement | median (or rate) | p95 | target | |\n|---|---|---|---|---|');
-  rowsOf[0]!.forEach((_, i) => {
-    const candidates = rowsOf.map((rs) => rs[i]!).sort((x, y) => x.sort - y.sort);
+  // A row is the same measurement in every run by its label (what precedes its counts in parentheses).
+  const label = (r: Row) => r.what.replace(/\s*\(.*$/, '');
+  rowsOf[0]!.forEach((first) => {
+    const candidates = rowsOf
+      .map((rs) => rs.find((r) => label(r) === label(first)))
+      .filter((r): r is Row => r !== undefined)
+      .sort((x, y) => x.sort - y.sort);
     const r = candidates[Math.floor((candidates.length - 1) / 2)]!;
     const fmt = r.value.endsWith(' ms') ? fmtMs : fmtInt;
     const range = `${fmt(candidates[0]!.sort)}–${fmt(candidates.at(-1)!.sort)}`;
