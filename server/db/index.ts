@@ -29,8 +29,8 @@ export interface Database {
   /**
    * Runs one statement straight on the driver, on `on` (this database's handle, or a transaction of it),
    * and answers its rows as text, unparsed. With a `name` the statement is prepared once per connection
-   * and only bound and executed afterwards (PostgreSQL may then reuse a generic plan): give one only to
-   * statements whose plan does not depend on the values. This is for the hot paths (order lists, lookups,
+   * and only bound and executed afterwards; outside a transaction it then runs on its generic plan
+   * (inside one, PostgreSQL chooses): give one only to statements whose plan does not depend on the values. This is for the hot paths (order lists, lookups,
    * pay-in creation), where building the query, parsing and planning it, and mapping typed rows cost more
    * than executing it.
    */
@@ -182,11 +182,14 @@ export async function openDatabase(opts: {
       // makes six, and parses and plans every time.
       const parts: Uint8Array[] = [];
       if (!name || !prepared.has(name)) parts.push(serialize.parse({ name, text }));
-      // A named statement runs on its generic plan (as on PostgreSQL, where those go to a pool set so):
-      // the plan is chosen when it is bound.
-      if (name) parts.push(...genericOn);
+      // A named statement outside a transaction runs on its generic plan, as on PostgreSQL, where those go
+      // to a pool set so (the plan is chosen when it is bound); inside one, as there, PostgreSQL chooses
+      // (for the creation's inserts that is the generic plan after five runs, without two more statements
+      // around each bind).
+      const generic = name !== '' && !inTransaction;
+      if (generic) parts.push(...genericOn);
       parts.push(serialize.bind({ statement: name, values }), serialize.execute({}));
-      if (name) parts.push(...genericOff);
+      if (generic) parts.push(...genericOff);
       parts.push(serialize.sync());
       let messages: Awaited<ReturnType<PGlite['execProtocol']>>['messages'];
       try {
