@@ -81,6 +81,11 @@ test('order screens: list, drawer, palette results and the single transfer form'
       await expect(page.getByRole('grid').getByRole('row').nth(3)).toBeVisible();
       await shoot(page, 'order-list', language, width);
 
+      // A broad number search: more than 500 orders start with "PI", so the total says "500+".
+      await page.goto('/order?range=60d&q=PI');
+      await expect(page.getByRole('grid').getByRole('row').nth(3)).toBeVisible();
+      await shoot(page, 'order-search-broad', language, width);
+
       await page.goto(`/order?range=7d&order=${order.orderNo}`);
       await expect(
         page.getByRole('dialog', { name: order.orderNo }).locator('.callback-event').first(),
