@@ -7,11 +7,13 @@
  *  - `page`: Hono plus the one statement the list runs (`listPage`: prepared, the page as one JSON value),
  *    no session, no validation, no total.
  *  - `create`: Hono plus a creation's database work as the server does it (a transaction: the nonce with
- *    the existence probe, the simulator's row, the order's row), no signature, no validation, no routing.
+ *    the existence probe, the simulator's row, the order's row), no signature, no validation, no routing;
+ *  - `create2`: the same work as two statements and no transaction (the nonce with its probe; the order
+ *    and the simulator's booking in one statement): what a creation without BEGIN and COMMIT would cost.
  *
  *   npx tsx bench/floor.ts --dir bench/out/pg-1m --url postgres://postgres@127.0.0.1:5432/bench [--workers 2]
  *   npx tsx bench/floor.ts --dir bench/out/pglite-1m
- * Options: --seconds 10, --only bare,page,create, --workers N (PostgreSQL: server processes, default 2).
+ * Options: --seconds 10, --only bare,page,create,create2, --workers N (PostgreSQL: server processes, default 2).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -89,9 +91,9 @@ async function main() {
       const run = (duration: number) =>
         autocannon({
           url,
-          connections: mode === 'create' ? 16 : 50,
+          connections: mode.startsWith('create') ? 16 : 50,
           duration,
-          method: mode === 'create' ? 'POST' : 'GET',
+          method: mode.startsWith('create') ? 'POST' : 'GET',
         });
       await run(2);
       const cpu = await cpuPerCall(
@@ -104,7 +106,7 @@ async function main() {
       const rate = r['2xx'] / r.duration;
       const total = cpu.server + cpu.database + cpu.load;
       const line =
-        `| ${mode} (c=${mode === 'create' ? 16 : 50}) | ${fmtInt(rate)} /s | p99 ${r.latency.p99} ms | ` +
+        `| ${mode} (c=${mode.startsWith('create') ? 16 : 50}) | ${fmtInt(rate)} /s | p99 ${r.latency.p99} ms | ` +
         `${fmtInt(cpu.server)} | ${dbName ? fmtInt(cpu.database) : '—'} | ${fmtInt(cpu.load)} | ${fmtInt(total)} | ` +
         `${fmtInt(2e6 / total)} /s |`;
       rows.push(line);
@@ -222,6 +224,46 @@ async function child(mode: string) {
     });
     return c.json({ errno: 0, errmsg: '', data: { orderNo, id } }, 201);
   });
+  // The same database work in two statements and no transaction: the nonce with its probe, then the order
+  // and the simulator's booking in one statement (the booking only when the order went in).
+  const orderAndBooking = `with o as (${insertOrder}),
+      s as (insert into simulator_transactions (channel_order_id, kind, order_no, amount, status)
+        select $4, 'payin', $1, $5, 'pending' from o)
+    select id from o`;
+  app.post('/create2', async (c) => {
+    const at = new Date();
+    const merchantOrderNo = `${run}${++serial}`;
+    const orderNo = `PI${randomBytes(10).toString('hex')}`;
+    const channelOrderId = `SIMP${randomBytes(8).toString('hex')}`;
+    const db = database.db;
+    await database.raw(
+      db,
+      spend,
+      [merchant.id, merchantOrderNo, merchant.id, randomBytes(12).toString('base64url'), at],
+      { name: true },
+    );
+    const [row] = await database.raw(
+      db,
+      orderAndBooking,
+      [
+        orderNo,
+        merchant.id,
+        merchantOrderNo,
+        channelOrderId,
+        10_000,
+        200,
+        'http://127.0.0.1:9/callback',
+        `http://127.0.0.1:8080/sim/pay/${orderNo}`,
+        'x'.repeat(64),
+        { source: 'api', request: { merchantOrderNo, amount: '100.00' } },
+        { orderNo, merchantOrderNo, status: 'pending', amount: '100.00' },
+        new Date(at.getTime() + 1_800_000),
+        at,
+      ],
+      { name: true },
+    );
+    return c.json({ errno: 0, errmsg: '', data: { orderNo, id: row?.[0] } }, 201);
+  });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port }, () => {
     if (cluster.isWorker) process.send?.('ready');
     else console.log('ready');
@@ -230,7 +272,7 @@ async function child(mode: string) {
     server.close();
     // The orders a create run made go again, as bench/orders.ts does with its own.
     void (async () => {
-      if (mode === 'create' && (!cluster.isWorker || cluster.worker?.id === 1)) {
+      if (mode.startsWith('create') && (!cluster.isWorker || cluster.worker?.id === 1)) {
         await database.db.execute(
           sql`delete from simulator_transactions where order_no in (select order_no from payin_orders where merchant_order_no like ${`${createdPrefix}floor-%`})`,
         );
