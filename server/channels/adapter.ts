@@ -29,7 +29,15 @@ export interface ChannelAdapter {
   createPayin(
     ctx: ChannelContext,
     order: { orderNo: string; amount: number; currency: string; expiresAt: Date },
-  ): Promise<{ channelOrderId: string; payUrl: string }>;
+  ): Promise<{
+    channelOrderId: string;
+    payUrl: string;
+    /**
+     * A channel whose books are in this database (the simulator) gives the statement that books the order
+     * there instead of running it: it runs in the statement that inserts our order, one round trip.
+     */
+    book?: { text: string; params: unknown[] };
+  }>;
   createPayout(
     ctx: ChannelContext,
     order: {

@@ -39,13 +39,16 @@ const insertPayinSql = `insert into simulator_transactions (channel_order_id, ki
   values ($1, 'payin', $2, $3, 'pending')`;
 
 export const simulatorAdapter: ChannelAdapter = {
-  async createPayin({ deps, tx, channel }, order) {
+  async createPayin({ channel }, order) {
     if (Math.random() * 100 < simulatorSettings(channel.settings).refuseRate)
       throw new ChannelRefused('simulator declined');
     const id = channelOrderId('SIMP');
-    // On every simulated pay-in creation: straight to the driver, prepared once (server/db/index.ts).
-    await deps.database.raw(tx, insertPayinSql, [id, order.orderNo, order.amount], { name: true });
-    return { channelOrderId: id, payUrl: `/sim/pay/${order.orderNo}` };
+    // Booked by the statement that inserts the order (`book`): one round trip on every simulated creation.
+    return {
+      channelOrderId: id,
+      payUrl: `/sim/pay/${order.orderNo}`,
+      book: { text: insertPayinSql, params: [id, order.orderNo, order.amount] },
+    };
   },
   async createPayout({ tx, channel }, order) {
     if (Math.random() * 100 < simulatorSettings(channel.settings).refuseRate)

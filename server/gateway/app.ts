@@ -59,6 +59,11 @@ export interface GatewayRoute {
   payoutWhitelist?: boolean;
   /** What a POST reads first (say, whether its merchant order number exists), one round trip fewer. */
   probe?(merchant: Merchant, input: unknown): Probe;
+  /**
+   * A POST whose writes are each one statement that stands alone (a pay-in's creation: the order is one
+   * insert) runs without a transaction: the nonce is spent on its own first, and `tx` is the database.
+   */
+  outsideTransaction?: boolean;
   run(ctx: GatewayContext<GatewayEndpoint>): Promise<GatewayAnswer>;
 }
 
@@ -68,6 +73,7 @@ export function gatewayRoute<E extends GatewayEndpoint>(
   opts: {
     payoutWhitelist?: boolean;
     probe?: (merchant: Merchant, input: ReturnType<E['input']['parse']>) => Probe;
+    outsideTransaction?: boolean;
   } = {},
 ): GatewayRoute {
   return { endpoint, run: run as GatewayRoute['run'], ...(opts as Omit<GatewayRoute, 'endpoint' | 'run'>) };
@@ -254,14 +260,21 @@ export function mountGateway(
             after.push(fn);
           },
         });
+        const db = deps.database.db;
         const answer =
           ep.method === 'GET'
-            ? await route.run(ctx(deps.database.db))
-            : await inTransaction(deps.database.db, async (tx) => {
-                after.length = 0;
-                const probed = await spendNonce(deps, tx, signed!, route.probe?.(merchant, parsed.data));
-                return route.run(ctx(tx, probed));
-              });
+            ? await route.run(ctx(db))
+            : route.outsideTransaction
+              ? await (async () => {
+                  const probed = await spendNonce(deps, db, signed!, route.probe?.(merchant, parsed.data));
+                  spent = true;
+                  return route.run(ctx(db, probed));
+                })()
+              : await inTransaction(db, async (tx) => {
+                  after.length = 0;
+                  const probed = await spendNonce(deps, tx, signed!, route.probe?.(merchant, parsed.data));
+                  return route.run(ctx(tx, probed));
+                });
         spent = true;
         for (const fn of after) {
           Promise.resolve()

@@ -282,7 +282,18 @@ const insertOrderSql = `insert into payin_orders (${insertColumns.join(', ')})
   on conflict do nothing returning id`;
 
 /**
- * Creates a pay-in, or answers the original of a repeated create. Runs inside the caller's transaction.
+ * The order's insert with a channel's booking (`book`, its own parameters numbered from $1) in the same
+ * statement. The booking runs whether or not the order goes in: a loser of a concurrent duplicate leaves
+ * its channel order unused, as at any channel.
+ */
+const withBooking = (booking: string) =>
+  `with o as (${insertOrderSql}), b as (${booking.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + insertColumns.length}`)})
+  select id from o`;
+
+/**
+ * Creates a pay-in, or answers the original of a repeated create. Runs inside the caller's transaction,
+ * or on the database itself (the gateway: a pending order is one insert that stands alone, and a
+ * `creation_failed` one gets a transaction of its own for its insert and its stats).
  *
  * A repeat is answered before anything else is judged (limits may have changed since the original): the
  * gateway learns whether the merchant order number exists in the statement that spends the nonce
@@ -290,9 +301,10 @@ const insertOrderSql = `insert into payin_orders (${insertColumns.join(', ')})
  * then written once, as the channel left it (`pending`, or `creation_failed` when every channel
  * refused): one insert instead of an insert and an update, which rewrote every index of the row.
  * Two concurrent creates of one number both reach a channel; the unique key lets one insert, and the
- * other's transaction is rolled back and run again (`RetryTransaction`), when it finds the first and
- * replays it. The channel order the loser made is left at the channel, unused: nobody got its pay link,
- * and the channel expires it (the simulator's books lose it with the rollback).
+ * other throws `RetryTransaction`: its caller runs it again (a transaction from the start, the gateway
+ * its creation), when it finds the first and replays it. The channel order the loser made is left at
+ * the channel, unused: nobody got its pay link, and the channel expires it (outside a transaction the
+ * simulator keeps its row too, as a real channel would).
  */
 export async function createPayin(
   deps: Deps,
@@ -331,7 +343,9 @@ export async function createPayin(
     terms.agentCommissionPpm === null ? 0 : Math.min(feeOf(req.amount, terms.agentCommissionPpm), fee);
   const orderNo = newOrderNo(now);
 
-  let made: { channel: Channel; channelOrderId: string; payUrl: string } | undefined;
+  let made:
+    | { channel: Channel; channelOrderId: string; payUrl: string; book?: { text: string; params: unknown[] } }
+    | undefined;
   const refusals: string[] = [];
   for (const route of weightedOrder(routes)) {
     try {
@@ -340,7 +354,12 @@ export async function createPayin(
         { orderNo, amount: req.amount, currency: merchant.currency, expiresAt },
       );
       const payUrl = at.payUrl.startsWith('/') ? `${publicUrl(deps)}${at.payUrl}` : at.payUrl;
-      made = { channel: route.channel, channelOrderId: at.channelOrderId, payUrl };
+      made = {
+        channel: route.channel,
+        channelOrderId: at.channelOrderId,
+        payUrl,
+        ...(at.book ? { book: at.book } : {}),
+      };
       break;
     } catch (err) {
       if (!(err instanceof ChannelRefused)) throw err;
@@ -383,41 +402,50 @@ export async function createPayin(
     updatedAt: now,
   };
   const answer = gatewayView({ id: 0, ...draft });
-  const [row] = await deps.database.raw(
-    tx,
-    insertOrderSql,
-    [
-      draft.orderNo,
-      draft.merchantId,
-      draft.merchantOrderNo,
-      draft.channelId,
-      draft.channelOrderId,
-      draft.currency,
-      draft.amount,
-      draft.fee,
-      draft.agentCommission,
-      draft.status,
-      draft.pushStatus,
-      draft.notifyUrl,
-      draft.returnUrl,
-      draft.payUrl,
-      draft.payer,
-      draft.requestHash,
-      draft.requestSnapshot,
-      answer,
-      draft.failureReason,
-      draft.expiresAt,
-      draft.createdAt,
-      draft.updatedAt,
-    ],
-    { name: true },
-  );
+  const params = [
+    draft.orderNo,
+    draft.merchantId,
+    draft.merchantOrderNo,
+    draft.channelId,
+    draft.channelOrderId,
+    draft.currency,
+    draft.amount,
+    draft.fee,
+    draft.agentCommission,
+    draft.status,
+    draft.pushStatus,
+    draft.notifyUrl,
+    draft.returnUrl,
+    draft.payUrl,
+    draft.payer,
+    draft.requestHash,
+    draft.requestSnapshot,
+    answer,
+    draft.failureReason,
+    draft.expiresAt,
+    draft.createdAt,
+    draft.updatedAt,
+  ];
+  // Refused at creation is an end state, so it counts in the order stats (a `pending` order does not),
+  // in the insert's own transaction: the caller's, or one of its own when the caller runs without (the
+  // gateway's creation: a pending order is one insert that stands alone).
+  const book = made?.book;
+  const write = async (on: Db): Promise<PayinOrder | null> => {
+    const [row] = book
+      ? await deps.database.raw(on, withBooking(book.text), [...params, ...book.params], { name: true })
+      : await deps.database.raw(on, insertOrderSql, params, { name: true });
+    if (!row) return null;
+    const order: PayinOrder = { id: Number(row[0]), ...draft, responseSnapshot: answer };
+    if (order.status === 'creation_failed') await recordOrderMoves(on, [statusMove('payin', order, null)]);
+    return order;
+  };
+  const order =
+    draft.status === 'creation_failed' && tx === deps.database.db
+      ? await inTransaction(tx, write)
+      : await write(tx);
   // Taken: by a concurrent create of the same merchant order number that committed first (the retry
   // replays it), or, rarely, the random order number (the retry draws another).
-  if (!row) throw new RetryTransaction('pay-in number taken');
-  const order: PayinOrder = { id: Number(row[0]), ...draft, responseSnapshot: answer };
-  // Refused at creation is an end state, so it counts in the order stats (a `pending` order does not).
-  if (order.status === 'creation_failed') await recordOrderMoves(tx, [statusMove('payin', order, null)]);
+  if (!order) throw new RetryTransaction('pay-in number taken');
   return { order, replayed: false, answer };
 }
 
