@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
+import { benchAdminPassword } from './common.ts';
 
 const root = join(import.meta.dirname, '..');
 const assets = join(root, 'dist/console/assets');
@@ -34,7 +35,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     PORT: String(port),
     DATA_DIR: dataDir,
     DEMO: '0',
-    ADMIN_PASSWORD: 'Bench12345!',
+    ADMIN_PASSWORD: benchAdminPassword,
     DATABASE_URL: '',
   },
   stdio: 'ignore',
@@ -75,7 +76,7 @@ try {
   const answer = await fetch(`${base}/api/v1/auth/login/password`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'Bench12345!' }),
+    body: JSON.stringify({ username: 'admin', password: benchAdminPassword }),
   }).then((r) => r.json() as Promise<{ data: { token: string } }>);
   const context = await browser.newContext();
   await context.addCookies([{ name: 'Admin-Token', value: answer.data.token, url: base }]);

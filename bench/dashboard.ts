@@ -17,7 +17,7 @@ import { eq, sql } from 'drizzle-orm';
 import { merchants, users } from '../server/db/schema.ts';
 import type { SessionUser } from '../server/http/session.ts';
 import { dashboardSummary } from '../server/modules/dashboard/routes.ts';
-import { checkOrderStats } from '../server/modules/dashboard/stats.ts';
+import { businessTimeZoneOf, checkOrderStats } from '../server/modules/dashboard/stats.ts';
 import {
   args,
   benchAdminPassword,
@@ -108,7 +108,7 @@ if (only.has('a')) {
       5,
       () =>
         db.execute(sql`
-          select (created_at at time zone 'Asia/Kolkata')::date as day, currency, count(*),
+          select (created_at at time zone ${businessTimeZoneOf(deps.config)})::date as day, currency, count(*),
             count(*) filter (where status = 'paid'), sum(amount) filter (where status = 'paid'),
             sum(fee) filter (where status = 'paid')
           from payin_orders where created_at >= now() - interval '30 days' group by 1, 2`),

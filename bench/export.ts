@@ -218,7 +218,7 @@ if (only.has('b')) {
     let csvRows = 0;
     for (const format of formats) {
       for (const rate of slowMbps > 0 ? [0, slowMbps] : [0]) {
-        // Warm the server up with the same query, then reset its high-water mark.
+        // Reset the server's high-water mark (VmHWM), so the peak is this run's.
         writeFileSync(`/proc/${pid}/clear_refs`, '5');
         const memory = sampler(() => status('VmRSS'));
         const started = performance.now();

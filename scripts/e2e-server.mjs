@@ -46,7 +46,7 @@ const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
   stdio: ['ignore', 'pipe', 'inherit'],
 });
 
-// Same name as e2e/support.ts `e2eStateFile`.
+// Same name as e2e/orders-support.ts `e2eStateFile`.
 const stateFile = join(tmpdir(), `paygate-e2e-${port}.json`);
 rmSync(stateFile, { force: true });
 let pending = '';

@@ -364,26 +364,37 @@ export function whenCommitted(on: Db, fn: () => void): void {
 }
 
 /**
- * Runs `fn` in one transaction, retrying it from the start on serialization failures and deadlocks
- * (and `RetryTransaction`), so that no 40001 / 40P01 ever reaches a caller. When the transaction changed
- * a watched table, it returns once the change feed's hand-over to sibling processes is done.
+ * Runs `fn` again, after a short random pause, when it lost a race: a serialization failure, a deadlock,
+ * or `RetryTransaction`; at most `attempts` times. `inTransaction` runs each transaction so; a write made
+ * without one (the gateway's pay-in creation) is run so directly.
  */
-export async function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
+export async function retrying<T>(fn: (attempt: number) => Promise<T>, attempts = 8): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const hooks: Array<() => void> = [];
-      const out = await db.transaction((tx) => {
-        commitHooks.set(tx, hooks);
-        return fn(tx);
-      });
-      for (const hook of hooks) hook();
-      const feed = feeds.get(db);
-      if (feed) await feed.settled();
-      return out;
+      return await fn(attempt);
     } catch (err) {
       const again = err instanceof RetryTransaction || retryable.has(sqlState(err) ?? '');
       if (!again || attempt >= attempts) throw err;
       await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
     }
   }
+}
+
+/**
+ * Runs `fn` in one transaction, retrying it from the start on serialization failures and deadlocks
+ * (and `RetryTransaction`), so that no 40001 / 40P01 ever reaches a caller. When the transaction changed
+ * a watched table, it returns once the change feed's hand-over to sibling processes is done.
+ */
+export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
+  return retrying(async () => {
+    const hooks: Array<() => void> = [];
+    const out = await db.transaction((tx) => {
+      commitHooks.set(tx, hooks);
+      return fn(tx);
+    });
+    for (const hook of hooks) hook();
+    const feed = feeds.get(db);
+    if (feed) await feed.settled();
+    return out;
+  }, attempts);
 }

@@ -13,7 +13,7 @@ import {
   type GatewayEndpoint,
   signing,
 } from '../../contract/gateway.ts';
-import { type Db, inTransaction } from '../db/index.ts';
+import { type Db, inTransaction, retrying } from '../db/index.ts';
 import { gatewayNonces } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { AppError } from '../http/errors.ts';
@@ -268,7 +268,8 @@ export function mountGateway(
               ? await (async () => {
                   const probed = await spendNonce(deps, db, signed!, route.probe?.(merchant, parsed.data));
                   spent = true;
-                  return route.run(ctx(db, probed));
+                  // A write that lost a race to a concurrent one runs again, without what the probe read.
+                  return retrying((attempt) => route.run(ctx(db, attempt === 1 ? probed : null)));
                 })()
               : await inTransaction(db, async (tx) => {
                   after.length = 0;

@@ -39,12 +39,17 @@ const dialect = new PgDialect();
  * complete (`broad`), so lists show their total as "n+" and a person types more. Exports do not use
  * this: they read the whole filtered set.
  */
+/** An order table's id and the number columns a search reads (each with a `COLLATE "C"` index). */
+export interface Numbered {
+  table: PgTable;
+  id: AnyPgColumn;
+  columns: readonly AnyPgColumn[];
+}
+
 export async function numberSearch(
   database: Database,
   db: Db,
-  table: PgTable,
-  id: AnyPgColumn,
-  columns: readonly AnyPgColumn[],
+  { table, id, columns }: Numbered,
   q: string,
   width = searchWidth,
 ): Promise<NumberSearch> {
@@ -69,4 +74,22 @@ export async function numberSearch(
   // One array parameter, whatever the number of ids: the statement and its planning stay small.
   const matches = ids.size ? sql`${id} = any(${`{${[...ids].join(',')}}`}::bigint[])` : sql`false`;
   return { source: sql`(select * from ${table} where ${matches} offset 0) ${table}`, matches, broad };
+}
+
+/**
+ * A list's filters with its number search (`q`) bounded as `numberSearch` says, and whether it was broad.
+ * `filtersWith()` runs first alone: it validates the request before anything is read.
+ */
+export async function withNumberSearch<F>(
+  database: Database,
+  db: Db,
+  numbered: Numbered,
+  q: string | undefined,
+  filtersWith: (search?: NumberSearch) => F,
+): Promise<F & { broad: boolean }> {
+  const plain = filtersWith();
+  const word = q?.trim();
+  if (!word) return { ...plain, broad: false };
+  const search = await numberSearch(database, db, numbered, word);
+  return { ...filtersWith(search), broad: search.broad };
 }

@@ -121,3 +121,13 @@ export async function api<E extends Endpoint>(
 export function isApiError(error: unknown, code?: number): error is ApiError {
   return error instanceof ApiError && (code === undefined || error.errno === code);
 }
+
+/** A file's bytes as base64, as endpoints that take a file want them (without the `data:` prefix FileReader puts in front). */
+export function base64Of(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}

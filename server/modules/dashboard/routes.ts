@@ -11,6 +11,7 @@ import type { Db } from '../../db/index.ts';
 import { handle } from '../../http/handle.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { rowsOf } from '../../ledger/index.ts';
+import { covers } from '../role/catalogue.ts';
 import { type OrderKind, storedZone } from './stats.ts';
 
 const ppm = (part: number, whole: number) => (whole > 0 ? Math.round((part * 1_000_000) / whole) : null);
@@ -121,8 +122,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
       where status in ('queued', 'processing') and created_at >= ${cal.from30}${ofTenant('merchant_id')}
       group by 1, 3, 4`),
   );
-  const mayListRecharges =
-    user.perms.includes('*') || user.perms.includes(endpoints.merchantRechargeLog.list.permission);
+  const mayListRecharges = covers(user.perms, [endpoints.merchantRechargeLog.list.permission]);
   const [queues] = rowsOf<{
     gave_up: number;
     queued: number;

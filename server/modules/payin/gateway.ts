@@ -2,7 +2,7 @@
 import { errno } from '../../../contract/errno.ts';
 import { payinGatewayEndpoints } from '../../../contract/gateway.ts';
 import { formatMinor } from '../../../contract/money.ts';
-import { type Database, type Db, RetryTransaction } from '../../db/index.ts';
+import type { Database, Db } from '../../db/index.ts';
 import { type GatewayRoute, gatewayRoute } from '../../gateway/app.ts';
 import { AppError } from '../../http/errors.ts';
 import { nulFields } from '../../http/validation.ts';
@@ -69,22 +69,14 @@ export const payinGatewayRoutes: GatewayRoute[] = [
       // PostgreSQL text cannot hold U+0000: refuse it as invalid input rather than fail in the database.
       const nul = nulFields(input, req.lang);
       if (nul.length) throw new AppError(errno.invalid, { fields: nul });
-      // Outside a transaction (see below): a concurrent create of the same number that inserted first
-      // makes this one try again, when it finds that order and replays it.
-      let result: Awaited<ReturnType<typeof createPayin>>;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          result = await createPayin(deps, tx, merchant, input as PayinRequest, {
-            source: 'api',
-            ip: req.ip,
-            lang: req.lang,
-            ...(attempt === 1 ? { exists: probed !== 'f' } : {}),
-          });
-          break;
-        } catch (err) {
-          if (!(err instanceof RetryTransaction) || attempt >= 8) throw err;
-        }
-      }
+      // Outside a transaction (see below): a create that loses the number to a concurrent one throws
+      // `RetryTransaction`, and the gateway runs it again, when it finds that order and replays it.
+      const result = await createPayin(deps, tx, merchant, input as PayinRequest, {
+        source: 'api',
+        ip: req.ip,
+        lang: req.lang,
+        exists: probed !== 'f',
+      });
       if (result.replayed) {
         return { status: 200, data: result.answer, headers: { 'Idempotent-Replayed': 'true' } };
       }

@@ -13,7 +13,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { deliverDue } from '../../jobs/webhooks.ts';
 import { numberSearch } from '../../lib/numberSearch.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
-import { listFilters, listPage, pageBound, pageQuery } from './routes.ts';
+import { listFilters, listPage, pageBound, pageQuery, payinNumbers } from './routes.ts';
 import {
   createOrder,
   expectBalanced,
@@ -159,14 +159,8 @@ describe.each(engines)('collection orders in the console on %s', (engine) => {
       const made = [];
       for (let i = 1; i <= 3; i++)
         made.push(await createOrder(s, a, { merchantOrderNo: `WIDE-${stamp}-${i}` }));
-      const cols = [
-        payinOrders.orderNo,
-        payinOrders.merchantOrderNo,
-        payinOrders.channelOrderId,
-        payinOrders.utr,
-      ];
       const search = (q: string, width: number) =>
-        numberSearch(s.deps.database, s.db, payinOrders, payinOrders.id, cols, q, width);
+        numberSearch(s.deps.database, s.db, payinNumbers, q, width);
       const page = async (q: string, width: number) => {
         const found = await search(q, width);
         const f = listFilters(s.deps, platformUser, { ...period(), q }, 'en', found);

@@ -26,7 +26,7 @@ import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { orderPostings } from '../../ledger/index.ts';
-import { type NumberSearch, numberSearch } from '../../lib/numberSearch.ts';
+import { type NumberSearch, withNumberSearch } from '../../lib/numberSearch.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
@@ -135,7 +135,7 @@ export function listFilters(
     input.pushStatus ? eq(payinOrders.pushStatus, input.pushStatus) : undefined,
     input.channelId === undefined ? undefined : eq(payinOrders.channelId, input.channelId),
     // The list's bounded search reads from `search.source`; exports filter the whole prefix ranges.
-    q && !search ? or(...numberColumns.map((col) => startsWith(col, q))) : undefined,
+    q && !search ? or(...payinNumbers.columns.map((col) => startsWith(col, q))) : undefined,
   );
   // Names the filter set whole (the same key, the same rows), for the kept capped totals.
   const key = JSON.stringify([
@@ -152,24 +152,18 @@ export function listFilters(
   return { where, to, key, source: search?.source };
 }
 
-const numberColumns = [
-  payinOrders.orderNo,
-  payinOrders.merchantOrderNo,
-  payinOrders.channelOrderId,
-  payinOrders.utr,
-];
+/** The pay-in's numbers a search reads (exported for the search's own test). */
+export const payinNumbers = {
+  table: payinOrders,
+  id: payinOrders.id,
+  columns: [payinOrders.orderNo, payinOrders.merchantOrderNo, payinOrders.channelOrderId, payinOrders.utr],
+};
 
-/**
- * `listFilters` with a number search (`q`) bounded as `numberSearch` says; `broad` when it was.
- * Lists and their totals use these; exports the whole ranges.
- */
-export async function searchedFilters(deps: Deps, tx: Db, user: SessionUser, input: ListInput, lang: Lang) {
-  const plain = listFilters(deps, user, input, lang);
-  const q = input.q?.trim();
-  if (!q) return { ...plain, broad: false };
-  const search = await numberSearch(deps.database, tx, payinOrders, payinOrders.id, numberColumns, q);
-  return { ...listFilters(deps, user, input, lang, search), broad: search.broad };
-}
+/** `listFilters` with the number search bounded (`withNumberSearch`): lists and their totals; exports not. */
+export const searchedFilters = (deps: Deps, tx: Db, user: SessionUser, input: ListInput, lang: Lang) =>
+  withNumberSearch(deps.database, tx, payinNumbers, input.q, (search) =>
+    listFilters(deps, user, input, lang, search),
+  );
 
 /**
  * One page, newest first, keyset on (created_at, id). The first page is bounded by the period's end;

@@ -16,7 +16,7 @@ import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances, orderPostings } from '../../ledger/index.ts';
-import { type NumberSearch, numberSearch } from '../../lib/numberSearch.ts';
+import { type NumberSearch, withNumberSearch } from '../../lib/numberSearch.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor, totalCap } from '../../lib/paging.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { invalidField, loadMerchant } from '../merchant/scope.ts';
@@ -104,21 +104,22 @@ export function filtersOf(
   return { where, to, search };
 }
 
-const numberColumns = [
-  payoutOrders.orderNo,
-  payoutOrders.merchantOrderNo,
-  payoutOrders.channelOrderId,
-  payoutOrders.utr,
-];
+const payoutNumbers = {
+  table: payoutOrders,
+  id: payoutOrders.id,
+  columns: [
+    payoutOrders.orderNo,
+    payoutOrders.merchantOrderNo,
+    payoutOrders.channelOrderId,
+    payoutOrders.utr,
+  ],
+};
 
-/** `filtersOf` with a number search (`q`) bounded as `numberSearch` says; `broad` when it was. */
-async function searchedFilters(input: ListInput, user: SessionUser, deps: Deps, tx: Db, lang: Lang) {
-  const plain = filtersOf(input, user, deps, lang);
-  const q = input.q?.trim();
-  if (!q) return { ...plain, broad: false };
-  const search = await numberSearch(deps.database, tx, payoutOrders, payoutOrders.id, numberColumns, q);
-  return { ...filtersOf(input, user, deps, lang, search), broad: search.broad };
-}
+/** `filtersOf` with the number search bounded (`withNumberSearch`): lists and their totals; exports not. */
+const searchedFilters = (input: ListInput, user: SessionUser, deps: Deps, tx: Db, lang: Lang) =>
+  withNumberSearch(deps.database, tx, payoutNumbers, input.q, (search) =>
+    filtersOf(input, user, deps, lang, search),
+  );
 
 /** Newest first, in the order of the `(created_at DESC, id DESC)` indexes, so pages are index reads. */
 const newestFirst = [sql`${payoutOrders.createdAt} desc`, sql`${payoutOrders.id} desc`];

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { endpoints, errno } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
+import { api, base64Of } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { validate } from '../../ui/form.tsx';
@@ -14,16 +14,6 @@ const imageTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
 type ImageType = (typeof imageTypes)[number];
 /** The server's limit, checked here first so a large photo is refused before it is sent. */
 const maxImageBytes = 2 * 1024 * 1024;
-
-/** A file's bytes as base64 (without the `data:` prefix FileReader puts in front). */
-function base64Of(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
 
 /** Attaches a payment proof (PNG, JPEG or WebP, at most 2 MB) to an order. */
 export default function ImageUploadDialog({

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { endpoints, errno, type Output } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
+import { api, base64Of } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
@@ -15,15 +15,6 @@ type Preview = Output<typeof endpoints.merchantPayout.bulkCreate>;
 
 /** The server takes files up to 5 MB; a larger one is refused here before it is read. */
 const maxFileBytes = 5 * 1024 * 1024;
-
-function base64Of(file: File): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsDataURL(file);
-  });
-}
 
 /**
  * Bulk payouts from a CSV or XLSX file: first a check of every row (nothing is created, the Google code
