@@ -26,7 +26,7 @@ import { Hono } from 'hono';
 import { inTransaction } from '../server/db/index.ts';
 import { merchants } from '../server/db/schema.ts';
 import type { SessionUser } from '../server/http/session.ts';
-import { listFilters, listPage, pageBound } from '../server/modules/payin/routes.ts';
+import { listFilters, listPage } from '../server/modules/payin/routes.ts';
 import { rowView } from '../server/modules/payin/views.ts';
 import {
   args,
@@ -157,16 +157,12 @@ async function child(mode: string) {
   };
   const app = new Hono();
   const f = listFilters(deps, user, input, 'en');
-  const kept = (
-    await listPage(database, database.db, f.where, pageBound(f.to, undefined), 21, { prepared: true })
-  )
+  const kept = (await listPage(database, database.db, f, undefined, 21))
     .slice(0, 20)
     .map((r) => rowView(r.order, r.merchantCode, r.channelCode));
   app.get('/bare', (c) => c.json({ errno: 0, errmsg: '', data: { list: kept, total: 10_000 } }));
   app.get('/page', async (c) => {
-    const rows = await listPage(database, database.db, f.where, pageBound(f.to, undefined), 21, {
-      prepared: true,
-    });
+    const rows = await listPage(database, database.db, f, undefined, 21);
     return c.json({
       errno: 0,
       errmsg: '',

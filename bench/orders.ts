@@ -167,8 +167,7 @@ notes.push(
 const filters = listFilters(deps, platformUser, listInput, 'en');
 const { where, to: toDate } = filters;
 /** The list's page as the server reads it (a prepared statement answering the page as one JSON value). */
-const page = (cursor: string | undefined) =>
-  listPage(deps.database, db, where, pageBound(toDate, cursor), pageSize + 1, { prepared: true });
+const page = (cursor: string | undefined) => listPage(deps.database, db, filters, cursor, pageSize + 1);
 const cursorOf = (r: Awaited<ReturnType<typeof page>>) => {
   const last = r.slice(0, pageSize).at(-1);
   return r.length > pageSize && last ? encodeCursor(last.order.createdAt, last.order.id) : undefined;
@@ -318,10 +317,7 @@ if (only.has('b')) {
   /** The list's search as the list runs it: the bounded number search, then its page (planned afresh). */
   const listSearch = async (q: string) => {
     const f = await searchedFilters(deps, db, platformUser, { from: searchFrom, to, q }, 'en');
-    const page = await listPage(deps.database, db, f.where, pageBound(f.to, undefined), pageSize + 1, {
-      prepared: false,
-      source: f.source,
-    });
+    const page = await listPage(deps.database, db, f, undefined, pageSize + 1);
     if (page.length > pageSize) await listTotal(db, f);
     return page;
   };

@@ -16,6 +16,7 @@ import {
 import { type Db, inTransaction, retrying } from '../db/index.ts';
 import { gatewayNonces } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
+import { jsonAnswer } from '../http/answer.ts';
 import { AppError } from '../http/errors.ts';
 import { type Lang, langFrom, t } from '../http/i18n.ts';
 import { docsPage } from '../http/openapi.ts';
@@ -237,7 +238,8 @@ export function mountGateway(
           await spendAlone();
           const fields = parsed.success ? nul : fieldErrors(parsed.error.issues, lang);
           const first = fields[0];
-          return c.json(
+          return jsonAnswer(
+            c,
             envelope(
               lang,
               errno.invalid,
@@ -284,8 +286,12 @@ export function mountGateway(
               deps.logger.error({ rid: requestId, err: errorForLog(err) }, 'after-commit task failed'),
             );
         }
-        for (const [k, v] of Object.entries(answer.headers ?? {})) c.header(k, v);
-        return c.json(envelope(lang, errno.ok, answer.data), (answer.status ?? ep.status) as 200);
+        return jsonAnswer(
+          c,
+          envelope(lang, errno.ok, answer.data),
+          answer.status ?? ep.status,
+          answer.headers,
+        );
       } catch (caught) {
         let err = caught;
         try {
@@ -294,16 +300,16 @@ export function mountGateway(
           err = replayed;
         }
         if (err instanceof AppError)
-          return c.json(envelope(lang, err.errno, err.data), httpStatusOf(err.errno) as 400);
+          return jsonAnswer(c, envelope(lang, err.errno, err.data), httpStatusOf(err.errno) as 400);
         deps.logger.error(
           { rid: requestId, endpoint: ep.id, err: errorForLog(err) },
           'gateway handler failed',
         );
-        return c.json(envelope(lang, errno.internal), 500);
+        return jsonAnswer(c, envelope(lang, errno.internal), 500);
       }
     });
   }
   app.all('/gateway/*', (c) =>
-    c.json(envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404),
+    jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404),
   );
 }

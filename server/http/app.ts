@@ -6,7 +6,6 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { needsPermission } from '../../contract/endpoint.ts';
 import { type Errno, errno } from '../../contract/errno.ts';
@@ -17,6 +16,7 @@ import type { Deps } from '../deps.ts';
 import { type GatewayRoute, mountGateway } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
+import { jsonAnswer, withSecurityHeaders } from './answer.ts';
 import { AppError, Refusal } from './errors.ts';
 import { type AuditEntry, FileAnswer, type RequestMeta, type Route } from './handle.ts';
 import { langFrom, t } from './i18n.ts';
@@ -30,19 +30,6 @@ type Env = { Variables: { requestId: string } };
 export function envelope(lang: RequestMeta['lang'], code: Errno, data: unknown = null, errmsg?: string) {
   return { errno: code, errmsg: code === errno.ok ? '' : (errmsg ?? t(lang, `errno.${code}`)), data };
 }
-
-const contentSecurityPolicy = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'blob:'],
-  connectSrc: ["'self'"],
-  fontSrc: ["'self'", 'data:'],
-  objectSrc: ["'none'"],
-  baseUri: ["'none'"],
-  frameAncestors: ["'none'"],
-  formAction: ["'self'"],
-};
 
 function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
@@ -86,10 +73,6 @@ export function createApp(
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
-    // On the response's headers, not `c.header()`: after the handler that would turn @hono/node-server's
-    // lightweight response into a full web Response, then written through a stream (a third of a list
-    // call's server time under load).
-    c.res.headers.set('X-Request-Id', requestId);
     const path = c.req.path;
     if (path.startsWith('/api') || path.startsWith('/gateway')) {
       log.info({
@@ -101,20 +84,12 @@ export function createApp(
       });
     }
   });
-  app.use(
-    '*',
-    secureHeaders({
-      contentSecurityPolicy,
-      strictTransportSecurity: 'max-age=31536000; includeSubDomains',
-      referrerPolicy: 'no-referrer',
-      xFrameOptions: 'DENY',
-      crossOriginResourcePolicy: 'same-origin',
-    }),
-  );
+  app.use('*', withSecurityHeaders);
   const limitOf = (maxSize: number) =>
     bodyLimit({
       maxSize,
-      onError: (c) => c.json(envelope(langFrom(c.req.header('accept-language')), errno.badRequest), 413),
+      onError: (c) =>
+        jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.badRequest), 413),
     });
   const defaultLimit = limitOf(1024 * 1024);
   const uploadLimits = new Map(
@@ -182,7 +157,7 @@ export function createApp(
           if (ep.id === 'auth.info') delete (raw as Record<string, unknown>).token;
         } else {
           if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-            return c.json(envelope(meta.lang, errno.unsupportedMediaType), 415);
+            return jsonAnswer(c, envelope(meta.lang, errno.unsupportedMediaType), 415);
           }
           const text = await c.req.text();
           try {
@@ -200,7 +175,7 @@ export function createApp(
           const errmsg = `${t(meta.lang, `errno.${errno.invalid}`)}${first ? `: ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}`;
           if (user && ep.method === 'POST')
             await writeLog(db, ep, meta, user, 'failed', errno.invalid, undefined);
-          return c.json(envelope(meta.lang, errno.invalid, { fields }, errmsg));
+          return jsonAnswer(c, envelope(meta.lang, errno.invalid, { fields }, errmsg));
         }
         const after: Array<() => Promise<void> | void> = [];
         const ctxFor = (tx: typeof db) => ({
@@ -246,7 +221,7 @@ export function createApp(
               );
           }
         }
-        if (result instanceof Refusal) return c.json(envelope(meta.lang, result.errno, result.data));
+        if (result instanceof Refusal) return jsonAnswer(c, envelope(meta.lang, result.errno, result.data));
         if (result instanceof FileAnswer) {
           if (!ep.download) throw new Error(`${ep.id} answered a file but is not a download endpoint`);
           // Money data leaving the system: who took which rows is written before the first byte goes.
@@ -263,18 +238,18 @@ export function createApp(
             },
           });
         }
-        return c.json(envelope(meta.lang, errno.ok, result ?? null));
+        return jsonAnswer(c, envelope(meta.lang, errno.ok, result ?? null));
       } catch (err) {
         if (err instanceof AppError) {
           if (user && ep.method === 'POST' && err.errno !== errno.forbidden) {
             await writeLog(db, ep, meta, user, 'failed', err.errno, audit).catch(() => {});
           }
-          return c.json(envelope(meta.lang, err.errno, err.data));
+          return jsonAnswer(c, envelope(meta.lang, err.errno, err.data));
         }
         log.error({ rid: meta.requestId, endpoint: ep.id, err: errorForLog(err) }, 'handler failed');
         if (user && ep.method === 'POST')
           await writeLog(db, ep, meta, user, 'failed', errno.internal, audit).catch(() => {});
-        return c.json(envelope(meta.lang, errno.internal), 500);
+        return jsonAnswer(c, envelope(meta.lang, errno.internal), 500);
       }
     });
   }
@@ -282,7 +257,9 @@ export function createApp(
   mountGateway(app, deps, gatewayRoutes);
   app.get('/api/openapi.json', (c) => c.json(openApiDocument()));
   app.get('/api/docs', (c) => c.html(docsPage(openApiDocument())));
-  app.all('/api/*', (c) => c.json(envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404));
+  app.all('/api/*', (c) =>
+    jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404),
+  );
 
   // The built console: hashed assets are immutable; any other path is the single-page app.
   const root = deps.config.consoleDir;
@@ -300,7 +277,7 @@ export function createApp(
   });
   app.onError((err, c) => {
     log.error({ rid: c.get('requestId'), err: errorForLog(err) }, 'unhandled');
-    return c.json(envelope(langFrom(c.req.header('accept-language')), errno.internal), 500);
+    return jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.internal), 500);
   });
   return app;
 }

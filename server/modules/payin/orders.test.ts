@@ -164,10 +164,7 @@ describe.each(engines)('collection orders in the console on %s', (engine) => {
       const page = async (q: string, width: number) => {
         const found = await search(q, width);
         const f = listFilters(s.deps, platformUser, { ...period(), q }, 'en', found);
-        const rows = await listPage(s.deps.database, s.db, f.where, pageBound(f.to, undefined), 10, {
-          prepared: false,
-          source: f.source,
-        });
+        const rows = await listPage(s.deps.database, s.db, f, undefined, 10);
         return { broad: found.broad, nos: rows.map((r) => r.order.merchantOrderNo) };
       };
       expect(await page(`WIDE-${stamp}-`, 3)).toEqual({

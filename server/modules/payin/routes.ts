@@ -3,7 +3,7 @@
  * users are confined to their merchant: the merchant id comes from the session, never from the request,
  * and another merchant's order answers 404 as if it did not exist.
  */
-import { and, asc, eq, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, fillPlaceholders, gte, inArray, lte, ne, or, type SQL, sql } from 'drizzle-orm';
 import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
@@ -106,9 +106,17 @@ function anyNumber(nos: string[]) {
   );
 }
 
+/** How a filter's value enters its condition: as itself, or as a named placeholder (see `listFilters`). */
+type Bind = <T>(name: string, value: T) => T;
+const asPlaceholder = ((name: string) => sql.placeholder(name)) as unknown as Bind;
+
 /**
  * The filters of a list or totals query (without the period's upper bound, which paging handles).
  * Exported for bench/orders.ts, which times the exact query the list runs.
+ *
+ * Without a number search (`q`, `nos`), the filters also say their `shape`: which filters are set, and
+ * how many statuses. The list's page statement is rendered once per shape, with placeholders, and only
+ * bound afterwards (`listPage`): drizzle's rendering of the conditions cost more than running them.
  */
 export function listFilters(
   deps: Deps,
@@ -127,16 +135,32 @@ export function listFilters(
     input.status === undefined ? [] : Array.isArray(input.status) ? input.status : [input.status];
   const q = input.q?.trim();
   const nos = input.nos === undefined ? [] : [...new Set([input.nos].flat())].sort();
-  const where = and(
-    gte(payinOrders.createdAt, from),
-    nos.length ? anyNumber(nos) : undefined,
-    merchantId === undefined ? undefined : eq(payinOrders.merchantId, merchantId),
-    statuses.length ? inArray(payinOrders.status, statuses) : undefined,
-    input.pushStatus ? eq(payinOrders.pushStatus, input.pushStatus) : undefined,
-    input.channelId === undefined ? undefined : eq(payinOrders.channelId, input.channelId),
-    // The list's bounded search reads from `search.source`; exports filter the whole prefix ranges.
-    q && !search ? or(...payinNumbers.columns.map((col) => startsWith(col, q))) : undefined,
-  );
+  const whereWith = (bind: Bind) =>
+    and(
+      gte(payinOrders.createdAt, bind('from', from)),
+      nos.length ? anyNumber(nos) : undefined,
+      merchantId === undefined ? undefined : eq(payinOrders.merchantId, bind('merchantId', merchantId)),
+      statuses.length
+        ? inArray(
+            payinOrders.status,
+            statuses.map((s, i) => bind(`status${i}`, s)),
+          )
+        : undefined,
+      input.pushStatus ? eq(payinOrders.pushStatus, bind('pushStatus', input.pushStatus)) : undefined,
+      input.channelId === undefined
+        ? undefined
+        : eq(payinOrders.channelId, bind('channelId', input.channelId)),
+      // The list's bounded search reads from `search.source`; exports filter the whole prefix ranges.
+      q && !search ? or(...payinNumbers.columns.map((col) => startsWith(col, q))) : undefined,
+    );
+  // Built once with the values in place, noting each bound value by name: the shape is the names.
+  const values: Record<string, unknown> = {};
+  let shape = '';
+  const where = whereWith((name, value) => {
+    values[name] = value;
+    shape += `${name} `;
+    return value;
+  });
   // Names the filter set whole (the same key, the same rows), for the kept capped totals.
   const key = JSON.stringify([
     'payin',
@@ -149,8 +173,12 @@ export function listFilters(
     q || null,
     nos,
   ]);
-  return { where, to, key, source: search?.source };
+  // A number search's plan depends on its numbers: it is rendered and planned on every call.
+  const shaped = q || nos.length ? undefined : { shape, values, where: () => whereWith(asPlaceholder) };
+  return { where, to, key, source: search?.source, shaped };
 }
+
+export type ListFilters = ReturnType<typeof listFilters>;
 
 /** The pay-in's numbers a search reads (exported for the search's own test). */
 export const payinNumbers = {
@@ -192,22 +220,25 @@ export interface PageRow {
 
 const rowKeys = Object.keys(rowColumns) as (keyof typeof rowColumns)[];
 const rowTimes = new Set<string>(['createdAt', 'expiresAt', 'paidAt', 'callbackAt']);
+const isTime = rowKeys.map((key) => rowTimes.has(key));
 const dialect = new PgDialect();
 
 const pageColumns = sql.join(Object.values(rowColumns), sql`, `);
+/** The page's values: times as epoch milliseconds (a Date from a number costs nothing; from text, parsing). */
+const pageValues = sql.join(
+  rowKeys.map((key) =>
+    rowTimes.has(key) ? sql`floor(extract(epoch from ${rowColumns[key]}) * 1000)::int8` : rowColumns[key],
+  ),
+  sql`, `,
+);
 /**
  * The page statement up to its filters, reading `from` (the table, or a number search's `source`). The
  * page's rows are chosen first and made JSON after (outside, under the table's name): a search's orders
  * are sorted, not read in index order, and building the JSON of each before sorting cost 25 ms a page.
  */
-const pageHeadFrom = (from: SQL) => sql`select coalesce(json_agg(json_build_array(${pageColumns})
+const pageHeadFrom = (from: SQL) => sql`select coalesce(json_agg(json_build_array(${pageValues})
       order by ${payinOrders.createdAt} desc, ${payinOrders.id} desc), '[]')
     from (select ${pageColumns} from ${from} where `;
-const pageHead = pageHeadFrom(sql`${payinOrders}`);
-const pageOrder = sql` order by ${payinOrders.createdAt} desc, ${payinOrders.id} desc limit `;
-/** The statement's text around the filters, rendered once (the filters vary; the rest does not). */
-const pageHeadText = dialect.sqlToQuery(pageHead).sql;
-const pageOrderText = dialect.sqlToQuery(pageOrder).sql;
 
 /**
  * The page of `pageQuery` as one JSON value: a row per order, its `rowColumns`. The driver then reads one
@@ -216,9 +247,13 @@ const pageOrderText = dialect.sqlToQuery(pageOrder).sql;
  * codes come from memory (`codesById`): joined in, they cost more to plan and run than the page itself,
  * a number search the most (0.8 ms planning and 1.2 ms running against 0.3 and 0.06 ms without).
  */
-export function pageJsonSql(where: SQL | undefined, bound: SQL, limit: number, source?: SQL): SQL {
-  return sql`${source ? pageHeadFrom(source) : pageHead}${and(where, bound)}${pageOrder}${limit}) ${payinOrders}`;
+export function pageJsonSql(where: SQL | undefined, bound: SQL, limit: unknown, source?: SQL): SQL {
+  return sql`${pageHeadFrom(source ?? sql`${payinOrders}`)}${and(where, bound)} order by ${payinOrders.createdAt} desc, ${payinOrders.id} desc limit ${limit}) ${payinOrders}`;
 }
+
+/** The page statement of each filter shape, rendered with placeholders (see `listFilters`). */
+const shapedPages = new Map<string, { sql: string; params: unknown[] }>();
+const maxShapes = 1_000;
 
 interface Codes {
   merchants: Map<number, string>;
@@ -264,29 +299,45 @@ async function codesById(database: Database, db: Db, fresh = false): Promise<Cod
 }
 
 /**
- * `pageQuery`'s rows, read as `pageJsonSql` through the driver directly. `prepared` when the plan does not
- * hang on the values (no number search): the statement is then parsed and planned once per connection.
+ * `pageQuery`'s rows, read as `pageJsonSql` through the driver directly: `limit` rows from the period's end
+ * (`filters.to`) or from `cursor`. Without a number search the statement is its shape's, rendered once,
+ * and prepared: parsed and planned once per connection.
  */
 export async function listPage(
   database: Database,
   db: Db,
-  where: SQL | undefined,
-  bound: SQL,
+  filters: Pick<ListFilters, 'where' | 'to' | 'source' | 'shaped'>,
+  cursor: string | undefined,
   limit: number,
-  opts: { prepared: boolean; source?: SQL | undefined },
 ): Promise<PageRow[]> {
+  const start = pageStart(filters.to, cursor);
+  const { shaped } = filters;
   let statement: { sql: string; params: unknown[] };
-  if (opts.source) statement = dialect.sqlToQuery(pageJsonSql(where, bound, limit, opts.source));
-  else {
-    // Only the filters are rendered per call: `pageJsonSql`'s text, put together from its parts.
-    const filters = dialect.sqlToQuery(and(where, bound)!);
+  if (shaped) {
+    let page = shapedPages.get(shaped.shape);
+    if (!page) {
+      const { sql: text, params } = dialect.sqlToQuery(
+        pageJsonSql(
+          shaped.where(),
+          boundAt(sql.placeholder('at'), sql.placeholder('id')),
+          sql.placeholder('limit'),
+        ),
+      );
+      page = { sql: text, params };
+      if (shapedPages.size >= maxShapes) shapedPages.clear();
+      shapedPages.set(shaped.shape, page);
+    }
     statement = {
-      sql: `${pageHeadText}${filters.sql}${pageOrderText}$${filters.params.length + 1}) "payin_orders"`,
-      params: [...filters.params, limit],
+      sql: page.sql,
+      params: fillPlaceholders(page.params, { ...shaped.values, at: start.at, id: start.id, limit }),
     };
+  } else {
+    statement = dialect.sqlToQuery(
+      pageJsonSql(filters.where, boundAt(start.at, start.id), limit, filters.source),
+    );
   }
   const [[row], known] = await Promise.all([
-    database.raw(db, statement.sql, statement.params, { name: opts.prepared && !opts.source }),
+    database.raw(db, statement.sql, statement.params, { name: !!shaped }),
     codesById(database, db),
   ]);
   const list = JSON.parse(row?.[0] ?? '[]') as unknown[][];
@@ -305,7 +356,7 @@ export async function listPage(
     for (let i = 0; i < rowKeys.length; i++) {
       const key = rowKeys[i]!;
       const v = values[i];
-      order[key] = rowTimes.has(key) && v !== null ? new Date(v as string) : v;
+      order[key] = isTime[i] && v !== null ? new Date(v as number) : v;
     }
     const channelId = order.channelId as number | null;
     return {
@@ -335,9 +386,14 @@ export function listTotal(
  * the one the EXPLAIN guard checks, also when PostgreSQL reuses it as a generic plan.
  */
 export function pageBound(to: Date, cursor: string | undefined): SQL {
-  const c = cursor ? decodeCursor(cursor) : { at: to, id: Number.MAX_SAFE_INTEGER };
-  return sql`(${payinOrders.createdAt}, ${payinOrders.id}) < (${c.at}, ${c.id})`;
+  const c = pageStart(to, cursor);
+  return boundAt(c.at, c.id);
 }
+
+const pageStart = (to: Date, cursor: string | undefined) =>
+  cursor ? decodeCursor(cursor) : { at: to, id: Number.MAX_SAFE_INTEGER };
+const boundAt = (at: unknown, id: unknown) =>
+  sql`(${payinOrders.createdAt}, ${payinOrders.id}) < (${at}, ${id})`;
 
 async function channelOf(tx: Db, id: number | null): Promise<Channel | undefined> {
   if (id === null) return undefined;
@@ -357,13 +413,7 @@ const auditTarget = (o: PayinOrder) => `payin:${o.orderNo}`;
 export const payinRoutes = [
   handle(endpoints.merchantOrder.list, async ({ input, user, tx, deps, req }) => {
     const filters = await searchedFilters(deps, tx, user, input, req.lang);
-    const { where, to, broad } = filters;
-    // A number search's plan depends on the numbers: it is planned afresh on every call.
-    const searching = !!input.q?.trim() || [input.nos ?? []].flat().length > 0;
-    const rows = await listPage(deps.database, tx, where, pageBound(to, input.cursor), input.pageSize + 1, {
-      prepared: !searching,
-      source: filters.source,
-    });
+    const rows = await listPage(deps.database, tx, filters, input.cursor, input.pageSize + 1);
     const page = rows.slice(0, input.pageSize);
     const last = page.at(-1);
     // A first page that holds the whole filtered set is its own count.
@@ -372,7 +422,7 @@ export const payinRoutes = [
         ? { total: rows.length, totalCapped: false }
         : await listTotal(tx, filters);
     // A broad search found some of its orders, not all: its count is a floor.
-    if (broad) counted.totalCapped = true;
+    if (filters.broad) counted.totalCapped = true;
     return {
       list: page.map((r) => rowView(r.order, r.merchantCode, r.channelCode)),
       ...counted,

@@ -6,12 +6,13 @@ import { gatewayPayin } from '../../../contract/gateway.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { channels, merchants, payinOrders } from '../../db/schema.ts';
+import { isoOf } from '../../lib/isoTime.ts';
 
 export type PayinOrder = typeof payinOrders.$inferSelect;
 export type GatewayPayin = z.output<typeof gatewayPayin>;
 export type PayinRow = z.output<typeof payinRow>;
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const iso = (d: Date | null) => (d ? isoOf(d) : null);
 
 /**
  * The order as the gateway query answers it and as callbacks carry it. Parsing through the contract's
@@ -82,8 +83,8 @@ export function rowView(o: RowOrder, merchantCode: string, channelCode: string |
     pushStatus: o.pushStatus,
     utr: o.utr,
     paidBy: o.paidBy,
-    createdAt: o.createdAt.toISOString(),
-    expiresAt: o.expiresAt.toISOString(),
+    createdAt: isoOf(o.createdAt),
+    expiresAt: isoOf(o.expiresAt),
     paidAt: iso(o.paidAt),
     callbackAt: iso(o.callbackAt),
   };

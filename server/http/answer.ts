@@ -1,0 +1,71 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+
+const contentSecurityPolicy = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'", 'data:'],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  frameAncestors: ["'none'"],
+  formAction: ["'self'"],
+};
+
+/**
+ * The security headers every answer carries: what hono's `secureHeaders` sets with these options, read
+ * from it once. API answers are built whole with them (`jsonAnswer`); setting them one by one on each
+ * finished answer turned @hono/node-server's plain header object into a web `Headers` and back, a tenth
+ * of a list call's server time under load.
+ */
+const securityHeaders: Readonly<Record<string, string>> = Object.fromEntries(
+  (
+    await new Hono()
+      .use(
+        secureHeaders({
+          contentSecurityPolicy,
+          strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+          referrerPolicy: 'no-referrer',
+          xFrameOptions: 'DENY',
+          crossOriginResourcePolicy: 'same-origin',
+        }),
+      )
+      .get('/', (c) => c.body(null))
+      .request('/')
+  ).headers,
+);
+
+/** Answers built whole: they already carry the security headers and the request id. */
+const whole = new WeakSet<Response>();
+
+/** A JSON answer with every header it needs, as one plain object the Node adapter writes as it is. */
+export function jsonAnswer(
+  c: Context,
+  body: unknown,
+  status = 200,
+  headers?: Readonly<Record<string, string>>,
+): Response {
+  const res = new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      ...securityHeaders,
+      ...headers,
+      'content-type': 'application/json',
+      'x-request-id': c.get('requestId'),
+    },
+  });
+  whole.add(res);
+  return res;
+}
+
+/** Gives any other answer (static files, HTML, downloads) the same headers after it is made. */
+export const withSecurityHeaders: MiddlewareHandler = async (c, next) => {
+  await next();
+  if (whole.has(c.res)) return;
+  const h = c.res.headers;
+  for (const name in securityHeaders) h.set(name, securityHeaders[name]!);
+  h.set('x-request-id', c.get('requestId'));
+};
