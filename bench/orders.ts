@@ -35,10 +35,11 @@ import type { Db } from '../server/db/index.ts';
 import { gatewayNonces, merchants, payinOrders } from '../server/db/schema.ts';
 import type { SessionUser } from '../server/http/session.ts';
 import { hmacHex } from '../server/lib/crypto.ts';
-import { cappedCountQuery, encodeCursor } from '../server/lib/paging.ts';
+import { cappedCountQuery } from '../server/lib/paging.ts';
 import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
 import { gatewayOrder } from '../server/modules/payin/gateway.ts';
 import {
+  cursorAfter,
   type ListInput,
   listFilters,
   listPage,
@@ -48,6 +49,7 @@ import {
   searchedFilters,
 } from '../server/modules/payin/routes.ts';
 import { orderUsingUtr } from '../server/modules/payin/utr.ts';
+import { pageViews } from '../server/modules/payin/views.ts';
 import {
   args,
   benchAdminPassword,
@@ -168,10 +170,8 @@ const filters = listFilters(deps, platformUser, listInput, 'en');
 const { where, to: toDate } = filters;
 /** The list's page as the server reads it (a prepared statement answering the page as one JSON value). */
 const page = (cursor: string | undefined) => listPage(deps.database, db, filters, cursor, pageSize + 1);
-const cursorOf = (r: Awaited<ReturnType<typeof page>>) => {
-  const last = r.slice(0, pageSize).at(-1);
-  return r.length > pageSize && last ? encodeCursor(last.order.createdAt, last.order.id) : undefined;
-};
+const cursorOf = (r: Awaited<ReturnType<typeof page>>) =>
+  r.length > pageSize ? cursorAfter(r[pageSize - 1]!) : undefined;
 
 console.log(`(a) list: merchant ${merchant.code}, status paid, last 30 days, ${pageSize} a page`);
 let cursor: string | undefined;
@@ -319,14 +319,14 @@ if (only.has('b')) {
     const f = await searchedFilters(deps, db, platformUser, { from: searchFrom, to, q }, 'en');
     const page = await listPage(deps.database, db, f, undefined, pageSize + 1);
     if (page.length > pageSize) await listTotal(db, f);
-    return page;
+    return pageViews(page);
   };
   for (const [label, key, field] of kinds) {
     const search = (i: number) => {
       const q = samples[i % samples.length]![key];
       return listSearch(q).then((r) => {
         // Merchant order numbers are unique per merchant only: the page holds it or its namesakes.
-        if (!r.some((x) => x.order[field]?.startsWith(q))) throw new Error(`search for ${label} ${q} missed`);
+        if (!r.some((x) => x[field]?.startsWith(q))) throw new Error(`search for ${label} ${q} missed`);
       });
     };
     timed(`lookup by ${label}: list search q`, await timeIt(iterations, search), pglite ? 2 : 1);

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
+import { JsonText } from './handle.ts';
 
 const contentSecurityPolicy = {
   defaultSrc: ["'self'"],
@@ -41,14 +42,17 @@ const securityHeaders: Readonly<Record<string, string>> = Object.fromEntries(
 /** Answers built whole: they already carry the security headers and the request id. */
 const whole = new WeakSet<Response>();
 
-/** A JSON answer with every header it needs, as one plain object the Node adapter writes as it is. */
+/**
+ * A JSON answer (a value, or text already written as JSON) with every header it needs, as one plain
+ * object the Node adapter writes as it is.
+ */
 export function jsonAnswer(
   c: Context,
   body: unknown,
   status = 200,
   headers?: Readonly<Record<string, string>>,
 ): Response {
-  const res = new Response(JSON.stringify(body), {
+  const res = new Response(body instanceof JsonText ? body.text : JSON.stringify(body), {
     status,
     headers: {
       ...securityHeaders,

@@ -18,7 +18,7 @@ import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { jsonAnswer, withSecurityHeaders } from './answer.ts';
 import { AppError, Refusal } from './errors.ts';
-import { type AuditEntry, FileAnswer, type RequestMeta, type Route } from './handle.ts';
+import { type AuditEntry, FileAnswer, JsonText, type RequestMeta, type Route } from './handle.ts';
 import { langFrom, t } from './i18n.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
 import { resolveSession, type SessionUser } from './session.ts';
@@ -30,6 +30,9 @@ type Env = { Variables: { requestId: string } };
 export function envelope(lang: RequestMeta['lang'], code: Errno, data: unknown = null, errmsg?: string) {
   return { errno: code, errmsg: code === errno.ok ? '' : (errmsg ?? t(lang, `errno.${code}`)), data };
 }
+
+/** `envelope` of a success whose data is already JSON text. */
+const envelopeOf = (data: JsonText) => new JsonText(`{"errno":${errno.ok},"errmsg":"","data":${data.text}}`);
 
 function clientIp(c: Context, trustProxy: boolean): string {
   if (trustProxy) {
@@ -238,6 +241,7 @@ export function createApp(
             },
           });
         }
+        if (result instanceof JsonText) return jsonAnswer(c, envelopeOf(result));
         return jsonAnswer(c, envelope(meta.lang, errno.ok, result ?? null));
       } catch (err) {
         if (err instanceof AppError) {

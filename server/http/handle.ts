@@ -52,8 +52,16 @@ export class FileAnswer {
   ) {}
 }
 
+/**
+ * An answer's data already written as JSON in the endpoint's output shape (a list page written straight
+ * from the database's values): the envelope carries it as it is. Its writer's tests check the shape.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 type UserOf<E extends Endpoint> = E['caller'] extends 'public' ? null : SessionUser;
-export type HandlerResult<E extends Endpoint> = z.output<E['output']> | Refusal | FileAnswer;
+export type HandlerResult<E extends Endpoint> = z.output<E['output']> | Refusal | FileAnswer | JsonText;
 
 export interface Route<E extends Endpoint = Endpoint> {
   endpoint: E;

@@ -3,6 +3,7 @@ import {
   createDecipheriv,
   createHash,
   createHmac,
+  hash as digestOf,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
@@ -36,8 +37,9 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');
 }
 
+/** One shot (`crypto.hash`): every signed-in call hashes its token, and this skips the Hash object. */
 export function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return digestOf('sha256', value, 'hex');
 }
 
 export function hmacHex(key: Buffer | string, value: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoOf } from './isoTime.ts';
+import { isoOf, isoOfMs } from './isoTime.ts';
 
 describe('isoOf', () => {
   it('writes what toISOString writes, across days, years and the edges of its range', () => {
@@ -26,7 +26,10 @@ describe('isoOf', () => {
       return seed / 2 ** 31;
     };
     for (let i = 0; i < 20_000; i++) instants.push(Math.floor(random() * 253_402_300_800_000));
-    for (const ms of instants) expect(isoOf(new Date(ms)), String(ms)).toBe(new Date(ms).toISOString());
+    for (const ms of instants) {
+      expect(isoOf(new Date(ms)), String(ms)).toBe(new Date(ms).toISOString());
+      expect(isoOfMs(ms), String(ms)).toBe(new Date(ms).toISOString());
+    }
   });
 
   it('refuses an invalid date as the built-in does', () => {

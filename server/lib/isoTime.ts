@@ -11,12 +11,14 @@ const lastInstant = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
 let keptDay = Number.NaN;
 let keptDayText = '';
 
-export function isoOf(d: Date): string {
-  const ms = d.getTime();
-  if (!(ms >= 0 && ms <= lastInstant)) return d.toISOString();
+export const isoOf = (d: Date): string => isoOfMs(d.getTime());
+
+/** `isoOf` of an instant given as epoch milliseconds (as the order list reads its times). */
+export function isoOfMs(ms: number): string {
+  if (!(ms >= 0 && ms <= lastInstant)) return new Date(ms).toISOString();
   const day = Math.floor(ms / dayMs);
   if (day !== keptDay) {
-    keptDayText = d.toISOString().slice(0, 11); // "YYYY-MM-DDT"
+    keptDayText = new Date(ms).toISOString().slice(0, 11); // "YYYY-MM-DDT"
     keptDay = day;
   }
   let rest = ms - day * dayMs;

@@ -25,6 +25,7 @@ import {
   simulatorChannel,
   startReceiver,
 } from './testkit.ts';
+import { pageViews } from './views.ts';
 
 const png = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -165,7 +166,7 @@ describe.each(engines)('collection orders in the console on %s', (engine) => {
         const found = await search(q, width);
         const f = listFilters(s.deps, platformUser, { ...period(), q }, 'en', found);
         const rows = await listPage(s.deps.database, s.db, f, undefined, 10);
-        return { broad: found.broad, nos: rows.map((r) => r.order.merchantOrderNo) };
+        return { broad: found.broad, nos: pageViews(rows).map((r) => r.merchantOrderNo) };
       };
       expect(await page(`WIDE-${stamp}-`, 3)).toEqual({
         broad: false,

@@ -21,7 +21,7 @@ import {
 } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
-import { handle } from '../../http/handle.ts';
+import { handle, JsonText } from '../../http/handle.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
@@ -44,7 +44,16 @@ import {
 import { createPayin, newOrderNo, transition, transitions, withUtrGuard } from './service.ts';
 import { settleSimulatorPayin } from './simulator.ts';
 import { findPayment, orderUsingUtr } from './utr.ts';
-import { loadRow, loadWithCodes, type PayinOrder, type RowOrder, rowColumns, rowView } from './views.ts';
+import {
+  loadRow,
+  loadWithCodes,
+  type PageRow,
+  type PayinOrder,
+  rowColumns,
+  rowIndex,
+  rowJson,
+  rowView,
+} from './views.ts';
 
 const dayMs = 24 * 60 * 60_000;
 /** Order lists look back 60 days; one more day lets a caller's "60 days ago, local midnight" through. */
@@ -211,23 +220,17 @@ export function pageQuery(db: Db, where: SQL | undefined, bound: SQL, limit: num
   );
 }
 
-/** A page row as the list reads it: the order's row columns and the codes of its merchant and channel. */
-export interface PageRow {
-  order: RowOrder;
-  merchantCode: string;
-  channelCode: string | null;
-}
-
 const rowKeys = Object.keys(rowColumns) as (keyof typeof rowColumns)[];
 const rowTimes = new Set<string>(['createdAt', 'expiresAt', 'paidAt', 'callbackAt']);
-const isTime = rowKeys.map((key) => rowTimes.has(key));
 const dialect = new PgDialect();
 
 const pageColumns = sql.join(Object.values(rowColumns), sql`, `);
 /** The page's values: times as epoch milliseconds (a Date from a number costs nothing; from text, parsing). */
 const pageValues = sql.join(
   rowKeys.map((key) =>
-    rowTimes.has(key) ? sql`floor(extract(epoch from ${rowColumns[key]}) * 1000)::int8` : rowColumns[key],
+    // As float8 (`extract` would compute in numeric, a fifth of the statement's time); orders' times are
+    // whole milliseconds, which the cast to int8 gives back exactly.
+    rowTimes.has(key) ? sql`(date_part('epoch', ${rowColumns[key]}) * 1000)::int8` : rowColumns[key],
   ),
   sql`, `,
 );
@@ -341,8 +344,7 @@ export async function listPage(
     codesById(database, db),
   ]);
   const list = JSON.parse(row?.[0] ?? '[]') as unknown[][];
-  const iMerchant = rowKeys.indexOf('merchantId');
-  const iChannel = rowKeys.indexOf('channelId');
+  const { merchantId: iMerchant, channelId: iChannel } = rowIndex;
   // A merchant or channel made since the codes were read (and not yet announced): read them again.
   const missing = (c: Codes) =>
     list.some(
@@ -352,20 +354,18 @@ export async function listPage(
     );
   const codes = missing(known) ? await codesById(database, db, true) : known;
   return list.map((values) => {
-    const order: Record<string, unknown> = {};
-    for (let i = 0; i < rowKeys.length; i++) {
-      const key = rowKeys[i]!;
-      const v = values[i];
-      order[key] = isTime[i] && v !== null ? new Date(v as number) : v;
-    }
-    const channelId = order.channelId as number | null;
+    const channelId = values[iChannel] as number | null;
     return {
-      order: order as unknown as RowOrder,
-      merchantCode: codes.merchants.get(order.merchantId as number) ?? '',
+      values,
+      merchantCode: codes.merchants.get(values[iMerchant] as number) ?? '',
       channelCode: channelId === null ? null : (codes.channels.get(channelId) ?? null),
     };
   });
 }
+
+/** Where the list goes on after `row` (the last of its page). */
+export const cursorAfter = ({ values }: PageRow) =>
+  encodeCursor(new Date(values[rowIndex.createdAt] as number), values[rowIndex.id] as number);
 
 /** The list's capped total over the whole period (`where`, `to` and `key` from `listFilters`). */
 export function listTotal(
@@ -415,7 +415,6 @@ export const payinRoutes = [
     const filters = await searchedFilters(deps, tx, user, input, req.lang);
     const rows = await listPage(deps.database, tx, filters, input.cursor, input.pageSize + 1);
     const page = rows.slice(0, input.pageSize);
-    const last = page.at(-1);
     // A first page that holds the whole filtered set is its own count.
     const counted =
       !input.cursor && rows.length <= input.pageSize
@@ -423,12 +422,11 @@ export const payinRoutes = [
         : await listTotal(tx, filters);
     // A broad search found some of its orders, not all: its count is a floor.
     if (filters.broad) counted.totalCapped = true;
-    return {
-      list: page.map((r) => rowView(r.order, r.merchantCode, r.channelCode)),
-      ...counted,
-      nextCursor:
-        rows.length > input.pageSize && last ? encodeCursor(last.order.createdAt, last.order.id) : null,
-    };
+    const next = rows.length > input.pageSize ? cursorAfter(page.at(-1)!) : null;
+    // Written here as JSON in the contract's shape (`rowJson`), not built as objects and serialised.
+    return new JsonText(
+      `{"list":[${page.map(rowJson).join(',')}],"total":${counted.total},"totalCapped":${counted.totalCapped},"nextCursor":${JSON.stringify(next)}}`,
+    );
   }),
 
   handle(endpoints.merchantOrder.totals, async ({ input, user, tx, deps, req }) => {

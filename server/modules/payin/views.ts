@@ -6,7 +6,7 @@ import { gatewayPayin } from '../../../contract/gateway.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { channels, merchants, payinOrders } from '../../db/schema.ts';
-import { isoOf } from '../../lib/isoTime.ts';
+import { isoOf, isoOfMs } from '../../lib/isoTime.ts';
 
 export type PayinOrder = typeof payinOrders.$inferSelect;
 export type GatewayPayin = z.output<typeof gatewayPayin>;
@@ -89,6 +89,45 @@ export function rowView(o: RowOrder, merchantCode: string, channelCode: string |
     callbackAt: iso(o.callbackAt),
   };
 }
+
+/**
+ * A list page's row as the page statement reads it: the `rowColumns` values in their order (times as
+ * epoch milliseconds), with the codes of the order's merchant and channel.
+ */
+export interface PageRow {
+  values: readonly unknown[];
+  merchantCode: string;
+  channelCode: string | null;
+}
+
+/** Where each of `rowColumns` sits in a `PageRow`'s values. */
+export const rowIndex = Object.fromEntries(Object.keys(rowColumns).map((key, i) => [key, i])) as Record<
+  keyof typeof rowColumns,
+  number
+>;
+
+/**
+ * A text value as JSON: quoted as it is unless it holds a quote, a backslash or a control character (text
+ * read from the database holds no lone surrogates), which is most values and half the cost of stringify.
+ */
+const needsEscaping = /["\\\u0000-\u001f]/;
+const text = (v: unknown) =>
+  v === null || v === undefined ? 'null' : needsEscaping.test(v as string) ? JSON.stringify(v) : `"${v}"`;
+const money = (v: unknown) => `"${formatMinor(v as number)}"`;
+const time = (v: unknown) => (v === null ? 'null' : `"${isoOfMs(v as number)}"`);
+
+/**
+ * `rowView` of a page row, written as JSON text straight from its values: a list page would otherwise
+ * build twenty objects only to serialise them again (a test keeps the two byte for byte the same).
+ */
+export function rowJson({ values: v, merchantCode, channelCode }: PageRow): string {
+  const i = rowIndex;
+  return `{"id":${v[i.id]},"orderNo":${text(v[i.orderNo])},"merchantOrderNo":${text(v[i.merchantOrderNo])},"merchantId":${v[i.merchantId]},"merchantCode":${text(merchantCode)},"channelId":${v[i.channelId]},"channelCode":${text(channelCode)},"channelOrderId":${text(v[i.channelOrderId])},"currency":${text(v[i.currency])},"amount":${money(v[i.amount])},"paidAmount":${v[i.paidAmount] === null ? 'null' : money(v[i.paidAmount])},"fee":${money(v[i.fee])},"status":${text(v[i.status])},"pushStatus":${text(v[i.pushStatus])},"utr":${text(v[i.utr])},"paidBy":${text(v[i.paidBy])},"createdAt":${time(v[i.createdAt])},"expiresAt":${time(v[i.expiresAt])},"paidAt":${time(v[i.paidAt])},"callbackAt":${time(v[i.callbackAt])}}`;
+}
+
+/** Page rows as row views (tests and benchmarks; the list itself writes `rowJson`). */
+export const pageViews = (rows: readonly PageRow[]): PayinRow[] =>
+  JSON.parse(`[${rows.map(rowJson).join(',')}]`) as PayinRow[];
 
 /** An order with its merchant's and channel's codes, or undefined. */
 export async function loadWithCodes(db: Db, id: number) {
