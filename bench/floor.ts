@@ -4,6 +4,10 @@
  * generator (autocannon, 50 connections, in this process on the same cores) and the same CPU accounting.
  *
  *  - `bare`: Hono answering a list page of 20 orders kept in memory (HTTP, JSON and the load generator).
+ *  - `pass`: Hono plus the page statement the list runs, its text answered as the database gives it: the
+ *    floor under any endpoint that reads this page;
+ *  - `lean`: `pass` plus what the list itself must do, without the app around it: the session (a token's
+ *    hash looked up in memory), the query's validation, the filters, the rows written as JSON, the cursor;
  *  - `page`: Hono plus the one statement the list runs (`listPage`: prepared, the page as one JSON value)
  *    and its rows written as the list writes them (`rowJson`), no session, no validation, no total.
  *  - `create`: Hono plus a creation's database work as the server does it (a transaction: the nonce with
@@ -13,7 +17,7 @@
  *
  *   npx tsx bench/floor.ts --dir bench/out/pg-1m --url postgres://postgres@127.0.0.1:5432/bench [--workers 2]
  *   npx tsx bench/floor.ts --dir bench/out/pglite-1m
- * Options: --seconds 10, --only bare,page,create,create2, --workers N (PostgreSQL: server processes, default 2).
+ * Options: --seconds 10, --only bare,pass,lean,page,create,create2, --workers N (PostgreSQL: server processes, default 2).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -23,10 +27,12 @@ import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { eq, sql } from 'drizzle-orm';
 import { Hono } from 'hono';
+import { endpoints } from '../contract/index.ts';
 import { inTransaction } from '../server/db/index.ts';
 import { merchants } from '../server/db/schema.ts';
 import type { SessionUser } from '../server/http/session.ts';
-import { listFilters, listPage } from '../server/modules/payin/routes.ts';
+import { sha256 } from '../server/lib/crypto.ts';
+import { cursorAfter, listFilters, listPage, pageStatement } from '../server/modules/payin/routes.ts';
 import { pageViews, rowJson } from '../server/modules/payin/views.ts';
 import {
   args,
@@ -42,6 +48,8 @@ import {
 } from './common.ts';
 
 const a = args();
+/** The session token the `lean` floor server knows. */
+const floorToken = 'floor-session-token';
 const t = target(a);
 const serveMode = a.get('serve');
 if (serveMode) await child(serveMode);
@@ -88,13 +96,25 @@ async function main() {
       await new Promise((r) => setTimeout(r, 200));
     }
     try {
-      const url = `http://127.0.0.1:${port}/${mode}`;
+      // The list's query (the floor server says it: it knows the merchant's id).
+      const query = /^query (.*)$/m.exec(said)?.[1] ?? '';
+      const url = `http://127.0.0.1:${port}/${mode}${mode === 'lean' ? `?${query}` : ''}`;
+      let refused = 0;
       const run = (duration: number) =>
         autocannon({
           url,
           connections: mode.startsWith('create') ? 16 : 50,
           duration,
           method: mode.startsWith('create') ? 'POST' : 'GET',
+          headers: { 'admin-token': floorToken },
+          // As bench/orders.ts counts: only answers that say they went well.
+          requests: [
+            {
+              onResponse: (_status, body) => {
+                if (!body.startsWith('{"errno":0,')) refused++;
+              },
+            },
+          ],
         });
       await run(2);
       const cpu = await cpuPerCall(
@@ -111,7 +131,8 @@ async function main() {
         `${fmtInt(cpu.server)} | ${dbName ? fmtInt(cpu.database) : '—'} | ${fmtInt(cpu.load)} | ${fmtInt(total)} | ` +
         `${fmtInt(2e6 / total)} /s |`;
       rows.push(line);
-      console.log(line, r.non2xx + r.errors ? `(${r.non2xx + r.errors} failed)` : '');
+      const failed = r.non2xx + r.errors + refused;
+      console.log(line, failed ? `(${failed} failed)` : '');
     } finally {
       server.kill('SIGTERM');
       await new Promise((r) => server.once('exit', r));
@@ -166,6 +187,37 @@ async function child(mode: string) {
     return c.body(`{"errno":0,"errmsg":"","data":{"list":[${list}],"total":10000}}`, 200, {
       'content-type': 'application/json',
     });
+  });
+  // The list's page statement answered as the database's text, nothing done to it: the floor under any
+  // endpoint that reads this page.
+  app.get('/pass', async (c) => {
+    const statement = pageStatement(f, undefined, 21);
+    const [row] = await database.raw(database.db, statement.sql, statement.params, {
+      name: statement.prepared,
+    });
+    return c.body(`{"errno":0,"errmsg":"","data":{"list":${row?.[0] ?? '[]'},"total":10000}}`, 200, {
+      'content-type': 'application/json',
+    });
+  });
+  // What the list must do beyond `pass`, without the app around it: the session (the token's hash looked
+  // up in memory), the query's validation, the filters, the page's rows written as JSON, the cursor.
+  const sessions = new Map([[sha256(floorToken), user]]);
+  const query = new URLSearchParams({ ...input, merchantId: String(input.merchantId), pageSize: '20' });
+  if (!cluster.isWorker || cluster.worker?.id === 1) console.log(`query ${query}`);
+  app.get('/lean', async (c) => {
+    const who = sessions.get(sha256(c.req.header('admin-token') ?? ''));
+    if (!who) return c.json({ errno: 1001, errmsg: '', data: null });
+    const parsed = endpoints.merchantOrder.list.input.safeParse(c.req.query());
+    if (!parsed.success) return c.json({ errno: 422, errmsg: '', data: null });
+    const lf = listFilters(deps, who, parsed.data, 'en');
+    const rows = await listPage(database, database.db, lf, parsed.data.cursor, parsed.data.pageSize + 1);
+    const page = rows.slice(0, parsed.data.pageSize);
+    const next = rows.length > page.length ? cursorAfter(page.at(-1)!) : null;
+    return c.body(
+      `{"errno":0,"errmsg":"","data":{"list":[${page.map(rowJson).join(',')}],"total":10000,"totalCapped":true,"nextCursor":${JSON.stringify(next)}}}`,
+      200,
+      { 'content-type': 'application/json' },
+    );
   });
   const insertOrder = `insert into payin_orders (order_no, merchant_id, merchant_order_no, channel_id, channel_order_id,
       currency, amount, fee, agent_commission, status, push_status, notify_url, pay_url, request_hash,

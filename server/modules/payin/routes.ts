@@ -302,10 +302,43 @@ async function codesById(database: Database, db: Db, fresh = false): Promise<Cod
 }
 
 /**
- * `pageQuery`'s rows, read as `pageJsonSql` through the driver directly: `limit` rows from the period's end
- * (`filters.to`) or from `cursor`. Without a number search the statement is its shape's, rendered once,
- * and prepared: parsed and planned once per connection.
+ * The statement of a list page (`pageJsonSql`): `limit` rows from the period's end (`filters.to`) or from
+ * `cursor`. Without a number search it is its filter shape's, rendered once, and `prepared`: parsed and
+ * planned once per connection.
  */
+export function pageStatement(
+  filters: Pick<ListFilters, 'where' | 'to' | 'source' | 'shaped'>,
+  cursor: string | undefined,
+  limit: number,
+): { sql: string; params: unknown[]; prepared: boolean } {
+  const start = pageStart(filters.to, cursor);
+  const { shaped } = filters;
+  if (!shaped) {
+    const q = dialect.sqlToQuery(
+      pageJsonSql(filters.where, boundAt(start.at, start.id), limit, filters.source),
+    );
+    return { ...q, prepared: false };
+  }
+  let page = shapedPages.get(shaped.shape);
+  if (!page) {
+    page = dialect.sqlToQuery(
+      pageJsonSql(
+        shaped.where(),
+        boundAt(sql.placeholder('at'), sql.placeholder('id')),
+        sql.placeholder('limit'),
+      ),
+    );
+    if (shapedPages.size >= maxShapes) shapedPages.clear();
+    shapedPages.set(shaped.shape, page);
+  }
+  return {
+    sql: page.sql,
+    params: fillPlaceholders(page.params, { ...shaped.values, at: start.at, id: start.id, limit }),
+    prepared: true,
+  };
+}
+
+/** `pageQuery`'s rows, read with `pageStatement` through the driver directly. */
 export async function listPage(
   database: Database,
   db: Db,
@@ -313,34 +346,9 @@ export async function listPage(
   cursor: string | undefined,
   limit: number,
 ): Promise<PageRow[]> {
-  const start = pageStart(filters.to, cursor);
-  const { shaped } = filters;
-  let statement: { sql: string; params: unknown[] };
-  if (shaped) {
-    let page = shapedPages.get(shaped.shape);
-    if (!page) {
-      const { sql: text, params } = dialect.sqlToQuery(
-        pageJsonSql(
-          shaped.where(),
-          boundAt(sql.placeholder('at'), sql.placeholder('id')),
-          sql.placeholder('limit'),
-        ),
-      );
-      page = { sql: text, params };
-      if (shapedPages.size >= maxShapes) shapedPages.clear();
-      shapedPages.set(shaped.shape, page);
-    }
-    statement = {
-      sql: page.sql,
-      params: fillPlaceholders(page.params, { ...shaped.values, at: start.at, id: start.id, limit }),
-    };
-  } else {
-    statement = dialect.sqlToQuery(
-      pageJsonSql(filters.where, boundAt(start.at, start.id), limit, filters.source),
-    );
-  }
+  const statement = pageStatement(filters, cursor, limit);
   const [[row], known] = await Promise.all([
-    database.raw(db, statement.sql, statement.params, { name: !!shaped }),
+    database.raw(db, statement.sql, statement.params, { name: statement.prepared }),
     codesById(database, db),
   ]);
   const list = JSON.parse(row?.[0] ?? '[]') as unknown[][];

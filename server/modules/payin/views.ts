@@ -110,6 +110,7 @@ export const rowIndex = Object.fromEntries(Object.keys(rowColumns).map((key, i) 
  * A text value as JSON: quoted as it is unless it holds a quote, a backslash or a control character (text
  * read from the database holds no lone surrogates), which is most values and half the cost of stringify.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON must escape.
 const needsEscaping = /["\\\u0000-\u001f]/;
 const text = (v: unknown) =>
   v === null || v === undefined ? 'null' : needsEscaping.test(v as string) ? JSON.stringify(v) : `"${v}"`;
