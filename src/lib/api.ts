@@ -52,7 +52,8 @@ let reloading = false;
 
 const client = ofetch.create({ baseURL: '/api', timeout: 20_000, retry: 0 });
 
-function headers(): Record<string, string> {
+/** The headers every call carries: the console's language and the session's token. */
+export function requestHeaders(): Record<string, string> {
   const out: Record<string, string> = {
     'Accept-Language': $settings.get().language === 'zh_CN' ? 'zh-CN,zh;q=0.9' : 'en',
   };
@@ -82,7 +83,7 @@ export async function api<E extends Endpoint>(
   try {
     body = await client<Envelope>(endpoint.path, {
       method: endpoint.method,
-      headers: headers(),
+      headers: requestHeaders(),
       signal: options.signal,
       ...(endpoint.method === 'GET' ? { query: cleanQuery(input) } : { body: input ?? {} }),
     });
@@ -106,16 +107,23 @@ export async function api<E extends Endpoint>(
   if (options.quiet?.includes(code)) {
     // the caller shows this one itself
   } else if (code === errno.notSignedIn || code === errno.sessionExpired) {
-    if (!reloading) {
-      reloading = true;
-      await alert(t('app.errors.reloginTitle'), t('app.errors.relogin'));
-      localLogout();
-      location.reload();
-    }
+    await signInAgain();
   } else if (code !== errno.secondStepNeeded) {
     void alert(t('app.errors.title'), `${code}: ${message}`);
   }
   throw new ApiError(code, message, body.data);
+}
+
+/**
+ * The session ended (501/506): say so once, however many calls found out at the same time, forget the
+ * session here and reload to the sign-in page.
+ */
+export async function signInAgain(): Promise<void> {
+  if (reloading) return;
+  reloading = true;
+  await alert(t('app.errors.reloginTitle'), t('app.errors.relogin'));
+  localLogout();
+  location.reload();
 }
 
 export function isApiError(error: unknown, code?: number): error is ApiError {

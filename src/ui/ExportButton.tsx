@@ -1,11 +1,9 @@
 import { useState } from 'react';
 import type { Endpoint, Input } from '../../contract/index.ts';
 import { errno } from '../../contract/index.ts';
-import { getToken } from '../lib/cookie.ts';
+import { requestHeaders, signInAgain } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import { alert, toast } from '../lib/notify.ts';
-import { localLogout } from '../lib/session.ts';
-import { $settings } from '../lib/settings.ts';
 import { useT } from '../lib/useT.ts';
 import { validate } from './form.tsx';
 import { Icon } from './Icon.tsx';
@@ -32,8 +30,9 @@ function filenameOf(disposition: string | null): string | null {
 }
 
 /**
- * Downloads a file endpoint (`download: true`): a plain fetch with the session header, since the answer
- * is a file, not the envelope; a refusal still comes as the envelope and is shown like any other.
+ * Downloads a file endpoint (`download: true`): a plain fetch with the calls' own headers (`requestHeaders`),
+ * since the answer is a file, not the envelope; a refusal still comes as the envelope and is shown as
+ * `api` shows it.
  * Resolves false when nothing was saved.
  */
 export async function downloadFile<E extends Endpoint>(
@@ -41,15 +40,10 @@ export async function downloadFile<E extends Endpoint>(
   input: Input<E>,
   fallbackName: string,
 ): Promise<boolean> {
-  const headers: Record<string, string> = {
-    'Accept-Language': $settings.get().language === 'zh_CN' ? 'zh-CN,zh;q=0.9' : 'en',
-  };
-  const token = getToken();
-  if (token) headers['admin-token'] = token;
   let answer: Response;
   try {
     answer = await fetch(`/api${endpoint.path}?${queryString(input as Record<string, unknown>)}`, {
-      headers,
+      headers: requestHeaders(),
     });
   } catch {
     toast('error', t('app.errors.tryLater'), 5000);
@@ -59,11 +53,8 @@ export async function downloadFile<E extends Endpoint>(
   if (!answer.ok || type.includes('application/json')) {
     const body = (await answer.json().catch(() => null)) as { errno?: number; errmsg?: string } | null;
     const code = body?.errno ?? -1;
-    if (code === errno.notSignedIn || code === errno.sessionExpired) {
-      await alert(t('app.errors.reloginTitle'), t('app.errors.relogin'));
-      localLogout();
-      location.reload();
-    } else if (body) void alert(t('app.errors.title'), `${code}: ${body.errmsg || t(`errno.${code}`)}`);
+    if (code === errno.notSignedIn || code === errno.sessionExpired) await signInAgain();
+    else if (body) void alert(t('app.errors.title'), `${code}: ${body.errmsg || t(`errno.${code}`)}`);
     else toast('error', t('app.errors.tryLater'), 5000);
     return false;
   }

@@ -1,3 +1,4 @@
+import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useSearchParams } from 'wouter';
@@ -7,8 +8,9 @@ import { api } from '../../lib/api.ts';
 import { formatTime, relativeTime, thousands } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query.ts';
+import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
-import { runCommand } from '../../shell/runtime.ts';
+import { actionApplies, runCommand } from '../../shell/runtime.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
 import { Icon } from '../../ui/Icon.tsx';
@@ -161,6 +163,9 @@ function ModeCard({ channel }: { channel: Channel }) {
   const t = useT();
   const s = simulatorSettingsOf(channel.settings);
   const edit = commandById('channel.edit');
+  // Re-rendered when the permissions change: the settings button is there only for who may edit channels.
+  useStore($grants);
+  const canEdit = edit?.kind === 'action' && actionApplies(edit, channel);
   return (
     <section className="sim-mode" aria-label={t('screens.simulator.mode')}>
       <Icon name="play" />
@@ -185,7 +190,7 @@ function ModeCard({ channel }: { channel: Channel }) {
           </span>
         </span>
       </div>
-      {edit && (
+      {edit && canEdit && (
         <button type="button" className="button" onClick={() => void runCommand(edit, channel)}>
           <Icon name="edit" />
           {t('screens.simulator.settings')}
