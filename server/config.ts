@@ -22,6 +22,8 @@ export interface Config {
   /** Honour X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
   logLevel: string;
+  /** Server processes sharing the port (`WORKERS`, default 1; more only on PostgreSQL, see server/main.ts). */
+  workers: number;
   consoleDir: string;
   /**
    * IANA time zone whose calendar days are the business days of dashboards and reports (default
@@ -66,12 +68,16 @@ function loadAppKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || './data');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const workers = intEnv(env, 'WORKERS', 1, 1, 64);
+  // PGlite is one process by nature: its data folder opens in one process at a time.
+  if (workers > 1 && !databaseUrl) throw new Error('WORKERS above 1 needs PostgreSQL (DATABASE_URL)');
   const demo = env.DEMO === undefined || env.DEMO === '' ? undefined : env.DEMO !== '0';
   return {
     host: env.HOST || '127.0.0.1',
     port: intEnv(env, 'PORT', 8080, 0, 65535),
     dataDir,
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Paygate Console <no-reply@localhost>',
     adminPassword: env.ADMIN_PASSWORD || undefined,
@@ -82,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxHours: intEnv(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 7),
     trustProxy: env.TRUST_PROXY === '1',
     logLevel: env.LOG_LEVEL || 'info',
+    workers,
     consoleDir: resolve(env.CONSOLE_DIR || 'dist/console'),
     businessTimeZone: timeZoneEnv(env),
   };

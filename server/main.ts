@@ -10,7 +10,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { serve } from '@hono/node-server';
 import { bootstrap, type FirstStart } from './bootstrap.ts';
-import { type Config, loadConfig } from './config.ts';
+import { loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/index.ts';
 import { demoEnabled, mountDemoSink } from './demo.ts';
 import type { Deps } from './deps.ts';
@@ -23,15 +23,6 @@ import { createMailer } from './lib/mail.ts';
 import { rateLimiter } from './lib/rateLimit.ts';
 import { gatewayRoutes, routes } from './routes.ts';
 
-/** Server processes: `WORKERS`, 1 by default; more only on PostgreSQL (PGlite is one process by nature). */
-function workerCount(config: Config): number {
-  const raw = process.env.WORKERS;
-  const n = raw === undefined || raw === '' ? 1 : Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error('WORKERS must be a whole number from 1 to 64');
-  if (n > 1 && !config.databaseUrl) throw new Error('WORKERS above 1 needs PostgreSQL (DATABASE_URL)');
-  return n;
-}
-
 /** Messages between the primary and its workers about committed changes to watched tables. */
 type ChangeMessage =
   | { kind: 'changed'; id: number }
@@ -43,7 +34,7 @@ const handOverTimeoutMs = 2_000;
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
-const workers = workerCount(config);
+const { workers } = config;
 
 function depsOn(database: Database): Deps {
   return {

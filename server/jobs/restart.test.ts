@@ -48,6 +48,7 @@ async function openServer(where: { url?: string; dataDir: string }, appKey: Buff
     sessionMaxHours: 12,
     trustProxy: true,
     logLevel: 'warn',
+    workers: 1,
     consoleDir: join(tmpdir(), 'no-console'),
   };
   const deps: Deps = {

@@ -67,6 +67,7 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     sessionMaxHours: 12,
     trustProxy: true,
     logLevel: 'info',
+    workers: 1,
     consoleDir: join(tmpdir(), 'no-console'),
   };
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn');
