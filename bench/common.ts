@@ -1,8 +1,11 @@
 /**
- * What the order benchmarks share: the command line, the bench database (a PGlite data folder, or
- * PostgreSQL with the same folder holding the server key), the engine's version, and statistics.
+ * What the benchmarks share: the command line, the bench database (a PGlite data folder, or PostgreSQL
+ * with the same folder holding the server key), the server started as a person starts it, the engine's
+ * version, and statistics.
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -52,6 +55,83 @@ export function target(a: Map<string, string>): BenchTarget {
   const dir = a.get('dir');
   if (!dir) throw new Error('--dir <data folder> is required (PGlite files and the server key live there)');
   return { dir: resolve(dir), url: a.get('url') };
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => done(p));
+    });
+  });
+}
+
+export interface BenchServer {
+  base: string;
+  process: ChildProcess;
+  /** SIGTERM (a graceful stop), SIGKILL after 15 s. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `server/main.ts` in its own process on the loopback interface, without the demo, as a person starts it
+ * (node itself, not npx, which does not pass SIGTERM on), on `dir` (and the database `url`), `env` added.
+ * Up when it says so on its output: after every worker listens.
+ */
+export async function startServer(opts: {
+  dir: string;
+  url?: string | undefined;
+  env?: Record<string, string>;
+  /** Node's own options (a CPU profile, say). */
+  nodeArgs?: readonly string[];
+}): Promise<BenchServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: opts.dir,
+      DATABASE_URL: opts.url ?? '',
+      DEMO: '0',
+      LOG_LEVEL: 'warn',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  let said = '';
+  child.stdout!.on('data', (d) => {
+    said += d;
+  });
+  for (let i = 0; !said.includes('Database:'); i++) {
+    if (i > 600 || child.exitCode !== null) {
+      await stop();
+      throw new Error('the server did not start');
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return { base: `http://127.0.0.1:${port}`, process: child, stop };
+}
+
+/** Signs a user in through the API, as the console does; answers the session token. */
+export async function signIn(base: string, username: string, password: string): Promise<string> {
+  const answer = (await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  }).then((r) => r.json())) as { errno: number; data: { token: string } };
+  if (answer.errno !== 0) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(answer)}`);
+  return answer.data.token;
 }
 
 /** Deps as the server builds them (main.ts), on the bench database, with the data folder's key. */

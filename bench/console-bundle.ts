@@ -5,51 +5,24 @@
  *   npx tsx bench/console-bundle.ts
  * Targets (docs/PERFORMANCE.md): first route (/login, /dashboard) ≤ 170 KB gzip, palette ≤ 20 KB gzip, whole app ≤ 400 KB gzip.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from '@playwright/test';
-import { benchAdminPassword } from './common.ts';
+import { benchAdminPassword, root, signIn, startServer } from './common.ts';
 
-const root = join(import.meta.dirname, '..');
 const assets = join(root, 'dist/console/assets');
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const gz = (file: string) => gzipSync(readFileSync(join(assets, file)), { level: 9 }).length;
 
-const port = await new Promise<number>((resolve) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const p = (s.address() as { port: number }).port;
-    s.close(() => resolve(p));
-  });
-});
 execFileSync('node', ['scripts/ensure-build.mjs'], { cwd: root, stdio: 'inherit' });
 const dataDir = mkdtempSync(join(tmpdir(), 'paygate-bench-'));
-// node itself, not npx: npx does not pass SIGTERM on, and the server outlived the benchmark.
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    DEMO: '0',
-    ADMIN_PASSWORD: benchAdminPassword,
-    DATABASE_URL: '',
-  },
-  stdio: 'ignore',
-});
+// PGlite in a fresh folder: the first start makes `admin` with this password.
+const server = await startServer({ dir: dataDir, env: { ADMIN_PASSWORD: benchAdminPassword } });
 try {
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 120; i++) {
-    const ok = await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  const { base } = server;
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
     args: [
@@ -73,13 +46,9 @@ try {
 
   // Signed in: the home screen, counted until its first figures are painted (the palette and other
   // screens are fetched later, when the shell is idle).
-  const answer = await fetch(`${base}/api/v1/auth/login/password`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: benchAdminPassword }),
-  }).then((r) => r.json() as Promise<{ data: { token: string } }>);
+  const token = await signIn(base, 'admin', benchAdminPassword);
   const context = await browser.newContext();
-  await context.addCookies([{ name: 'Admin-Token', value: answer.data.token, url: base }]);
+  await context.addCookies([{ name: 'Admin-Token', value: token, url: base }]);
   const home = await context.newPage();
   const homeLoaded = new Set<string>();
   home.on('request', (r) => {
@@ -104,7 +73,6 @@ try {
   if (login > 170 * 1024 || dashboard > 170 * 1024 || palette > 20 * 1024 || all > 400 * 1024)
     process.exitCode = 1;
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

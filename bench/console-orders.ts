@@ -17,11 +17,21 @@
  * (scripts/ensure-build.mjs runs first). The numbers come from the page's own clock (performance.now),
  * so Playwright's round trips are not in them.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { chromium, type Page } from '@playwright/test';
-import { args, benchAdminPassword, fmtMs, load, root, summary, type Timing } from './common.ts';
+import {
+  args,
+  type BenchServer,
+  benchAdminPassword,
+  fmtMs,
+  load,
+  root,
+  signIn,
+  startServer,
+  summary,
+  type Timing,
+} from './common.ts';
 
 const a = args();
 const runs = Number(a.get('runs') ?? 30);
@@ -29,58 +39,22 @@ const range = a.get('range') ?? '7d';
 let base = a.get('base') ?? '';
 let user = a.get('user') ?? 'admin';
 let password = a.get('password') ?? '';
-let server: ChildProcess | undefined;
-
-async function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => done(p));
-    });
-  });
-}
+let server: BenchServer | undefined;
 
 if (!base) {
   const dir = a.get('dir');
   if (!dir) throw new Error('give --base <url of a running server> or --dir <bench data folder>');
   execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: root, stdio: 'inherit' });
-  const port = await freePort();
-  base = `http://127.0.0.1:${port}`;
+  server = await startServer({ dir: resolve(dir), url: a.get('url') });
+  base = server.base;
   password ||= benchAdminPassword;
   user = 'admin';
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: resolve(dir),
-      DATABASE_URL: a.get('url') ?? '',
-      DEMO: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  for (let i = 0; ; i++) {
-    const up = await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (i > 600 || server.exitCode !== null) throw new Error('the server did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 if (!password) throw new Error('--password is required with --base');
 
 /** Order numbers to look for: real ones, read through the same API the console uses. */
 async function sampleOrders(): Promise<{ orderNo: string; merchantOrderNo: string; utr: string | null }[]> {
-  const login = (await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: user, password }),
-  }).then((r) => r.json())) as { errno: number; data: { token: string } };
-  if (login.errno !== 0) throw new Error(`sign-in failed: ${JSON.stringify(login)}`);
+  const token = await signIn(base, user, password);
   const now = Date.now();
   const q = new URLSearchParams({
     from: new Date(now - 59 * 86_400_000).toISOString(),
@@ -89,7 +63,7 @@ async function sampleOrders(): Promise<{ orderNo: string; merchantOrderNo: strin
     status: 'paid',
   });
   const page = (await fetch(`${base}/api/merchantOrder/list?${q}`, {
-    headers: { 'admin-token': login.data.token },
+    headers: { 'admin-token': token },
   }).then((r) => r.json())) as {
     data: { list: { orderNo: string; merchantOrderNo: string; utr: string | null }[] };
   };
@@ -284,8 +258,5 @@ try {
   console.log(row('order list: j → first row focused', summary(toJ), '—'));
 } finally {
   await browser.close();
-  if (server) {
-    server.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await server?.stop();
 }

@@ -8,11 +8,10 @@
  *      server/main.ts in its own process (DEMO=0, LOG_LEVEL=warn) on 127.0.0.1.
  * Before measuring, the order stats are checked against the orders (`checkOrderStats`).
  *
- *   npx tsx bench/dashboard.ts --dir bench/out/dash-pglite-1m --port 8320
- *   npx tsx bench/dashboard.ts --dir bench/out/dash-pg-1m --url postgres://postgres@127.0.0.1:5432/bench_dash --port 8321
+ *   npx tsx bench/dashboard.ts --dir bench/out/dash-pglite-1m
+ *   npx tsx bench/dashboard.ts --dir bench/out/dash-pg-1m --url postgres://postgres@127.0.0.1:5432/bench_dash
  * Options: --iterations 300, --only ab. Target (docs/PERFORMANCE.md): p95 ≤ 50 ms.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { eq, sql } from 'drizzle-orm';
 import { merchants, users } from '../server/db/schema.ts';
 import type { SessionUser } from '../server/http/session.ts';
@@ -20,6 +19,7 @@ import { dashboardSummary } from '../server/modules/dashboard/routes.ts';
 import { businessTimeZoneOf, checkOrderStats } from '../server/modules/dashboard/stats.ts';
 import {
   args,
+  type BenchServer,
   benchAdminPassword,
   engineVersion,
   fmtInt,
@@ -28,7 +28,8 @@ import {
   load,
   one,
   openBench,
-  root,
+  signIn,
+  startServer,
   type Timing,
   target,
   timeIt,
@@ -37,7 +38,6 @@ import {
 const a = args();
 const t = target(a);
 const iterations = Number(a.get('iterations') ?? 300);
-const port = Number(a.get('port') ?? 8320);
 const only = new Set((a.get('only') ?? 'ab').split(''));
 const targetMs = 50;
 
@@ -118,46 +118,14 @@ if (only.has('a')) {
 }
 await deps.database.close();
 
-let server: ChildProcess | undefined;
+let server: BenchServer | undefined;
 if (only.has('b')) {
-  const base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: t.dir,
-      DATABASE_URL: t.url ?? '',
-      DEMO: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  server = await startServer({ dir: t.dir, url: t.url });
+  const { base } = server;
   try {
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`${base}/api/health`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (i > 600 || server.exitCode !== null) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const signIn = async (username: string, password: string) => {
-      const res = (await fetch(`${base}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username, password }),
-      }).then((r) => r.json())) as { errno: number; data: { token: string } };
-      if (res.errno !== 0) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(res)}`);
-      return res.data.token;
-    };
     const tokens = {
-      platform: await signIn('admin', benchAdminPassword),
-      merchant: await signIn(owner.username, 'Owner1234!'),
+      platform: await signIn(base, 'admin', benchAdminPassword),
+      merchant: await signIn(base, owner.username, 'Owner1234!'),
     };
     for (const [who, token] of Object.entries(tokens)) {
       const get = async () => {
@@ -169,17 +137,8 @@ if (only.has('b')) {
       row(`HTTP GET /api/dashboard/summary, one client, ${who}`, await timeIt(iterations, get), targetMs);
     }
   } finally {
-    await stop(server);
+    await server.stop();
   }
-}
-
-async function stop(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 console.log(`done · load ${load()}`);

@@ -10,14 +10,13 @@
  *      CSV and XLSX, once read as fast as possible and once by a client that reads 2 MB per second:
  *      rows per second and the server's RSS (VmRSS every 100 ms; VmHWM reset before each run).
  *
- *   npx tsx bench/export.ts --dir bench/out/dash-pglite-1m --port 8322
- *   npx tsx bench/export.ts --dir bench/out/dash-pg-1m --url postgres://postgres@127.0.0.1:5432/bench_dash --port 8323
+ *   npx tsx bench/export.ts --dir bench/out/dash-pglite-1m
+ *   npx tsx bench/export.ts --dir bench/out/dash-pg-1m --url postgres://postgres@127.0.0.1:5432/bench_dash
  *  (f) the floor (--only f): the export's batch query alone, a bare SELECT of the same columns and the
  *      keyset alone over all 1,000,000 orders, nothing written.
  * Options: --only ab (or f, abf), --formats csv,xlsx, --slow-mbps 2 (0: no slow client).
  * Target (docs/PERFORMANCE.md): ≥ 100,000 rows per second, memory flat.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -27,19 +26,20 @@ import { type ExportFormat, type ExportSource, exportStream } from '../server/mo
 
 import {
   args,
+  type BenchServer,
   benchAdminPassword,
   engineVersion,
   fmtInt,
   load,
   one,
   openBench,
-  root,
+  signIn,
+  startServer,
   target,
 } from './common.ts';
 
 const a = args();
 const t = target(a);
-const port = Number(a.get('port') ?? 8322);
 const only = new Set((a.get('only') ?? 'ab').split(''));
 const formats = (a.get('formats') ?? 'csv,xlsx').split(',') as ExportFormat[];
 const slowMbps = Number(a.get('slow-mbps') ?? 2);
@@ -171,43 +171,15 @@ if (only.has('f')) {
 }
 await deps.database.close();
 
-let server: ChildProcess | undefined;
+let server: BenchServer | undefined;
 if (only.has('b')) {
-  const base = `http://127.0.0.1:${port}`;
-  server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: t.dir,
-      DATABASE_URL: t.url ?? '',
-      DEMO: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const pid = server.pid!;
+  server = await startServer({ dir: t.dir, url: t.url });
+  const { base } = server;
+  const pid = server.process.pid!;
   const status = (field: 'VmRSS' | 'VmHWM') =>
     Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
   try {
-    for (let i = 0; ; i++) {
-      if (
-        await fetch(`${base}/api/health`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (i > 600 || server.exitCode !== null) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    const login = (await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: benchAdminPassword }),
-    }).then((r) => r.json())) as { errno: number; data: { token: string } };
-    if (login.errno !== 0) throw new Error(`sign-in failed: ${JSON.stringify(login)}`);
+    const token = await signIn(base, 'admin', benchAdminPassword);
     const now = Date.now();
     const query = (format: ExportFormat) =>
       new URLSearchParams({
@@ -223,7 +195,7 @@ if (only.has('b')) {
         const memory = sampler(() => status('VmRSS'));
         const started = performance.now();
         const res = await fetch(`${base}/api/merchantOrder/export?${query(format)}`, {
-          headers: { 'admin-token': login.data.token },
+          headers: { 'admin-token': token },
         });
         if (!res.ok || !res.headers.get('content-disposition'))
           throw new Error(`export failed: ${await res.text()}`);
@@ -254,17 +226,8 @@ if (only.has('b')) {
       }
     }
   } finally {
-    await stop(server);
+    await server.stop();
   }
-}
-
-async function stop(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 console.log(`done · load ${load()}`);

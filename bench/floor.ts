@@ -22,7 +22,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { serve } from '@hono/node-server';
 import autocannon from 'autocannon';
 import { eq, sql } from 'drizzle-orm';
@@ -39,6 +38,7 @@ import {
   cpuPerCall,
   createdPrefix,
   fmtInt,
+  freePort,
   largeMerchantCode,
   load,
   loopbackNotify,
@@ -63,12 +63,7 @@ async function main() {
   console.log(`floor · ${t.url ? `PostgreSQL, ${workers} server process(es)` : 'PGlite'} · load ${load()}`);
   const rows: string[] = [];
   for (const mode of modes) {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const port = await freePort();
     const server: ChildProcess = spawn(
       process.execPath,
       [

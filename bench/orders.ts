@@ -22,10 +22,9 @@
  *   --json FILE (all figures).
  * Targets (docs/PERFORMANCE.md) are printed beside each figure.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { and, eq, lte, type SQL, sql } from 'drizzle-orm';
@@ -52,6 +51,7 @@ import { orderUsingUtr } from '../server/modules/payin/utr.ts';
 import { pageViews } from '../server/modules/payin/views.ts';
 import {
   args,
+  type BenchServer,
   benchAdminPassword,
   cpuPerCall,
   createdPrefix,
@@ -66,6 +66,8 @@ import {
   rawClient,
   root,
   rows,
+  signIn,
+  startServer,
   summary,
   type Timing,
   target,
@@ -361,59 +363,21 @@ const { apiSecret } = await resetMerchantSecrets(deps, db, merchant.id, 'api');
 await deps.database.close();
 
 // ---- (c), (d), (e): over HTTP ---------------------------------------------------------------------
-let server: ChildProcess | undefined;
+let server: BenchServer | undefined;
 if (only.has('c') || only.has('d') || only.has('e')) {
-  const port = await new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => resolve(p));
-    });
-  });
-  const base = `http://127.0.0.1:${port}`;
   const profDir = join(root, 'bench/out/prof');
   if (a.has('cpu-prof')) mkdirSync(profDir, { recursive: true });
-  server = spawn(
-    process.execPath,
-    [
-      ...(a.has('cpu-prof') ? ['--cpu-prof', '--cpu-prof-dir', profDir] : []),
-      '--import',
-      'tsx',
-      'server/main.ts',
-    ],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: t.dir,
-        DATABASE_URL: t.url ?? '',
-        DEMO: '0',
-        LOG_LEVEL: 'warn',
-        WORKERS: String(workers),
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const startedAt = performance.now();
+  server = await startServer({
+    dir: t.dir,
+    url: t.url,
+    env: { WORKERS: String(workers) },
+    nodeArgs: a.has('cpu-prof') ? ['--cpu-prof', '--cpu-prof-dir', profDir] : [],
+  });
+  const { base } = server;
   try {
-    const startedAt = performance.now();
-    // Up when it says so: after every worker listens.
-    let said = '';
-    server.stdout!.on('data', (d) => {
-      said += d;
-    });
-    for (let i = 0; !said.includes('Database:'); i++) {
-      if (i > 600 || server.exitCode !== null) throw new Error('the server did not start');
-      await new Promise((r) => setTimeout(r, 200));
-    }
     console.log(`server up in ${((performance.now() - startedAt) / 1000).toFixed(1)} s on ${base}`);
-    const login = (await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: benchAdminPassword }),
-    }).then((r) => r.json())) as { errno: number; data: { token: string } };
-    if (login.errno !== 0) throw new Error(`sign-in failed: ${JSON.stringify(login)}`);
-    const token = login.data.token;
+    const token = await signIn(base, 'admin', benchAdminPassword);
 
     const qs = (cursor?: string) => {
       const p = new URLSearchParams({
@@ -467,7 +431,7 @@ if (only.has('c') || only.has('d') || only.has('e')) {
               },
             ],
           });
-        const cpu = await cpuPerCall(server!.pid!, dbName, load, (r) => r['2xx']);
+        const cpu = await cpuPerCall(server!.process.pid!, dbName, load, (r) => r['2xx']);
         const r = cpu.result;
         const ok = r['2xx'] - refused;
         const rate = ok / r.duration;
@@ -526,7 +490,7 @@ if (only.has('c') || only.has('d') || only.has('e')) {
               },
             ],
           });
-        const cpu = await cpuPerCall(server!.pid!, dbName, load, () => created);
+        const cpu = await cpuPerCall(server!.process.pid!, dbName, load, () => created);
         const r = cpu.result;
         const rate = created / r.duration;
         add({
@@ -539,7 +503,7 @@ if (only.has('c') || only.has('d') || only.has('e')) {
       }
     }
   } finally {
-    await stop(server);
+    await server.stop();
   }
 }
 
@@ -626,13 +590,4 @@ async function removeCreated(tx: Db): Promise<number> {
     .returning({ id: payinOrders.id });
   await tx.delete(gatewayNonces);
   return gone.length;
-}
-
-async function stop(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  await exited;
-  clearTimeout(timer);
 }
