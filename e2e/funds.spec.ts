@@ -535,3 +535,56 @@ test('screenshots of the money screens in both languages, desktop and 800 px', a
     }
   }
 });
+
+test('bulk payouts: the file is checked row by row first; a refusal that comes without the rows says why', async () => {
+  const page = merchantPage;
+  await page.goto('/payout');
+  await expect(page.getByRole('heading', { name: 'Payout orders', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Bulk payouts from a file' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Bulk payouts from a file' });
+  await expect(dialog).toBeVisible();
+
+  // Row 3's IFSC is no IFSC: the check lists it, and nothing is created.
+  const csv = [
+    'account name,account number,IFSC,amount,merchant order no.',
+    `Asha Rao,123456789012,HDFC0001234,150.00,e2e-bulk-${stamp}-1`,
+    `Ravi Kumar,123456789013,not-an-ifsc,160.00,e2e-bulk-${stamp}-2`,
+  ].join('\n');
+  await dialog.getByLabel('CSV or XLSX file').setInputFiles({
+    name: 'payouts.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(csv),
+  });
+  await dialog.getByLabel('Google code').fill(await googleCode(false));
+  await dialog.getByRole('button', { name: 'Check the file' }).click();
+  const preview = dialog.getByRole('region', { name: 'Check of the file' });
+  await expect(preview.getByRole('row', { name: /^3 IFSC/ })).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Check the file' })).toBeVisible();
+
+  // The same file without that row checks clean and offers the creation. A merchant order number taken
+  // between the check and the creation (by another upload, say) is refused without a preview: the
+  // dialog says why instead of leaving the person with a button that did nothing.
+  await dialog.getByLabel('CSV or XLSX file').setInputFiles({
+    name: 'payouts.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(csv.split('\n').slice(0, 2).join('\n')),
+  });
+  await dialog.getByRole('button', { name: 'Check the file' }).click();
+  await expect(dialog.getByText('All 1 rows are valid')).toBeVisible();
+  const taken = { errno: 409, errmsg: 'Conflict: merchant order number already used', data: null };
+  await page.route('**/api/merchantPayout/bulkCreate', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(taken) }),
+  );
+  try {
+    await dialog.getByLabel('Google code').fill(await googleCode());
+    await dialog.getByRole('button', { name: /^Create 1 payouts of / }).click();
+    const said = page.getByRole('alertdialog', { name: 'Error' });
+    await expect(said).toContainText('409: Conflict: merchant order number already used');
+    await said.getByRole('button', { name: 'OK' }).click();
+  } finally {
+    await page.unroute('**/api/merchantPayout/bulkCreate');
+  }
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+});

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { endpoints, errno, type Output } from '../../../contract/index.ts';
-import { api, base64Of } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
+import { api, base64Of, isApiError } from '../../lib/api.ts';
+import { alert, toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { GoogleCodeField, validate } from '../../ui/form.tsx';
@@ -12,6 +12,9 @@ import '../order/order.css';
 import './payout.css';
 
 type Preview = Output<typeof endpoints.merchantPayout.bulkCreate>;
+
+/** Refusals this dialog shows itself: the per-row preview, or the fields. */
+const quiet: readonly number[] = [errno.invalid, errno.conflict, errno.insufficientBalance];
 
 /** The server takes files up to 5 MB; a larger one is refused here before it is read. */
 const maxFileBytes = 5 * 1024 * 1024;
@@ -39,17 +42,19 @@ export default function BulkUploadDialog({ close }: { close: (result?: unknown) 
       const valid = validate(endpoints.merchantPayout.bulkCreate.input, input);
       if (!valid.ok) return setErrors(valid.errors);
       setErrors({});
-      const answer = await api(endpoints.merchantPayout.bulkCreate, input, {
-        quiet: [errno.invalid, errno.conflict, errno.insufficientBalance],
-      }).catch((error: unknown) => {
-        // A refused file answers its per-row preview in the error's data.
-        const data = (error as { data?: unknown }).data as Preview | { fields?: unknown } | null;
-        if (data && 'errors' in data) return data;
-        const fields = (error as { fields?: Record<string, string> }).fields;
-        if (fields && Object.keys(fields).length) setErrors(fields);
-        else throw error;
-        return null;
-      });
+      const answer = await api(endpoints.merchantPayout.bulkCreate, input, { quiet }).catch(
+        (error: unknown) => {
+          // Not a refusal (a transport failure, already told), or one `api` has shown itself.
+          if (!isApiError(error) || !quiet.includes(error.errno)) return null;
+          // A refused file answers its per-row preview in the error's data.
+          const data = error.data as Preview | null;
+          if (data && typeof data === 'object' && 'errors' in data) return data;
+          if (Object.keys(error.fields).length) setErrors(error.fields);
+          // Refused without a preview (an order number taken meanwhile): say why, as `api` would.
+          else void alert(t('app.errors.title'), `${error.errno}: ${error.message}`);
+          return null;
+        },
+      );
       if (!answer) return;
       setPreview(answer);
       if (!dryRun && answer.created.length > 0) {
