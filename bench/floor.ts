@@ -224,6 +224,22 @@ async function child(mode: string) {
     select (select count(*) from spent), (select exists (select 1 from payin_orders where merchant_id = $1 and merchant_order_no = $2))`;
   const sim = `insert into simulator_transactions (channel_order_id, kind, order_no, amount, status)
     values ($1, 'payin', $2, $3, 'pending')`;
+  /** `insertOrder`'s values for a creation of 100.00 at `at`. */
+  const orderValues = (orderNo: string, merchantOrderNo: string, channelOrderId: string, at: Date) => [
+    orderNo,
+    merchant.id,
+    merchantOrderNo,
+    channelOrderId,
+    10_000,
+    200,
+    loopbackNotify,
+    `http://127.0.0.1:8080/sim/pay/${orderNo}`,
+    'x'.repeat(64),
+    { source: 'api', request: { merchantOrderNo, amount: '100.00' } },
+    { orderNo, merchantOrderNo, status: 'pending', amount: '100.00' },
+    new Date(at.getTime() + 1_800_000),
+    at,
+  ];
   let serial = 0;
   const run = `${createdPrefix}floor-${process.pid}-${Date.now().toString(36)}-`;
   app.post('/create', async (c) => {
@@ -242,21 +258,7 @@ async function child(mode: string) {
       const [row] = await database.raw(
         tx,
         insertOrder,
-        [
-          orderNo,
-          merchant.id,
-          merchantOrderNo,
-          channelOrderId,
-          10_000,
-          200,
-          loopbackNotify,
-          `http://127.0.0.1:8080/sim/pay/${orderNo}`,
-          'x'.repeat(64),
-          { source: 'api', request: { merchantOrderNo, amount: '100.00' } },
-          { orderNo, merchantOrderNo, status: 'pending', amount: '100.00' },
-          new Date(at.getTime() + 1_800_000),
-          at,
-        ],
+        orderValues(orderNo, merchantOrderNo, channelOrderId, at),
         { name: true },
       );
       return row?.[0];
@@ -284,21 +286,7 @@ async function child(mode: string) {
     const [row] = await database.raw(
       db,
       orderAndBooking,
-      [
-        orderNo,
-        merchant.id,
-        merchantOrderNo,
-        channelOrderId,
-        10_000,
-        200,
-        loopbackNotify,
-        `http://127.0.0.1:8080/sim/pay/${orderNo}`,
-        'x'.repeat(64),
-        { source: 'api', request: { merchantOrderNo, amount: '100.00' } },
-        { orderNo, merchantOrderNo, status: 'pending', amount: '100.00' },
-        new Date(at.getTime() + 1_800_000),
-        at,
-      ],
+      orderValues(orderNo, merchantOrderNo, channelOrderId, at),
       { name: true },
     );
     return c.json({ errno: 0, errmsg: '', data: { orderNo, id: row?.[0] } }, 201);
