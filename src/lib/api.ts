@@ -109,9 +109,14 @@ export async function api<E extends Endpoint>(
   } else if (code === errno.notSignedIn || code === errno.sessionExpired) {
     await signInAgain();
   } else if (code !== errno.secondStepNeeded) {
-    void alert(t('app.errors.title'), `${code}: ${message}`);
+    showRefusal(code, message);
   }
   throw new ApiError(code, message, body.data);
+}
+
+/** A refusal as every call shows it: an alert with its errno and message. */
+export function showRefusal(code: number, message: string): void {
+  void alert(t('app.errors.title'), `${code}: ${message}`);
 }
 
 /**

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import type { Endpoint, Input } from '../../contract/index.ts';
 import { errno } from '../../contract/index.ts';
-import { requestHeaders, signInAgain } from '../lib/api.ts';
+import { requestHeaders, showRefusal, signInAgain } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
-import { alert, toast } from '../lib/notify.ts';
+import { toast } from '../lib/notify.ts';
 import { useT } from '../lib/useT.ts';
 import { validate } from './form.tsx';
 import { Icon } from './Icon.tsx';
@@ -54,7 +54,7 @@ export async function downloadFile<E extends Endpoint>(
     const body = (await answer.json().catch(() => null)) as { errno?: number; errmsg?: string } | null;
     const code = body?.errno ?? -1;
     if (code === errno.notSignedIn || code === errno.sessionExpired) await signInAgain();
-    else if (body) void alert(t('app.errors.title'), `${code}: ${body.errmsg || t(`errno.${code}`)}`);
+    else if (body) showRefusal(code, body.errmsg || t(`errno.${code}`));
     else toast('error', t('app.errors.tryLater'), 5000);
     return false;
   }

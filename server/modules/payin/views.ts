@@ -63,6 +63,13 @@ export const rowColumns = {
   callbackAt: payinOrders.callbackAt,
 };
 export type RowOrder = Pick<PayinOrder, keyof typeof rowColumns>;
+/** The row's times: a list page reads them as epoch milliseconds (see `PageRow`). */
+export const rowTimes: ReadonlySet<keyof typeof rowColumns> = new Set([
+  'createdAt',
+  'expiresAt',
+  'paidAt',
+  'callbackAt',
+] as const);
 
 /** A console list row. */
 export function rowView(o: RowOrder, merchantCode: string, channelCode: string | null): PayinRow {

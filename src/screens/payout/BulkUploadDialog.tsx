@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { endpoints, errno, type Output } from '../../../contract/index.ts';
-import { api, base64Of, isApiError } from '../../lib/api.ts';
-import { alert, toast } from '../../lib/notify.ts';
+import { api, base64Of, isApiError, showRefusal } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { GoogleCodeField, validate } from '../../ui/form.tsx';
@@ -51,7 +51,7 @@ export default function BulkUploadDialog({ close }: { close: (result?: unknown) 
           if (data && typeof data === 'object' && 'errors' in data) return data;
           if (Object.keys(error.fields).length) setErrors(error.fields);
           // Refused without a preview (an order number taken meanwhile): say why, as `api` would.
-          else void alert(t('app.errors.title'), `${error.errno}: ${error.message}`);
+          else showRefusal(error.errno, error.message);
           return null;
         },
       );
