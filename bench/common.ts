@@ -96,6 +96,8 @@ export async function startServer(opts: {
       DATA_DIR: opts.dir,
       DATABASE_URL: opts.url ?? '',
       DEMO: '0',
+      SIMULATOR: '1', // the bench's channel; callbacks go to its loopback receiver
+      CALLBACK_ALLOW_PRIVATE: '1',
       LOG_LEVEL: 'warn',
       ...opts.env,
     },
@@ -136,7 +138,13 @@ export async function signIn(base: string, username: string, password: string): 
 
 /** Deps as the server builds them (main.ts), on the bench database, with the data folder's key. */
 export async function openBench(t: BenchTarget, poolSize = 4): Promise<Deps> {
-  const config = loadConfig({ ...process.env, DATA_DIR: t.dir, DATABASE_URL: t.url ?? '', DEMO: '0' });
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: t.dir,
+    DATABASE_URL: t.url ?? '',
+    DEMO: '0',
+    SIMULATOR: '1',
+  });
   const database: Database = await openDatabase({ url: t.url, dataDir: t.dir, poolSize });
   return {
     config: { ...config, adminPassword: benchAdminPassword, demo: false },

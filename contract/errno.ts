@@ -10,6 +10,8 @@ export const errno = {
   conflict: 409,
   unsupportedMediaType: 415,
   invalid: 422,
+  /** A body over the endpoint's limit (HTTP 413), refused while it was being read. */
+  payloadTooLarge: 413,
   tooManyRequests: 429,
   internal: 500,
   /** Gateway: signature, timestamp or nonce refused. */
@@ -35,6 +37,10 @@ export const errno = {
   codeTooSoon: 1017,
   roleNameTaken: 1018,
   insufficientBalance: 1019,
+  /** The last owner of a merchant, or the last platform super administrator, must stay. */
+  lastAdministrator: 1020,
+  /** A recharge reference the merchant already used (a bank transfer credits once). */
+  referenceTaken: 1021,
   /** Pay-ins (1030–1039). */
   noChannel: 1030,
   utrNotFound: 1031,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
+import { demoEnabled } from './config.ts';
 import { inTransaction } from './db/index.ts';
 import { channels, userRoles, users } from './db/schema.ts';
-import { type DemoAccount, type DemoSeed, demoEnabled, seedDemo } from './demo.ts';
+import { type DemoAccount, type DemoSeed, seedDemo } from './demo.ts';
 import type { Deps } from './deps.ts';
 import { ensureAccounts, platformAccount } from './ledger/index.ts';
 import { hashPassword } from './lib/crypto.ts';

@@ -19,8 +19,23 @@ export interface Config {
   /** Sign-in attempts one address may make in 5 minutes. */
   signinAttemptsPerAddress: number;
   sessionMaxHours: number;
-  /** Honour X-Forwarded-For (only behind a proxy you run). */
-  trustProxy: boolean;
+  /**
+   * Proxies in front of the server (`TRUST_PROXY`, default 0): the client is the address that many hops
+   * from the right of `X-Forwarded-For` (see `server/http/clientIp.ts`); 0 takes the socket's address.
+   */
+  trustProxy: number;
+  /**
+   * The simulator channel exists and routes (`SIMULATOR`); unset: on exactly when the demo is
+   * (`simulatorOn`). It is a real money path: off in production.
+   */
+  simulator?: boolean;
+  /**
+   * Callbacks may reach loopback and private addresses (`CALLBACK_ALLOW_PRIVATE`); unset: on exactly when
+   * the demo is, so the demo's own receiver works (`privateCallbacksAllowed`).
+   */
+  callbackAllowPrivate?: boolean;
+  /** `REQUIRE_GOOGLE_AUTH=1`: every user binds a Google key before anything else (as the parameter does). */
+  requireGoogleAuth: boolean;
   logLevel: string;
   /** Server processes sharing the port (`WORKERS`, default 1; more only on PostgreSQL, see server/main.ts). */
   workers: number;
@@ -43,6 +58,14 @@ function timeZoneEnv(env: NodeJS.ProcessEnv): string {
     throw new Error(`BUSINESS_TIME_ZONE must be an IANA time zone such as ${defaultBusinessTimeZone}`);
   }
   return zone;
+}
+
+/** `1`/`0` (or unset: undefined, the caller's default). */
+function switchEnv(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (raw !== '0' && raw !== '1') throw new Error(`${name} must be 1 or 0`);
+  return raw === '1';
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -72,7 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const workers = intEnv(env, 'WORKERS', 1, 1, 64);
   // PGlite is one process by nature: its data folder opens in one process at a time.
   if (workers > 1 && !databaseUrl) throw new Error('WORKERS above 1 needs PostgreSQL (DATABASE_URL)');
-  const demo = env.DEMO === undefined || env.DEMO === '' ? undefined : env.DEMO !== '0';
+  const demo = switchEnv(env, 'DEMO');
   return {
     host: env.HOST || '127.0.0.1',
     port: intEnv(env, 'PORT', 8080, 0, 65535),
@@ -86,10 +109,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMinutes: intEnv(env, 'SESSION_IDLE_MINUTES', 30, 1, 24 * 60),
     signinAttemptsPerAddress: intEnv(env, 'SIGNIN_ATTEMPTS_PER_ADDRESS', 30, 1, 100_000),
     sessionMaxHours: intEnv(env, 'SESSION_MAX_HOURS', 12, 1, 24 * 7),
-    trustProxy: env.TRUST_PROXY === '1',
+    trustProxy: intEnv(env, 'TRUST_PROXY', 0, 0, 10),
+    simulator: switchEnv(env, 'SIMULATOR'),
+    callbackAllowPrivate: switchEnv(env, 'CALLBACK_ALLOW_PRIVATE'),
+    requireGoogleAuth: switchEnv(env, 'REQUIRE_GOOGLE_AUTH') ?? false,
     logLevel: env.LOG_LEVEL || 'info',
     workers,
     consoleDir: resolve(env.CONSOLE_DIR || 'dist/console'),
     businessTimeZone: timeZoneEnv(env),
   };
+}
+
+/** The demo is on with DEMO=1, off with DEMO=0, and by default on the embedded database only. */
+export function demoEnabled(config: Pick<Config, 'demo'>, engine: 'pglite' | 'postgres'): boolean {
+  return config.demo ?? engine === 'pglite';
+}
+
+/** Whether the simulator channel exists and routes: `SIMULATOR`, else with the demo. */
+export function simulatorOn(config: Pick<Config, 'demo' | 'simulator'>, engine: 'pglite' | 'postgres') {
+  return config.simulator ?? demoEnabled(config, engine);
+}
+
+/** Whether callbacks may go to loopback and private addresses: `CALLBACK_ALLOW_PRIVATE`, else with the demo. */
+export function privateCallbacksAllowed(
+  config: Pick<Config, 'demo' | 'callbackAllowPrivate'>,
+  engine: 'pglite' | 'postgres',
+) {
+  return config.callbackAllowPrivate ?? demoEnabled(config, engine);
 }

@@ -102,11 +102,6 @@ import { settleSimulatorPayout } from './modules/payout/simulator.ts';
 
 // ---- switches and the sink ------------------------------------------------------------------------
 
-/** The demo is on with DEMO=1, off with DEMO=0, and by default on the embedded database only. */
-export function demoEnabled(config: Pick<Config, 'demo'>, engine: 'pglite' | 'postgres'): boolean {
-  return config.demo ?? engine === 'pglite';
-}
-
 /** Where the demo merchants' callbacks go: this server's own sink (see `mountDemoSink`). */
 export function demoCallbackUrls(config: Pick<Config, 'host' | 'port'>): { ok: string; down: string } {
   const h = config.host;

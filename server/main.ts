@@ -10,9 +10,9 @@
 import cluster, { type Worker } from 'node:cluster';
 import { serve } from '@hono/node-server';
 import { bootstrap, type FirstStart } from './bootstrap.ts';
-import { loadConfig } from './config.ts';
+import { demoEnabled, loadConfig } from './config.ts';
 import { type Database, openDatabase } from './db/index.ts';
-import { demoEnabled, mountDemoSink } from './demo.ts';
+import { mountDemoSink } from './demo.ts';
 import type { Deps } from './deps.ts';
 import { createApp } from './http/app.ts';
 import { type Jobs, startJobs } from './jobs/index.ts';

@@ -4,7 +4,15 @@ import { amount, moneyOut } from '../money.ts';
 import { code6, cursor, id, isoTime, listOf, okFlag, page, pageSize, strictObject } from '../schemas.ts';
 
 export const payinStatus = z.enum(['creating', 'pending', 'paid', 'failed', 'unpaid', 'creation_failed']);
-export const payoutStatus = z.enum(['queued', 'processing', 'success', 'failed', 'creation_failed']);
+export const payoutStatus = z.enum([
+  'queued',
+  'submitting',
+  'processing',
+  'needs_review',
+  'success',
+  'failed',
+  'creation_failed',
+]);
 export const pushStatus = z.enum(['unpushed', 'pushed']);
 
 /** One status or several (a repeated query key). */

@@ -224,13 +224,41 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Failed sign-ins per username (known or not), for lockout. */
-export const loginFailures = pgTable('login_failures', {
-  username: text('username').primaryKey(),
-  failures: integer('failures').notNull().default(0),
-  windowStartedAt: at('window_started_at').notNull(),
-  lockedUntil: at('locked_until'),
-});
+/**
+ * Failed sign-ins per username (known or not) and client address, for lockout: a lock slows that address
+ * down for that name and leaves everyone else's sign-in alone.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    username: text('username').notNull(),
+    address: text('address').notNull().default(''),
+    failures: integer('failures').notNull().default(0),
+    windowStartedAt: at('window_started_at').notNull(),
+    lockedUntil: at('locked_until'),
+  },
+  (t) => [primaryKey({ columns: [t.username, t.address] })],
+);
+
+/**
+ * "Skip the second step on this device for 30 days": each device token is recorded (only its SHA-256),
+ * so signing out everywhere, a password change and a Google key reset revoke it.
+ */
+export const deviceTokens = pgTable(
+  'device_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+    expiresAt: at('expires_at').notNull(),
+    revokedAt: at('revoked_at'),
+    ip: text('ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+  },
+  (t) => [index('device_tokens_user_idx').on(t.userId)],
+);
 
 /** Half-finished two-step sign-ins; the ticket itself is only stored hashed. */
 export const loginTickets = pgTable('login_tickets', {
@@ -297,6 +325,8 @@ export const mailOutbox = pgTable('mail_outbox', {
   transport: text('transport').notNull().$type<'smtp' | 'outbox'>(),
   status: text('status').notNull().$type<'sent' | 'stored' | 'failed'>(),
   error: text('error'),
+  /** The code a stored message carries: once it is used or expired, reading the outbox masks it. */
+  emailCodeId: integer('email_code_id').references(() => emailCodes.id, { onDelete: 'set null' }),
 });
 
 /** Platform parameters (key → JSON value), e.g. `require_google_auth`. */
@@ -396,7 +426,15 @@ export const postings = pgTable(
 
 export const payinStatuses = ['creating', 'pending', 'paid', 'failed', 'unpaid', 'creation_failed'] as const;
 export type PayinStatus = (typeof payinStatuses)[number];
-export const payoutStatuses = ['queued', 'processing', 'success', 'failed', 'creation_failed'] as const;
+export const payoutStatuses = [
+  'queued',
+  'submitting',
+  'processing',
+  'needs_review',
+  'success',
+  'failed',
+  'creation_failed',
+] as const;
 export type PayoutStatus = (typeof payoutStatuses)[number];
 
 const numberIndex = (name: string, column: string) =>
@@ -538,9 +576,13 @@ export const payoutOrders = pgTable(
     numberIndex('payout_orders_merchant_order_no_c', 'merchant_order_no'),
     numberIndex('payout_orders_channel_order_id_c', 'channel_order_id'),
     numberIndex('payout_orders_utr_c', 'utr'),
+    /** Payouts a person must look at (an unclear channel outcome), and submissions under way, by age. */
+    index('payout_orders_attention_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} in ('submitting','needs_review')`),
     check(
       'payout_orders_status',
-      sql`${t.status} in ('queued','processing','success','failed','creation_failed')`,
+      sql`${t.status} in ('queued','submitting','processing','needs_review','success','failed','creation_failed')`,
     ),
     check('payout_orders_push_status', sql`${t.pushStatus} in ('unpushed','pushed')`),
     check('payout_orders_amounts', sql`${t.amount} > 0 and ${t.fee} >= 0`),
@@ -658,6 +700,10 @@ export const recharges = pgTable(
   (t) => [
     index('recharges_merchant_idx').on(t.merchantId, t.createdAt.desc().nullsFirst()),
     index('recharges_status_idx').on(t.status, t.createdAt.desc().nullsFirst()),
+    /** One bank transfer credits once: a reference (stored trimmed, upper case) is the merchant's once, a rejected one aside. */
+    uniqueIndex('recharges_reference_key')
+      .on(t.merchantId, t.reference)
+      .where(sql`${t.reference} <> '' and ${t.status} <> 'rejected'`),
     check('recharges_status', sql`${t.status} in ('pending','confirmed','rejected')`),
     check('recharges_amount', sql`${t.amount} > 0`),
   ],

@@ -3,7 +3,6 @@
  * single-use nonces, payout IP whitelists, the `{errno, errmsg, data}` envelope with an HTTP status that
  * tells the outcome. Routes are declared in contract/gateway.ts and bound here with `gatewayRoute`.
  */
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { lt } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
 import { type Errno, errno } from '../../contract/errno.ts';
@@ -17,6 +16,7 @@ import { type Db, inTransaction, retrying } from '../db/index.ts';
 import { gatewayNonces } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { jsonAnswer } from '../http/answer.ts';
+import { clientIp } from '../http/clientIp.ts';
 import { AppError } from '../http/errors.ts';
 import { type Lang, langFrom, t } from '../http/i18n.ts';
 import { docsPage } from '../http/openapi.ts';
@@ -90,18 +90,6 @@ export function httpStatusOf(code: Errno): number {
 
 function envelope(lang: Lang, code: Errno, data: unknown = null, errmsg?: string) {
   return { errno: code, errmsg: code === errno.ok ? '' : (errmsg ?? t(lang, `errno.${code}`)), data };
-}
-
-function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  try {
-    return getConnInfo(c).remote.address ?? '';
-  } catch {
-    return '';
-  }
 }
 
 interface Signed {

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -17,6 +16,7 @@ import { type GatewayRoute, mountGateway } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { jsonAnswer, withSecurityHeaders } from './answer.ts';
+import { clientIp } from './clientIp.ts';
 import { AppError, Refusal } from './errors.ts';
 import { type AuditEntry, FileAnswer, JsonText, type RequestMeta, type Route } from './handle.ts';
 import { langFrom, t } from './i18n.ts';
@@ -33,18 +33,6 @@ export function envelope(lang: RequestMeta['lang'], code: Errno, data: unknown =
 
 /** `envelope` of a success whose data is already JSON text. */
 const envelopeOf = (data: JsonText) => new JsonText(`{"errno":${errno.ok},"errmsg":"","data":${data.text}}`);
-
-function clientIp(c: Context, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded.slice(0, 64);
-  }
-  try {
-    return getConnInfo(c).remote.address ?? '';
-  } catch {
-    return '';
-  }
-}
 
 /** Query parameters as an object: a repeated key becomes an array. */
 function queryInput(c: Context): Record<string, unknown> {

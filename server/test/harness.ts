@@ -46,6 +46,11 @@ export interface TestServerOptions {
   authLimit?: number;
   /** Capture the structured log here. */
   logSink?: string[];
+  /**
+   * Settings over the harness's own. The harness runs the simulator and lets callbacks reach loopback
+   * (the tests' receivers listen there); a test of either switch sets it here.
+   */
+  config?: Partial<Config>;
 }
 
 export async function startTestServer(engine: EngineName, opts: TestServerOptions = {}) {
@@ -65,10 +70,14 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     sessionIdleMinutes: 30,
     signinAttemptsPerAddress: 30,
     sessionMaxHours: 12,
-    trustProxy: true,
+    trustProxy: 1,
+    simulator: true,
+    callbackAllowPrivate: true,
+    requireGoogleAuth: false,
     logLevel: 'info',
     workers: 1,
     consoleDir: join(tmpdir(), 'no-console'),
+    ...opts.config,
   };
   const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'warn');
   if (opts.logSink) {

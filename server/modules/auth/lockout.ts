@@ -20,7 +20,7 @@ export async function recordFailure(tx: Db, username: string, now: Date): Promis
     .insert(loginFailures)
     .values({ username, failures: 1, windowStartedAt: now })
     .onConflictDoUpdate({
-      target: loginFailures.username,
+      target: [loginFailures.username, loginFailures.address],
       set: {
         failures: sql`case when ${loginFailures.windowStartedAt} < ${windowStart} then 1 else ${loginFailures.failures} + 1 end`,
         windowStartedAt: sql`case when ${loginFailures.windowStartedAt} < ${windowStart} then ${now} else ${loginFailures.windowStartedAt} end`,

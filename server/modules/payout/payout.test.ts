@@ -295,6 +295,9 @@ describe.each(engines)('payouts on %s', (engine) => {
       const o = await payout(m, 'queued');
       const steps: Record<State, Action[]> = {
         queued: [],
+        // Reached only by a channel call whose outcome is unknown: the payout helper's own tests.
+        submitting: [],
+        needs_review: [],
         processing: ['submit'],
         success: ['submit', 'succeed'],
         failed: ['submit', 'fail'],

@@ -20,7 +20,9 @@ const statusTone: Record<Payin['status'] | Payout['status'], Tone> = {
   unpaid: 'muted',
   creation_failed: 'bad',
   queued: 'info',
+  submitting: 'warn',
   processing: 'warn',
+  needs_review: 'bad',
   success: 'ok',
 };
 
