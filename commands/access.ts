@@ -1,4 +1,4 @@
-import { type Endpoint, kindMayCall, needsPermission } from '../contract/index.ts';
+import { type Endpoint, grantsCall } from '../contract/index.ts';
 
 /** The signed-in user's kind and granted permissions, as the checks read them. */
 export interface Grants {
@@ -8,9 +8,7 @@ export interface Grants {
 
 /** True when the user may call the endpoint: the right kind, and the permission (or `*`) when one is needed. */
 export function mayCall(grants: Grants, endpoint: Endpoint): boolean {
-  if (!kindMayCall(endpoint.caller, grants.kind)) return false;
-  if (!needsPermission(endpoint.caller)) return true;
-  return grants.perms.has('*') || grants.perms.has(endpoint.permission);
+  return grantsCall(endpoint, grants.kind, (p) => grants.perms.has(p));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { endpoints } from '../contract/index.ts';
-import { screen } from './types.ts';
+import { action, screen } from './types.ts';
 
 /** Pages anyone can open: sign-in, reset, the redirect helpers and the error pages. */
 export const publicScreens = [
@@ -69,3 +69,22 @@ export const accountScreens = [
     screen: () => import('../src/screens/account/ChangePassword.tsx'),
   }),
 ];
+
+/**
+ * Signing out everywhere, for a lost device or a session that may be in other hands: every session ends,
+ * this one too, and no remembered device skips the second step any more.
+ */
+export const logoutAllAction = action({
+  id: 'auth.logoutAll',
+  icon: 'logout',
+  needs: [endpoints.auth.logoutAll],
+  confirm: { danger: true },
+  run: async (c) => {
+    await c.call(endpoints.auth.logoutAll, {});
+    c.toast('success', c.t('screens.password.signedOutAll'));
+    c.shell.logout();
+  },
+});
+
+/** The signed-in user's own actions. */
+export const accountActions = [logoutAllAction];

@@ -1,12 +1,11 @@
 import { endpoints } from '../contract/index.ts';
-import { thousands } from '../src/lib/format.ts';
 import { action, type Command, rowAction, screen } from './types.ts';
 
 const { merchantWallet, merchantRechargeLog } = endpoints;
 
 const transferDialog = () => import('../src/screens/wallet/TransferDialog.tsx');
 const rechargeForm = () => import('../src/screens/recharge/RechargeForm.tsx');
-const rejectForm = () => import('../src/screens/recharge/RejectForm.tsx');
+const decisionForm = () => import('../src/screens/recharge/DecisionForm.tsx');
 
 /**
  * The merchant's money: the wallet (balances, change log, transfer from collection to payout balance)
@@ -59,11 +58,9 @@ export const fundCommands: readonly Command[] = [
     shortcut: 'c',
     needs: [merchantRechargeLog.confirm],
     when: (r) => r.status === 'pending',
-    confirm: {},
+    // The form is the confirmation: it says what is credited and asks for a reason and the Google code.
     run: async (c, r) => {
-      const done = await c.call(merchantRechargeLog.confirm, { id: r.id });
-      c.toast('success', c.t('screens.recharge.confirmed', { ...done, amount: thousands(done.amount) }));
-      c.refresh();
+      if (await c.dialog(decisionForm, { recharge: r, decision: 'confirm' as const })) c.refresh();
     },
   }),
   rowAction('recharge', {
@@ -72,9 +69,9 @@ export const fundCommands: readonly Command[] = [
     shortcut: 'r',
     needs: [merchantRechargeLog.reject],
     when: (r) => r.status === 'pending',
-    // The reason form is the confirmation: its button is the danger one.
+    // The form is the confirmation: its button is the danger one.
     run: async (c, r) => {
-      if (await c.dialog(rejectForm, { recharge: r })) c.refresh();
+      if (await c.dialog(decisionForm, { recharge: r, decision: 'reject' as const })) c.refresh();
     },
   }),
 ];

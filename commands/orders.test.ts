@@ -131,6 +131,13 @@ describe('order commands', () => {
       'merchantPayout.markSuccess',
       'merchantPayout.markFailed',
     ]);
+    // An unclear hand-over is resolved by a person, never retried (it would send the payout twice);
+    // a hand-over under way is left to its worker.
+    expect(ids(actionsFor(operator, 'payout', payout('needs_review')))).toEqual([
+      'merchantPayout.markSuccess',
+      'merchantPayout.markFailed',
+    ]);
+    expect(ids(actionsFor(operator, 'payout', payout('submitting')))).toEqual([]);
     expect(ids(actionsFor(operator, 'payout', payout('failed')))).toEqual([
       'merchantPayout.retry',
       'merchantPayout.push',

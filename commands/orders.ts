@@ -1,4 +1,5 @@
 import { endpoints } from '../contract/index.ts';
+import { attemptAnswer } from '../src/screens/order/attemptNote.ts';
 import { hasBulkSelection, selectedRows } from '../src/ui/selection.ts';
 import { action, type Contexts, type RunContext, rowAction, screen } from './types.ts';
 
@@ -29,10 +30,13 @@ export async function pushAndReport(
   const delivered = attempt.httpStatus !== null && attempt.httpStatus >= 200 && attempt.httpStatus < 300;
   c.toast(
     delivered ? 'success' : 'error',
-    c.t(delivered ? 'screens.order.push.delivered' : 'screens.order.push.refused', {
-      status: attempt.httpStatus ?? '—',
-      ms: attempt.durationMs,
-    }),
+    attempt.httpStatus === null
+      ? // No HTTP answer: say why (timeout, refused address, network error) rather than "HTTP —".
+        c.t('screens.order.push.notSent', { answer: attemptAnswer(null, attempt.response, c.t) })
+      : c.t(delivered ? 'screens.order.push.delivered' : 'screens.order.push.refused', {
+          status: attempt.httpStatus,
+          ms: attempt.durationMs,
+        }),
   );
   c.refresh();
 }

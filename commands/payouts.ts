@@ -10,6 +10,9 @@ const bulkUploadDialog = () => import('../src/screens/payout/BulkUploadDialog.ts
 const markDialog = () => import('../src/screens/payout/MarkDialog.tsx');
 const bulkPushDialog = () => import('../src/screens/order/BulkPushDialog.tsx');
 
+/** A person may mark a payout paid or failed while its channel has it, or when its hand-over was unclear. */
+const resolvableByHand = (status: string) => status === 'processing' || status === 'needs_review';
+
 /** Payout orders: the list, single transfers, bulk files, and the hand actions on a payout. */
 export const payoutCommands = [
   screen({
@@ -54,11 +57,9 @@ export const payoutCommands = [
     shortcut: 'r',
     needs: [merchantPayout.retry],
     when: (p) => p.status === 'failed',
-    confirm: {},
+    // The dialog is the confirmation: it asks for the reason and the Google code.
     run: async (c, payout) => {
-      await c.call(merchantPayout.retry, { id: payout.id });
-      c.toast('success', c.t('screens.payout.retried', { orderNo: payout.orderNo }));
-      c.refresh();
+      if (await c.dialog(markDialog, { payout, action: 'retry' as const })) c.refresh();
     },
   }),
   rowAction('payout', {
@@ -66,9 +67,9 @@ export const payoutCommands = [
     icon: 'check',
     shortcut: 's',
     needs: [merchantPayout.markSuccess],
-    when: (p) => p.status === 'processing',
+    when: (p) => resolvableByHand(p.status),
     run: async (c, payout) => {
-      if (await c.dialog(markDialog, { payout, result: 'success' as const })) c.refresh();
+      if (await c.dialog(markDialog, { payout, action: 'markSuccess' as const })) c.refresh();
     },
   }),
   rowAction('payout', {
@@ -76,9 +77,9 @@ export const payoutCommands = [
     icon: 'close',
     shortcut: 'F',
     needs: [merchantPayout.markFailed],
-    when: (p) => p.status === 'processing',
+    when: (p) => resolvableByHand(p.status),
     run: async (c, payout) => {
-      if (await c.dialog(markDialog, { payout, result: 'failed' as const })) c.refresh();
+      if (await c.dialog(markDialog, { payout, action: 'markFailed' as const })) c.refresh();
     },
   }),
   rowAction('payout', {

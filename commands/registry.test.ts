@@ -68,6 +68,13 @@ describe('command registry', () => {
     expect(ids_).not.toContain('mailOutbox.list');
   });
 
+  it('shows the mail outbox to super admins only, not to a role that holds its permission string', () => {
+    expect(ids(visibleScreens(grants('platform', 'GET /mailOutbox/list', 'GET /log/list')))).not.toContain(
+      'mailOutbox.list',
+    );
+    expect(ids(visibleScreens(grants('platform', '*')))).toContain('mailOutbox.list');
+  });
+
   it('fails closed when nobody is signed in', () => {
     expect(menuFor(null)).toEqual([]);
     expect(globalActions(null)).toEqual([]);

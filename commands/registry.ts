@@ -1,5 +1,5 @@
 import { allows, type Grants } from './access.ts';
-import { accountScreens, publicScreens } from './account.ts';
+import { accountActions, accountScreens, publicScreens } from './account.ts';
 import { appCommands, tableCommands } from './app.ts';
 import { businessCommands } from './business.ts';
 import { fundCommands } from './funds.ts';
@@ -52,6 +52,7 @@ export function shortcutsOf(command: Command): readonly string[] {
 export const commands: readonly Command[] = assemble([
   ...publicScreens,
   ...accountScreens,
+  ...accountActions,
   ...orderCommands,
   ...payoutCommands,
   ...fundCommands,

@@ -1,4 +1,4 @@
-import { endpoints } from '../contract/index.ts';
+import { endpoints, type Output } from '../contract/index.ts';
 import { $user } from '../src/lib/session.ts';
 import { merchantIdInView } from '../src/ui/merchantInView.ts';
 import { action, type Command, type RunContext, screen } from './types.ts';
@@ -6,6 +6,7 @@ import { action, type Command, type RunContext, screen } from './types.ts';
 const { merchant } = endpoints;
 
 const secretOnce = () => import('../src/screens/dev/SecretOnce.tsx');
+const resetSecretDialog = () => import('../src/screens/dev/ResetSecretDialog.tsx');
 const callbackForm = () => import('../src/screens/dev/CallbackForm.tsx');
 const ipWhitelistForm = () => import('../src/screens/dev/IpWhitelistForm.tsx');
 const surchargeForm = () => import('../src/screens/fees/SurchargeForm.tsx');
@@ -23,18 +24,21 @@ function merchantTarget(c: RunContext, route: string): { id?: number } | null {
   return null;
 }
 
-/** Resets one secret after a danger confirmation that names the merchant, then shows it once. */
+/**
+ * Resets one secret in a dialog that names the merchant and takes the user's Google code, then shows the
+ * new secret once.
+ */
 async function resetSecret(c: RunContext, which: 'api' | 'webhook') {
   const target = merchantTarget(c, '/dev');
   if (!target) return;
   const m = await c.call(merchant.info, target);
-  const ok = await c.confirm({
-    title: c.t(`commands.dev.${which === 'api' ? 'resetApiSecret' : 'resetWebhookSecret'}.title`),
-    text: c.t(`screens.dev.reset.${which}Confirm`, { code: m.code, name: m.name }),
-    danger: true,
-  });
-  if (!ok) return;
-  const fresh = await c.call(merchant.resetSecret, { ...target, which });
+  const fresh = (await c.dialog(resetSecretDialog, {
+    which,
+    merchantId: target.id,
+    code: m.code,
+    name: m.name,
+  })) as Output<typeof merchant.resetSecret> | undefined;
+  if (!fresh) return;
   c.refresh();
   await c.dialog(secretOnce, {
     which,

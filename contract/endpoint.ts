@@ -6,8 +6,10 @@ import type * as z from 'zod/mini';
  * - `session`: any signed-in user, for their own account (no permission to hold).
  * - `platform` / `merchant`: users of that kind holding the endpoint's permission.
  * - `both`: users of either kind holding the permission, each confined to its own kind and merchant.
+ * - `superAdmin`: platform users holding `*` only. Such an endpoint is in no role catalogue, so no role
+ *   can grant it (the mail outbox: its codes sign anyone in as anyone).
  */
-export type Caller = 'public' | 'session' | 'platform' | 'merchant' | 'both';
+export type Caller = 'public' | 'session' | 'platform' | 'merchant' | 'both' | 'superAdmin';
 
 export type Method = 'GET' | 'POST';
 
@@ -47,10 +49,30 @@ export function endpoint<I extends z.ZodMiniType, O extends z.ZodMiniType>(
 
 /** True when a user of `kind` may ever call an endpoint of this caller kind. */
 export function kindMayCall(caller: Caller, kind: 'platform' | 'merchant'): boolean {
-  return caller === 'both' || caller === kind || caller === 'session';
+  return (
+    caller === 'both' ||
+    caller === kind ||
+    caller === 'session' ||
+    (caller === 'superAdmin' && kind === 'platform')
+  );
 }
 
 /** True when the endpoint needs a permission (as opposed to public or any signed-in user). */
 export function needsPermission(caller: Caller): boolean {
-  return caller === 'platform' || caller === 'merchant' || caller === 'both';
+  return caller === 'platform' || caller === 'merchant' || caller === 'both' || caller === 'superAdmin';
+}
+
+/**
+ * True when a signed-in user of `kind`, holding the permissions `holds` answers for, may call the
+ * endpoint: the one check the server and the console both make.
+ */
+export function grantsCall(
+  endpoint: Pick<Endpoint, 'caller' | 'permission'>,
+  kind: 'platform' | 'merchant',
+  holds: (permission: string) => boolean,
+): boolean {
+  if (!kindMayCall(endpoint.caller, kind)) return false;
+  if (!needsPermission(endpoint.caller)) return true;
+  if (endpoint.caller === 'superAdmin') return holds('*');
+  return holds('*') || holds(endpoint.permission);
 }

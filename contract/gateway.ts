@@ -4,7 +4,7 @@
  * `/gateway/openapi.json`.
  */
 import * as z from 'zod/mini';
-import { accountName, accountNumber, ifsc, payinStatus, payoutStatus } from './endpoints/orders.ts';
+import { accountName, accountNumber, ifsc, payinStatus } from './endpoints/orders.ts';
 import { amount, moneyOut } from './money.ts';
 
 const merchantOrderNo = z
@@ -27,10 +27,16 @@ export const gatewayPayin = z.object({
   paidAt: z.nullable(z.string()),
 });
 
+/**
+ * A payout's status as merchants see it: our internal hand-over steps (`submitting`, `needs_review`)
+ * are `processing` to them, so their status set stays the one GATEWAY.md documents.
+ */
+export const gatewayPayoutStatus = z.enum(['queued', 'processing', 'success', 'failed', 'creation_failed']);
+
 export const gatewayPayout = z.object({
   orderNo: z.string(),
   merchantOrderNo: z.string(),
-  status: payoutStatus,
+  status: gatewayPayoutStatus,
   currency: z.string(),
   amount: moneyOut,
   fee: moneyOut,

@@ -40,6 +40,22 @@ export const adminPassword = z.string().check(
 /** A six-digit verification code (Google Authenticator or e-mail). */
 export const code6 = z.string().check(z.regex(/^\d{6}$/, { message: 'validation.code6' }));
 
+/**
+ * A bank's unique transaction reference (UTR), 6 to 32 letters and digits. Trimmed and upper-cased
+ * here, the one place every input path (checks, supplements, marks, simulator, filters) goes through,
+ * so a change of case or stray blanks can neither miss a stored UTR nor pass it off as a new one.
+ */
+export const utr = z
+  .string()
+  .check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z0-9]{6,32}$/, { message: 'validation.utr' }));
+/** The same normal form for a UTR that does not come through a schema (a channel's report, a filter). */
+export const normalUtr = (v: string) => v.trim().toUpperCase();
+
+/** Why a person moved money by hand (a mark, a retry, a recharge decision): kept with it and in the log. */
+export const actionReason = z
+  .string()
+  .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(200));
+
 export const email = z.string().check(z.trim(), z.maxLength(254), z.email({ message: 'validation.email' }));
 
 export const nickname = z

@@ -1,7 +1,8 @@
 /**
  * The merchant's money screens on the demo workspace: a wallet transfer with a Google code, a recharge
- * submitted by a merchant and decided by a platform user, a secret reset shown once and checked with the
- * signature helper against the real gateway, and the development settings' whitelist form.
+ * submitted by a merchant and decided by a platform user, a secret reset (with a Google code) shown once
+ * and checked with the signature helper against the real gateway, and the development settings'
+ * whitelist form (with a Google code).
  * Keyboard first; the recharge rejection takes the mouse path.
  */
 import { type Browser, expect, type Page, request, test } from '@playwright/test';
@@ -25,21 +26,26 @@ const stamp = Date.now().toString(36);
 const consoleErrors = new Map<Page, string[]>();
 
 const stepNow = () => Math.floor(Date.now() / 30_000);
-/** The highest Google code time step the test user has spent (the server accepts each step once). */
-let usedStep = 0;
+/** The highest Google code time step each key has spent (the server accepts each step once per user). */
+const usedSteps = new Map<string, number>();
 
 /**
- * A Google code the server takes now: within ±1 time step and after the last one spent. `spend: false`
- * for the transfer preview, which checks a code without using it up.
+ * A Google code of `secret` the server takes now: within ±1 time step and after the last one spent.
+ * `spend: false` for the transfer preview, which checks a code without using it up.
  */
-async function googleCode(spend = true): Promise<string> {
-  while (stepNow() + 1 <= usedStep) await new Promise((r) => setTimeout(r, 1000));
-  const step = Math.max(stepNow() - 1, usedStep + 1);
-  if (spend) usedStep = step;
-  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(user.secret) }).generate({
+async function codeOf(secret: string, spend = true): Promise<string> {
+  const used = usedSteps.get(secret) ?? 0;
+  while (stepNow() + 1 <= used) await new Promise((r) => setTimeout(r, 1000));
+  const step = Math.max(stepNow() - 1, used + 1);
+  if (spend) usedSteps.set(secret, step);
+  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
     timestamp: step * 30_000,
   });
 }
+/** The merchant test user's next code. */
+const googleCode = (spend = true) => codeOf(user.secret, spend);
+/** A platform user of the built-in finance role with its own Google key: recharge decisions take a code. */
+let finance: MerchantUser;
 
 /** Minor units as the console prints them: 123456789 → "1,234,567.89". */
 function group(minor: number): string {
@@ -137,12 +143,35 @@ test.beforeAll(async ({ browser }) => {
   const own = await signedIn(username, password);
   const info = await own.ok<{ secret: string }>('GET', '/auth/google/bindInfo');
   user = { username, password, secret: info.secret };
-  await own.ok('POST', '/v1/auth/google/bind', { secret: info.secret, code: await googleCode() });
+  await own.ok('POST', '/v1/auth/google/bind', { secret: info.secret, code: await googleCode(), password });
+
+  const admin = await signedIn('admin', adminPassword);
+  const platformRoles = await admin.ok<{ list: { id: number; perms: string[] }[] }>('GET', '/role/list', {
+    pageSize: '100',
+  });
+  const financeRole = platformRoles.list.find(
+    (r) => r.perms.includes('POST /merchantRechargeLog/confirm') && !r.perms.includes('*'),
+  );
+  if (!financeRole) throw new Error('no built-in platform role decides recharges');
+  finance = { username: `e2e_finance_${stamp}`, password, secret: '' };
+  await admin.ok('POST', '/admin/create', {
+    username: finance.username,
+    password,
+    nickname: 'E2E Finance',
+    roleIds: [financeRole.id],
+  });
+  const fin = await signedIn(finance.username, password);
+  finance.secret = (await fin.ok<{ secret: string }>('GET', '/auth/google/bindInfo')).secret;
+  await fin.ok('POST', '/v1/auth/google/bind', {
+    secret: finance.secret,
+    code: await codeOf(finance.secret),
+    password,
+  });
 
   merchantPage = await newPage(browser);
   await signIn(merchantPage, user.username, user.password, await googleCode());
   adminPage = await newPage(browser);
-  await signIn(adminPage, 'admin', adminPassword);
+  await signIn(adminPage, finance.username, password, await codeOf(finance.secret));
 });
 
 test.afterEach(() => {
@@ -228,9 +257,11 @@ test('wallet: a merchant transfers collection to payout balance with a Google co
   ).toContainText('Collection available');
 });
 
-test('recharge: a merchant submits one by keyboard and a platform admin confirms it by key', async () => {
+test('recharge: a merchant submits one by keyboard and a platform user confirms it by key, with a reason and a Google code', async () => {
   const page = merchantPage;
-  const reference = `E2E-OK-${stamp}`;
+  // Typed in lower case: references are kept upper case, so one transfer cannot be reported twice.
+  const typed = `e2e-ok-${stamp}`;
+  const reference = typed.toUpperCase();
   const api = demo;
   const before = await balances(api);
 
@@ -249,7 +280,7 @@ test('recharge: a merchant submits one by keyboard and a platform admin confirms
   await expect(form.getByText('Some information is not filled in').first()).toBeVisible();
   await page.keyboard.type('25000.00');
   await page.keyboard.press('Tab');
-  await page.keyboard.type(reference);
+  await page.keyboard.type(typed);
   await page.keyboard.press('Enter');
   await expect(form).toBeHidden();
   await expect(page).toHaveURL(/\/merchantrechargelog/);
@@ -260,7 +291,18 @@ test('recharge: a merchant submits one by keyboard and a platform admin confirms
   await expect(mine).toContainText('Pending');
   await expect(mine).toContainText('25,000.00');
 
-  // The platform admin: pending recharges, newest first; j focuses it, c confirms after the question.
+  // The same transfer reported again, in any case, is refused next to its field.
+  await page.getByRole('button', { name: 'New recharge' }).click();
+  const again = page.getByRole('dialog', { name: 'New recharge' });
+  await again.getByLabel('Amount').fill('25000.00');
+  await again.getByLabel('Bank reference').fill(` ${reference.toLowerCase()} `);
+  await again.getByRole('button', { name: 'Submit' }).click();
+  await expect(again.getByText('This reference was already used for another recharge')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(again).toBeHidden();
+
+  // The platform user: pending recharges, newest first; j focuses it, c opens the confirmation, which
+  // takes a reason and the Google code.
   const admin = adminPage;
   await admin.goto('/merchantrechargelog?status=pending');
   const grid = admin.getByRole('grid', { name: 'Recharge records' });
@@ -270,11 +312,20 @@ test('recharge: a merchant submits one by keyboard and a platform admin confirms
   await admin.locator('body').press('j');
   await expect(row).toHaveClass(/focused/);
   await admin.keyboard.press('c');
-  const question = admin.getByRole('alertdialog', { name: 'Confirm recharge' });
+  const question = admin.getByRole('dialog', { name: 'Confirm recharge' });
   await expect(question).toContainText(reference);
   await expect(question).toContainText('credited to its payout balance');
-  await admin.keyboard.press('Tab');
+  await expect(question.getByLabel('Reason')).toBeFocused();
   await admin.keyboard.press('Enter');
+  await expect(question.getByText('Some information is not filled in').first()).toBeVisible();
+  await admin.keyboard.type('NEFT line on the HDFC statement');
+  await admin.keyboard.press('Tab');
+  await admin.keyboard.type('000000');
+  await admin.keyboard.press('Enter');
+  await expect(question.getByText('The verification code is wrong')).toBeVisible();
+  await question.getByLabel('Google code').fill(await codeOf(finance.secret));
+  await admin.keyboard.press('Enter');
+  await expect(question).toBeHidden();
   await expect(admin.getByRole('status').filter({ hasText: 'confirmed' })).toBeVisible();
   await expect(row).toBeHidden();
 
@@ -290,7 +341,7 @@ test('recharge: a merchant submits one by keyboard and a platform admin confirms
 
 test('recharge: the mouse path, submitted from the button and rejected from the row menu with a reason', async () => {
   const page = merchantPage;
-  const reference = `E2E-NO-${stamp}`;
+  const reference = `E2E-NO-${stamp}`.toUpperCase();
   await page.getByRole('button', { name: 'New recharge' }).click();
   const form = page.getByRole('dialog', { name: 'New recharge' });
   await form.getByLabel('Amount').fill('-5');
@@ -313,8 +364,9 @@ test('recharge: the mouse path, submitted from the button and rejected from the 
   const reject = admin.getByRole('dialog', { name: 'Reject recharge' });
   await expect(reject).toContainText(reference);
   await reject.getByRole('button', { name: 'Reject recharge' }).click();
-  await expect(reject.getByText('Some information is not filled in')).toBeVisible();
+  await expect(reject.getByText('Some information is not filled in').first()).toBeVisible();
   await reject.getByLabel('Reason').fill('No such transfer on our statement');
+  await reject.getByLabel('Google code').fill(await codeOf(finance.secret));
   await reject.getByRole('button', { name: 'Reject recharge' }).click();
   await expect(reject).toBeHidden();
   await expect(row).toContainText('Rejected');
@@ -346,9 +398,11 @@ test('development settings: reset the API secret, see it once, and sign a gatewa
     page.getByRole('dialog', { name: 'Command palette' }).getByRole('option', { name: /Reset API secret/ }),
   ).toHaveAttribute('aria-selected', 'true');
   await page.keyboard.press('Enter');
-  const question = page.getByRole('alertdialog', { name: 'Reset API secret' });
+  // The dialog names the merchant and takes the user's Google code (the API secret can pay out).
+  const question = page.getByRole('dialog', { name: 'Reset API secret' });
   await expect(question).toContainText('M10001 Demo Merchant');
-  await page.keyboard.press('Tab');
+  await expect(question.getByLabel('Google code')).toBeFocused();
+  await page.keyboard.type(await googleCode());
   await page.keyboard.press('Enter');
 
   const once = page.getByRole('dialog', { name: 'New API secret' });
@@ -388,22 +442,27 @@ test('development settings: reset the API secret, see it once, and sign a gatewa
 });
 
 test('development settings: the payout IP whitelist names each wrong entry and saves the good ones', async () => {
+  // Its Google code may wait for the next 30-second step (the specs before spent the current ones).
+  test.setTimeout(90_000);
   const page = merchantPage;
   await page.getByRole('button', { name: 'Edit payout IP whitelist' }).click();
   const form = page.getByRole('dialog', { name: 'Edit payout IP whitelist' });
   const field = form.getByLabel('Payout IP whitelist');
   const current = await field.inputValue();
+  // Confirmed with the user's Google code; a refused list does not spend it.
+  await form.getByLabel('Google code').fill(await googleCode());
   await field.fill(`${current}\n203.0.113.0/24\nnot-an-ip, 10.0.0.300`);
-  await page.keyboard.press('Control+Enter');
-  // The contract's pattern catches the first on the spot; the server's real address check the second.
+  await field.press('Control+Enter');
+  // The contract's pattern catches the first on the spot; the server's real address check the second,
+  // and its range rule the third (everyone, or more than a /16).
   await expect(form.getByRole('alert')).toHaveText(
     'not-an-ip: Enter an IPv4 or IPv6 address, optionally with /prefix',
   );
-  await field.fill(`${current}\n203.0.113.0/24, 10.0.0.300`);
+  await field.fill(`${current}\n203.0.113.0/24, 10.0.0.300, 0.0.0.0/0`);
   await form.getByRole('button', { name: 'Save' }).click();
-  await expect(form.getByRole('alert')).toHaveText(
-    '10.0.0.300: Enter an IPv4 or IPv6 address, optionally with /prefix',
-  );
+  const errors = form.getByRole('alert');
+  await expect(errors).toContainText('10.0.0.300: Enter an IPv4 or IPv6 address, optionally with /prefix');
+  await expect(errors).toContainText('0.0.0.0/0: Too broad');
   await field.fill(`${current}\n203.0.113.0/24`);
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form).toBeHidden();
@@ -502,12 +561,16 @@ test('screenshots of the money screens in both languages, desktop and 800 px', a
       await m.locator('.card-actions .button').nth(3).click();
       await m.getByRole('dialog').locator('textarea').fill('203.0.113.0/24\nnot-an-ip');
       await m.getByRole('dialog').locator('.button.primary').click();
-      await expect(m.getByRole('dialog').getByRole('alert')).toBeVisible();
+      await expect(m.getByRole('dialog').getByRole('alert').first()).toBeVisible();
       await shot(m, 'dev-ips-error');
       await m.keyboard.press('Escape');
       if ((language === 'en' && width === 1280) || (language === 'zh_CN' && width === 800)) {
         await m.locator('.card-actions .button').nth(1).click();
-        await m.getByRole('alertdialog').locator('.button.danger').click();
+        await m
+          .getByRole('dialog')
+          .locator('input[autocomplete="one-time-code"]')
+          .fill(await googleCode());
+        await m.getByRole('dialog').locator('.button.danger').click();
         await expect(m.getByTestId('new-secret')).toBeVisible();
         await shot(m, 'dev-secret-once');
         await m.getByRole('dialog').locator('.button.primary').click();
@@ -537,6 +600,8 @@ test('screenshots of the money screens in both languages, desktop and 800 px', a
 });
 
 test('bulk payouts: the file is checked row by row first; a refusal that comes without the rows says why', async () => {
+  // The specs before spend the user's Google codes faster than one per 30-second step: its codes may wait.
+  test.setTimeout(120_000);
   const page = merchantPage;
   await page.goto('/payout');
   await expect(page.getByRole('heading', { name: 'Payout orders', level: 1 })).toBeVisible();

@@ -169,7 +169,11 @@ async function operatorOf(call: Call, prefix: string): Promise<Operator> {
   const own = await Api.create();
   await own.signIn(user.username, user.password);
   const info = await own.ok<{ secret: string }>('GET', '/auth/google/bindInfo');
-  await own.ok('POST', '/v1/auth/google/bind', { secret: info.secret, code: await nextCode(info.secret) });
+  await own.ok('POST', '/v1/auth/google/bind', {
+    secret: info.secret,
+    code: await nextCode(info.secret),
+    password: user.password,
+  });
   await own.dispose();
   return { ...user, secret: info.secret };
 }

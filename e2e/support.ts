@@ -91,7 +91,11 @@ export async function createFixture(): Promise<Fixture> {
   const own = await Api.create();
   await own.signIn(operator.username, operator.password);
   const info = await own.ok<{ secret: string }>('GET', '/auth/google/bindInfo');
-  await own.ok('POST', '/v1/auth/google/bind', { secret: info.secret, code: totp(info.secret) });
+  await own.ok('POST', '/v1/auth/google/bind', {
+    secret: info.secret,
+    code: totp(info.secret),
+    password: operator.password,
+  });
   await own.dispose();
   return { operator: { ...operator, secret: info.secret }, reader };
 }

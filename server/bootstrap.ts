@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { demoEnabled } from './config.ts';
+import { demoEnabled, simulatorOn } from './config.ts';
 import { inTransaction } from './db/index.ts';
 import { channels, userRoles, users } from './db/schema.ts';
 import { type DemoAccount, type DemoSeed, seedDemo } from './demo.ts';
@@ -26,23 +26,27 @@ export interface FirstStart {
 }
 
 /**
- * First start on an empty database: built-in platform roles, the `admin` user, and (embedded database
- * by default, or DEMO=1) the demo workspace (server/demo.ts). Every later start finds them and does nothing.
+ * First start on an empty database: the simulator channel (SIMULATOR, on with the demo), built-in
+ * platform roles, the `admin` user, and (embedded database by default, or DEMO=1) the demo workspace
+ * (server/demo.ts), which needs the simulator. Every later start finds them and does nothing.
  */
 export async function bootstrap(deps: Deps): Promise<FirstStart> {
   const { config, database } = deps;
   const out: FirstStart = {};
+  const simulator = simulatorOn(config, database.engine);
   await inTransaction(database.db, async (tx) => {
-    // The built-in simulator channel lets the whole money flow run on one machine.
-    await tx
-      .insert(channels)
-      .values({
-        code: 'simulator',
-        name: 'Simulator',
-        adapter: 'simulator',
-        settings: { auto: false, successRate: 90, delayMs: 2000 },
-      })
-      .onConflictDoNothing();
+    // The built-in simulator channel lets the whole money flow run on one machine. It settles without a
+    // bank, so it exists only with SIMULATOR on (the demo's default); off, one made earlier carries nothing.
+    if (simulator)
+      await tx
+        .insert(channels)
+        .values({
+          code: 'simulator',
+          name: 'Simulator',
+          adapter: 'simulator',
+          settings: { auto: false, successRate: 90, delayMs: 2000 },
+        })
+        .onConflictDoNothing();
     await ensureAccounts(
       tx,
       (['fee_income', 'channel_clearing', 'settlement_clearing', 'payout_clearing'] as const).map((k) =>
@@ -70,7 +74,10 @@ export async function bootstrap(deps: Deps): Promise<FirstStart> {
   });
   // Dashboards bucket orders by business day: a changed BUSINESS_TIME_ZONE rebuilds the order stats.
   await syncOrderStatsZone(deps);
-  if (demoEnabled(config, database.engine)) {
+  if (demoEnabled(config, database.engine) && !simulator) {
+    // Every demo order goes through the simulator.
+    deps.logger.warn('demo workspace not seeded: it needs the simulator, and SIMULATOR=0 turns it off');
+  } else if (demoEnabled(config, database.engine)) {
     // All or nothing, in its own transaction: a failed seed leaves an empty workspace (tried again at the
     // next start) and a server that still starts.
     const seeded = await seedDemo(deps).catch((err) => {

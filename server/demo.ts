@@ -250,6 +250,8 @@ async function seedInto(deps: Deps, tx: Db, seed: number): Promise<DemoSeed> {
   const start = now - 30 * day;
   const clock = manualClock(new Date(start));
   const d: Deps = { ...deps, clock };
+  // The payout hand-over runs its own short transactions on `database.db`: here, savepoints of the seed's.
+  const inSeed: Deps = { ...d, database: { ...deps.database, db: tx } };
   const urls = demoCallbackUrls(deps.config);
   const w = new BulkWriter(tx);
   const schedule = await callbackSchedule(tx);
@@ -316,6 +318,8 @@ async function seedInto(deps: Deps, tx: Db, seed: number): Promise<DemoSeed> {
       owner: spec.owner,
       agentId: spec.withAgent ? agent!.id : null,
       callbackUrl: urls.ok,
+      // A merchant routes only where it is told: the demo's through the simulator.
+      channels: [{ channelId: sim.id, weight: sim.weight }],
     });
     // The service stamps database time; the demo business started before the 30 days it shows.
     await tx
@@ -1117,7 +1121,7 @@ async function seedInto(deps: Deps, tx: Db, seed: number): Promise<DemoSeed> {
           },
         );
     });
-    const submit = (t: number) => go(t, (o) => submitPayout(d, tx, o.id));
+    const submit = (t: number) => go(t, (o) => submitPayout(inSeed, o.id));
     const channel = (t: number, result: 'success' | 'fail') =>
       go(t, (o) => settleSimulatorPayout(d, tx, o, result));
     const retry = (t: number) =>

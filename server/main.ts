@@ -19,7 +19,7 @@ import { type Jobs, startJobs } from './jobs/index.ts';
 import { systemClock } from './lib/clock.ts';
 import { sealer } from './lib/crypto.ts';
 import { createLogger, errorForLog } from './lib/logger.ts';
-import { createMailer } from './lib/mail.ts';
+import { createMailer, outboxNotice } from './lib/mail.ts';
 import { rateLimiter } from './lib/rateLimit.ts';
 import { gatewayRoutes, routes } from './routes.ts';
 
@@ -54,7 +54,7 @@ function depsOn(database: Database): Deps {
 
 const warn = (msg: string, err?: unknown) => logger.warn({ err: err && errorForLog(err) }, msg);
 
-/** What a first start prints once: the addresses, and credentials (never to the structured log). */
+/** What a start prints: the addresses, warnings, and a first start's credentials (never to the structured log). */
 function announce(url: string, engine: string, first: FirstStart) {
   const lines = [`\n  Paygate console: ${url}/   (API reference: ${url}/api/docs)`, `  Database: ${engine}`];
   if (workers > 1) lines.push(`  Workers: ${workers}`);
@@ -64,6 +64,11 @@ function announce(url: string, engine: string, first: FirstStart) {
     lines.push(
       `  Demo merchant ${m.merchant} ${m.name}: user "${m.username}", password "${m.password}" (${m.note})`,
     );
+  // Without SMTP every code lands in the outbox: whoever reads it can sign in as anyone.
+  if (!config.smtpUrl) {
+    logger.warn(outboxNotice);
+    lines.push(`  Warning: ${outboxNotice}`);
+  }
   const lost = first.lostCallbacks?.slice(0, 3) ?? [];
   if (lost.length)
     lines.push(

@@ -47,6 +47,14 @@ export const auth = {
     output: session,
   }),
   logout: endpoint({ method: 'POST', path: '/auth/logout', caller: 'session', input: empty, output: okFlag }),
+  /** Ends every session of the caller, this one included, and forgets every remembered device. */
+  logoutAll: endpoint({
+    method: 'POST',
+    path: '/auth/logoutAll',
+    caller: 'session',
+    input: empty,
+    output: okFlag,
+  }),
   info: endpoint({
     method: 'GET',
     path: '/auth/info',
@@ -101,7 +109,11 @@ export const auth = {
     path: '/v1/auth/email/sendCode',
     caller: 'public',
     input: z.object({ username, purpose: z.enum(['reset', 'login']) }),
-    output: z.object({ sentTo: z.string() }),
+    /**
+     * The same answer whether or not the account exists, has an e-mail address or is active, and whether
+     * or not a code went out (at most one a minute): nothing here tells who exists.
+     */
+    output: okFlag,
   }),
   resetPassword: endpoint({
     method: 'POST',
@@ -129,6 +141,8 @@ export const auth = {
       nickname: z.optional(nickname),
       email: z.optional(email),
       introduction: z.optional(z.string().check(z.maxLength(500))),
+      /** The current password: needed when `email` changes (the address reset codes go to). */
+      password: z.optional(passwordInput),
     }),
     output: okFlag,
   }),
@@ -148,7 +162,12 @@ export const auth = {
     method: 'POST',
     path: '/v1/auth/google/bind',
     caller: 'session',
-    input: strictObject({ secret: z.string().check(z.regex(/^[A-Z2-7]{16,64}$/)), code: code6 }),
+    /** The current password too: a session alone must not bind its own key to the account. */
+    input: strictObject({
+      secret: z.string().check(z.regex(/^[A-Z2-7]{16,64}$/)),
+      code: code6,
+      password: passwordInput,
+    }),
     output: okFlag,
   }),
   googleUnbind: endpoint({

@@ -81,6 +81,8 @@ export const dashboard = {
         callbacksGaveUp: z.number(),
         payoutsQueued: z.number(),
         payoutsProcessing: z.number(),
+        /** Payouts whose hand-over to the channel had an unclear outcome: a person resolves each. */
+        payoutsNeedReview: z.number(),
         /** null for users who may not see recharges. */
         rechargesPending: z.nullable(z.number()),
       }),

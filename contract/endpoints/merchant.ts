@@ -3,6 +3,7 @@ import { endpoint } from '../endpoint.ts';
 import { amount, amountOrZero, moneyOut, ratePercent } from '../money.ts';
 import {
   adminPassword,
+  code6,
   email,
   id,
   listOf,
@@ -17,13 +18,14 @@ import {
 export const settlementCycle = z
   .string()
   .check(z.regex(/^(D0|T([1-9]|[12]\d|30))$/, { message: 'validation.settlementCycle' }));
-const ipOrCidr = z
-  .string()
-  .check(
-    z.trim(),
-    z.maxLength(64),
-    z.regex(/^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+(\/\d{1,3})?)$/, { message: 'validation.ip' }),
-  );
+const ipOrCidr = z.string().check(
+  z.trim(),
+  z.maxLength(64),
+  // IPv6 may end in a dotted IPv4 (`::ffff:192.0.2.1`); the server checks every entry for real.
+  z.regex(/^(\d{1,3}(\.\d{1,3}){3}(\/\d{1,2})?|[0-9a-fA-F:]+(\d{1,3}(\.\d{1,3}){3})?(\/\d{1,3})?)$/, {
+    message: 'validation.ip',
+  }),
+);
 export const ipWhitelist = z.array(ipOrCidr).check(z.maxLength(50));
 const httpUrl = z
   .string()
@@ -161,7 +163,10 @@ export const merchant = {
     input: strictObject({ id, frozen: z.boolean(), reason: z.optional(z.string().check(z.maxLength(200))) }),
     output: okFlag,
   }),
-  /** New API and webhook secrets, answered once; the old ones stop working at once. */
+  /**
+   * New API and webhook secrets, answered once; the old ones stop working at once. Whoever holds the API
+   * secret can pay out through the gateway: confirmed with the acting user's Google code.
+   */
   resetSecret: endpoint({
     method: 'POST',
     path: '/merchant/resetSecret',
@@ -169,14 +174,16 @@ export const merchant = {
     input: strictObject({
       id: z.optional(id),
       which: z._default(z.enum(['api', 'webhook', 'both']), 'both'),
+      code: code6,
     }),
     output: secrets,
   }),
+  /** The addresses gateway payouts are accepted from; confirmed with the acting user's Google code. */
   ipsUpdate: endpoint({
     method: 'POST',
     path: '/merchant/ips/update',
     caller: 'both',
-    input: strictObject({ id: z.optional(id), payoutIpWhitelist: ipWhitelist }),
+    input: strictObject({ id: z.optional(id), payoutIpWhitelist: ipWhitelist, code: code6 }),
     output: okFlag,
   }),
   callbackUpdate: endpoint({

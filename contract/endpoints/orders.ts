@@ -1,7 +1,19 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { amount, moneyOut } from '../money.ts';
-import { code6, cursor, id, isoTime, listOf, okFlag, page, pageSize, strictObject } from '../schemas.ts';
+import {
+  actionReason,
+  code6,
+  cursor,
+  id,
+  isoTime,
+  listOf,
+  okFlag,
+  page,
+  pageSize,
+  strictObject,
+  utr,
+} from '../schemas.ts';
 
 export const payinStatus = z.enum(['creating', 'pending', 'paid', 'failed', 'unpaid', 'creation_failed']);
 export const payoutStatus = z.enum([
@@ -53,10 +65,8 @@ const periodInOrder = z.refine<{ from: string; to: string }>((v) => new Date(v.t
   path: ['to'],
 });
 
-const utr = z.string().check(z.trim(), z.regex(/^[A-Za-z0-9]{6,32}$/, { message: 'validation.utr' }));
-const reason = z
-  .string()
-  .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(300));
+/** A hand action on money answers to a second factor: the acting user's Google code, and why. */
+const secondFactor = { code: code6, reason: actionReason };
 const merchantOrderNo = z
   .string()
   .check(z.trim(), z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'validation.orderNo' }));
@@ -234,7 +244,7 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/forceSupplement',
     caller: 'platform',
-    input: strictObject({ id, code: code6, reason, utr: z.optional(utr), paidAmount: z.optional(amount) }),
+    input: strictObject({ id, ...secondFactor, utr: z.optional(utr), paidAmount: z.optional(amount) }),
     output: payinRow,
   }),
   /** Attaches a payment proof image (PNG, JPEG or WebP, at most 2 MB, base64). */
@@ -390,25 +400,26 @@ export const merchantPayout = {
       created: z.array(z.string()),
     }),
   }),
+  /** Sends a failed payout again with a new hold. */
   retry: endpoint({
     method: 'POST',
     path: '/merchantPayout/retry',
     caller: 'platform',
-    input: strictObject({ id }),
+    input: strictObject({ id, ...secondFactor }),
     output: payoutRow,
   }),
   markSuccess: endpoint({
     method: 'POST',
     path: '/merchantPayout/markSuccess',
     caller: 'platform',
-    input: strictObject({ id, utr: z.optional(utr), reason }),
+    input: strictObject({ id, utr: z.optional(utr), ...secondFactor }),
     output: payoutRow,
   }),
   markFailed: endpoint({
     method: 'POST',
     path: '/merchantPayout/markFailed',
     caller: 'platform',
-    input: strictObject({ id, reason }),
+    input: strictObject({ id, ...secondFactor }),
     output: payoutRow,
   }),
   push: endpoint({
@@ -541,9 +552,15 @@ export const merchantRechargeLog = {
     caller: 'merchant',
     input: strictObject({
       amount,
+      /** The bank's reference of the transfer: one recharge per reference and merchant, in any case. */
       reference: z
         .string()
-        .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100)),
+        .check(
+          z.trim(),
+          z.toUpperCase(),
+          z.minLength(1, { message: 'validation.required' }),
+          z.maxLength(100),
+        ),
       note: z.optional(z.string().check(z.maxLength(300))),
     }),
     output: rechargeRow,
@@ -552,14 +569,14 @@ export const merchantRechargeLog = {
     method: 'POST',
     path: '/merchantRechargeLog/confirm',
     caller: 'platform',
-    input: strictObject({ id }),
+    input: strictObject({ id, ...secondFactor }),
     output: rechargeRow,
   }),
   reject: endpoint({
     method: 'POST',
     path: '/merchantRechargeLog/reject',
     caller: 'platform',
-    input: strictObject({ id, reason }),
+    input: strictObject({ id, ...secondFactor }),
     output: rechargeRow,
   }),
 };

@@ -46,10 +46,14 @@ export const log = {
 };
 
 export const mailOutbox = {
+  /**
+   * Stored messages carry sign-in and reset codes: super administrators only, each read logged, and a
+   * code that can no longer be used is masked.
+   */
   list: endpoint({
     method: 'GET',
     path: '/mailOutbox/list',
-    caller: 'platform',
+    caller: 'superAdmin',
     input: z.object({ pageSize, cursor, to: z.optional(z.string().check(z.maxLength(254))) }),
     output: listOf(
       z.object({

@@ -21,8 +21,52 @@ export interface ChannelPayment {
   orderNo: string;
 }
 
-/** Thrown by an adapter when the channel declines to create an order: routing tries the next channel. */
+/**
+ * Thrown by an adapter when the channel clearly declines to create an order, before anything was sent
+ * or booked there: routing tries the next channel. Anything else an adapter throws from `createPayout`
+ * (a timeout, a reset connection, a 5xx) is an unclear outcome: the payout may exist at the channel.
+ */
 export class ChannelRefused extends Error {}
+
+/**
+ * What a payout call to a channel gets: no transaction handle. The call goes out while no transaction of
+ * ours is open, so a slow or lost answer never holds locks, and its outcome is recorded afterwards.
+ */
+export interface ChannelCallContext {
+  deps: Deps;
+  channel: Channel;
+}
+
+/** A payout as handed to a channel. */
+export interface PayoutInstruction {
+  /**
+   * The channel books one payout per key, however many times it is sent: a second send (after a lost
+   * answer) answers the first booking. Our order number, with the hold number after a retry.
+   */
+  idempotencyKey: string;
+  orderNo: string;
+  amount: number;
+  currency: string;
+  accountName: string;
+  accountNumber: string;
+  ifsc: string;
+}
+
+/** What a channel says about a payout it was asked about by idempotency key. */
+export type ChannelPayoutState =
+  | {
+      found: true;
+      channelOrderId: string;
+      /** `pending`: booked and under way at the channel. */
+      status: 'pending' | 'success' | 'failed';
+      utr?: string | null;
+      reason?: string | null;
+    }
+  /**
+   * `definitive`: the channel states it never received the key (it may be sent again); otherwise it could
+   * not tell (a record still being written, a partial outage) and the payout is left for a person.
+   */
+  | { found: false; definitive: boolean };
 
 /** A provider behind one interface: create orders there, and ask it about payments by UTR. */
 export interface ChannelAdapter {
@@ -38,16 +82,9 @@ export interface ChannelAdapter {
      */
     book?: { text: string; params: unknown[] };
   }>;
-  createPayout(
-    ctx: ChannelContext,
-    order: {
-      orderNo: string;
-      amount: number;
-      currency: string;
-      accountName: string;
-      accountNumber: string;
-      ifsc: string;
-    },
-  ): Promise<{ channelOrderId: string }>;
+  /** Sends a payout; idempotent on `idempotencyKey`. Throws `ChannelRefused` only when nothing was booked. */
+  createPayout(ctx: ChannelCallContext, payout: PayoutInstruction): Promise<{ channelOrderId: string }>;
+  /** Asks the channel about the payout sent with `idempotencyKey`; throws when the channel cannot be asked. */
+  queryPayout(ctx: ChannelCallContext, idempotencyKey: string): Promise<ChannelPayoutState>;
   findUtr(ctx: ChannelContext, utr: string): Promise<ChannelPayment | null>;
 }

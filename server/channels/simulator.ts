@@ -35,6 +35,9 @@ const channelOrderId = (prefix: string) =>
 /** A UTR as Indian banks print them: 12 digits. */
 export const newUtr = () => String(100_000_000_000 + Math.floor(Math.random() * 899_999_999_999));
 
+/** The simulator's payout order id: one per idempotency key. */
+const payoutChannelOrderId = (idempotencyKey: string) => `SIMO${idempotencyKey}`;
+
 const insertPayinSql = `insert into simulator_transactions (channel_order_id, kind, order_no, amount, status)
   values ($1, 'payin', $2, $3, 'pending')`;
 
@@ -50,19 +53,52 @@ export const simulatorAdapter: ChannelAdapter = {
       book: { text: insertPayinSql, params: [id, order.orderNo, order.amount] },
     };
   },
-  async createPayout({ tx, channel }, order) {
+  // Its books are in this database: each booking is one statement of its own (never in a transaction of
+  // the caller's, as a remote channel's would not be), keyed by a channel order id made from the
+  // idempotency key, so the unique channel order id books a payout once however often it is sent.
+  async createPayout({ deps, channel }, payout) {
+    const db = deps.database.db;
+    const id = payoutChannelOrderId(payout.idempotencyKey);
+    const [booked] = await db
+      .select({ id: simulatorTransactions.id })
+      .from(simulatorTransactions)
+      .where(eq(simulatorTransactions.channelOrderId, id));
+    // A payout sent again answers its booking: a refusal now would misstate what the channel holds.
+    if (booked) return { channelOrderId: id };
     if (Math.random() * 100 < simulatorSettings(channel.settings).refuseRate)
       throw new ChannelRefused('simulator declined');
-    const id = channelOrderId('SIMO');
-    await tx.insert(simulatorTransactions).values({
-      channelOrderId: id,
-      kind: 'payout',
-      orderNo: order.orderNo,
-      amount: order.amount,
-      status: 'pending',
-      account: `${order.accountName} ${order.accountNumber} ${order.ifsc}`,
-    });
+    await db
+      .insert(simulatorTransactions)
+      .values({
+        channelOrderId: id,
+        kind: 'payout',
+        orderNo: payout.orderNo,
+        amount: payout.amount,
+        status: 'pending',
+        account: `${payout.accountName} ${payout.accountNumber} ${payout.ifsc}`,
+      })
+      .onConflictDoNothing({ target: simulatorTransactions.channelOrderId });
     return { channelOrderId: id };
+  },
+  // Definitive when absent: a booking is one committed statement, so what is not there was never booked.
+  async queryPayout({ deps }, idempotencyKey) {
+    const [row] = await deps.database.db
+      .select()
+      .from(simulatorTransactions)
+      .where(
+        and(
+          eq(simulatorTransactions.channelOrderId, payoutChannelOrderId(idempotencyKey)),
+          eq(simulatorTransactions.kind, 'payout'),
+        ),
+      );
+    if (!row) return { found: false, definitive: true };
+    return {
+      found: true,
+      channelOrderId: row.channelOrderId,
+      status: row.status === 'fail' ? 'failed' : row.status,
+      utr: row.utr,
+      reason: row.status === 'fail' ? 'Declined by the simulator bank' : null,
+    };
   },
   async findUtr({ tx }, utr) {
     const [row] = await tx

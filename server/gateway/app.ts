@@ -16,6 +16,7 @@ import { type Db, inTransaction, retrying } from '../db/index.ts';
 import { gatewayNonces } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { jsonAnswer } from '../http/answer.ts';
+import { readBodyText } from '../http/body.ts';
 import { clientIp } from '../http/clientIp.ts';
 import { AppError } from '../http/errors.ts';
 import { type Lang, langFrom, t } from '../http/i18n.ts';
@@ -83,10 +84,13 @@ export function gatewayRoute<E extends GatewayEndpoint>(
 /** The HTTP status of a refusal: the gateway's answers say the outcome in the status too. */
 export function httpStatusOf(code: Errno): number {
   if (code === errno.unauthenticated || code === errno.notSignedIn) return 401;
-  if ([400, 403, 404, 409, 422, 429, 500].includes(code)) return code;
+  if ([400, 403, 404, 409, 413, 422, 429, 500].includes(code)) return code;
   if (code === errno.accountDisabled) return 403;
   return 422;
 }
+
+/** The largest gateway request body, in bytes: an order or a payout is a few hundred. */
+const gatewayBodyLimit = 64 * 1024;
 
 function envelope(lang: Lang, code: Errno, data: unknown = null, errmsg?: string) {
   return { errno: code, errmsg: code === errno.ok ? '' : (errmsg ?? t(lang, `errno.${code}`)), data };
@@ -197,8 +201,8 @@ export function mountGateway(
         await spendNonce(deps, deps.database.db, signed);
       };
       try {
-        const rawBody = ep.method === 'GET' ? '' : await c.req.text();
-        if (rawBody.length > 64 * 1024) throw new AppError(errno.badRequest);
+        // Read first, before the signature or JSON: counted as it streams and refused (413) past the limit.
+        const rawBody = ep.method === 'GET' ? '' : await readBodyText(c.req.raw, gatewayBodyLimit);
         signed = await authenticate(deps, c, rawBody);
         const { merchant } = signed;
         if (ep.method === 'GET') await spendAlone();

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import type { Endpoint } from '../../contract/endpoint.ts';
-import { needsPermission } from '../../contract/endpoint.ts';
+import { grantsCall, needsPermission } from '../../contract/endpoint.ts';
 import { type Errno, errno } from '../../contract/errno.ts';
 import { allEndpoints } from '../../contract/index.ts';
 import { inTransaction } from '../db/index.ts';
@@ -16,6 +15,7 @@ import { type GatewayRoute, mountGateway } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { jsonAnswer, withSecurityHeaders } from './answer.ts';
+import { declaredTooLarge, readBodyText } from './body.ts';
 import { clientIp } from './clientIp.ts';
 import { AppError, Refusal } from './errors.ts';
 import { type AuditEntry, FileAnswer, JsonText, type RequestMeta, type Route } from './handle.ts';
@@ -76,20 +76,19 @@ export function createApp(
     }
   });
   app.use('*', withSecurityHeaders);
-  const limitOf = (maxSize: number) =>
-    bodyLimit({
-      maxSize,
-      onError: (c) =>
-        jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.badRequest), 413),
-    });
-  const defaultLimit = limitOf(1024 * 1024);
+  // Bodies: a Content-Length over the endpoint's limit is refused here, before anything else; the body
+  // itself is read (counted as it streams, stopped at the limit) only once the caller may call the endpoint,
+  // so an anonymous caller makes the server hold nothing of it. A GET has no body to limit.
+  const defaultLimit = 1024 * 1024;
   const uploadLimits = new Map(
-    allEndpoints.filter((e) => e.maxBodyBytes).map((e) => [`/api${e.path}`, limitOf(e.maxBodyBytes!)]),
+    allEndpoints.filter((e) => e.maxBodyBytes).map((e) => [`/api${e.path}`, e.maxBodyBytes!]),
   );
-  // A GET has no body to limit (and the limit would build the request's body stream on every call).
-  app.use('/api/*', (c, next) =>
-    c.req.method === 'GET' ? next() : (uploadLimits.get(c.req.path) ?? defaultLimit)(c, next),
-  );
+  const limitFor = (path: string) => uploadLimits.get(path) ?? defaultLimit;
+  app.use('/api/*', async (c, next) => {
+    if (c.req.method !== 'GET' && declaredTooLarge(c.req.raw.headers, limitFor(c.req.path)))
+      return jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.payloadTooLarge), 413);
+    await next();
+  });
 
   const writeLog = (
     db: Deps['database']['db'],
@@ -134,8 +133,8 @@ export function createApp(
             c.req.header('admin-token') ?? (ep.id === 'auth.info' ? c.req.query('token') : undefined);
           user = await resolveSession(deps, token);
           if (needsPermission(ep.caller)) {
-            const kindOk = ep.caller === 'both' || ep.caller === user.kind;
-            if (!kindOk || !(user.perms.includes('*') || user.perms.includes(ep.permission))) {
+            const held = user.perms;
+            if (!grantsCall(ep, user.kind, (p) => held.includes(p))) {
               await writeLog(db, ep, meta, user, 'denied', errno.forbidden, undefined);
               throw new AppError(errno.forbidden);
             }
@@ -150,7 +149,7 @@ export function createApp(
           if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
             return jsonAnswer(c, envelope(meta.lang, errno.unsupportedMediaType), 415);
           }
-          const text = await c.req.text();
+          const text = await readBodyText(c.req.raw, limitFor(c.req.path));
           try {
             raw = text.trim() === '' ? {} : JSON.parse(text);
           } catch {
@@ -185,6 +184,10 @@ export function createApp(
         let result: unknown;
         if (ep.method === 'GET') {
           result = await route.run(ctxFor(db) as never);
+          // A read that matters (the mail outbox) describes itself with `audit`: who read what is written
+          // before the data leaves. A file (an export) is written below, before its first byte.
+          if (audit && !(result instanceof FileAnswer) && !(result instanceof Refusal))
+            await writeLog(db, ep, meta, user, 'ok', 0, audit);
         } else {
           const write = async (tx: typeof db) => {
             audit = undefined;
@@ -236,7 +239,11 @@ export function createApp(
           if (user && ep.method === 'POST' && err.errno !== errno.forbidden) {
             await writeLog(db, ep, meta, user, 'failed', err.errno, audit).catch(() => {});
           }
-          return jsonAnswer(c, envelope(meta.lang, err.errno, err.data));
+          return jsonAnswer(
+            c,
+            envelope(meta.lang, err.errno, err.data),
+            err.errno === errno.payloadTooLarge ? 413 : 200,
+          );
         }
         log.error({ rid: meta.requestId, endpoint: ep.id, err: errorForLog(err) }, 'handler failed');
         if (user && ep.method === 'POST')

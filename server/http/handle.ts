@@ -33,7 +33,10 @@ export interface HandlerContext<E extends Endpoint, U> {
   tx: Db;
   deps: Deps;
   req: RequestMeta;
-  /** Describes this write for the operation log (every POST is logged; this adds what changed). */
+  /**
+   * Describes this write for the operation log (every POST is logged; this adds what changed). A GET that
+   * calls it is logged too: a read that matters (an export, the mail outbox).
+   */
   audit(entry: AuditEntry): void;
   /** Runs after the transaction commits (sending mail, waking a job worker). */
   afterCommit(fn: () => Promise<void> | void): void;

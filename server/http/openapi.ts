@@ -28,7 +28,11 @@ export function openApiDocument(): JsonSchema {
       operationId: ep.id,
       summary: t('en', `endpoints.${ep.id}`),
       description: `${t('zh_CN', `endpoints.${ep.id}`)}\n\nCaller: ${ep.caller}${
-        ep.caller === 'public' || ep.caller === 'session' ? '' : `; permission \`${ep.permission}\``
+        ep.caller === 'public' || ep.caller === 'session'
+          ? ''
+          : ep.caller === 'superAdmin'
+            ? '; super administrators (`*`) only, no role grants it'
+            : `; permission \`${ep.permission}\``
       }.`,
       tags: [ep.group],
       'x-caller': ep.caller,

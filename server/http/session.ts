@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { errno } from '../../contract/errno.ts';
 import type { UserKind } from '../../contract/schemas.ts';
 import type { Database, Db } from '../db/index.ts';
-import { parameters, roles, sessions, userRoles, users } from '../db/schema.ts';
+import { deviceTokens, parameters, roles, sessions, userRoles, users } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
 import { AppError } from './errors.ts';
@@ -24,12 +24,19 @@ export interface SessionUser {
   /** The platform requires a Google key and this user has none yet. */
   mustBindGoogle: boolean;
   tokenHash: string;
+  /**
+   * The client address the session signed in from (set by `resolveSession`): what a code check inside it
+   * counts failures against when the caller passes no request address (see `checkGoogleCode`).
+   */
+  address?: string;
 }
 
 /** Don't rewrite `last_seen_at` on every call: idle expiry only needs it to this precision. */
 const touchEveryMs = 30_000;
 
-export async function requireGoogleAuth(db: Db): Promise<boolean> {
+/** Every user must bind a Google key first: the `require_google_auth` parameter or `REQUIRE_GOOGLE_AUTH=1`. */
+export async function requireGoogleAuth(deps: Deps, db: Db): Promise<boolean> {
+  if (deps.config.requireGoogleAuth) return true;
   const [row] = await db.select().from(parameters).where(eq(parameters.key, 'require_google_auth'));
   return row?.value === true;
 }
@@ -159,8 +166,9 @@ export async function resolveSession(deps: Deps, token: string | undefined): Pro
     perms: [...new Set(roleRows.flatMap((r) => r.perms))].sort(),
     roles: roleRows.map((r) => r.name),
     googleBound,
-    mustBindGoogle: !googleBound && parsedJson(row.requireGoogle) === true,
+    mustBindGoogle: !googleBound && (deps.config.requireGoogleAuth || parsedJson(row.requireGoogle) === true),
     tokenHash,
+    address: row.s.ip,
   };
   if (live && feed.live && feed.version === version) {
     if (!cache) {
@@ -202,12 +210,22 @@ export async function openSession(
   return token;
 }
 
-/** Revokes a user's sessions, all of them or all but one. */
+/**
+ * Revokes a user's sessions, all of them or all but one, and every device the user asked to remember: the
+ * callers are the moments credentials change hands or are taken back (signing out everywhere, a password
+ * change, reset or set by an administrator, a Google key reset or unbind, disabling the user), after
+ * which nothing issued before may skip a step.
+ */
 export async function revokeSessions(deps: Deps, tx: Db, userId: number, except?: string): Promise<void> {
+  const now = deps.clock.now();
   const open = and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
   const rows = await tx.select({ h: sessions.tokenHash }).from(sessions).where(open);
   const hashes = rows.map((r) => r.h).filter((h) => h !== except);
   if (hashes.length) {
-    await tx.update(sessions).set({ revokedAt: deps.clock.now() }).where(inArray(sessions.tokenHash, hashes));
+    await tx.update(sessions).set({ revokedAt: now }).where(inArray(sessions.tokenHash, hashes));
   }
+  await tx
+    .update(deviceTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(deviceTokens.userId, userId), isNull(deviceTokens.revokedAt)));
 }

@@ -110,8 +110,13 @@ describe.each(engines)('callbacks across a restart on %s', (engine) => {
     try {
       // ---- the first server: two paid orders, one callback attempted and failed, one only queued.
       const first = await openServer(where(), appKey, clock);
+      const [sim] = await first.deps.database.db
+        .select()
+        .from(channels)
+        .where(eq(channels.code, 'simulator'));
       const made = await inTransaction(first.deps.database.db, (tx) =>
         createMerchant(first.deps, tx, {
+          channels: [{ channelId: sim!.id, weight: 1 }],
           name: 'Restart merchant',
           code: `R${randomBytes(3).toString('hex')}`,
           owner: { username: `owner_r${randomBytes(3).toString('hex')}`, password: 'Owner1234!' },
@@ -129,10 +134,6 @@ describe.each(engines)('callbacks across a restart on %s', (engine) => {
         expect(res.status).toBe(201);
         orders.push(res.json.data.orderNo as string);
       }
-      const [sim] = await first.deps.database.db
-        .select()
-        .from(channels)
-        .where(eq(channels.code, 'simulator'));
       for (const orderNo of orders) {
         const outcome = await notifyPayin(first.deps, {
           orderNo,

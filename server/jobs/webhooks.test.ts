@@ -1,9 +1,13 @@
 /**
  * Merchant callbacks (GATEWAY.md, RELIABILITY P14–P16): delivered to a real HTTP receiver and verified
  * with the `standardwebhooks` library; retried on the schedule with the same webhook-id and a new
- * timestamp; 3xx is a failure; given up after the schedule; re-pushed by hand; delivered by the worker;
- * and the background jobs start and stop cleanly.
+ * timestamp; 3xx is a failure and never followed; a huge reply is cut; 410 gives up and `Retry-After`
+ * waits; given up after the schedule; re-pushed by hand; delivered by the worker; the background jobs
+ * start and stop cleanly; and with private targets off, loopback receivers (by address, by name, as
+ * IPv4-mapped IPv6) are refused and logged without the URL's query string.
  */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { and, count, eq, lt } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../contract/index.ts';
@@ -31,6 +35,27 @@ import { periodicJobs, startJobs } from './index.ts';
 import { defaultSchedule, deliverDue, pushNow, startWebhookWorker, wakeWebhookWorkers } from './webhooks.ts';
 
 const seconds = (n: number) => n * 1000;
+
+/** A receiver whose answer a test writes by hand (headers, streamed bodies); counts the requests it got. */
+async function startRawReceiver(answer: (res: ServerResponse, n: number, req: IncomingMessage) => void) {
+  let n = 0;
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => answer(res, ++n, req));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}/hook`,
+    count: () => n,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
 
 async function until(check: () => Promise<boolean>, timeoutMs = 5000) {
   const end = Date.now() + timeoutMs;
@@ -64,6 +89,12 @@ describe.each(engines)('merchant callbacks on %s', (engine) => {
       .where(and(eq(webhookEvents.orderType, 'payin'), eq(webhookEvents.orderId, orderId)));
     return e!;
   };
+  const attemptsOf = (eventId: number) =>
+    s.db
+      .select()
+      .from(webhookAttempts)
+      .where(eq(webhookAttempts.eventId, eventId))
+      .orderBy(webhookAttempts.id);
   /** Delivers every due callback (failures are rescheduled into the future, so this ends). */
   const drain = async () => {
     while ((await deliverDue(s.deps)) > 0) {}
@@ -167,6 +198,137 @@ describe.each(engines)('merchant callbacks on %s', (engine) => {
         .where(eq(webhookAttempts.eventId, event.id));
       expect(attempt).toMatchObject({ httpStatus: 302, manual: false });
       expect((await orderById(s, o.id)).pushStatus).toBe('unpushed');
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('does not follow a redirect, not even to another receiver it could reach', async () => {
+    const target = await startReceiver();
+    const r = await startRawReceiver((res) => {
+      res.writeHead(307, { location: target.url }).end();
+    });
+    try {
+      const o = await createOrder(s, m, { notifyUrl: r.url });
+      await simPay(s, admin, o.orderNo, 'success');
+      await drain();
+      expect(r.count()).toBe(1);
+      expect(target.received).toHaveLength(0);
+      const event = await eventOf(o.id);
+      expect(event).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(await attemptsOf(event.id)).toMatchObject([{ httpStatus: 307 }]);
+    } finally {
+      await r.close();
+      await target.close();
+    }
+  });
+
+  it('reads a huge reply only up to the cap, then cuts the connection', async () => {
+    const total = 128 * 1024 * 1024;
+    let sent = 0;
+    let cut = false;
+    const r = await startRawReceiver((res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const chunk = Buffer.alloc(1024 * 1024, 'x');
+      res.on('close', () => {
+        cut = !res.writableFinished;
+      });
+      const pump = () => {
+        while (sent < total && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+        if (!res.destroyed) res.end();
+      };
+      pump();
+    });
+    try {
+      const o = await createOrder(s, m, { notifyUrl: r.url });
+      await simPay(s, admin, o.orderNo, 'success');
+      const started = Date.now();
+      await drain();
+      expect(Date.now() - started).toBeLessThan(3000);
+      await until(async () => cut);
+      // The socket's buffers hold a few megabytes at most: the rest was never sent.
+      expect(sent).toBeLessThan(total / 4);
+      const event = await eventOf(o.id);
+      expect(event).toMatchObject({ status: 'delivered', attempts: 1 });
+      const [attempt] = await attemptsOf(event.id);
+      expect(attempt).toMatchObject({ httpStatus: 200 });
+      expect(attempt!.response).toBe('x'.repeat(500));
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('gives up at once on 410 Gone, from the schedule or a manual push', async () => {
+    const r = await startRawReceiver((res) => {
+      res.writeHead(410, { 'content-type': 'text/plain' }).end('endpoint removed');
+    });
+    try {
+      const o = await createOrder(s, m, { notifyUrl: r.url });
+      await simPay(s, admin, o.orderNo, 'success');
+      await drain();
+      const event = await eventOf(o.id);
+      expect(event).toMatchObject({ status: 'gave_up', attempts: 1, nextAttemptAt: null });
+      s.clock.advance(seconds(4 * 86_400));
+      await drain();
+      expect(r.count()).toBe(1);
+      expect(await attemptsOf(event.id)).toMatchObject([{ httpStatus: 410, response: 'endpoint removed' }]);
+
+      // A manual push that hears 410 stops the schedule of a pending event too.
+      admin = await s.adminToken();
+      const second = await createOrder(s, m, { notifyUrl: r.url });
+      await simPay(s, admin, second.orderNo, 'success');
+      expect(await pushNow(s.deps, 'payin', second.id, null)).toMatchObject({ ok: false, httpStatus: 410 });
+      expect(await eventOf(second.id)).toMatchObject({ status: 'gave_up', nextAttemptAt: null });
+      await drain();
+      expect(r.count()).toBe(2);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('honours Retry-After on 429 and 503: seconds or a date, capped at a day, never before the schedule', async () => {
+    const t0 = s.clock.now().getTime();
+    const answers: [number, string | undefined][] = [
+      [503, new Date(t0 + seconds(7200)).toUTCString()],
+      [429, '1'],
+      [503, String(10 * 86_400)],
+      [429, 'soon'],
+      [500, '90000'],
+      [200, undefined],
+    ];
+    const r = await startRawReceiver((res, n) => {
+      const [status, retryAfter] = answers[n - 1]!;
+      res
+        .writeHead(status, retryAfter === undefined ? {} : { 'retry-after': retryAfter })
+        .end(`no (${status})`);
+    });
+    try {
+      const o = await createOrder(s, m, { notifyUrl: r.url });
+      await simPay(s, admin, o.orderNo, 'fail');
+      const nextIn = async () =>
+        ((await eventOf(o.id)).nextAttemptAt!.getTime() - s.clock.now().getTime()) / 1000;
+      const step = async (expectedSeconds: number) => {
+        await drain();
+        const wait = await nextIn();
+        // An HTTP date has whole seconds.
+        expect(Math.abs(wait - expectedSeconds)).toBeLessThan(1);
+        const before = r.count();
+        s.clock.advance(seconds(wait) - 1000);
+        await drain();
+        expect(r.count()).toBe(before);
+        s.clock.advance(1000);
+      };
+      await step(7200); // the receiver's date, past the schedule's 5 s
+      await step(defaultSchedule[2]!); // 1 s asked, the schedule's 300 s kept
+      await step(86_400); // ten days asked, one day at most
+      await step(defaultSchedule[4]!); // an unreadable value is ignored
+      await step(defaultSchedule[5]!); // only 429 and 503 carry a wait
+      await drain();
+      expect(r.count()).toBe(6);
+      expect(await eventOf(o.id)).toMatchObject({ status: 'delivered', attempts: 6 });
     } finally {
       await r.close();
     }
@@ -315,6 +477,94 @@ describe.each(engines)('merchant callbacks on %s', (engine) => {
       await drain();
       expect(r.received).toHaveLength(10);
       expect(new Set(r.received.map((x) => x.headers['webhook-id'])).size).toBe(10);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe.each(engines)('callback targets with private addresses refused, on %s', (engine) => {
+  let s: TestServer;
+  let admin: string;
+  let m: Merchant;
+  const log: string[] = [];
+  beforeAll(async () => {
+    s = await startTestServer(engine, { config: { callbackAllowPrivate: false }, logSink: log });
+    admin = await s.adminToken();
+    m = await merchantOn(s);
+  });
+  afterEach(() => expectBalanced(s));
+  afterAll(() => s.close());
+
+  /** Pays an order whose callback goes to `url`, runs the due deliveries, answers the event's attempts. */
+  const deliverTo = async (url: string) => {
+    const o = await createOrder(s, m, { notifyUrl: url });
+    await simPay(s, admin, o.orderNo, 'success');
+    while ((await deliverDue(s.deps)) > 0) {}
+    const [event] = await s.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.orderType, 'payin'), eq(webhookEvents.orderId, o.id)));
+    const attempts = await s.db
+      .select()
+      .from(webhookAttempts)
+      .where(eq(webhookAttempts.eventId, event!.id))
+      .orderBy(webhookAttempts.id);
+    return { order: o, event: event!, attempts };
+  };
+
+  it('refuses a receiver on a loopback address, on the schedule and by hand', async () => {
+    const r = await startReceiver();
+    try {
+      const { order, event, attempts } = await deliverTo(r.url);
+      expect(r.received).toHaveLength(0);
+      expect(attempts).toMatchObject([{ httpStatus: null, response: 'refused: loopback address 127.0.0.1' }]);
+      // A refusal is a failed attempt like any other: the schedule goes on (DNS answers can change).
+      expect(event).toMatchObject({ status: 'pending', attempts: 1 });
+      expect(event.nextAttemptAt!.getTime() - attempts[0]!.at.getTime()).toBe(seconds(defaultSchedule[1]!));
+      expect(await pushNow(s.deps, 'payin', order.id, null)).toMatchObject({
+        ok: false,
+        httpStatus: null,
+        response: 'refused: loopback address 127.0.0.1',
+      });
+      expect(r.received).toHaveLength(0);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('refuses a host name that resolves to a loopback address', async () => {
+    const r = await startReceiver();
+    try {
+      const { attempts } = await deliverTo(r.url.replace('127.0.0.1', 'localhost'));
+      expect(r.received).toHaveLength(0);
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]!.response).toMatch(/^refused: loopback address (127\.0\.0\.1|::1)$/);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('refuses an IPv4-mapped IPv6 loopback address', async () => {
+    const r = await startReceiver();
+    try {
+      const { attempts } = await deliverTo(r.url.replace('127.0.0.1', '[::ffff:127.0.0.1]'));
+      expect(r.received).toHaveLength(0);
+      expect(attempts).toMatchObject([{ httpStatus: null, response: 'refused: loopback address 127.0.0.1' }]);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it('logs a refused callback without the query string of its URL', async () => {
+    const r = await startReceiver();
+    try {
+      log.length = 0;
+      const { event } = await deliverTo(`${r.url}?token=s3cr3t-t0ken&merchant=7`);
+      const lines = log.filter((l) => l.includes(event.messageId));
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.join('\n')).toContain(`${r.url}?[redacted]`);
+      expect(log.join('\n')).not.toContain('s3cr3t-t0ken');
     } finally {
       await r.close();
     }

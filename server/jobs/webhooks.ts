@@ -2,10 +2,13 @@
  * Merchant callbacks (Standard Webhooks). An event is queued in the same transaction as the state
  * change that causes it, so it never fires for a rolled-back change and survives a restart; a worker
  * delivers due events on the schedule of the `callback_schedule` parameter and records every attempt.
+ * Deliveries go through `postOutbound`, which refuses internal addresses (SSRF) and caps the reply; a
+ * receiver's 410 Gone ends the event and its `Retry-After` can lengthen (never shorten) the wait.
  */
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { CallbackType } from '../../contract/gateway.ts';
+import { privateCallbacksAllowed } from '../config.ts';
 import { type Db, inTransaction } from '../db/index.ts';
 import {
   merchants,
@@ -18,6 +21,7 @@ import {
 import type { Deps } from '../deps.ts';
 import { randomToken } from '../lib/crypto.ts';
 import { errorForLog } from '../lib/logger.ts';
+import { postOutbound, RefusedTarget, urlForLog } from '../lib/outbound.ts';
 
 /** Seconds to wait after each failed attempt (Standard Webhooks' example): 10 attempts over about 3 days. */
 export const defaultSchedule = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
@@ -35,10 +39,6 @@ export async function callbackSchedule(db: Db): Promise<number[]> {
     : defaultSchedule;
 }
 
-/**
- * Queues the callback for an order's state change, in the caller's transaction. One event per
- * (order, type, round): a duplicate notification queues nothing new.
- */
 /** An order's callbacks with every delivery attempt, oldest first, as the order's detail shows them. */
 export async function callbacksOf(tx: Db, orderType: 'payin' | 'payout', orderId: number) {
   const events = await tx
@@ -76,6 +76,10 @@ export async function callbacksOf(tx: Db, orderType: 'payin' | 'payout', orderId
   }));
 }
 
+/**
+ * Queues the callback for an order's state change, in the caller's transaction. One event per
+ * (order, type, round): a duplicate notification queues nothing new.
+ */
 export async function enqueueCallback(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
@@ -114,6 +118,19 @@ export interface AttemptResult {
   httpStatus: number | null;
   response: string;
   durationMs: number;
+  /** How long the receiver asked us to wait (`Retry-After` on 429 or 503), capped; null if it did not. */
+  retryAfterMs: number | null;
+}
+
+/** The longest wait a receiver's `Retry-After` can impose: beyond it the schedule (or a person) decides. */
+const maxRetryAfterMs = 24 * 3600_000;
+
+/** `Retry-After` as delay-seconds or an HTTP date (RFC 9110 §10.2.3); null when absent or unreadable. */
+export function retryAfterMs(value: string | undefined, now: Date): number | null {
+  const v = value?.trim();
+  if (!v) return null;
+  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now.getTime();
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), maxRetryAfterMs) : null;
 }
 
 /** One signed POST of an event; redirects are not followed and anything but 2xx is a failure. */
@@ -122,11 +139,12 @@ async function send(deps: Deps, event: Event, secret: string): Promise<AttemptRe
   const body = JSON.stringify(event.payload);
   const signature = new Webhook(secret).sign(event.messageId, at, body);
   const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
   try {
-    const res = await fetch(event.url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(attemptTimeoutMs),
+    const res = await postOutbound(event.url, {
+      body,
+      timeoutMs: attemptTimeoutMs,
+      allowPrivate: privateCallbacksAllowed(deps.config, deps.database.engine),
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Paygate-Webhooks/1',
@@ -134,27 +152,27 @@ async function send(deps: Deps, event: Event, secret: string): Promise<AttemptRe
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
         'webhook-signature': signature,
       },
-      body,
     });
-    const text = (await res.text().catch(() => '')).slice(0, 500);
+    const header = res.headers['retry-after'];
     return {
       at,
       ok: res.status >= 200 && res.status < 300,
       httpStatus: res.status,
-      response: text,
-      durationMs: Math.round(performance.now() - started),
+      response: res.body.slice(0, 500),
+      durationMs: took(),
+      retryAfterMs: res.status === 429 || res.status === 503 ? retryAfterMs(header, at) : null,
     };
   } catch (err) {
-    const reason =
-      (err as Error).name === 'TimeoutError'
-        ? 'timeout'
-        : (((err as Error).cause as Error)?.message ?? (err as Error).message);
+    const reason = err instanceof Error ? err.message : String(err);
+    if (err instanceof RefusedTarget)
+      deps.logger.warn({ event: event.messageId, url: urlForLog(event.url), reason }, 'callback refused');
     return {
       at,
       ok: false,
       httpStatus: null,
-      response: String(reason).slice(0, 500),
-      durationMs: Math.round(performance.now() - started),
+      response: reason.slice(0, 500),
+      durationMs: took(),
+      retryAfterMs: null,
     };
   }
 }
@@ -180,7 +198,7 @@ async function settle(
   opts: { manual: boolean; userId?: number | null },
 ) {
   const schedule = await callbackSchedule(deps.database.db);
-  await inTransaction(deps.database.db, async (tx) => {
+  const gaveUp = await inTransaction(deps.database.db, async (tx) => {
     await tx.insert(webhookAttempts).values({
       eventId: event.id,
       at: result.at,
@@ -202,18 +220,28 @@ async function settle(
         })
         .where(eq(webhookEvents.id, event.id));
       await markPushed(tx, event, result.at);
-      return;
+      return false;
     }
+    // 410 Gone: the receiver says the endpoint no longer exists, so retrying is pointless.
+    const gone = result.httpStatus === 410;
     if (opts.manual) {
-      // A failed manual push leaves the automatic schedule as it was.
+      // A failed manual push leaves the automatic schedule as it was, unless the endpoint is gone.
       await tx
         .update(webhookEvents)
         .set({ attempts: sql`${webhookEvents.attempts} + 1` })
         .where(eq(webhookEvents.id, event.id));
-      return;
+      if (!gone) return false;
+      const stopped = await tx
+        .update(webhookEvents)
+        .set({ status: 'gave_up', nextAttemptAt: null })
+        .where(and(eq(webhookEvents.id, event.id), eq(webhookEvents.status, 'pending')))
+        .returning({ id: webhookEvents.id });
+      return stopped.length > 0;
     }
     const done = event.attempts + 1;
-    const next = schedule[done];
+    const next = gone ? undefined : schedule[done];
+    // A receiver may ask for a longer wait than the schedule's, never a shorter one.
+    const waitMs = next === undefined ? 0 : Math.max(next * 1000, result.retryAfterMs ?? 0);
     await tx
       .update(webhookEvents)
       .set({
@@ -221,10 +249,16 @@ async function settle(
         lockedUntil: null,
         ...(next === undefined
           ? { status: 'gave_up' as const, nextAttemptAt: null }
-          : { nextAttemptAt: new Date(result.at.getTime() + next * 1000) }),
+          : { nextAttemptAt: new Date(result.at.getTime() + waitMs) }),
       })
       .where(eq(webhookEvents.id, event.id));
+    return next === undefined;
   });
+  if (gaveUp)
+    deps.logger.warn(
+      { event: event.messageId, url: urlForLog(event.url), httpStatus: result.httpStatus },
+      'callback gave up',
+    );
 }
 
 /** Claims the due events (skipping those another worker holds) and delivers them; answers how many. */

@@ -1,10 +1,30 @@
 import pino from 'pino';
+import { redactUrlSecrets } from './redact.ts';
 
-/** Structured JSON log. Request lines carry ids and outcomes, never bodies, tokens or query strings. */
-export function createLogger(level: string) {
-  return pino({
+/** A copy of a log line's values with secrets in any URL's query string replaced (`?token=[redacted]`). */
+function withoutUrlSecrets(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactUrlSecrets(value);
+  if (depth > 6 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => withoutUrlSecrets(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = withoutUrlSecrets(v, depth + 1);
+  return out;
+}
+
+/**
+ * Structured JSON log. Request lines carry ids and outcomes, never bodies, tokens or query strings; any
+ * URL that still reaches a line (an error's message, say) has its secret query values replaced.
+ */
+export function createLogger(level: string, destination?: pino.DestinationStream) {
+  const options: pino.LoggerOptions = {
     level,
     base: undefined,
+    formatters: { log: (line) => withoutUrlSecrets(line) as Record<string, unknown> },
+    hooks: {
+      logMethod(args, method) {
+        method.apply(this, args.map((a) => (typeof a === 'string' ? redactUrlSecrets(a) : a)) as never);
+      },
+    },
     redact: {
       paths: [
         '*.password',
@@ -17,7 +37,8 @@ export function createLogger(level: string) {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 export type Logger = ReturnType<typeof createLogger>;
 
@@ -26,7 +47,7 @@ export type Logger = ReturnType<typeof createLogger>;
  * Never the outer message of a failed query, which carries the query's parameters (hashes, secrets).
  */
 export function errorForLog(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { message: String(err).slice(0, 300) };
+  if (!(err instanceof Error)) return { message: redactUrlSecrets(String(err).slice(0, 300)) };
   let inner: unknown = err;
   let sqlState: string | undefined;
   for (let depth = 0; depth < 5 && inner instanceof Error; depth++) {
@@ -40,10 +61,11 @@ export function errorForLog(err: unknown): Record<string, unknown> {
   return {
     type: err.constructor.name,
     sqlState,
-    message:
+    message: redactUrlSecrets(
       inner === err && sqlState === undefined && !/Failed query/.test(err.message)
         ? err.message.slice(0, 300)
         : (inner as Error).message.slice(0, 300),
+    ),
     frames: frames.slice(0, 8).map((f) => f.trim()),
   };
 }

@@ -6,7 +6,13 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The e-mail code the message carries: once it is used or expired, reading the outbox masks it. */
+  emailCodeId?: number;
 }
+
+/** Said at start-up without SMTP: where codes go instead, and who can read them. */
+export const outboxNotice =
+  'SMTP_URL is not set: e-mail codes (sign-in, password reset) are stored in the mail outbox instead of being sent; only super administrators can read it (Mail outbox screen).';
 
 export interface Mailer {
   readonly transport: 'smtp' | 'outbox';
@@ -22,9 +28,14 @@ export function createMailer(opts: { smtpUrl?: string; from: string; db: () => D
     return {
       transport: 'outbox',
       async send(tx, m) {
-        await tx
-          .insert(mailOutbox)
-          .values({ to: m.to, subject: m.subject, body: m.text, transport: 'outbox', status: 'stored' });
+        await tx.insert(mailOutbox).values({
+          to: m.to,
+          subject: m.subject,
+          body: m.text,
+          transport: 'outbox',
+          status: 'stored',
+          emailCodeId: m.emailCodeId ?? null,
+        });
         return undefined;
       },
     };

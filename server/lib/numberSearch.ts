@@ -44,22 +44,23 @@ export interface Numbered {
   table: PgTable;
   id: AnyPgColumn;
   columns: readonly AnyPgColumn[];
+  /** Columns stored upper case (UTRs): the prefix is upper-cased for them, so a typed one matches. */
+  upperCased?: readonly AnyPgColumn[];
 }
 
 export async function numberSearch(
   database: Database,
   db: Db,
-  { table, id, columns }: Numbered,
+  { table, id, columns, upperCased = [] }: Numbered,
   q: string,
   width = searchWidth,
 ): Promise<NumberSearch> {
-  const upper = `${q}\uffff`;
-  const branches = columns.map(
-    (col, b) =>
-      sql`(select ${sql.raw(String(b))} as b, ${id} as id from ${table}
-        where ${col} collate "C" >= ${q} and ${col} collate "C" < ${upper}
-        order by ${col} collate "C" desc limit ${width + 1})`,
-  );
+  const branches = columns.map((col, b) => {
+    const word = upperCased.includes(col) ? q.toUpperCase() : q;
+    return sql`(select ${sql.raw(String(b))} as b, ${id} as id from ${table}
+        where ${col} collate "C" >= ${word} and ${col} collate "C" < ${`${word}\uffff`}
+        order by ${col} collate "C" desc limit ${width + 1})`;
+  });
   const query = dialect.sqlToQuery(sql.join(branches, sql` union all `));
   const rows = await database.raw(db, query.sql, query.params);
   const perColumn = new Map<string, number>();

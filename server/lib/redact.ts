@@ -12,8 +12,18 @@ function hidden(value: unknown): unknown {
   return isChange ? { before: '[redacted]', after: '[redacted]' } : '[redacted]';
 }
 
-/** A deep copy with secret fields replaced, for anything that is written down. */
+/** Query parameters whose values are secrets wherever a URL is written down (`?token=…`). */
+const secretQuery =
+  /([?&](?:token|admin-token|access_token|refresh_token|api_?key|key|secret|signature|sig|password|code|ticket)=)[^&#\s"'<>]*/gi;
+
+/** A text with the values of secret query parameters of any URL in it replaced: `?token=[redacted]`. */
+export function redactUrlSecrets(text: string): string {
+  return text.includes('=') ? text.replace(secretQuery, '$1[redacted]') : text;
+}
+
+/** A deep copy with secret fields (and secrets in URLs' query strings) replaced, for anything written down. */
 export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactUrlSecrets(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
   const out: Record<string, unknown> = {};

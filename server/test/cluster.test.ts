@@ -14,8 +14,9 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalString } from '../../contract/gateway.ts';
 import { type Database, openDatabase } from '../db/index.ts';
-import { payinOrders, webhookEvents } from '../db/schema.ts';
+import { channels, payinOrders, webhookEvents } from '../db/schema.ts';
 import { hmacHex } from '../lib/crypto.ts';
+import { codeAt, newTotpSecret } from '../modules/auth/totp.ts';
 import { type FreshPostgres, freshPostgresUrl, hasPostgres } from './pg.ts';
 
 const root = join(import.meta.dirname, '../..');
@@ -88,6 +89,8 @@ describe.skipIf(!hasPostgres)('WORKERS=2 on PostgreSQL', () => {
         DATABASE_URL: fresh.url,
         WORKERS: '2',
         DEMO: '0',
+        // Without the demo the simulator is off by default; these pay-ins go through it.
+        SIMULATOR: '1',
         LOG_LEVEL: 'warn',
         ADMIN_PASSWORD: adminPassword,
       },
@@ -151,11 +154,13 @@ describe.skipIf(!hasPostgres)('WORKERS=2 on PostgreSQL', () => {
   });
 
   it('sees a reset API secret on every worker at once, and expires each due pay-in once', async () => {
+    const [sim] = await db.db.select().from(channels).where(eq(channels.code, 'simulator'));
     const made = await api(
       '/merchant/create',
       {
         name: 'Cluster Shop',
         owner: { username: `o${randomBytes(4).toString('hex')}`, password: 'Owner1234' },
+        channels: [{ channelId: sim!.id, weight: 100 }],
       },
       admin,
     );
@@ -184,7 +189,20 @@ describe.skipIf(!hasPostgres)('WORKERS=2 on PostgreSQL', () => {
     const again = await Promise.all(numbers.slice(0, 10).map(create));
     expect(again.map((r) => r.status)).toEqual(Array(10).fill(200));
 
-    const reset = await api('/merchant/resetSecret', { id: merchantId, which: 'api' }, admin);
+    // A reset takes the acting user's Google code.
+    const key = newTotpSecret();
+    // Bound with the previous step's code (still inside the window), so the current step's is unused.
+    const bound = await api(
+      '/v1/auth/google/bind',
+      { secret: key, code: codeAt(key, new Date(Date.now() - 30_000)), password: adminPassword },
+      admin,
+    );
+    expect(bound.json.errno).toBe(0);
+    const reset = await api(
+      '/merchant/resetSecret',
+      { id: merchantId, which: 'api', code: codeAt(key, new Date()) },
+      admin,
+    );
     expect(reset.json.errno).toBe(0);
     const refused = await Promise.all(Array.from({ length: 6 }, (_, i) => create(`CL-old-${i}`)));
     expect(refused.map((r) => r.status)).toEqual(Array(6).fill(401));

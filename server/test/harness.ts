@@ -14,7 +14,7 @@ import { endpoints } from '../../contract/index.ts';
 import { bootstrap } from '../bootstrap.ts';
 import type { Config } from '../config.ts';
 import { type Database, inTransaction, openDatabase } from '../db/index.ts';
-import { merchants, roles, userRoles, users } from '../db/schema.ts';
+import { channels, merchants, roles, userRoles, users } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { createApp } from '../http/app.ts';
 import { manualClock } from '../lib/clock.ts';
@@ -146,10 +146,14 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     return (await request('POST', `/api${ep.path}`, { body: input, token, headers })).json;
   }
 
+  /** The password each token signed in with: binding a key asks for it again. */
+  const passwordOf = new Map<string, string>();
+
   /** Signs in with password (and Google code when given); answers the token or throws. */
   async function login(username: string, password: string, code?: string): Promise<string> {
     const res = await call(endpoints.auth.login, { username, password, ...(code ? { code } : {}) });
     if (res.errno !== 0) throw new Error(`login ${username} failed: ${res.errno} ${res.errmsg}`);
+    passwordOf.set(res.data.token as string, password);
     return res.data.token as string;
   }
 
@@ -193,16 +197,19 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
   }
 
   /**
-   * A working merchant (accounts, simulator route, owner user, secrets) created through the real service;
-   * answers its row, its owner's credentials and its secrets in clear text.
+   * A working merchant (accounts, owner user, secrets) created through the real service; answers its row,
+   * its owner's credentials and its secrets in clear text. Without `channels` it routes through the
+   * built-in simulator at the channel's weight (none when the server runs without it).
    */
   async function makeMerchant(terms: Partial<Omit<NewMerchant, 'owner'>> = {}) {
     const code = terms.code ?? `M${++counter}${randomBytes(2).toString('hex')}`;
     const ownerUsername = `owner_${code.toLowerCase()}`;
     const ownerPassword = 'Owner1234!';
+    const [sim] = await db.select().from(channels).where(eq(channels.code, 'simulator'));
     const made = await inTransaction(db, (tx) =>
       createMerchant(deps, tx, {
         name: `Merchant ${code}`,
+        channels: sim ? [{ channelId: sim.id, weight: sim.weight }] : [],
         ...terms,
         code,
         owner: {
@@ -222,10 +229,14 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     };
   }
 
-  /** Binds a Google key for a signed-in user through the API; answers the secret. */
-  async function bindGoogle(token: string): Promise<string> {
+  /**
+   * Binds a Google key for a signed-in user through the API (with the password `login` signed in with,
+   * unless given); answers the secret.
+   */
+  async function bindGoogle(token: string, password = passwordOf.get(token) ?? ''): Promise<string> {
     const secret = newTotpSecret();
-    const res = await call(endpoints.auth.googleBind, { secret, code: codeAt(secret, clock.now()) }, token);
+    const code = codeAt(secret, clock.now());
+    const res = await call(endpoints.auth.googleBind, { secret, code, password }, token);
     if (res.errno !== 0) throw new Error(`bind failed: ${res.errno} ${res.errmsg}`);
     return secret;
   }

@@ -3,15 +3,22 @@
  * request ids, no CORS for strangers, answers in the caller's language, the published API reference.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonicalString } from '../../contract/gateway.ts';
 import { allEndpoints, endpoints } from '../../contract/index.ts';
 import en from '../../locales/en.json' with { type: 'json' };
 import zh from '../../locales/zh_CN.json' with { type: 'json' };
+import { gatewayNonces, operationLog } from '../db/schema.ts';
 import { createApp } from '../http/app.ts';
+import { hmacHex, randomToken } from '../lib/crypto.ts';
+import { createLogger, errorForLog } from '../lib/logger.ts';
 import { gatewayRoutes, routes } from '../routes.ts';
-import { engines, errno, startTestServer, type TestServer } from './harness.ts';
+import { adminPassword, type Envelope, engines, errno, startTestServer, type TestServer } from './harness.ts';
 
 type Answer = { status: number; headers: Headers; text: string };
 
@@ -241,5 +248,359 @@ describe.each(engines)('HTTP on %s', (engine) => {
       .map((ep) => ep.id);
     expect(missing).toEqual([]);
     expect(res.text).not.toMatch(/<script/i);
+  });
+});
+
+/**
+ * A body of `total` bytes in `chunk`-byte pieces, made only as the reader pulls them: `pulled()` says how
+ * much the server read. No Content-Length goes with it.
+ */
+function streamedBody(total: number, chunk = 64 * 1024) {
+  let pulled = 0;
+  const piece = new TextEncoder().encode('x'.repeat(chunk));
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (pulled >= total) return controller.close();
+        pulled += piece.length;
+        controller.enqueue(piece);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, pulled: () => pulled };
+}
+
+const tenMegabytes = 10 * 1024 * 1024;
+
+describe.each(engines)('bodies over the limit on %s (issue 11, item 7)', (engine) => {
+  let s: TestServer;
+  let merchant: Awaited<ReturnType<TestServer['makeMerchant']>>;
+  beforeAll(async () => {
+    s = await startTestServer(engine);
+    merchant = await s.makeMerchant();
+  });
+  afterAll(() => s.close());
+
+  /** A gateway POST signed over an empty body (the signature is never reached), with `body` sent instead. */
+  const gatewayPost = (body: BodyInit, headers: Record<string, string> = {}) => {
+    const timestamp = String(Math.floor(s.clock.now().getTime() / 1000));
+    const nonce = randomToken(16);
+    return {
+      nonce,
+      answer: s.app.fetch(
+        new Request('http://localhost/gateway/v1/payin', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-merchant-id': merchant.code,
+            'x-timestamp': timestamp,
+            'x-nonce': nonce,
+            'x-signature': hmacHex(
+              merchant.apiSecret,
+              canonicalString(timestamp, nonce, 'POST', '/gateway/v1/payin', ''),
+            ),
+            'x-forwarded-for': '203.0.113.7',
+            ...headers,
+          },
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      ),
+    };
+  };
+  const nonceSpent = async (nonce: string) =>
+    (await s.db.select().from(gatewayNonces).where(eq(gatewayNonces.nonce, nonce))).length > 0;
+
+  it('stops reading a streamed gateway body at 64 KB and answers 413 before the signature', async () => {
+    const stream = streamedBody(tenMegabytes);
+    const { nonce, answer } = gatewayPost(stream.body);
+    const res = await answer;
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as Envelope).errno).toBe(errno.payloadTooLarge);
+    expect(stream.pulled()).toBeLessThanOrEqual(64 * 1024 + 2 * 64 * 1024);
+    expect(await nonceSpent(nonce)).toBe(false);
+  });
+
+  it('refuses a gateway body whose Content-Length is over the limit without reading it', async () => {
+    const stream = streamedBody(tenMegabytes);
+    const { nonce, answer } = gatewayPost(stream.body, { 'content-length': String(tenMegabytes) });
+    const res = await answer;
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as Envelope).errno).toBe(errno.payloadTooLarge);
+    expect(stream.pulled()).toBe(0);
+    expect(await nonceSpent(nonce)).toBe(false);
+  });
+
+  it('still takes a gateway body under the limit', async () => {
+    const res = await s.gateway(merchant, 'POST', '/gateway/v1/payin', { amount: 'x'.repeat(60 * 1024) });
+    expect(res.status).toBe(422);
+    expect(res.json.errno).toBe(errno.invalid);
+  });
+
+  const adminPost = (path: string, body: BodyInit, headers: Record<string, string> = {}) =>
+    s.app.fetch(
+      new Request(`http://localhost/api${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.0.0.1', ...headers },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+
+  it('stops reading a streamed admin API body at 1 MiB and answers 413 (errno 413)', async () => {
+    const stream = streamedBody(tenMegabytes);
+    const res = await adminPost(endpoints.auth.login.path, stream.body);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as Envelope).errno).toBe(errno.payloadTooLarge);
+    expect(stream.pulled()).toBeLessThanOrEqual(1024 * 1024 + 2 * 64 * 1024);
+    expect(await s.db.select().from(operationLog).where(eq(operationLog.action, 'auth.login'))).toEqual([]);
+  });
+
+  it('refuses an admin API body whose Content-Length is over the limit without reading it', async () => {
+    const stream = streamedBody(tenMegabytes);
+    const res = await adminPost(endpoints.auth.login.path, stream.body, {
+      'content-length': String(tenMegabytes),
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as Envelope).errno).toBe(errno.payloadTooLarge);
+    expect(stream.pulled()).toBe(0);
+  });
+
+  it('reads no body of a call that is not signed in', async () => {
+    const stream = streamedBody(tenMegabytes);
+    const res = await adminPost(endpoints.auth.updateProfile.path, stream.body);
+    expect(((await res.json()) as Envelope).errno).toBe(errno.notSignedIn);
+    expect(stream.pulled()).toBe(0);
+  });
+});
+
+/** The app of a test server listening on a real port, so that requests have a socket address (127.0.0.1). */
+async function listening(s: TestServer) {
+  const server = serve({ fetch: s.app.fetch, hostname: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A signed gateway request to `base` (GATEWAY.md), with the given X-Forwarded-For. */
+function signedGateway(
+  base: string,
+  merchant: { code: string; apiSecret: string },
+  now: Date,
+  path: string,
+  body: unknown,
+  forwardedFor?: string,
+) {
+  const raw = JSON.stringify(body);
+  const timestamp = String(Math.floor(now.getTime() / 1000));
+  const nonce = randomToken(16);
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-merchant-id': merchant.code,
+      'x-timestamp': timestamp,
+      'x-nonce': nonce,
+      'x-signature': hmacHex(merchant.apiSecret, canonicalString(timestamp, nonce, 'POST', path, raw)),
+      ...(forwardedFor ? { 'x-forwarded-for': forwardedFor } : {}),
+    },
+    body: raw,
+  });
+}
+
+describe.each(engines)('the client address behind proxies on %s (issue 11, item 4)', (engine) => {
+  const spoofed = '6.6.6.6, 10.0.0.1';
+
+  describe('with TRUST_PROXY=1', () => {
+    let s: TestServer;
+    beforeAll(async () => {
+      s = await startTestServer(engine, { authLimit: 3, config: { trustProxy: 1 } });
+    });
+    afterAll(() => s.close());
+
+    it('logs the address one hop from the right, not the one the client wrote', async () => {
+      const rid = 'xff-logged-0001';
+      const res = await s.request('POST', `/api${endpoints.auth.login.path}`, {
+        body: { username: 'admin', password: adminPassword },
+        headers: { 'x-forwarded-for': spoofed, 'x-request-id': rid },
+      });
+      expect(res.json.errno).toBe(errno.ok);
+      const [row] = await s.db.select().from(operationLog).where(eq(operationLog.requestId, rid));
+      expect(row?.ip).toBe('10.0.0.1');
+    });
+
+    it('counts sign-in attempts against that address, whatever the client writes to the left', async () => {
+      // The test above spent one of the three; two more with other made-up left-most values fill it.
+      for (const left of ['7.7.7.7', '8.8.8.8']) {
+        const res = await s.request('POST', `/api${endpoints.auth.login.path}`, {
+          body: { username: 'admin', password: adminPassword },
+          headers: { 'x-forwarded-for': `${left}, 10.0.0.1` },
+        });
+        expect(res.json.errno).toBe(errno.ok);
+      }
+      const over = await s.request('POST', `/api${endpoints.auth.login.path}`, {
+        body: { username: 'admin', password: adminPassword },
+        headers: { 'x-forwarded-for': '9.9.9.9, 10.0.0.1' },
+      });
+      expect(over.json.errno).toBe(errno.tooManyRequests);
+      // Another client behind the same proxy has its own count.
+      const other = await s.request('POST', `/api${endpoints.auth.login.path}`, {
+        body: { username: 'admin', password: adminPassword },
+        headers: { 'x-forwarded-for': '6.6.6.6, 10.0.0.2' },
+      });
+      expect(other.json.errno).toBe(errno.ok);
+    });
+
+    it('checks the payout IP whitelist against that address', async () => {
+      const listed = await s.makeMerchant({ payoutIpWhitelist: ['6.6.6.6'] });
+      const refused = await s.gateway(listed, 'POST', '/gateway/v1/payout', {}, { ip: spoofed });
+      expect(refused.status).toBe(403);
+      const proxied = await s.makeMerchant({ payoutIpWhitelist: ['10.0.0.1'] });
+      const admitted = await s.gateway(proxied, 'POST', '/gateway/v1/payout', {}, { ip: spoofed });
+      // Past the whitelist, the empty body is what is refused.
+      expect(admitted.status).toBe(422);
+    });
+  });
+
+  describe('with TRUST_PROXY=0', () => {
+    let s: TestServer;
+    let http: Awaited<ReturnType<typeof listening>>;
+    beforeAll(async () => {
+      s = await startTestServer(engine, { authLimit: 2, config: { trustProxy: 0 } });
+      http = await listening(s);
+    });
+    afterAll(async () => {
+      await http.close();
+      await s.close();
+    });
+
+    it('ignores X-Forwarded-For: the socket is the client, in the log, the limiter and the whitelist', async () => {
+      const login = (forwardedFor: string, rid: string) =>
+        fetch(`${http.base}/api${endpoints.auth.login.path}`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-forwarded-for': forwardedFor,
+            'x-request-id': rid,
+          },
+          body: JSON.stringify({ username: 'admin', password: adminPassword }),
+        }).then(async (r) => ((await r.json()) as Envelope).errno);
+      expect(await login(spoofed, 'xff-ignored-0001')).toBe(errno.ok);
+      const [row] = await s.db
+        .select()
+        .from(operationLog)
+        .where(eq(operationLog.requestId, 'xff-ignored-0001'));
+      expect(row?.ip).toBe('127.0.0.1');
+      // Two attempts per address: a different header does not make a different client.
+      expect(await login('10.0.0.2', 'xff-ignored-0002')).toBe(errno.ok);
+      expect(await login('10.0.0.3', 'xff-ignored-0003')).toBe(errno.tooManyRequests);
+
+      const listed = await s.makeMerchant({ payoutIpWhitelist: ['6.6.6.6', '10.0.0.1'] });
+      const refused = await signedGateway(
+        http.base,
+        listed,
+        s.clock.now(),
+        '/gateway/v1/payout',
+        {},
+        spoofed,
+      );
+      expect(refused.status).toBe(403);
+      const local = await s.makeMerchant({ payoutIpWhitelist: ['127.0.0.1'] });
+      const admitted = await signedGateway(
+        http.base,
+        local,
+        s.clock.now(),
+        '/gateway/v1/payout',
+        {},
+        spoofed,
+      );
+      expect(admitted.status).toBe(422);
+    });
+  });
+});
+
+describe.each(engines)('over a real connection on %s (issue 11, item 7)', (engine) => {
+  let s: TestServer;
+  let http: Awaited<ReturnType<typeof listening>>;
+  beforeAll(async () => {
+    s = await startTestServer(engine);
+    http = await listening(s);
+  });
+  afterAll(async () => {
+    await http.close();
+    await s.close();
+  });
+
+  it('answers 413 to a 10 MB chunked upload, having read little of it', async () => {
+    for (const path of ['/gateway/v1/payin', `/api${endpoints.auth.login.path}`]) {
+      const stream = streamedBody(tenMegabytes);
+      const res = await fetch(`${http.base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream.body,
+        duplex: 'half',
+      } as RequestInit).catch((err: Error) => err);
+      // The answer arrives: the server stops reading, answers, then drops the rest.
+      if (res instanceof Error) throw new Error(`${path}: no answer (${res.message})`);
+      const answer = res;
+      expect(answer.status, path).toBe(413);
+      expect(((await answer.json()) as Envelope).errno, path).toBe(errno.payloadTooLarge);
+    }
+  });
+});
+
+describe.each(engines)('no token from a query string in any log line on %s (issue 11, item 12)', (engine) => {
+  let s: TestServer;
+  const sink: string[] = [];
+  beforeAll(async () => {
+    s = await startTestServer(engine, { logSink: sink });
+  });
+  afterAll(() => s.close());
+
+  it('keeps query strings out of the request log, the error log and the operation log', async () => {
+    const token = await s.adminToken();
+    const info = await s.request('GET', `/api${endpoints.auth.info.path}?token=${token}`);
+    expect(info.json.errno).toBe(errno.ok);
+    await s.request('GET', '/api/no/such/thing?token=stray-query-secret');
+    await s.request('GET', '/gateway/v1/payin/X1?token=gateway-query-secret');
+    // A URL with a secret in its query, written to the operation log as a change.
+    const m = await s.makeMerchant();
+    const set = await s.call(
+      endpoints.merchant.callbackUpdate,
+      { id: m.id, callbackUrl: 'https://merchant.example/notify?token=callback-query-secret&shop=1' },
+      token,
+    );
+    expect(set.errno).toBe(errno.ok);
+    const logged = JSON.stringify(await s.db.select().from(operationLog));
+    expect(logged).not.toContain('callback-query-secret');
+    expect(logged).toContain('https://merchant.example/notify?token=[redacted]&shop=1');
+
+    const lines = sink.join('\n');
+    expect(sink.length).toBeGreaterThan(0);
+    for (const secret of [token, 'stray-query-secret', 'gateway-query-secret', 'callback-query-secret'])
+      expect(lines).not.toContain(secret);
+    expect(lines).not.toMatch(/[?&]token=/);
+  });
+
+  it('redacts a query token in an error message, a field or a message before it is logged', () => {
+    const err = new TypeError('fetch failed for https://merchant.example/cb?token=abc123&x=1');
+    expect(JSON.stringify(errorForLog(err))).not.toContain('abc123');
+    expect(JSON.stringify(errorForLog(err))).toContain('token=[redacted]&x=1');
+    // The logger itself, whatever a call site hands it.
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    logger.warn(
+      { url: '/api/auth/info?token=field-secret', nested: { to: 'https://x.example/?key=k1' } },
+      'at /cb?token=msg-secret',
+    );
+    logger.info('GET /api/auth/info?token=plain-secret');
+    const all = lines.join('');
+    for (const secret of ['field-secret', 'k1', 'msg-secret', 'plain-secret'])
+      expect(all).not.toContain(secret);
+    expect(all).toContain('token=[redacted]');
   });
 });

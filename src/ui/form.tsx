@@ -147,3 +147,43 @@ export function GoogleCodeField(props: Omit<FieldProps, 'label'> & { label?: str
     />
   );
 }
+
+/**
+ * The foot of a form that moves money or secrets: the acting user's Google code (form value `code`), then
+ * Cancel and the confirming button, which names the action.
+ */
+export function CodeAndActions({
+  form,
+  onCancel,
+  submitLabel,
+  tone = 'primary',
+}: {
+  form: {
+    values: { code: string };
+    errors: Record<string, string>;
+    busy: boolean;
+    set(key: 'code', value: string): void;
+  };
+  onCancel: () => void;
+  submitLabel: string;
+  tone?: 'primary' | 'danger';
+}) {
+  const t = useT();
+  return (
+    <>
+      <GoogleCodeField
+        value={form.values.code}
+        onValue={(v) => form.set('code', v)}
+        error={form.errors.code}
+      />
+      <div className="form-actions">
+        <button type="button" className="button" onClick={onCancel}>
+          {t('app.cancel')}
+        </button>
+        <button type="submit" className={`button ${tone}`} disabled={form.busy}>
+          {submitLabel}
+        </button>
+      </div>
+    </>
+  );
+}

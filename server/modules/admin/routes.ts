@@ -10,7 +10,7 @@ import { hashPassword } from '../../lib/crypto.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
 import { roleText } from '../role/builtin.ts';
-import { grantableRoles, mustCoverUser, userInScope, userScope } from './scope.ts';
+import { grantableRoles, mustCoverUser, mustKeepAnAdministrator, userInScope, userScope } from './scope.ts';
 
 const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, '\\$&')}%`;
 
@@ -114,7 +114,9 @@ export const adminRoutes = [
     const target = await userInScope(tx, user, input.id);
     audit({ target: `user:${target.id}` });
     if (target.id === user.id && input.status === 'disabled') throw new AppError(errno.notYourself);
-    await mustCoverUser(tx, user, target.id);
+    // One's own password changes at /auth/password, with the old one: a stolen session cannot set it here.
+    if (target.id === user.id && input.password !== undefined) throw new AppError(errno.notYourself);
+    const held = await mustCoverUser(tx, user, target.id);
     const before: Record<string, unknown> = {
       nickname: target.nickname,
       email: target.email,
@@ -152,6 +154,12 @@ export const adminRoutes = [
     if (input.status === 'disabled' || input.password !== undefined)
       await revokeSessions(deps, tx, target.id);
     audit({ changes: changes(before, next) });
+    if (
+      target.status === 'active' &&
+      held.includes('*') &&
+      (input.status === 'disabled' || input.roleIds !== undefined)
+    )
+      await mustKeepAnAdministrator(tx, target);
     return { ok: true as const };
   }),
 
@@ -159,8 +167,9 @@ export const adminRoutes = [
     const target = await userInScope(tx, user, input.id);
     audit({ target: `user:${target.id}`, detail: { username: target.username } });
     if (target.id === user.id) throw new AppError(errno.notYourself);
-    await mustCoverUser(tx, user, target.id);
+    const held = await mustCoverUser(tx, user, target.id);
     await tx.delete(users).where(eq(users.id, target.id));
+    if (target.status === 'active' && held.includes('*')) await mustKeepAnAdministrator(tx, target);
     return { ok: true as const };
   }),
 

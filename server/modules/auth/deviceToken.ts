@@ -1,37 +1,54 @@
-import { hmacHex, safeEqual } from '../../lib/crypto.ts';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { deviceTokens } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import type { RequestMeta } from '../../http/handle.ts';
+import { randomToken, sha256 } from '../../lib/crypto.ts';
 
-/** "Skip the second step on this device for 30 days": a server-signed token bound to one username. */
+/**
+ * "Skip the second step on this device for 30 days": a random token recorded server-side (only its
+ * SHA-256), so that signing out everywhere, a password change, a Google key reset and disabling the user
+ * revoke it (`revokeSessions`). A signed token could not be taken back before it expired.
+ */
 export const deviceTokenDays = 30;
 
-export function signDeviceToken(key: Buffer, username: string, userId: number, now: Date): string {
-  const payload = Buffer.from(
-    JSON.stringify({
-      u: username,
-      i: userId,
-      e: Math.floor(now.getTime() / 1000) + deviceTokenDays * 86_400,
-    }),
-  ).toString('base64url');
-  return `${payload}.${hmacHex(key, `device:${payload}`)}`;
+export async function issueDeviceToken(
+  deps: Deps,
+  tx: Db,
+  userId: number,
+  meta: Pick<RequestMeta, 'ip' | 'userAgent'>,
+): Promise<string> {
+  const token = randomToken();
+  const now = deps.clock.now();
+  await tx.insert(deviceTokens).values({
+    tokenHash: sha256(token),
+    userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + deviceTokenDays * 86_400_000),
+    ip: meta.ip,
+    userAgent: meta.userAgent.slice(0, 300),
+  });
+  return token;
 }
 
-export function deviceTokenValid(
-  key: Buffer,
+/** Whether the token is recorded for this user, unexpired and unrevoked. */
+export async function deviceTokenValid(
+  deps: Deps,
+  tx: Db,
   token: string | undefined,
   userId: number,
-  username: string,
-  now: Date,
-) {
+): Promise<boolean> {
   if (!token) return false;
-  const [payload, mac] = token.split('.');
-  if (!payload || !mac || !safeEqual(mac, hmacHex(key, `device:${payload}`))) return false;
-  try {
-    const v = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-      u: string;
-      i: number;
-      e: number;
-    };
-    return v.u === username && v.i === userId && v.e * 1000 > now.getTime();
-  } catch {
-    return false;
-  }
+  const [row] = await tx
+    .select({ userId: deviceTokens.userId })
+    .from(deviceTokens)
+    .where(
+      and(
+        eq(deviceTokens.tokenHash, sha256(token)),
+        eq(deviceTokens.userId, userId),
+        isNull(deviceTokens.revokedAt),
+        gt(deviceTokens.expiresAt, deps.clock.now()),
+      ),
+    );
+  return !!row;
 }

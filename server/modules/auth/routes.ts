@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
@@ -7,11 +7,12 @@ import { loginTickets, sessions, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle, type RequestMeta } from '../../http/handle.ts';
+import { type Lang, t } from '../../http/i18n.ts';
 import { openSession, permsOf, requireGoogleAuth, revokeSessions } from '../../http/session.ts';
 import { dummyPasswordHash, hashPassword, randomToken, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { changes } from '../../lib/redact.ts';
 import { roleText } from '../role/builtin.ts';
-import { deviceTokenValid, signDeviceToken } from './deviceToken.ts';
+import { deviceTokenValid, issueDeviceToken } from './deviceToken.ts';
 import { checkEmailCode, sendEmailCode } from './emailCode.ts';
 import { clearFailures, isLocked, recordFailure } from './lockout.ts';
 import { consumeTotp, matchingStep, newTotpSecret, otpauthUrl } from './totp.ts';
@@ -27,73 +28,102 @@ function limitByAddress(deps: Deps, req: RequestMeta): void {
 
 /**
  * The password step shared by both sign-in flows. Unknown user and wrong password look the same
- * (same errno, same argon2 cost) and both count towards the username's lockout.
+ * (same errno, same argon2 cost) and both count towards the lockout of the username from this address.
  */
-async function checkPassword(deps: Deps, tx: Db, username: string, password: string) {
+async function checkPassword(deps: Deps, tx: Db, username: string, password: string, address: string) {
   const now = deps.clock.now();
-  if (await isLocked(tx, username, now)) return { refusal: refuse(errno.accountLocked) } as const;
+  if (await isLocked(tx, username, address, now)) return { refusal: refuse(errno.accountLocked) } as const;
   const [user] = await tx.select().from(users).where(eq(users.username, username));
   const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
   if (!user || !ok) {
-    await recordFailure(tx, username, now);
+    await recordFailure(tx, username, address, now);
     return { refusal: refuse(errno.badCredentials), user } as const;
   }
   if (user.status !== 'active') return { refusal: refuse(errno.accountDisabled), user } as const;
   return { user } as const;
 }
 
+/**
+ * The current password of a signed-in user, for what a stolen session must not do alone (bind a first
+ * key, change the e-mail address): a wrong one counts towards the lockout like a wrong sign-in.
+ */
+async function confirmPassword(deps: Deps, tx: Db, user: User, password: string, address: string) {
+  const now = deps.clock.now();
+  if (await isLocked(tx, user.username, address, now)) return refuse(errno.accountLocked);
+  if (await verifyPassword(user.passwordHash, password)) return null;
+  await recordFailure(tx, user.username, address, now);
+  return refuse(errno.badCredentials);
+}
+
 async function signIn(deps: Deps, tx: Db, user: User, req: RequestMeta, remember: boolean) {
-  await clearFailures(tx, user.username);
+  await clearFailures(tx, user.username, req.ip);
   const token = await openSession(deps, tx, user.id, req);
-  const mustBindGoogle = user.totpSecret === null && (await requireGoogleAuth(tx));
+  const mustBindGoogle = user.totpSecret === null && (await requireGoogleAuth(deps, tx));
   return {
     token,
     mustBindGoogle,
-    ...(remember
-      ? { deviceToken: signDeviceToken(deps.config.appKey, user.username, user.id, deps.clock.now()) }
-      : {}),
+    ...(remember ? { deviceToken: await issueDeviceToken(deps, tx, user.id, req) } : {}),
   };
 }
 
+/** A 422 on one field, its message in the caller's language. */
+const invalidField = (lang: Lang, path: string, key: string) =>
+  new AppError(errno.invalid, { fields: [{ path, code: 'custom', message: t(lang, key) }] });
+
 const totpSecretOf = (deps: Deps, user: User) => (user.totpSecret ? deps.sealer.open(user.totpSecret) : null);
 
-/** A half-finished two-step sign-in; refuses when the ticket is unknown, used, expired or tried too often. */
+/**
+ * Takes one try of a half-finished two-step sign-in, by compare-and-set, before the code is compared: so
+ * parallel guesses get no more than the ticket's tries (the row lock orders them on PostgreSQL). Null when
+ * the ticket is unknown, used, expired or tried too often, or its user is no longer active.
+ */
 async function takeTicket(deps: Deps, tx: Db, ticket: string, step: 'google' | 'email') {
   const [row] = await tx
-    .select()
-    .from(loginTickets)
-    .where(eq(loginTickets.ticketHash, sha256(ticket)));
-  if (
-    !row ||
-    row.step !== step ||
-    row.usedAt ||
-    row.expiresAt <= deps.clock.now() ||
-    row.attempts >= ticketMaxAttempts
-  ) {
-    return null;
-  }
+    .update(loginTickets)
+    .set({ attempts: sql`${loginTickets.attempts} + 1` })
+    .where(
+      and(
+        eq(loginTickets.ticketHash, sha256(ticket)),
+        eq(loginTickets.step, step),
+        isNull(loginTickets.usedAt),
+        gt(loginTickets.expiresAt, deps.clock.now()),
+        lt(loginTickets.attempts, ticketMaxAttempts),
+      ),
+    )
+    .returning({ ticketHash: loginTickets.ticketHash, userId: loginTickets.userId });
+  if (!row) return null;
   const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
   if (user?.status !== 'active') return null;
-  return { row, user };
+  return { ticketHash: row.ticketHash, user };
+}
+
+/** Uses a ticket up, once: a second redemption finds it used. */
+async function redeemTicket(tx: Db, ticketHash: string, now: Date): Promise<boolean> {
+  const used = await tx
+    .update(loginTickets)
+    .set({ usedAt: now })
+    .where(and(eq(loginTickets.ticketHash, ticketHash), isNull(loginTickets.usedAt)))
+    .returning({ ticketHash: loginTickets.ticketHash });
+  return used.length === 1;
 }
 
 export const authRoutes = [
   handle(endpoints.auth.login, async ({ input, tx, deps, req, audit }) => {
     limitByAddress(deps, req);
     audit({ username: input.username, detail: { flow: 'one-step' } });
-    const checked = await checkPassword(deps, tx, input.username, input.password);
+    const checked = await checkPassword(deps, tx, input.username, input.password, req.ip);
     audit({ userId: checked.user?.id ?? null });
     if (checked.refusal) return checked.refusal;
     const user = checked.user;
     const secret = totpSecretOf(deps, user);
     let factor = 'password';
     if (secret) {
-      if (deviceTokenValid(deps.config.appKey, input.deviceToken, user.id, user.username, deps.clock.now())) {
+      if (await deviceTokenValid(deps, tx, input.deviceToken, user.id)) {
         factor = 'device';
       } else {
         if (!input.code) return refuse(errno.secondStepNeeded, { step: 'google' });
-        if (!(await consumeTotp(tx, user.id, secret, input.code, deps.clock.now()))) {
-          await recordFailure(tx, user.username, deps.clock.now());
+        if (!(await consumeTotp(deps, tx, user.id, secret, input.code, deps.clock.now()))) {
+          await recordFailure(tx, user.username, req.ip, deps.clock.now());
           return refuse(errno.badCode);
         }
         factor = 'google';
@@ -106,17 +136,11 @@ export const authRoutes = [
   handle(endpoints.auth.loginPassword, async ({ input, tx, deps, req, audit, afterCommit }) => {
     limitByAddress(deps, req);
     audit({ username: input.username, detail: { flow: 'two-step', step: 'password' } });
-    const checked = await checkPassword(deps, tx, input.username, input.password);
+    const checked = await checkPassword(deps, tx, input.username, input.password, req.ip);
     audit({ userId: checked.user?.id ?? null });
     if (checked.refusal) return checked.refusal;
     const user = checked.user;
-    const remembered = deviceTokenValid(
-      deps.config.appKey,
-      input.deviceToken,
-      user.id,
-      user.username,
-      deps.clock.now(),
-    );
+    const remembered = await deviceTokenValid(deps, tx, input.deviceToken, user.id);
     const step = remembered ? null : user.totpSecret ? 'google' : user.email ? 'email' : null;
     if (!step) {
       audit({ detail: { flow: 'two-step', factor: remembered ? 'device' : 'password' } });
@@ -129,6 +153,8 @@ export const authRoutes = [
       step,
       expiresAt: new Date(deps.clock.now().getTime() + ticketTtlMs),
     });
+    // The password is proved: the masked address may be told. Within a minute of the last code none is
+    // sent and the pending one stays good.
     const sentTo =
       step === 'email' ? await sendEmailCode(deps, tx, user, 'login', req.lang, afterCommit) : undefined;
     return refuse(errno.secondStepNeeded, { ticket, step, ...(sentTo ? { sentTo } : {}) });
@@ -138,20 +164,16 @@ export const authRoutes = [
     limitByAddress(deps, req);
     const taken = await takeTicket(deps, tx, input.ticket, 'google');
     if (!taken) return refuse(errno.ticketInvalid);
-    const { row, user } = taken;
+    const { ticketHash, user } = taken;
     audit({ username: user.username, userId: user.id, detail: { flow: 'two-step', factor: 'google' } });
     const now = deps.clock.now();
-    if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
+    if (await isLocked(tx, user.username, req.ip, now)) return refuse(errno.accountLocked);
     const secret = totpSecretOf(deps, user);
-    if (!secret || !(await consumeTotp(tx, user.id, secret, input.code, now))) {
-      await tx
-        .update(loginTickets)
-        .set({ attempts: row.attempts + 1 })
-        .where(eq(loginTickets.ticketHash, row.ticketHash));
-      await recordFailure(tx, user.username, now);
+    if (!secret || !(await consumeTotp(deps, tx, user.id, secret, input.code, now))) {
+      await recordFailure(tx, user.username, req.ip, now);
       return refuse(errno.badCode);
     }
-    await tx.update(loginTickets).set({ usedAt: now }).where(eq(loginTickets.ticketHash, row.ticketHash));
+    if (!(await redeemTicket(tx, ticketHash, now))) return refuse(errno.ticketInvalid);
     return signIn(deps, tx, user, req, input.remember === true);
   }),
 
@@ -159,20 +181,16 @@ export const authRoutes = [
     limitByAddress(deps, req);
     const taken = await takeTicket(deps, tx, input.ticket, 'email');
     if (!taken) return refuse(errno.ticketInvalid);
-    const { row, user } = taken;
+    const { ticketHash, user } = taken;
     audit({ username: user.username, userId: user.id, detail: { flow: 'two-step', factor: 'email' } });
     const now = deps.clock.now();
-    if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
+    if (await isLocked(tx, user.username, req.ip, now)) return refuse(errno.accountLocked);
     const result = await checkEmailCode(deps, tx, user.id, 'login', input.code);
     if (result !== errno.ok) {
-      await tx
-        .update(loginTickets)
-        .set({ attempts: row.attempts + 1 })
-        .where(eq(loginTickets.ticketHash, row.ticketHash));
-      await recordFailure(tx, user.username, now);
+      await recordFailure(tx, user.username, req.ip, now);
       return refuse(result);
     }
-    await tx.update(loginTickets).set({ usedAt: now }).where(eq(loginTickets.ticketHash, row.ticketHash));
+    if (!(await redeemTicket(tx, ticketHash, now))) return refuse(errno.ticketInvalid);
     return signIn(deps, tx, user, req, false);
   }),
 
@@ -180,39 +198,41 @@ export const authRoutes = [
     limitByAddress(deps, req);
     // A GET by the spec's contract, but it writes a code: it takes its own transaction.
     const after: Array<() => Promise<void>> = [];
-    const sentTo = await inTransaction(deps.database.db, async (tx) => {
+    await inTransaction(deps.database.db, async (tx) => {
       after.length = 0;
       const [user] = await tx.select().from(users).where(eq(users.username, input.username));
-      // Unknown user, no e-mail and disabled all answer alike: contact the administrator.
-      if (!user?.email || user.status !== 'active') throw new AppError(errno.noEmail);
-      return sendEmailCode(deps, tx, user, input.purpose, req.lang, (fn) => after.push(fn));
+      // Unknown, without e-mail, disabled: nothing is sent, and the answer is the same as when a code
+      // went out (no masked address either), so the endpoint tells nobody who exists.
+      if (!user?.email || user.status !== 'active') return;
+      await sendEmailCode(deps, tx, user, input.purpose, req.lang, (fn) => after.push(fn));
     });
     for (const fn of after) void fn().catch(() => {});
-    return { sentTo };
+    return { ok: true as const };
   }),
 
   handle(endpoints.auth.resetPassword, async ({ input, tx, deps, req, audit }) => {
     limitByAddress(deps, req);
     audit({ username: input.username });
     const now = deps.clock.now();
-    if (await isLocked(tx, input.username, now)) return refuse(errno.accountLocked);
+    if (await isLocked(tx, input.username, req.ip, now)) return refuse(errno.accountLocked);
     const [user] = await tx.select().from(users).where(eq(users.username, input.username));
-    if (!user) {
-      await recordFailure(tx, input.username, now);
+    const eligible = user?.email && user.status === 'active' ? user : null;
+    if (eligible) audit({ userId: eligible.id, target: `user:${eligible.id}` });
+    const result = eligible
+      ? await checkEmailCode(deps, tx, eligible.id, 'reset', input.code)
+      : errno.badCode;
+    if (!eligible || result !== errno.ok) {
+      // One answer for a wrong, expired or used code and for a name that could have no code (unknown,
+      // without e-mail, disabled): telling them apart would tell who exists.
+      await recordFailure(tx, input.username, req.ip, now);
       return refuse(errno.badCode);
-    }
-    audit({ userId: user.id, target: `user:${user.id}` });
-    const result = await checkEmailCode(deps, tx, user.id, 'reset', input.code);
-    if (result !== errno.ok) {
-      await recordFailure(tx, user.username, now);
-      return refuse(result);
     }
     await tx
       .update(users)
       .set({ passwordHash: await hashPassword(input.password), updatedAt: now })
-      .where(eq(users.id, user.id));
-    await revokeSessions(deps, tx, user.id);
-    await clearFailures(tx, user.username);
+      .where(eq(users.id, eligible.id));
+    await revokeSessions(deps, tx, eligible.id);
+    await clearFailures(tx, eligible.username, req.ip);
     audit({ changes: { password: { before: '[redacted]', after: '[redacted]' } } });
     return { ok: true as const };
   }),
@@ -222,6 +242,13 @@ export const authRoutes = [
       .update(sessions)
       .set({ revokedAt: deps.clock.now() })
       .where(eq(sessions.tokenHash, user.tokenHash));
+    return { ok: true as const };
+  }),
+
+  // For a session or a remembered device that may be in other hands: all of them end, this one too.
+  handle(endpoints.auth.logoutAll, async ({ user, tx, deps, audit }) => {
+    audit({ target: `user:${user.id}` });
+    await revokeSessions(deps, tx, user.id);
     return { ok: true as const };
   }),
 
@@ -245,30 +272,39 @@ export const authRoutes = [
     };
   }),
 
-  handle(endpoints.auth.changePassword, async ({ input, user, tx, deps, audit }) => {
+  handle(endpoints.auth.changePassword, async ({ input, user, tx, deps, req, audit }) => {
     const now = deps.clock.now();
     audit({ target: `user:${user.id}` });
-    if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
+    if (await isLocked(tx, user.username, req.ip, now)) return refuse(errno.accountLocked);
     const [row] = await tx.select().from(users).where(eq(users.id, user.id));
     if (!row || !(await verifyPassword(row.passwordHash, input.oldPassword))) {
-      await recordFailure(tx, user.username, now);
+      await recordFailure(tx, user.username, req.ip, now);
       return refuse(errno.wrongOldPassword);
     }
     await tx
       .update(users)
       .set({ passwordHash: await hashPassword(input.newPassword), updatedAt: now })
       .where(eq(users.id, user.id));
-    // Other sessions end; the one that changed the password goes on.
+    // Other sessions and every remembered device end; the session that changed the password goes on.
     await revokeSessions(deps, tx, user.id, user.tokenHash);
     audit({ changes: { password: { before: '[redacted]', after: '[redacted]' } } });
     return { ok: true as const };
   }),
 
-  handle(endpoints.auth.updateProfile, async ({ input, user, tx, deps, audit }) => {
+  handle(endpoints.auth.updateProfile, async ({ input, user, tx, deps, req, audit }) => {
     const [row] = await tx.select().from(users).where(eq(users.id, user.id));
     if (!row) throw new AppError(errno.notSignedIn);
+    audit({ target: `user:${user.id}` });
+    // The e-mail address receives reset codes: changing it is taking the account, unless the password says
+    // the owner is at the keyboard.
+    if (input.email !== undefined && input.email !== row.email) {
+      if (input.password === undefined)
+        throw invalidField(req.lang, 'password', 'validation.passwordForEmail');
+      const refused = await confirmPassword(deps, tx, row, input.password, req.ip);
+      if (refused) return refused;
+    }
     const next = { nickname: input.nickname, email: input.email, introduction: input.introduction };
-    audit({ target: `user:${user.id}`, changes: changes(row, next) });
+    audit({ changes: changes(row, next) });
     await tx
       .update(users)
       .set({
@@ -291,11 +327,14 @@ export const authRoutes = [
     };
   }),
 
-  handle(endpoints.auth.googleBind, async ({ input, user, tx, deps, audit }) => {
+  handle(endpoints.auth.googleBind, async ({ input, user, tx, deps, req, audit }) => {
     audit({ target: `user:${user.id}` });
     const [row] = await tx.select().from(users).where(eq(users.id, user.id));
     if (!row) throw new AppError(errno.notSignedIn);
     if (row.totpSecret) return refuse(errno.googleAlreadyBound);
+    // A first key bound from a stolen session would make it the thief's account for good.
+    const refused = await confirmPassword(deps, tx, row, input.password, req.ip);
+    if (refused) return refused;
     const step = matchingStep(input.secret, input.code, deps.clock.now());
     if (step === null || step <= row.totpLastStep) return refuse(errno.badCode);
     await tx
@@ -306,23 +345,22 @@ export const authRoutes = [
     return { ok: true as const };
   }),
 
-  handle(endpoints.auth.googleUnbind, async ({ input, user, tx, deps, audit }) => {
+  handle(endpoints.auth.googleUnbind, async ({ input, user, tx, deps, req, audit }) => {
     audit({ target: `user:${user.id}` });
     const now = deps.clock.now();
-    if (await isLocked(tx, user.username, now)) return refuse(errno.accountLocked);
     const [row] = await tx.select().from(users).where(eq(users.id, user.id));
     if (!row) throw new AppError(errno.notSignedIn);
     const secret = totpSecretOf(deps, row);
     if (!secret) return refuse(errno.googleNotBound);
-    if (!(await verifyPassword(row.passwordHash, input.password))) {
-      await recordFailure(tx, user.username, now);
-      return refuse(errno.badCredentials);
-    }
-    if (!(await consumeTotp(tx, user.id, secret, input.code, now))) {
-      await recordFailure(tx, user.username, now);
+    const refused = await confirmPassword(deps, tx, row, input.password, req.ip);
+    if (refused) return refused;
+    if (!(await consumeTotp(deps, tx, user.id, secret, input.code, now))) {
+      await recordFailure(tx, user.username, req.ip, now);
       return refuse(errno.badCode);
     }
     await tx.update(users).set({ totpSecret: null, updatedAt: now }).where(eq(users.id, user.id));
+    // Remembered devices skipped the key that is gone; other sessions end as after a password change.
+    await revokeSessions(deps, tx, user.id, user.tokenHash);
     audit({ changes: { googleBound: { before: true, after: false } } });
     return { ok: true as const };
   }),

@@ -9,7 +9,9 @@ import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { invalidField } from '../merchant/scope.ts';
 import { checkLimits } from '../merchant/terms.ts';
+import { channelUsable } from '../payin/routing.ts';
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
@@ -109,6 +111,9 @@ export const channelRoutes = [
   }),
 
   handle(endpoints.channel.create, async ({ input, tx, deps, req, audit }) => {
+    // With SIMULATOR off a simulator channel would carry nothing (`channelUsable`): say so instead.
+    if (!channelUsable(deps, { adapter: input.adapter }))
+      throw invalidField(req.lang, 'adapter', 'validation.simulatorOff');
     checkLimits(input.minAmount ?? defaults.minAmount, input.maxAmount ?? defaults.maxAmount, req.lang);
     const [taken] = await tx.select({ id: channels.id }).from(channels).where(eq(channels.code, input.code));
     if (taken) throw codeTaken(input.code);

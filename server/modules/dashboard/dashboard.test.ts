@@ -4,10 +4,10 @@
  * see their own merchant only, the order stats equal a GROUP BY over the orders after every test, and
  * a change of time zone rebuilds them.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
-import { agents, payinOrders, webhookEvents } from '../../db/schema.ts';
+import { agents, payinOrders, payoutOrders, webhookEvents } from '../../db/schema.ts';
 import { engines, startTestServer, type TestServer } from '../../test/harness.ts';
 import { expireDuePayins } from '../payin/service.ts';
 import {
@@ -18,7 +18,7 @@ import {
   merchantOn,
   simPay,
 } from '../payin/testkit.ts';
-import { drainQueue, payoutBody, seedPayoutBalance } from '../payout/testkit.ts';
+import { drainQueue, payoutBody, payoutOperator, seedPayoutBalance } from '../payout/testkit.ts';
 import { checkOrderStats, rebuildOrderStats, syncOrderStatsZone } from './stats.ts';
 
 const minute = 60_000;
@@ -122,7 +122,7 @@ describe.each(engines)('dashboard on %s', (engine) => {
       { ...recent(), status: 'failed', merchantId: a.id },
       admin,
     );
-    const retried = await s.call(endpoints.merchantPayout.retry, { id: failed.data.list[0].id }, admin);
+    const retried = await (await payoutOperator(s)).act('retry', failed.data.list[0].id);
     expect(retried.errno, retried.errmsg).toBe(0);
   });
   afterEach(() => expectBalanced(s));
@@ -284,6 +284,7 @@ describe.each(engines)('dashboard on %s', (engine) => {
       callbacksGaveUp: 1,
       payoutsQueued: 2,
       payoutsProcessing: 1,
+      payoutsNeedReview: 0,
       rechargesPending: 0,
     });
     expect((await summary(admin)).queues).toMatchObject({ callbacksGaveUp: 1, payoutsQueued: 2 });
@@ -294,6 +295,30 @@ describe.each(engines)('dashboard on %s', (engine) => {
     });
     expect((await summary(viewer.token)).queues.rechargesPending).toBeNull();
     await s.db.update(webhookEvents).set({ status: 'delivered' }).where(eq(webhookEvents.id, event!.id));
+  });
+
+  it('counts a payout whose hand-over is unclear, or under way, as under way, and one left for review in its queue', async () => {
+    const before = await expectFiguresMatchLists(ownerA);
+    const [o] = await s.db
+      .select()
+      .from(payoutOrders)
+      .where(and(eq(payoutOrders.merchantId, a.id), eq(payoutOrders.status, 'processing')))
+      .limit(1);
+    try {
+      for (const status of ['submitting', 'needs_review'] as const) {
+        await s.db.update(payoutOrders).set({ status }).where(eq(payoutOrders.id, o!.id));
+        const d = await expectFiguresMatchLists(ownerA);
+        expect(d.today.payout, status).toEqual(before.today.payout);
+        expect(d.queues, status).toMatchObject({
+          payoutsProcessing: 0,
+          payoutsNeedReview: status === 'needs_review' ? 1 : 0,
+        });
+      }
+      expect((await summary(admin)).queues).toMatchObject({ payoutsNeedReview: 1 });
+      expect((await summary(ownerB)).queues).toMatchObject({ payoutsNeedReview: 0 });
+    } finally {
+      await s.db.update(payoutOrders).set({ status: 'processing' }).where(eq(payoutOrders.id, o!.id));
+    }
   });
 
   it('notices stats that differ from the orders', async () => {

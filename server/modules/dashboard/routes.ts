@@ -119,7 +119,8 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
       union all
       select ((created_at at time zone ${cal.zone})::date)::text, 'payout', currency, coalesce(channel_id, 0), count(*)::int
       from payout_orders
-      where status in ('queued', 'processing') and created_at >= ${cal.from30}${ofTenant('merchant_id')}
+      where status in ('queued', 'submitting', 'processing', 'needs_review')
+        and created_at >= ${cal.from30}${ofTenant('merchant_id')}
       group by 1, 3, 4`),
   );
   const mayListRecharges = covers(user.perms, [endpoints.merchantRechargeLog.list.permission]);
@@ -127,6 +128,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
     gave_up: number;
     queued: number;
     processing: number;
+    review: number;
     recharges: number;
     currencies: string | null;
   }>(
@@ -135,6 +137,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
         (select count(*)::int from webhook_events where status = 'gave_up'${ofTenant('merchant_id')}) as gave_up,
         (select count(*)::int from payout_orders where status = 'queued'${ofTenant('merchant_id')}) as queued,
         (select count(*)::int from payout_orders where status = 'processing'${ofTenant('merchant_id')}) as processing,
+        (select count(*)::int from payout_orders where status = 'needs_review'${ofTenant('merchant_id')}) as review,
         ${mayListRecharges ? sql`(select count(*)::int from recharges where status = 'pending'${ofTenant('merchant_id')})` : sql`0`} as recharges,
         (select string_agg(distinct currency, ',') from merchants where true${ofTenant('id')}) as currencies`),
   );
@@ -270,6 +273,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
       callbacksGaveUp: Number(queues?.gave_up ?? 0),
       payoutsQueued: Number(queues?.queued ?? 0),
       payoutsProcessing: Number(queues?.processing ?? 0),
+      payoutsNeedReview: Number(queues?.review ?? 0),
       rechargesPending: mayListRecharges ? Number(queues?.recharges ?? 0) : null,
     },
   };

@@ -11,7 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
-import { operationLog } from '../../db/schema.ts';
+import { operationLog, payinOrders } from '../../db/schema.ts';
 import { t } from '../../http/i18n.ts';
 import { docsPage, openApiDocument } from '../../http/openapi.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
@@ -19,6 +19,7 @@ import { listFilters } from '../payin/routes.ts';
 import { createOrder, expectBalanced, type Merchant, merchantOn, simPay } from '../payin/testkit.ts';
 import { drainQueue, payoutBody, seedPayoutBalance, simulatorMerchant } from '../payout/testkit.ts';
 import { builtinRoles } from '../role/builtin.ts';
+import { moneyCell } from './cells.ts';
 import { payinColumns, payinSource, payoutColumns } from './routes.ts';
 import { type Column, exportBatchSize, exportStream, guardFormula, xlsxBacklog } from './stream.ts';
 
@@ -383,7 +384,7 @@ describe.each(engines)('order exports on %s', (engine) => {
       expect((await listAll(endpoints.merchantPayout.list, ownerA, { ...period(), nos })).length).toBe(0);
     });
 
-    it('exports the payout list as CSV and XLSX with the same rows; formulas are defused in CSV only', async () => {
+    it('exports the payout list as CSV and XLSX with the same rows, formulas defused in both', async () => {
       const owner = await s.login(m.ownerUsername, m.ownerPassword);
       const rows = await listAll(endpoints.merchantPayout.list, owner, period());
       expect(rows.length).toBe(5);
@@ -405,9 +406,71 @@ describe.each(engines)('order exports on %s', (engine) => {
       book.worksheets[0]!.eachRow((row, n) => {
         if (n > 1) names.push(String(row.getCell(nameAt + 1).value));
       });
-      // In XLSX every cell is a string cell, never a formula: the name stays as typed.
-      expect(names).toEqual(rows.map((r) => r.accountName));
+      // A string cell is no formula, but a person who edits it makes it one: defused as in CSV.
+      expect(names).toEqual(rows.map((r) => guardFormula(r.accountName as string)));
+      expect(names).toContain(`'=HYPERLINK("http://evil.example","x")`);
     });
+  });
+
+  it('defuses a formula in every text cell, UTR and channel order id included, in CSV and XLSX', async () => {
+    const c = await merchantOn(s);
+    const o = await createOrder(s, c, { amount: '12.50', merchantOrderNo: '-2-3' });
+    // What a channel reports is not held to the console's UTR rules: anything may arrive.
+    const evil = (n: string) => `=HYPERLINK("http://evil.example","${n}")`;
+    await s.db
+      .update(payinOrders)
+      .set({ utr: evil('utr'), channelOrderId: '@SUM(1)' })
+      .where(eq(payinOrders.id, o.id));
+    const filters = { ...period(), merchantId: c.id };
+    const csv = await download('/merchantOrder/export', admin, { ...filters, format: 'csv' });
+    const [header, row] = csvRecords(csv.body);
+    const cell = (cells: string[], key: string) => cells[payinColumns.findIndex((col) => col.key === key)];
+    expect(header).toHaveLength(payinColumns.length);
+    const defused = { merchantOrderNo: "'-2-3", utr: `'${evil('utr')}`, channelOrderId: "'@SUM(1)" };
+    for (const [key, value] of Object.entries(defused)) expect(cell(row!, key), key).toBe(value);
+    expect(cell(row!, 'amount')).toBe('12.50');
+
+    const xlsx = await download('/merchantOrder/export', admin, { ...filters, format: 'xlsx' });
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.body as never);
+    const values = (book.worksheets[0]!.getRow(2).values as unknown[]).slice(1).map((v) => String(v ?? ''));
+    for (const [key, value] of Object.entries(defused)) expect(cell(values, key), key).toBe(value);
+  });
+});
+
+describe('the formula guard', () => {
+  const row = ['2026-11-21 23:44:04+00', '1', '-1250', '=HYPERLINK("http://evil.example","x")', '-5'];
+  const columns: Column<string[]>[] = [
+    { key: 'amount', value: (r) => moneyCell(r[2]!) },
+    { key: 'accountName', value: (r) => r[3]!, text: true },
+    { key: 'merchantOrderNo', value: (r) => r[4]!, text: true },
+  ];
+  const source = { columns, batch: async () => ({ rows: [], last: null }) };
+  const read = async (format: 'csv' | 'xlsx') => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of exportStream(source, { rows: [row], last: null }, format, 'en', () => {}))
+      chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks);
+  };
+
+  it('defuses text in CSV and XLSX and leaves a negative amount as it is', async () => {
+    const [, csv] = parse(await read('csv'), { bom: true }) as string[][];
+    expect(csv).toEqual(['-12.50', `'=HYPERLINK("http://evil.example","x")`, "'-5"]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await read('xlsx')) as never);
+    expect((book.worksheets[0]!.getRow(2).values as unknown[]).slice(1)).toEqual(csv);
+  });
+
+  it('marks every column of both exports as text but money and times', () => {
+    for (const columns of [payinColumns, payoutColumns]) {
+      const plain = columns.filter((c) => !c.text).map((c) => c.key);
+      expect(
+        plain.every((k) => /amount|fee|At$/i.test(k)),
+        plain.join(),
+      ).toBe(true);
+      expect(columns.find((c) => c.key === 'utr')?.text).toBe(true);
+      expect(columns.find((c) => c.key === 'channelOrderId')?.text).toBe(true);
+    }
   });
 });
 

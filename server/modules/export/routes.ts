@@ -37,9 +37,13 @@ const text = (c: AnyPgColumn) => sql<string | null>`${c}::text`;
 /** A row of an export: the keyset (creation time and id, as the database wrote them), then each cell's text. */
 export type ExportRow = (string | null)[];
 
-/** How a cell's text is written from the database's: as it is, as money, as an ISO UTC time. */
-type Cell = { sql: AnyPgColumn; as?: 'money' | 'time'; text?: true };
-/** Columns as locale keys with the column each cell is read from; free text is marked for the CSV's formula guard. */
+/**
+ * How a cell's text is written from the database's: as money, as an ISO UTC time, or as it is, and
+ * then as text, formula-guarded (numbers, names, UTRs and reasons come from merchants, payers and
+ * channels: none is trusted to be harmless in a spreadsheet).
+ */
+type Cell = { sql: AnyPgColumn; as?: 'money' | 'time' };
+/** Columns as locale keys with the column each cell is read from. */
 type Cells = Record<string, Cell>;
 
 const writers = { money: moneyCell, time: isoCell };
@@ -51,14 +55,14 @@ function columnsOf(cells: Cells): Column<ExportRow>[] {
     return {
       key,
       value: write ? (r) => (r[at] == null ? null : write(r[at])) : (r) => r[at] ?? null,
-      text: c.text,
+      text: !write,
     };
   });
 }
 
 const payinCells: Cells = {
   orderNo: { sql: payinOrders.orderNo },
-  merchantOrderNo: { sql: payinOrders.merchantOrderNo, text: true },
+  merchantOrderNo: { sql: payinOrders.merchantOrderNo },
   merchantCode: { sql: merchants.code },
   channelCode: { sql: channels.code },
   channelOrderId: { sql: payinOrders.channelOrderId },
@@ -77,7 +81,7 @@ const payinCells: Cells = {
 
 const payoutCells: Cells = {
   orderNo: { sql: payoutOrders.orderNo },
-  merchantOrderNo: { sql: payoutOrders.merchantOrderNo, text: true },
+  merchantOrderNo: { sql: payoutOrders.merchantOrderNo },
   merchantCode: { sql: merchants.code },
   channelCode: { sql: channels.code },
   channelOrderId: { sql: payoutOrders.channelOrderId },
@@ -86,12 +90,12 @@ const payoutCells: Cells = {
   fee: { as: 'money', sql: payoutOrders.fee },
   status: { sql: payoutOrders.status },
   pushStatus: { sql: payoutOrders.pushStatus },
-  accountName: { sql: payoutOrders.accountName, text: true },
+  accountName: { sql: payoutOrders.accountName },
   accountNumber: { sql: payoutOrders.accountNumber },
   ifsc: { sql: payoutOrders.ifsc },
   utr: { sql: payoutOrders.utr },
   source: { sql: payoutOrders.source },
-  failureReason: { sql: payoutOrders.failureReason, text: true },
+  failureReason: { sql: payoutOrders.failureReason },
   createdAt: { as: 'time', sql: payoutOrders.createdAt },
   completedAt: { as: 'time', sql: payoutOrders.completedAt },
   callbackAt: { as: 'time', sql: payoutOrders.callbackAt },

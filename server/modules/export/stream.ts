@@ -21,8 +21,11 @@ export interface Column<Row> {
   /** Locale key of the header, under `export.columns.`. */
   key: string;
   value(row: Row): string | null;
-  /** Free text a user typed (names, reasons): guarded against spreadsheet formulas in CSV. */
-  text?: true;
+  /**
+   * Text (anything but the export's own amounts and times): guarded against spreadsheet formulas in
+   * CSV and XLSX, since numbers, names, UTRs and reasons come from merchants, payers and channels.
+   */
+  text?: boolean;
 }
 
 export interface ExportSource<Row> {
@@ -42,13 +45,20 @@ export const contentTypes: Record<ExportFormat, string> = {
 
 /**
  * A cell a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return first) gets a
- * leading apostrophe (OWASP CSV injection). Only free text: numbers and codes keep their exact form.
+ * leading apostrophe (OWASP CSV injection). Text only: the export's own amounts (`-12.50`) keep their form.
  */
-const formulaStart = /^[=+\-@\t\r]/;
-export const guardFormula = (v: string) => (formulaStart.test(v) ? `'${v}` : v);
+export const guardFormula = (v: string) => {
+  const c = v.charCodeAt(0);
+  // = + - @ TAB CR, by code: this runs for every text cell of a million-row export.
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 ? `'${v}` : v;
+};
 
+/** A row's cells for the XLSX writer, text formula-guarded as in CSV. */
 function cellsOf<Row>(columns: readonly Column<Row>[], row: Row): (string | null)[] {
-  return columns.map((c) => c.value(row));
+  return columns.map((c) => {
+    const v = c.value(row);
+    return v && c.text ? guardFormula(v) : v;
+  });
 }
 
 /** A cell that must be quoted in CSV (RFC 4180): it holds the separator, a quote or a line break. */

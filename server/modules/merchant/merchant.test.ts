@@ -14,6 +14,7 @@ import {
 import { checkLedger } from '../../ledger/check.ts';
 import { merchantBalances } from '../../ledger/index.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
+import { codeAt } from '../auth/totp.ts';
 
 const { merchant, agent, channel, ledger, auth } = endpoints;
 
@@ -42,6 +43,17 @@ describe.each(engines)('merchants, agents and channels on %s', (engine) => {
     links: (await s.db.select({ n: count() }).from(merchantChannels))[0]!.n,
   });
   const row = async (id: number) => (await s.db.select().from(merchants).where(eq(merchants.id, id)))[0]!;
+  /** A user's Google key (bound once per token); the key and whitelist changes are confirmed with it. */
+  const keys = new Map<string, string>();
+  const googleKeyOf = async (token: string) => {
+    if (!keys.has(token)) keys.set(token, await s.bindGoogle(token));
+    return keys.get(token)!;
+  };
+  /** A code of the next 30-second step: a step's code is accepted once. */
+  const nextCode = (key: string) => {
+    s.clock.advance(30_000);
+    return codeAt(key, s.clock.now());
+  };
 
   const create = (extra: Record<string, unknown> = {}) => {
     const username = uniq('own_');
@@ -60,6 +72,8 @@ describe.each(engines)('merchants, agents and channels on %s', (engine) => {
         payoutIpWhitelist: ['203.0.113.7', '198.51.100.0/24'],
         callbackUrl: 'https://acme.example/notify',
         exchangeRate: '83.25',
+        // Routes are never implied: a merchant created without them has none.
+        channels: [{ channelId: simulatorId, weight: 100 }],
         ...extra,
       },
       root,
@@ -345,7 +359,8 @@ describe.each(engines)('merchants, agents and channels on %s', (engine) => {
   it('resets secrets: the stored sealed secret changes, the new one is answered once', async () => {
     const m = await s.makeMerchant();
     const before = await row(m.id);
-    const api = await s.call(merchant.resetSecret, { id: m.id, which: 'api' }, root);
+    const rootKey = await googleKeyOf(root);
+    const api = await s.call(merchant.resetSecret, { id: m.id, which: 'api', code: nextCode(rootKey) }, root);
     expect(api.errno, api.errmsg).toBe(0);
     expect(api.data).toMatchObject({ id: m.id, code: m.code, webhookSecret: '' });
     expect(api.data.apiSecret).not.toBe(m.apiSecret);
@@ -356,11 +371,14 @@ describe.each(engines)('merchants, agents and channels on %s', (engine) => {
 
     // The owner resets its own merchant's secrets (both by default); another merchant's id is refused.
     const owner = await s.login(m.ownerUsername, m.ownerPassword);
+    const ownerKey = await googleKeyOf(owner);
     const other = await s.makeMerchant();
     const otherBefore = await row(other.id);
-    expect((await s.call(merchant.resetSecret, { id: other.id }, owner)).errno).toBe(errno.notFound);
+    expect(
+      (await s.call(merchant.resetSecret, { id: other.id, code: nextCode(ownerKey) }, owner)).errno,
+    ).toBe(errno.notFound);
     expect(await row(other.id)).toEqual(otherBefore);
-    const both = await s.call(merchant.resetSecret, {}, owner);
+    const both = await s.call(merchant.resetSecret, { code: nextCode(ownerKey) }, owner);
     expect(both.errno, both.errmsg).toBe(0);
     const afterBoth = await row(m.id);
     expect(s.deps.sealer.open(afterBoth.apiSecret)).toBe(both.data.apiSecret);
@@ -371,8 +389,9 @@ describe.each(engines)('merchants, agents and channels on %s', (engine) => {
       `${both.data.apiSecret.slice(0, 8)}…${both.data.apiSecret.slice(-4)}`,
     );
 
-    const missing = await s.call(merchant.resetSecret, {}, root);
+    const missing = await s.call(merchant.resetSecret, { code: nextCode(rootKey) }, root);
     expect(missing.errno).toBe(errno.invalid);
+    expect(missing.data.fields[0].path).toBe('id');
     const trail = await s.db
       .select()
       .from(operationLog)
@@ -385,16 +404,23 @@ describe.each(engines)('merchants, agents and channels on %s', (engine) => {
   it('lets the owner and the platform edit the IP whitelist, callback URL and surcharge', async () => {
     const m = await s.makeMerchant();
     const owner = await s.login(m.ownerUsername, m.ownerPassword);
+    const ownerKey = await googleKeyOf(owner);
     const ips = await s.call(
       merchant.ipsUpdate,
-      { payoutIpWhitelist: ['192.0.2.1', '2001:db8::/32', '192.0.2.1'] },
+      { payoutIpWhitelist: ['192.0.2.1', '2001:db8::/32', '192.0.2.1'], code: nextCode(ownerKey) },
       owner,
     );
     expect(ips.errno, ips.errmsg).toBe(0);
     expect((await row(m.id)).payoutIpWhitelist).toEqual(['192.0.2.1', '2001:db8::/32']);
-    expect((await s.call(merchant.ipsUpdate, { payoutIpWhitelist: ['300.0.0.1'] }, owner)).errno).toBe(
-      errno.invalid,
-    );
+    expect(
+      (
+        await s.call(
+          merchant.ipsUpdate,
+          { payoutIpWhitelist: ['300.0.0.1'], code: nextCode(ownerKey) },
+          owner,
+        )
+      ).errno,
+    ).toBe(errno.invalid);
     expect(
       (await s.call(merchant.callbackUpdate, { callbackUrl: 'https://m.example/cb' }, owner)).errno,
     ).toBe(0);
@@ -403,7 +429,11 @@ describe.each(engines)('merchants, agents and channels on %s', (engine) => {
     // The platform names the merchant; without it, 422.
     expect((await s.call(merchant.callbackUpdate, { id: m.id, callbackUrl: '' }, root)).errno).toBe(0);
     expect((await s.call(merchant.callbackUpdate, { callbackUrl: '' }, root)).errno).toBe(errno.invalid);
-    expect((await s.call(merchant.ipsUpdate, { id: m.id, payoutIpWhitelist: [] }, root)).errno).toBe(0);
+    const rootKey = await googleKeyOf(root);
+    expect(
+      (await s.call(merchant.ipsUpdate, { id: m.id, payoutIpWhitelist: [], code: nextCode(rootKey) }, root))
+        .errno,
+    ).toBe(0);
     expect((await s.call(merchant.surchargeUpdate, { id: m.id, surcharge: '0' }, root)).errno).toBe(0);
     expect(await row(m.id)).toMatchObject({ callbackUrl: '', payoutIpWhitelist: [], surchargePpm: 0 });
   });

@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { checkGoogleCode } from '../auth/googleCode.ts';
 import { checkedWhitelist, loadMerchant, targetMerchantId } from './scope.ts';
 import { createMerchant, maskSecret, resetMerchantSecrets } from './service.ts';
 import {
@@ -162,6 +163,9 @@ export const merchantRoutes = [
     afterCommit(() => forgetMerchants(deps.database));
     const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
     audit({ target: `merchant:${m.id}`, detail: { which: input.which } });
+    // The API secret signs gateway payouts: a stolen session alone must not be able to issue one.
+    const refusal = await checkGoogleCode(tx, deps, user, input.code);
+    if (refusal) return refusal;
     const fresh = await resetMerchantSecrets(deps, tx, m.id, input.which);
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
@@ -182,7 +186,10 @@ export const merchantRoutes = [
     afterCommit(() => forgetMerchants(deps.database));
     const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
     audit({ target: `merchant:${m.id}` });
+    // Checked before the code, so a typo in the list does not spend it.
     const payoutIpWhitelist = checkedWhitelist(input.payoutIpWhitelist, req.lang);
+    const refusal = await checkGoogleCode(tx, deps, user, input.code);
+    if (refusal) return refusal;
     await tx
       .update(merchants)
       .set({ payoutIpWhitelist, updatedAt: deps.clock.now() })

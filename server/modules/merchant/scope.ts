@@ -2,11 +2,11 @@
  * Tenancy for the merchant money areas: which merchant a call is about. A merchant user always acts on
  * its own merchant (the request's id is never used to pick another); a platform user names one.
  */
-import { isIP } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import type { Db } from '../../db/index.ts';
 import { merchants } from '../../db/schema.ts';
+import { broadestPrefix, whitelistEntry } from '../../gateway/ip.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -48,21 +48,24 @@ export async function loadMerchant(tx: Db, id: number, lock = false): Promise<Me
   return row;
 }
 
-/** True for an IPv4 or IPv6 address, optionally with a prefix length that fits its family. */
-export function isIpOrCidr(s: string): boolean {
-  const parts = s.split('/');
-  if (parts.length > 2) return false;
-  const family = isIP(parts[0] ?? '');
-  if (!family) return false;
-  if (parts.length === 1) return true;
-  const prefix = parts[1] ?? '';
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (family === 4 ? 32 : 128);
-}
-
-/** The whitelist as stored: every entry a real address or network (else 422), duplicates dropped. */
+/**
+ * The whitelist as stored: every entry a real address or network no broader than a /16 (IPv4) or /32
+ * (IPv6), IPv4-mapped IPv6 in IPv4 form, duplicates dropped. Otherwise 422 naming every refused entry.
+ */
 export function checkedWhitelist(list: readonly string[], lang: Lang, field = 'payoutIpWhitelist'): string[] {
-  const bad = list.findIndex((ip) => !isIpOrCidr(ip));
-  if (bad >= 0) throw invalidField(lang, `${field}.${bad}`, 'validation.ip');
-  return [...new Set(list)];
+  const fields: { path: string; code: string; message: string }[] = [];
+  const kept: string[] = [];
+  list.forEach((raw, i) => {
+    const entry = whitelistEntry(raw);
+    if (entry.ok) kept.push(entry.text);
+    else if (entry.reason === 'tooBroad')
+      fields.push({
+        path: `${field}.${i}`,
+        code: 'too_broad',
+        message: t(lang, 'validation.ipTooBroad', { v4: broadestPrefix[4], v6: broadestPrefix[6] }),
+      });
+    else fields.push({ path: `${field}.${i}`, code: 'custom', message: t(lang, 'validation.ip') });
+  });
+  if (fields.length) throw new AppError(errno.invalid, { fields });
+  return [...new Set(kept)];
 }

@@ -7,6 +7,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { ensureAccounts, merchantAccount, merchantWalletKinds } from '../../ledger/index.ts';
 import { hashPassword } from '../../lib/crypto.ts';
+import { usableChannelsWhere } from '../payin/routing.ts';
 import { seedBuiltinRoles } from '../role/builtin.ts';
 
 type Merchant = typeof merchants.$inferSelect;
@@ -39,7 +40,7 @@ export interface NewMerchant {
   settlementDays?: number;
   payoutIpWhitelist?: string[];
   callbackUrl?: string;
-  /** Channels to route through; default: every active channel. */
+  /** Channels to route through; default: none. */
   channels?: { channelId: number; weight: number }[];
 }
 
@@ -104,12 +105,8 @@ export async function createMerchant(deps: Pick<Deps, 'sealer'>, tx: Db, m: NewM
     tx,
     merchantWalletKinds.map((k) => merchantAccount(id, k, currency)),
   );
-  const routes =
-    m.channels ??
-    (await tx
-      .select({ channelId: channels.id, weight: channels.weight })
-      .from(channels)
-      .where(eq(channels.status, 'active')));
+  // Only the routes asked for: a merchant is never put on a channel (the simulator least of all) by default.
+  const routes = m.channels ?? [];
   for (const r of routes) {
     const [ch] = await tx.select({ id: channels.id }).from(channels).where(eq(channels.id, r.channelId));
     if (!ch)
@@ -170,8 +167,11 @@ export async function merchantByCode(tx: Db, code: string): Promise<Merchant | u
   return row;
 }
 
-/** The channels a merchant routes through that are active, with their weights. */
-export async function routesOf(tx: Db, merchantId: number) {
+/**
+ * The channels a merchant routes through that are active and may carry orders (`channelUsable`: not the
+ * simulator while SIMULATOR is off), with their weights.
+ */
+export async function routesOf(deps: Pick<Deps, 'config' | 'database'>, tx: Db, merchantId: number) {
   return tx
     .select({ channel: channels, weight: merchantChannels.weight })
     .from(merchantChannels)
@@ -181,6 +181,7 @@ export async function routesOf(tx: Db, merchantId: number) {
         eq(merchantChannels.merchantId, merchantId),
         eq(merchantChannels.enabled, true),
         eq(channels.status, 'active'),
+        usableChannelsWhere(deps),
       ),
     );
 }

@@ -104,7 +104,14 @@ describe.each(engines)('tenancy of the money areas on %s', (engine) => {
       { amount: '20.00', reference: 'B-REF2' },
       bToken,
     );
-    expect((await s.call(endpoints.merchantRechargeLog.confirm, { id: done.data.id }, root)).errno).toBe(0);
+    const rootKey = await s.bindGoogle(root);
+    s.clock.advance(30_000);
+    const confirmed = await s.call(
+      endpoints.merchantRechargeLog.confirm,
+      { id: done.data.id, code: codeAt(rootKey, s.clock.now()), reason: 'statement matched' },
+      root,
+    );
+    expect(confirmed.errno, confirmed.errmsg).toBe(0);
   });
   afterAll(() => s.close());
 
@@ -123,8 +130,11 @@ describe.each(engines)('tenancy of the money areas on %s', (engine) => {
       'merchant.info': ['own', () => ({ id: b.id })],
       'merchant.update': ['forbidden', () => ({ id: b.id, name: 'pwned' })],
       'merchant.freeze': ['forbidden', () => ({ id: b.id, frozen: true })],
-      'merchant.resetSecret': ['notFound', () => ({ id: b.id })],
-      'merchant.ipsUpdate': ['notFound', () => ({ id: b.id, payoutIpWhitelist: ['198.51.100.66'] })],
+      'merchant.resetSecret': ['notFound', () => ({ id: b.id, code: nextCode() })],
+      'merchant.ipsUpdate': [
+        'notFound',
+        () => ({ id: b.id, payoutIpWhitelist: ['198.51.100.66'], code: nextCode() }),
+      ],
       'merchant.callbackUpdate': ['notFound', () => ({ id: b.id, callbackUrl: 'https://evil.example/cb' })],
       'merchant.surchargeUpdate': ['notFound', () => ({ id: b.id, surcharge: '9' })],
       'agent.list': ['forbidden', () => ({})],
@@ -140,8 +150,14 @@ describe.each(engines)('tenancy of the money areas on %s', (engine) => {
       'merchantWallet.transfer': ['own', () => ({ amount: '1.00', code: nextCode() })],
       'merchantRechargeLog.list': ['own', () => ({ merchantId: b.id, pageSize: 100 })],
       'merchantRechargeLog.create': ['own', () => ({ amount: '5.00', reference: 'A-REF' })],
-      'merchantRechargeLog.confirm': ['forbidden', () => ({ id: bRecharge })],
-      'merchantRechargeLog.reject': ['forbidden', () => ({ id: bRecharge, reason: 'sabotage' })],
+      'merchantRechargeLog.confirm': [
+        'forbidden',
+        () => ({ id: bRecharge, code: nextCode(), reason: 'sabotage' }),
+      ],
+      'merchantRechargeLog.reject': [
+        'forbidden',
+        () => ({ id: bRecharge, code: nextCode(), reason: 'sabotage' }),
+      ],
       // Takes no merchant: one sent anyway changes nothing.
       'dashboard.summary': ['own', () => ({ merchantId: b.id })],
     };

@@ -8,6 +8,7 @@ import { type AnyPgColumn, PgDialect } from 'drizzle-orm/pg-core';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints, type Output } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
+import { normalUtr } from '../../../contract/schemas.ts';
 import type { Channel } from '../../channels/adapter.ts';
 import { type Database, type Db, whenCommitted } from '../../db/index.ts';
 import {
@@ -105,14 +106,17 @@ export interface ListInput {
   status?: PayinOrder['status'] | PayinOrder['status'][] | undefined;
 }
 
-/** Orders any of whose numbers equals one of `nos`, through the `COLLATE "C"` indexes. */
+/**
+ * Orders any of whose numbers equals one of `nos`, through the `COLLATE "C"` indexes; UTRs are stored
+ * upper case, so they are compared with the numbers upper-cased.
+ */
 function anyNumber(nos: string[]) {
-  const exact = (col: AnyPgColumn) => inArray(sql`${col} collate "C"`, nos);
+  const exact = (col: AnyPgColumn, values = nos) => inArray(sql`${col} collate "C"`, values);
   return or(
     exact(payinOrders.orderNo),
     exact(payinOrders.merchantOrderNo),
     exact(payinOrders.channelOrderId),
-    exact(payinOrders.utr),
+    exact(payinOrders.utr, [...new Set(nos.map(normalUtr))]),
   );
 }
 
@@ -161,7 +165,13 @@ export function listFilters(
         ? undefined
         : eq(payinOrders.channelId, bind('channelId', input.channelId)),
       // The list's bounded search reads from `search.source`; exports filter the whole prefix ranges.
-      q && !search ? or(...payinNumbers.columns.map((col) => startsWith(col, q))) : undefined,
+      q && !search
+        ? or(
+            ...payinNumbers.columns.map((col) =>
+              startsWith(col, payinNumbers.upperCased.includes(col) ? normalUtr(q) : q),
+            ),
+          )
+        : undefined,
     );
   // Built once with the values in place, noting each bound value by name: the shape is the names.
   const values: Record<string, unknown> = {};
@@ -195,6 +205,7 @@ export const payinNumbers = {
   table: payinOrders,
   id: payinOrders.id,
   columns: [payinOrders.orderNo, payinOrders.merchantOrderNo, payinOrders.channelOrderId, payinOrders.utr],
+  upperCased: [payinOrders.utr] as readonly AnyPgColumn[],
 };
 
 /** `listFilters` with the number search bounded (`withNumberSearch`): lists and their totals; exports not. */
@@ -590,7 +601,7 @@ export const payinRoutes = [
         const c = await channelOf(tx, order.channelId);
         asked = c ? [c] : [];
       } else if (tenant !== null) {
-        asked = (await routesOf(tx, tenant)).map((r) => r.channel).filter((c) => c.supportsPayin);
+        asked = (await routesOf(deps, tx, tenant)).map((r) => r.channel).filter((c) => c.supportsPayin);
       } else {
         asked = await tx.select().from(channels).where(eq(channels.supportsPayin, true));
       }
@@ -685,15 +696,21 @@ export const payinRoutes = [
           paidAmount: input.paidAmount === undefined ? null : formatMinor(input.paidAmount),
         },
       });
-      // The code first, so a wrong one is counted (committed) whatever the order's state.
+      const paidAmount = input.paidAmount ?? order.amount;
+      // A payment above the order's amount is a separate adjustment, never a forced supplement.
+      if (paidAmount > order.amount) {
+        throw fieldError(req.lang, 'paidAmount', 'validation.paidAboveAmount', {
+          amount: formatMinor(order.amount),
+        });
+      }
+      if (paidAmount < order.fee) {
+        throw fieldError(req.lang, 'paidAmount', 'validation.paidBelowFee', { fee: formatMinor(order.fee) });
+      }
+      // The code before the order's state, so a wrong one is counted (committed) whatever that state.
       const refused = await checkGoogleCode(tx, deps, user, input.code);
       if (refused) return refused;
       allowed(order, 'force');
       if (input.utr && (await orderUsingUtr(tx, input.utr))) throw new AppError(errno.utrUsed);
-      const paidAmount = input.paidAmount ?? order.amount;
-      if (paidAmount < order.fee) {
-        throw fieldError(req.lang, 'paidAmount', 'validation.paidBelowFee', { fee: formatMinor(order.fee) });
-      }
       const paid = await withUtrGuard(() =>
         transition(
           deps,

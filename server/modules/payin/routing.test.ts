@@ -1,7 +1,7 @@
 /** Weighted channel order (no database): a permutation, drawn by weight, never a zero-weight first. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { weightedOrder } from './routing.ts';
+import { channelUsable, weightedOrder } from './routing.ts';
 
 describe('weighted channel order', () => {
   it('is a permutation of the routes, whatever the weights and draws', () => {
@@ -40,5 +40,18 @@ describe('weighted channel order', () => {
     for (let n = 0; n < 20_000; n++) if (weightedOrder(items, random)[0]!.id === 'a') a++;
     expect(a / 20_000).toBeGreaterThan(0.23);
     expect(a / 20_000).toBeLessThan(0.27);
+  });
+});
+
+describe('which channels may carry orders', () => {
+  const deps = (simulator: boolean | undefined, demo: boolean, engine: 'pglite' | 'postgres' = 'postgres') =>
+    ({ config: { simulator, demo }, database: { engine } }) as unknown as Parameters<typeof channelUsable>[0];
+
+  it('takes the simulator only while SIMULATOR is on (by default with the demo), every other adapter always', () => {
+    expect(channelUsable(deps(true, false), { adapter: 'simulator' })).toBe(true);
+    expect(channelUsable(deps(false, true), { adapter: 'simulator' })).toBe(false);
+    expect(channelUsable(deps(undefined, true), { adapter: 'simulator' })).toBe(true);
+    expect(channelUsable(deps(undefined, false), { adapter: 'simulator' })).toBe(false);
+    expect(channelUsable(deps(false, false), { adapter: 'bank' })).toBe(true);
   });
 });

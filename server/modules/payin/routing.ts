@@ -1,10 +1,27 @@
 /** Which channel a pay-in goes to: the merchant's active routes that take the amount, tried in weighted order. */
 
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Channel } from '../../channels/adapter.ts';
+import { simulatorOn } from '../../config.ts';
 import { type Database, type Db, whenCommitted } from '../../db/index.ts';
 import { agents, channels, merchantChannels, parameters } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+
+/**
+ * Whether a channel may carry orders at all (pay-ins, payouts, UTR look-ups): the simulator settles
+ * without a bank, so it carries them only while SIMULATOR is on (`simulatorOn`).
+ */
+export function channelUsable(
+  deps: Pick<Deps, 'config' | 'database'>,
+  channel: { adapter: string },
+): boolean {
+  return channel.adapter !== 'simulator' || simulatorOn(deps.config, deps.database.engine);
+}
+
+/** `channelUsable` as a condition on `channels`, for queries that pick channels (undefined: all are). */
+export function usableChannelsWhere(deps: Pick<Deps, 'config' | 'database'>): SQL | undefined {
+  return simulatorOn(deps.config, deps.database.engine) ? undefined : ne(channels.adapter, 'simulator');
+}
 
 export interface Route {
   channel: Channel;
@@ -32,9 +49,22 @@ const kept = new WeakMap<Database, Map<number, Kept>>();
  * The creation terms of a merchant. Every signed create needs them, and they change only through the
  * console: they are kept in memory while the change feed (server/db/index.ts) shows no change to
  * channels, merchant_channels, agents or parameters (nor any other watched table) since they were read,
- * so a console change applies to the very next creation in every server process.
+ * so a console change applies to the very next creation in every server process. Routes through a
+ * channel that may not carry orders (`channelUsable`) are left out.
  */
 export async function creationTerms(
+  deps: Pick<Deps, 'database' | 'config'>,
+  tx: Db,
+  merchant: { id: number; agentId: number | null },
+): Promise<CreationTerms> {
+  const terms = await keptTerms(deps, tx, merchant);
+  // Judged on every read, not kept: the switch is configuration, which the change feed does not see.
+  return terms.routes.every((r) => channelUsable(deps, r.channel))
+    ? terms
+    : { ...terms, routes: terms.routes.filter((r) => channelUsable(deps, r.channel)) };
+}
+
+async function keptTerms(
   deps: Pick<Deps, 'database'>,
   tx: Db,
   merchant: { id: number; agentId: number | null },

@@ -9,6 +9,7 @@ import { and, asc, eq, inArray, lte } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import type { CallbackType } from '../../../contract/gateway.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
+import { normalUtr } from '../../../contract/schemas.ts';
 import { type Channel, ChannelRefused } from '../../channels/adapter.ts';
 import { adapterFor } from '../../channels/index.ts';
 import { type Db, inTransaction, RetryTransaction, sqlState } from '../../db/index.ts';
@@ -485,15 +486,14 @@ export async function applyChannelResult(
   }
   let moved: PayinOrder | null;
   if (n.result === 'success') {
-    if (!n.utr) return { applied: false, order, errno: errno.invalid };
-    const [used] = await tx
-      .select({ id: payinOrders.id })
-      .from(payinOrders)
-      .where(eq(payinOrders.utr, n.utr));
+    // Stored in the one normal form, so a UTR typed by a person later matches the channel's.
+    const utr = n.utr ? normalUtr(n.utr) : '';
+    if (!utr) return { applied: false, order, errno: errno.invalid };
+    const [used] = await tx.select({ id: payinOrders.id }).from(payinOrders).where(eq(payinOrders.utr, utr));
     if (used && used.id !== order.id) return { applied: false, order, errno: errno.utrUsed };
     moved = await transition(deps, tx, order.id, 'channelPaid', {
       paidAmount: n.amount ?? order.amount,
-      utr: n.utr,
+      utr,
       paidBy: 'channel',
       paidAt: deps.clock.now(),
     });

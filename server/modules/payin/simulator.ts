@@ -7,10 +7,12 @@ import { and, eq, lte } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import type { Channel } from '../../channels/adapter.ts';
 import { newUtr, simulatorSettings } from '../../channels/simulator.ts';
+import { simulatorOn } from '../../config.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
 import { channels, payinOrders, simulatorTransactions } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import { channelUsable } from './routing.ts';
 import { applyChannelResult, withUtrGuard } from './service.ts';
 import type { PayinOrder } from './views.ts';
 
@@ -31,7 +33,10 @@ async function utrTaken(tx: Db, utr: string): Promise<boolean> {
   return !!order;
 }
 
-/** Settles a simulator pay-in at its books and, when notifying, at the pay-in service. */
+/**
+ * Settles a simulator pay-in at its books and, when notifying, at the pay-in service. 404 unless the
+ * order is the simulator's and the simulator is on.
+ */
 export async function settleSimulatorPayin(
   deps: Deps,
   tx: Db,
@@ -39,7 +44,13 @@ export async function settleSimulatorPayin(
   channel: Channel,
   pay: SimulatorPayment,
 ): Promise<{ orderNo: string; utr: string | null; notified: boolean; status: string }> {
-  if (channel.adapter !== 'simulator' || order.channelId !== channel.id || !order.channelOrderId) {
+  // With SIMULATOR off nothing settles at the simulator, by hand or automatically: 404, as if absent.
+  if (
+    channel.adapter !== 'simulator' ||
+    !channelUsable(deps, channel) ||
+    order.channelId !== channel.id ||
+    !order.channelOrderId
+  ) {
     throw new AppError(errno.notFound);
   }
   let utr: string | null = null;
@@ -97,6 +108,7 @@ export async function settleSimulatorPayin(
  * `successRate` percent, losing the callback at `lostCallbackRate` percent. Answers how many settled.
  */
 export async function runSimulatorAuto(deps: Deps, batch = 100, random = Math.random): Promise<number> {
+  if (!simulatorOn(deps.config, deps.database.engine)) return 0;
   const db = deps.database.db;
   const sims = await db.select().from(channels).where(eq(channels.adapter, 'simulator'));
   let settledCount = 0;

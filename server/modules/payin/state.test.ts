@@ -573,6 +573,68 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
       expect(right.errno).toBe(0);
     });
 
+    it('matches a UTR as typed (blanks, lower case) to the stored one; a change of case cannot reuse it', async () => {
+      const o = await createOrder(s, m, { amount: '40.00' });
+      const utr = await bankPayment(o);
+      const typed = ` ${utr.toLowerCase()} `;
+      const check = await s.call(endpoints.merchantOrder.utrCheck, { utr: typed, id: o.id }, owner);
+      expect(check.data).toMatchObject({ found: true, matchesOrder: true, usedBy: null });
+      const paid = await s.call(endpoints.merchantOrder.supplement, { id: o.id, utr: typed }, owner);
+      expect(paid.errno, paid.errmsg).toBe(0);
+      expect(paid.data.utr).toBe(utr);
+      const used = await s.call(endpoints.merchantOrder.utrCheck, { utr: utr.toLowerCase() }, admin);
+      expect(used.data).toMatchObject({ usedBy: o.orderNo });
+
+      const other = await createOrder(s, m, { amount: '40.00' });
+      const mixed = `${utr.slice(0, 4).toLowerCase()}${utr.slice(4)}`;
+      expect(
+        (await s.call(endpoints.merchantOrder.supplement, { id: other.id, utr: mixed }, owner)).errno,
+      ).toBe(errno.utrUsed);
+      const forced = await s.call(
+        endpoints.merchantOrder.forceSupplement,
+        { id: other.id, code: adminCode(), reason: 'same slip', utr: typed },
+        admin,
+      );
+      expect(forced.errno).toBe(errno.utrUsed);
+      expect((await simPay(s, admin, other.orderNo, 'success', { utr: mixed })).errno).toBe(errno.utrUsed);
+      expect((await orderById(s, other.id)).status).toBe('pending');
+
+      // The lists find it by the UTR as typed, whole or by prefix.
+      const period = {
+        from: new Date(s.clock.now().getTime() - minutes(60)).toISOString(),
+        to: new Date(s.clock.now().getTime() + minutes(60)).toISOString(),
+      };
+      for (const filter of [{ nos: typed.trim() }, { q: utr.slice(0, 8).toLowerCase() }]) {
+        const list = await s.call(endpoints.merchantOrder.list, { ...period, ...filter }, admin);
+        expect(list.errno, list.errmsg).toBe(0);
+        expect(
+          list.data.list.map((r: { orderNo: string }) => r.orderNo),
+          JSON.stringify(filter),
+        ).toEqual([o.orderNo]);
+      }
+    });
+
+    it('stores a channel’s UTR trimmed and upper case, so a typed one matches it', async () => {
+      const o = await createOrder(s, m, { amount: '41.00' });
+      const utr = `c${randomBytes(6).toString('hex')}`;
+      const res = await notifyPayin(s.deps, {
+        orderNo: o.orderNo,
+        channelId: o.channelId!,
+        result: 'success',
+        utr: ` ${utr} `,
+      });
+      expect(res.applied).toBe(true);
+      expect((await orderById(s, o.id)).utr).toBe(utr.toUpperCase());
+      const other = await createOrder(s, m, { amount: '41.00' });
+      const again = await notifyPayin(s.deps, {
+        orderNo: other.orderNo,
+        channelId: other.channelId!,
+        result: 'success',
+        utr: utr.toUpperCase(),
+      });
+      expect(again).toMatchObject({ applied: false, errno: errno.utrUsed });
+    });
+
     it.runIf(engine === 'postgres')('applies one of three concurrent supplements of one order', async () => {
       const a = await createOrder(s, m);
       const b = await createOrder(s, m);
@@ -677,6 +739,26 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
         owner,
       );
       expect(ownerTry.errno).toBe(errno.forbidden);
+    });
+
+    it('refuses a paid amount above the order’s (a larger payment is a separate adjustment)', async () => {
+      const o = await createOrder(s, m, { amount: '50.00' });
+      const over = await s.call(
+        endpoints.merchantOrder.forceSupplement,
+        { id: o.id, code: adminCode(), reason: 'slip shows more', paidAmount: '50.01' },
+        admin,
+      );
+      expect(over.errno).toBe(errno.invalid);
+      expect(over.data.fields).toEqual([expect.objectContaining({ path: 'paidAmount' })]);
+      expect((await orderById(s, o.id)).status).toBe('pending');
+      expect(await entriesOf(o.id)).toBe(0);
+      const exact = await s.call(
+        endpoints.merchantOrder.forceSupplement,
+        { id: o.id, code: adminCode(), reason: 'slip', paidAmount: '50.00' },
+        admin,
+      );
+      expect(exact.errno, exact.errmsg).toBe(0);
+      expect(exact.data).toMatchObject({ status: 'paid', paidAmount: '50.00' });
     });
 
     it('takes an optional UTR that no order used, and a paid amount', async () => {

@@ -3,11 +3,13 @@
  * imported bank statements join as a second source when they exist (`statementSource` below is the seam).
  */
 import { eq } from 'drizzle-orm';
+import { normalUtr } from '../../../contract/schemas.ts';
 import type { Channel, ChannelPayment } from '../../channels/adapter.ts';
 import { adapterFor } from '../../channels/index.ts';
 import type { Db } from '../../db/index.ts';
 import { payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { channelUsable } from './routing.ts';
 
 export interface UtrPayment extends Partial<Pick<ChannelPayment, 'channelOrderId' | 'orderNo'>> {
   source: 'channel' | 'statement';
@@ -27,6 +29,8 @@ export interface UtrSource {
 export const channelSource: UtrSource = {
   async find(deps, tx, utr, channels) {
     for (const channel of channels) {
+      // The simulator's books prove no payment while SIMULATOR is off: a supplement must not credit one.
+      if (!channelUsable(deps, channel)) continue;
       const hit = await adapterFor(channel.adapter).findUtr({ deps, tx, channel }, utr);
       if (hit) return { ...hit, source: 'channel', channelId: channel.id };
     }
@@ -60,11 +64,11 @@ export async function findPayment(
   return null;
 }
 
-/** The order that already carries this UTR, if any. */
+/** The order that already carries this UTR (in its normal form, as every order stores it), if any. */
 export async function orderUsingUtr(tx: Db, utr: string) {
   const [row] = await tx
     .select({ id: payinOrders.id, orderNo: payinOrders.orderNo, merchantId: payinOrders.merchantId })
     .from(payinOrders)
-    .where(eq(payinOrders.utr, utr));
+    .where(eq(payinOrders.utr, normalUtr(utr)));
   return row;
 }

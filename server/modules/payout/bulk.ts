@@ -3,6 +3,8 @@
  * further non-empty row is one payout. Rows are validated with the contract's own schemas; the caller
  * creates all of them or none.
  */
+import { promisify } from 'node:util';
+import { inflateRaw } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import * as z from 'zod/mini';
@@ -13,6 +15,8 @@ import { t } from '../../http/i18n.ts';
 import { fieldErrors } from '../../http/validation.ts';
 
 export const maxBulkRows = 5000;
+/** What an XLSX may unpack to, all its parts together: 5,000 rows take about 1 MB; a bomb, gigabytes. */
+export const maxXlsxUnpacked = 20 * 1024 * 1024;
 
 export type BulkField = 'accountName' | 'accountNumber' | 'ifsc' | 'amount' | 'merchantOrderNo';
 
@@ -112,7 +116,68 @@ function cellText(cell: ExcelJS.Cell): string {
   return cell.text ?? '';
 }
 
-async function readXlsx(buf: Buffer): Promise<RawRow[] | 'tooMany'> {
+const inflate = promisify(inflateRaw);
+
+/**
+ * Measures what a zip unpacks to before exceljs opens it, since exceljs inflates every part whole: the
+ * sizes its central directory states must add up to at most `cap`, and so must what the entries
+ * actually inflate to (a stated size may lie), each inflated with what is left of `cap` as its output
+ * limit. Every directory entry is counted, so entries sharing their data (an overlapping bomb) are
+ * counted each time. Answers `tooBig`, `unreadable` (not a zip exceljs could read) or null.
+ */
+export async function unpackedSizeCheck(zip: Buffer, cap: number): Promise<'tooBig' | 'unreadable' | null> {
+  const endSig = 0x06054b50;
+  let end = -1;
+  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
+    if (zip.readUInt32LE(i) === endSig) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return 'unreadable';
+  const entries = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  // ZIP64 (more than 65,535 entries or 4 GB): no workbook of bulk payouts needs it.
+  if (entries === 0xffff || at === 0xffffffff) return 'tooBig';
+  const parts: { method: number; packed: number; offset: number }[] = [];
+  let stated = 0;
+  for (let n = 0; n < entries; n++) {
+    if (at + 46 > zip.length || zip.readUInt32LE(at) !== 0x02014b50) return 'unreadable';
+    stated += zip.readUInt32LE(at + 24);
+    if (stated > cap) return 'tooBig';
+    parts.push({
+      method: zip.readUInt16LE(at + 10),
+      packed: zip.readUInt32LE(at + 20),
+      offset: zip.readUInt32LE(at + 42),
+    });
+    at += 46 + zip.readUInt16LE(at + 28) + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
+  }
+  let unpacked = 0;
+  for (const part of parts) {
+    const local = part.offset;
+    if (local + 30 > zip.length || zip.readUInt32LE(local) !== 0x04034b50) return 'unreadable';
+    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const data = zip.subarray(start, start + part.packed);
+    if (data.length !== part.packed) return 'unreadable';
+    const left = cap - unpacked;
+    if (part.method === 0) unpacked += data.length;
+    else if (part.method === 8) {
+      try {
+        unpacked += (await inflate(data, { maxOutputLength: Math.max(1, left) })).length;
+      } catch (err) {
+        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return 'tooBig';
+        return 'unreadable';
+      }
+    } else return 'unreadable';
+    if (unpacked > cap) return 'tooBig';
+  }
+  return null;
+}
+
+async function readXlsx(buf: Buffer): Promise<RawRow[] | 'tooMany' | 'tooBig'> {
+  const size = await unpackedSizeCheck(buf, maxXlsxUnpacked);
+  if (size === 'tooBig') return 'tooBig';
+  if (size === 'unreadable') throw new Error('not a zip');
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(buf as unknown as ArrayBuffer);
   const ws = wb.worksheets[0];
@@ -158,6 +223,8 @@ export async function readBulkFile(
     if (/\.xlsx$/i.test(filename)) {
       const read = await readXlsx(data);
       if (read === 'tooMany') return fileError('validation.bulkRows', { max: maxBulkRows });
+      if (read === 'tooBig')
+        return fileError('validation.bulkUnpacked', { max: maxXlsxUnpacked / (1024 * 1024) });
       raw = read;
     } else raw = readCsv(data);
   } catch {

@@ -2,20 +2,26 @@
  * Payouts under real concurrency (PostgreSQL only: PGlite runs one query at a time, so row locks never
  * contend there). RELIABILITY P3 and P4: no overdraw, each hold resolved once, no 5xx.
  */
+
+import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import { feeOf } from '../../../contract/money.ts';
 import { inTransaction } from '../../db/index.ts';
+import { payoutOrders } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
-import { completePayout } from './service.ts';
+import { submitAllDuePayouts, submitDuePayouts } from './jobs.ts';
+import { completePayout, submitLeaseMs } from './service.ts';
 import {
   balances,
   drainQueue,
   expectBooksBalanced,
+  fakeChannel,
   orderByNo,
   payoutBody,
+  payoutOperator,
   seedPayoutBalance,
   simulatorMerchant,
 } from './testkit.ts';
@@ -42,9 +48,11 @@ async function inPool<T, R>(
 describe.runIf(engines.includes('postgres'))('payouts under concurrency on postgres', () => {
   let s: TestServer;
   let admin: string;
+  let op: Awaited<ReturnType<typeof payoutOperator>>;
   beforeAll(async () => {
     s = await startTestServer('postgres');
     admin = await s.adminToken();
+    op = await payoutOperator(s);
   });
   afterEach(async () => {
     await expectBooksBalanced(s);
@@ -157,12 +165,68 @@ describe.runIf(engines.includes('postgres'))('payouts under concurrency on postg
     const answers = await Promise.all([
       s.call(endpoints.simulator.payout, { orderNo: o.orderNo, result: 'success' }, admin),
       s.call(endpoints.simulator.payout, { orderNo: o.orderNo, result: 'fail' }, admin),
-      s.call(endpoints.merchantPayout.markFailed, { id: o.id, reason: 'operator' }, admin),
-      s.call(endpoints.merchantPayout.markSuccess, { id: o.id, reason: 'operator' }, admin),
+      op.act('markFailed', o.id, { reason: 'operator' }),
+      op.act('markSuccess', o.id, { reason: 'operator' }),
       s.call(endpoints.simulator.payout, { orderNo: o.orderNo, result: 'success' }, admin),
     ]);
     expect(answers.filter((a) => a.errno === 0)).toHaveLength(1);
     expect(answers.filter((a) => a.errno === errno.conflict)).toHaveLength(4);
     expect((await balances(s, m.id)).frozen).toBe(0);
   });
+
+  it('sends each payout once when four workers race to submit the same due payouts, and when they race to take over the same stale claims', async () => {
+    const m = await simulatorMerchant(s, { payoutIpWhitelist: ['203.0.113.7'] });
+    await seedPayoutBalance(s, m.id, 10_000_000);
+    // A channel that takes a few milliseconds per call, so the workers overlap on every order.
+    const fake = await fakeChannel(s, m.id, { delayMs: 3 });
+    try {
+      const orderNos: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const res = await s.gateway(m, 'POST', '/gateway/v1/payout', payoutBody({ amount: `${10 + i}.00` }));
+        expect(res.status).toBe(201);
+        orderNos.push(res.json.data.orderNo);
+      }
+      const moved = await Promise.all(Array.from({ length: 4 }, () => submitAllDuePayouts(s.deps)));
+      expect(moved.reduce((a, b) => a + b, 0)).toBe(40);
+      for (const orderNo of orderNos) {
+        expect(fake.callsFor(orderNo), orderNo).toBe(1);
+        expect((await orderByNo(s, orderNo)).status).toBe('processing');
+      }
+      // Claims whose worker vanished (the channel lost the answers): four workers take them over at once;
+      // each is asked about once and found, and none is sent again.
+      fake.behaviour.loseAnswer = true;
+      const stale: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await s.gateway(m, 'POST', '/gateway/v1/payout', payoutBody({ amount: `${60 + i}.00` }));
+        const o = await orderByNo(s, res.json.data.orderNo);
+        await s.db
+          .update(payoutOrders)
+          .set({ status: 'submitting', channelId: fake.channel.id, attempts: 1, updatedAt: s.clock.now() })
+          .where(eq(payoutOrders.id, o.id));
+        fake.books.push({
+          idempotencyKey: o.orderNo,
+          orderNo: o.orderNo,
+          amount: o.amount,
+          channelOrderId: `FAKE-STALE-${i}`,
+          status: 'pending',
+        });
+        stale.push(o.orderNo);
+      }
+      s.clock.advance(submitLeaseMs + 1_000);
+      const recovered = await Promise.all(Array.from({ length: 4 }, () => submitDuePayouts(s.deps)));
+      expect(recovered.reduce((a, b) => a + b, 0)).toBe(10);
+      for (const orderNo of stale) {
+        expect(fake.callsFor(orderNo), orderNo).toBe(0);
+        expect((await orderByNo(s, orderNo)).status).toBe('processing');
+      }
+      for (const orderNo of [...orderNos, ...stale]) {
+        const o = await orderByNo(s, orderNo);
+        await inTransaction(s.db, (tx) =>
+          completePayout(s.deps, tx, { orderId: o.id, result: 'success', by: 'channel' }),
+        );
+      }
+    } finally {
+      await fake.remove();
+    }
+  }, 120_000);
 });

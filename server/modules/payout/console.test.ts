@@ -11,11 +11,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { payoutGatewayEndpoints } from '../../../contract/gateway.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { inTransaction } from '../../db/index.ts';
-import { journalEntries, payoutOrders } from '../../db/schema.ts';
+import { journalEntries, operationLog, payoutOrders } from '../../db/schema.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { searchWidth } from '../../lib/numberSearch.ts';
 import { decodeCursor } from '../../lib/paging.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
+import { xlsxParts, zipOf } from '../../test/zip.ts';
 import { codeAt } from '../auth/totp.ts';
 import { filtersOf, pageQuery } from './routes.ts';
 import { completePayout } from './service.ts';
@@ -401,7 +402,7 @@ describe.each(engines)('payouts in the console on %s', (engine) => {
       expect(await balances(s, m.id)).toMatchObject({ payout_available: 990_000, frozen: 10_000 });
     });
 
-    it('refuses a transfer the balance does not cover (1019) without spending the code', async () => {
+    it('refuses a transfer the balance does not cover (1019); the code it took stays spent', async () => {
       const { m, token, code } = await owner(5_000);
       const c = code();
       const input = {
@@ -415,9 +416,12 @@ describe.each(engines)('payouts in the console on %s', (engine) => {
       );
       expect(await ordersOf(m.id)).toBe(0);
       await seedPayoutBalance(s, m.id, 100_000);
+      expect((await s.call(endpoints.merchantPayout.create, { ...input, code: c }, token)).errno).toBe(
+        errno.badCode,
+      );
       const ok = await s.call(
         endpoints.merchantPayout.create,
-        { ...input, code: c, merchantOrderNo: 'CONSOLE-1' },
+        { ...input, code: code(), merchantOrderNo: 'CONSOLE-1' },
         token,
       );
       expect(ok).toMatchObject({ errno: 0, data: { merchantOrderNo: 'CONSOLE-1', fee: '6.00' } });
@@ -574,6 +578,138 @@ describe.each(engines)('payouts in the console on %s', (engine) => {
       );
       expect((await bulk(token, { filename: 'a.csv', dataBase64: file, code: c })).errno).toBe(0);
       expect((await bulk(token, { filename: 'a.csv', dataBase64: file, code: c })).errno).toBe(errno.badCode);
+    });
+
+    it('refuses an XLSX that inflates past the cap, whether its zip states the size or lies about it', async () => {
+      const { m, token, code } = await owner(1_000_000);
+      const rows = [
+        ['accountName', 'accountNumber', 'ifsc', 'amount'],
+        ['Asha Verma', '123456789', 'HDFC0001234', '10.00'],
+      ];
+      // The same small workbook is fine; padded with 25 MB of blanks it deflates to about 25 KB.
+      const fine = zipOf(xlsxParts(rows)).toString('base64');
+      const ok = await bulk(token, { filename: 'ok.xlsx', dataBase64: fine, code: code(), dryRun: true });
+      expect(ok.data).toMatchObject({ valid: true, rows: 1 });
+      const bomb = xlsxParts(rows, 25_000_000);
+      const honest = zipOf(bomb);
+      const lying = zipOf(bomb.map((p) => (p.name.endsWith('sheet1.xml') ? { ...p, declared: 1_000 } : p)));
+      expect(honest.length).toBeLessThan(100_000);
+      for (const [name, file] of [
+        ['honest.xlsx', honest],
+        ['lying.xlsx', lying],
+      ] as const) {
+        const dataBase64 = file.toString('base64');
+        const preview = await bulk(token, { filename: name, dataBase64, code: code(), dryRun: true });
+        expect(preview.data, name).toMatchObject({
+          valid: false,
+          errors: [{ row: 0, field: 'file', message: 'An XLSX file may unpack to at most 20 MB' }],
+        });
+        const real = await bulk(token, { filename: name, dataBase64, code: code() });
+        expect(real.errno, name).toBe(errno.invalid);
+        expect(real.data.errors[0].message, name).toBe('An XLSX file may unpack to at most 20 MB');
+      }
+      expect(await ordersOf(m.id)).toBe(0);
+    });
+  });
+
+  describe('hand actions: the Google code and a reason', () => {
+    const ep = endpoints.merchantPayout;
+    let op: { token: string; code(): string };
+    beforeAll(async () => {
+      const u = await s.makeUser({
+        perms: [ep.retry.permission, ep.markSuccess.permission, ep.markFailed.permission],
+      });
+      const secret = await s.bindGoogle(u.token);
+      op = {
+        token: u.token,
+        code() {
+          s.clock.advance(30_000);
+          return codeAt(secret, s.clock.now());
+        },
+      };
+    });
+    /** A payout the channel has taken (processing). */
+    async function processing() {
+      const { m } = await owner(1_000_000);
+      const orderNo = (await gatewayCreate(m)).json.data.orderNo as string;
+      await drainQueue(s);
+      return orderByNo(s, orderNo);
+    }
+    const logOf = async (action: string, target: string) =>
+      (
+        await s.db
+          .select()
+          .from(operationLog)
+          .where(and(eq(operationLog.action, action), eq(operationLog.target, target)))
+      ).filter((l) => l.outcome === 'ok');
+
+    it('mark success and mark failed refuse a missing code or reason and a wrong code, and keep the reason', async () => {
+      const o = await processing();
+      for (const name of ['markSuccess', 'markFailed'] as const) {
+        const bare = await s.call(ep[name], { id: o.id }, op.token);
+        expect(bare.errno, name).toBe(errno.invalid);
+        expect(bare.data.fields.map((f: { path: string }) => f.path).sort(), name).toEqual([
+          'code',
+          'reason',
+        ]);
+        const blank = await s.call(ep[name], { id: o.id, code: op.code(), reason: '  ' }, op.token);
+        expect(blank.errno, name).toBe(errno.invalid);
+        const long = await s.call(ep[name], { id: o.id, code: op.code(), reason: 'r'.repeat(201) }, op.token);
+        expect(long.errno, name).toBe(errno.invalid);
+        const wrong = await s.call(ep[name], { id: o.id, code: '000000', reason: 'bank said so' }, op.token);
+        expect(wrong.errno, name).toBe(errno.badCode);
+      }
+      expect((await orderByNo(s, o.orderNo)).status).toBe('processing');
+      const done = await s.call(
+        ep.markSuccess,
+        { id: o.id, code: op.code(), reason: ' paid, per the bank ', utr: ' abc123def456 ' },
+        op.token,
+      );
+      expect(done.errno, done.errmsg).toBe(0);
+      expect(done.data).toMatchObject({ status: 'success', utr: 'ABC123DEF456' });
+      const [logged] = await logOf('merchantPayout.markSuccess', `payout:${o.orderNo}`);
+      expect(logged!.detail).toMatchObject({ reason: 'paid, per the bank', utr: 'ABC123DEF456' });
+      // The UTR as anyone types it finds the order, whole or by prefix.
+      for (const filter of [{ nos: 'abc123def456' }, { q: ' abc123de' }, { q: 'ABC123DEF456' }]) {
+        const found = await s.call(ep.list, { ...period(), ...filter }, admin);
+        expect(
+          found.data.list.map((r: { orderNo: string }) => r.orderNo),
+          JSON.stringify(filter),
+        ).toEqual([o.orderNo]);
+      }
+
+      const f = await processing();
+      const failed = await s.call(
+        ep.markFailed,
+        { id: f.id, code: op.code(), reason: ' account closed ' },
+        op.token,
+      );
+      expect(failed.errno, failed.errmsg).toBe(0);
+      expect(failed.data).toMatchObject({ status: 'failed', failureReason: 'account closed' });
+      const [failLog] = await logOf('merchantPayout.markFailed', `payout:${f.orderNo}`);
+      expect(failLog!.detail).toMatchObject({ reason: 'account closed' });
+    });
+
+    it('retry refuses a missing code or reason and a wrong code, and logs the reason', async () => {
+      const o = await processing();
+      expect(
+        (await s.call(endpoints.simulator.payout, { orderNo: o.orderNo, result: 'fail' }, admin)).errno,
+      ).toBe(0);
+      const bare = await s.call(ep.retry, { id: o.id }, op.token);
+      expect(bare.errno).toBe(errno.invalid);
+      expect(bare.data.fields.map((f: { path: string }) => f.path).sort()).toEqual(['code', 'reason']);
+      const wrong = await s.call(ep.retry, { id: o.id, code: '000000', reason: 'bank back up' }, op.token);
+      expect(wrong.errno).toBe(errno.badCode);
+      expect((await orderByNo(s, o.orderNo)).status).toBe('failed');
+      const unbound = await s.makeUser({ perms: [ep.retry.permission] });
+      expect(
+        (await s.call(ep.retry, { id: o.id, code: '123456', reason: 'bank back up' }, unbound.token)).errno,
+      ).toBe(errno.googleNotBound);
+      const ok = await s.call(ep.retry, { id: o.id, code: op.code(), reason: ' bank back up ' }, op.token);
+      expect(ok.errno, ok.errmsg).toBe(0);
+      expect(ok.data.status).toBe('queued');
+      const [logged] = await logOf('merchantPayout.retry', `payout:${o.orderNo}`);
+      expect(logged!.detail).toMatchObject({ reason: 'bank back up' });
     });
   });
 

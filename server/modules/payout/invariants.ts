@@ -4,7 +4,8 @@
  *   such as settlement applications, froze and did not yet release);
  * - each order's entries tell its story: holds 1..n frozen once each, every hold but an open one
  *   resolved exactly once (released, or spent by the one success), and `hold_open` true exactly while
- *   the order is queued or processing;
+ *   the order is under way: queued, submitting, processing or needs_review (an unclear hand-over keeps
+ *   its hold until a person resolves it);
  * - every payout entry moves exactly amount + fee on the merchant's frozen wallet.
  */
 import { sql } from 'drizzle-orm';
@@ -99,7 +100,7 @@ export async function checkPayoutInvariants(db: Db): Promise<PayoutInvariantRepo
         or max_freeze <> holds
         or successes <> (case when status = 'success' then 1 else 0 end)
         or releases + successes + (case when hold_open then 1 else 0 end) <> holds
-        or hold_open <> (status in ('queued', 'processing'))
+        or hold_open <> (status in ('queued', 'submitting', 'processing', 'needs_review'))
       limit 100`),
   ).map((r) => ({
     orderId: Number(r.id),

@@ -1,63 +1,72 @@
 /**
- * Background work for payouts: the worker that hands queued payouts to their channel, and the simulator
- * channel's automatic mode that completes its processing payouts after a delay at a success rate.
- * Both claim rows with `FOR UPDATE SKIP LOCKED`, so several workers (or processes) never take one
- * order twice, and handle each order in a savepoint, so one bad order does not undo its batch.
+ * Background work for payouts: the worker that hands queued payouts to their channel (and takes over
+ * hand-overs whose worker vanished), and the simulator channel's automatic mode that completes its
+ * processing payouts after a delay at a success rate. The worker holds no transaction while a channel
+ * is called: each order is claimed by a compare-and-set, so several workers (or processes) never send
+ * one order twice (see Submission in service.ts). The automatic mode claims rows with
+ * `FOR UPDATE SKIP LOCKED` and settles each in a savepoint, so one bad order does not undo its batch.
  */
 import { and, asc, eq, lte } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
 import { simulatorSettings } from '../../channels/simulator.ts';
+import { simulatorOn } from '../../config.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
 import { channels, payoutOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { errorForLog } from '../../lib/logger.ts';
-import { failCreation, submitPayout } from './service.ts';
+import { recoverSubmission, submitLeaseMs, submitPayout } from './service.ts';
 import { settleSimulatorPayout } from './simulator.ts';
 
-/** After this many failed submissions (errors other than a channel's refusal) the order gives up. */
-export const maxSubmitAttempts = 8;
+export { maxSubmitAttempts, submitBackoffSeconds } from './service.ts';
 
-/** Seconds before the next submission after `attempts` failures: 5 s doubling, at most 10 minutes. */
-export const submitBackoffSeconds = (attempts: number) => Math.min(5 * 2 ** Math.max(0, attempts - 1), 600);
-
-/** Submits up to `limit` due queued payouts; answers how many were claimed. */
+/**
+ * Takes over up to `limit` hand-overs whose lease is over (asking their channel), then submits up to
+ * `limit` due queued payouts; answers how many orders this run moved (those another worker took first
+ * are not counted).
+ */
 export async function submitDuePayouts(deps: Deps, limit = 20): Promise<number> {
   const now = deps.clock.now();
-  const claimed = await inTransaction(deps.database.db, async (tx) => {
-    const due = await tx
-      .select({ id: payoutOrders.id, attempts: payoutOrders.attempts })
-      .from(payoutOrders)
-      .where(and(eq(payoutOrders.status, 'queued'), lte(payoutOrders.nextAttemptAt, now)))
-      .orderBy(asc(payoutOrders.nextAttemptAt), asc(payoutOrders.id))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    for (const { id, attempts } of due) {
-      try {
-        await tx.transaction((sp) => submitPayout(deps, sp as unknown as Db, id));
-      } catch (err) {
-        deps.logger.warn({ payout: id, err: errorForLog(err) }, 'payout submission failed');
-        const tries = attempts + 1;
-        if (tries >= maxSubmitAttempts) {
-          await tx.transaction((sp) =>
-            failCreation(deps, sp as unknown as Db, id, 'The channel could not be reached'),
-          );
-        } else {
-          await tx
-            .update(payoutOrders)
-            .set({
-              attempts: tries,
-              nextAttemptAt: new Date(now.getTime() + submitBackoffSeconds(tries) * 1000),
-              updatedAt: now,
-            })
-            .where(and(eq(payoutOrders.id, id), eq(payoutOrders.status, 'queued')));
-        }
-      }
+  const db = deps.database.db;
+  const stale = await db
+    .select({ id: payoutOrders.id })
+    .from(payoutOrders)
+    .where(
+      and(
+        eq(payoutOrders.status, 'submitting'),
+        lte(payoutOrders.updatedAt, new Date(now.getTime() - submitLeaseMs)),
+      ),
+    )
+    .orderBy(asc(payoutOrders.updatedAt))
+    .limit(limit);
+  const due = await db
+    .select({ id: payoutOrders.id })
+    .from(payoutOrders)
+    .where(and(eq(payoutOrders.status, 'queued'), lte(payoutOrders.nextAttemptAt, now)))
+    .orderBy(asc(payoutOrders.nextAttemptAt), asc(payoutOrders.id))
+    .limit(limit);
+  let moved = 0;
+  for (const { id } of stale) {
+    try {
+      if (await recoverSubmission(deps, id)) moved++;
+    } catch (err) {
+      deps.logger.error({ payout: id, err: errorForLog(err) }, 'payout recovery failed');
     }
-    return due.length;
-  });
-  // Creation failures queued callbacks: deliver them now rather than at the next poll.
-  if (claimed) wakeWebhookWorkers();
-  return claimed;
+  }
+  for (const { id } of due) {
+    try {
+      await submitPayout(deps, id);
+      moved++;
+    } catch (err) {
+      // Claimed by another worker meanwhile: theirs to finish.
+      if (err instanceof AppError && err.errno === errno.conflict) continue;
+      deps.logger.error({ payout: id, err: errorForLog(err) }, 'payout submission failed');
+    }
+  }
+  // Completions and creation failures queued callbacks: deliver them now rather than at the next poll.
+  if (moved) wakeWebhookWorkers();
+  return moved;
 }
 
 /**
@@ -68,6 +77,8 @@ export async function autoSettleSimulatorPayouts(
   deps: Deps,
   opts: { limit?: number; random?: () => number } = {},
 ): Promise<number> {
+  // SIMULATOR off: its payouts wait for a person (settling them would say money moved when none did).
+  if (!simulatorOn(deps.config, deps.database.engine)) return 0;
   const random = opts.random ?? Math.random;
   const sims = (
     await deps.database.db

@@ -7,6 +7,7 @@ import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { type Errno, errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
+import { normalUtr } from '../../../contract/schemas.ts';
 import type { Db } from '../../db/index.ts';
 import { channels, payoutOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -74,15 +75,16 @@ export function filtersOf(
   const q = input.q?.trim();
   const prefix = q ? `${escapeLike(q)}%` : '';
   const nos = input.nos === undefined ? [] : [...new Set([input.nos].flat())];
-  const exact = (col: AnyPgColumn) => inArray(sql`${col} collate "C"`, nos);
+  const exact = (col: AnyPgColumn, values = nos) => inArray(sql`${col} collate "C"`, values);
   const where = and(
-    // Any of several whole numbers, by equality through the same `COLLATE "C"` indexes.
+    // Any of several whole numbers, by equality through the same `COLLATE "C"` indexes; UTRs are
+    // stored upper case, so they are compared with the numbers upper-cased.
     nos.length
       ? or(
           exact(payoutOrders.orderNo),
           exact(payoutOrders.merchantOrderNo),
           exact(payoutOrders.channelOrderId),
-          exact(payoutOrders.utr),
+          exact(payoutOrders.utr, [...new Set(nos.map(normalUtr))]),
         )
       : undefined,
     merchantId !== undefined ? eq(payoutOrders.merchantId, merchantId) : undefined,
@@ -97,7 +99,7 @@ export function filtersOf(
           sql`${payoutOrders.orderNo} collate "C" like ${prefix}`,
           sql`${payoutOrders.merchantOrderNo} collate "C" like ${prefix}`,
           sql`${payoutOrders.channelOrderId} collate "C" like ${prefix}`,
-          sql`${payoutOrders.utr} collate "C" like ${prefix}`,
+          sql`${payoutOrders.utr} collate "C" like ${normalUtr(prefix)}`,
         )
       : undefined,
   );
@@ -113,6 +115,7 @@ const payoutNumbers = {
     payoutOrders.channelOrderId,
     payoutOrders.utr,
   ],
+  upperCased: [payoutOrders.utr],
 };
 
 /** `filtersOf` with the number search bounded (`withNumberSearch`): lists and their totals; exports not. */
@@ -337,13 +340,24 @@ export const payoutRoutes = [
     return preview;
   }),
 
-  handle(endpoints.merchantPayout.retry, async ({ input, user, tx, deps, audit }) => {
+  // Hand actions on money: the order first (404), then the acting user's Google code (a refusal is
+  // returned, so its counted failure commits), then the service's compare-and-set transition.
+  handle(endpoints.merchantPayout.retry, async ({ input, user, tx, deps, req, audit }) => {
+    const before = await findOrder(tx, user, { id: input.id }, req.lang);
+    audit({ target: `payout:${before.orderNo}`, detail: { reason: input.reason } });
+    const refused = await checkGoogleCode(tx, deps, user, input.code);
+    if (refused) return refused;
     const o = await retryPayout(deps, tx, input.id, user.id);
-    audit({ target: `payout:${o.orderNo}`, changes: { status: { before: 'failed', after: 'queued' } } });
+    audit({ changes: { status: { before: before.status, after: o.status } } });
     return payoutRowById(tx, o.id);
   }),
 
-  handle(endpoints.merchantPayout.markSuccess, async ({ input, user, tx, deps, audit, afterCommit }) => {
+  handle(endpoints.merchantPayout.markSuccess, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+    const before = await findOrder(tx, user, { id: input.id }, req.lang);
+    const detail = { reason: input.reason, utr: input.utr ?? null };
+    audit({ target: `payout:${before.orderNo}`, detail });
+    const refused = await checkGoogleCode(tx, deps, user, input.code);
+    if (refused) return refused;
     const o = await completePayout(deps, tx, {
       orderId: input.id,
       result: 'success',
@@ -352,16 +366,16 @@ export const payoutRoutes = [
       by: 'manual',
       userId: user.id,
     });
-    audit({
-      target: `payout:${o.orderNo}`,
-      changes: { status: { before: 'processing', after: 'success' } },
-      detail: { reason: input.reason, utr: input.utr ?? null },
-    });
+    audit({ changes: { status: { before: before.status, after: o.status } }, detail });
     afterCommit(wakeWebhookWorkers);
     return payoutRowById(tx, o.id);
   }),
 
-  handle(endpoints.merchantPayout.markFailed, async ({ input, user, tx, deps, audit, afterCommit }) => {
+  handle(endpoints.merchantPayout.markFailed, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+    const before = await findOrder(tx, user, { id: input.id }, req.lang);
+    audit({ target: `payout:${before.orderNo}`, detail: { reason: input.reason } });
+    const refused = await checkGoogleCode(tx, deps, user, input.code);
+    if (refused) return refused;
     const o = await completePayout(deps, tx, {
       orderId: input.id,
       result: 'fail',
@@ -369,11 +383,7 @@ export const payoutRoutes = [
       by: 'manual',
       userId: user.id,
     });
-    audit({
-      target: `payout:${o.orderNo}`,
-      changes: { status: { before: 'processing', after: 'failed' } },
-      detail: { reason: input.reason },
-    });
+    audit({ changes: { status: { before: before.status, after: o.status } } });
     afterCommit(wakeWebhookWorkers);
     return payoutRowById(tx, o.id);
   }),

@@ -1,8 +1,11 @@
 /**
  * Payout orders: creation with idempotency and an immediate freeze of amount plus fee, and the state
- * machine `queued → processing → success | failed`, `queued → creation_failed`, `failed → queued`
- * (retry). Every transition is a compare-and-set on the status (and on `hold_open` where a hold is
- * opened or resolved), so each hold is resolved exactly once however many notifications race.
+ * machine `queued → submitting → processing → success | failed`, `submitting → creation_failed` (every
+ * channel refused), `submitting → queued` (the channel never saw it: send again later),
+ * `submitting → needs_review → success | failed` (an unclear outcome, resolved by a person),
+ * `failed → queued` (retry). Every transition is a compare-and-set on the status (and on `hold_open`
+ * where a hold is opened or resolved), so each hold is resolved exactly once however many notifications
+ * race. A payout is handed to a channel outside any transaction of ours (see Submission).
  *
  * Ledger entries (refType `payout`, refId = the order id):
  * - `payout_freeze_<n>`:  payout_available −(amount+fee), frozen +(amount+fee)   (hold n opens)
@@ -10,21 +13,23 @@
  * - `payout_release_<n>`: frozen −(amount+fee), payout_available +(amount+fee)   (hold n released)
  */
 import { createHash, randomInt } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { payoutRow } from '../../../contract/endpoints/orders.ts';
 import { errno } from '../../../contract/errno.ts';
 import type { gatewayPayout } from '../../../contract/gateway.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
-import { ChannelRefused } from '../../channels/adapter.ts';
-import { adapterFor } from '../../channels/index.ts';
-import type { Db } from '../../db/index.ts';
-import { channels, merchants, payoutOrders } from '../../db/schema.ts';
+import { normalUtr } from '../../../contract/schemas.ts';
+import { type Channel, type ChannelPayoutState, ChannelRefused } from '../../channels/adapter.ts';
+import { adapterFor, adapters } from '../../channels/index.ts';
+import { type Db, inTransaction } from '../../db/index.ts';
+import { channels, merchants, type PayoutStatus, payoutOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import { enqueueCallback } from '../../jobs/webhooks.ts';
 import { type EntryLine, merchantAccount, platformAccount, post } from '../../ledger/index.ts';
+import { errorForLog } from '../../lib/logger.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { routesOf } from '../merchant/service.ts';
 
@@ -39,17 +44,27 @@ export const payoutRefType = 'payout';
 // ---------------------------------------------------------------------------------------------------
 // Views
 
+/**
+ * The status a merchant sees: a payout being handed to its channel, or whose hand-over is being looked
+ * into, is `processing` to it (GATEWAY.md keeps one status set; those are our internal steps).
+ */
+export function merchantStatusOf(status: PayoutStatus): GatewayPayout['status'] {
+  return status === 'submitting' || status === 'needs_review' ? 'processing' : status;
+}
+
 /** The order as the gateway query answers it (and as callbacks carry it). */
 export function gatewayViewOf(o: PayoutOrder): GatewayPayout {
+  const status = merchantStatusOf(o.status);
   return {
     orderNo: o.orderNo,
     merchantOrderNo: o.merchantOrderNo,
-    status: o.status,
+    status,
     currency: o.currency,
     amount: formatMinor(o.amount),
     fee: formatMinor(o.fee),
     utr: o.utr,
-    failureReason: o.failureReason,
+    // A review note is for the operators, not a failure the merchant should act on.
+    failureReason: o.status === 'needs_review' ? null : o.failureReason,
     createdAt: o.createdAt.toISOString(),
     completedAt: o.completedAt?.toISOString() ?? null,
   };
@@ -379,20 +394,37 @@ export interface Completion {
   userId?: number | null;
 }
 
+/** A completed order and the state it completed from. */
+export type Completed = PayoutOrder & { from: 'processing' | 'needs_review' };
+
 /**
- * `processing → success | failed`: resolves the open hold exactly once (spent or released) and queues
- * the callback, all in the caller's transaction. Anything but a processing order with its hold open is
- * a conflict (409): a duplicate or late notification changes nothing.
+ * `processing → success | failed`, and for a person (`by: 'manual'`) also `needs_review → success |
+ * failed`: resolves the open hold exactly once (spent or released) and queues the callback, all in the
+ * caller's transaction. Anything else is a conflict (409): a duplicate or late notification changes
+ * nothing, and a channel's notification cannot settle an order whose hand-over is under review.
  */
-export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Completion): Promise<PayoutOrder> {
+export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Completion): Promise<Completed> {
   const now = deps.clock.now();
   const success = c.result === 'success';
+  const allowed: readonly PayoutStatus[] =
+    c.by === 'manual' ? ['processing', 'needs_review'] : ['processing'];
+  // The row is locked first so that the state it leaves is known (for the stats and the operation log).
+  const [current] = await tx
+    .select({ status: payoutOrders.status })
+    .from(payoutOrders)
+    .where(eq(payoutOrders.id, c.orderId))
+    .for('update');
+  if (!current) throw new AppError(errno.notFound);
+  const from = current.status;
+  if (from !== 'processing' && from !== 'needs_review') throw conflict(`complete ${c.result}: ${from}`);
+  if (!allowed.includes(from)) throw conflict(`complete ${c.result}: ${from} is for a person to resolve`);
   const [o] = await tx
     .update(payoutOrders)
     .set({
       status: success ? 'success' : 'failed',
       holdOpen: false,
-      utr: success ? (c.utr ?? null) : null,
+      // A channel's UTR in the one normal form (trimmed, upper case), as the lists search it.
+      utr: success && c.utr ? normalUtr(c.utr) : null,
       failureReason: success ? null : c.reason || 'Failed at the channel',
       completedAt: now,
       updatedAt: now,
@@ -400,29 +432,29 @@ export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Compl
       nextAttemptAt: null,
     })
     .where(
-      and(
-        eq(payoutOrders.id, c.orderId),
-        eq(payoutOrders.status, 'processing'),
-        eq(payoutOrders.holdOpen, true),
-      ),
+      and(eq(payoutOrders.id, c.orderId), eq(payoutOrders.status, from), eq(payoutOrders.holdOpen, true)),
     )
     .returning();
-  if (!o) return refuseMissingOr409(tx, c.orderId, `complete ${c.result}: not processing`);
+  if (!o) throw conflict(`complete ${c.result}: hold already resolved`);
   const memo = [c.by, c.reason].filter(Boolean).join(': ');
   if (success) await spend(deps, tx, o, memo, c.userId ?? null);
   else await release(deps, tx, o, memo, c.userId ?? null);
   await notify(deps, tx, o);
-  await recordOrderMoves(tx, [statusMove('payout', o, 'processing')]);
-  return o;
+  await recordOrderMoves(tx, [statusMove('payout', o, from)]);
+  return { ...o, from };
 }
 
-/** `queued → creation_failed`: no channel took the order; its hold is released and the merchant told. */
-export async function failCreation(
+/**
+ * `→ creation_failed` for the order `where` selects (with its hold open): no channel took it, so its
+ * hold is released and the merchant told. Answers null when `where` matched nothing.
+ */
+async function failCreationWhere(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
-  orderId: number,
+  where: SQL,
+  from: PayoutStatus,
   reason: string,
-): Promise<PayoutOrder> {
+): Promise<PayoutOrder | null> {
   const now = deps.clock.now();
   const [o] = await tx
     .update(payoutOrders)
@@ -435,17 +467,25 @@ export async function failCreation(
       nextAttemptAt: null,
       pushStatus: 'unpushed',
     })
-    .where(
-      and(eq(payoutOrders.id, orderId), eq(payoutOrders.status, 'queued'), eq(payoutOrders.holdOpen, true)),
-    )
+    .where(and(where, eq(payoutOrders.status, from), eq(payoutOrders.holdOpen, true)))
     .returning();
-  if (!o) return refuseMissingOr409(tx, orderId, 'creation failed: not queued');
+  if (!o) return null;
   await release(deps, tx, o, `creation_failed: ${reason}`, null);
   await notify(deps, tx, o);
-  await recordOrderMoves(tx, [statusMove('payout', o, 'queued')]);
+  await recordOrderMoves(tx, [statusMove('payout', o, from)]);
   return o;
 }
 
+/** `queued → creation_failed`: no channel can take the order; its hold is released and the merchant told. */
+export async function failCreation(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  orderId: number,
+  reason: string,
+): Promise<PayoutOrder> {
+  const o = await failCreationWhere(deps, tx, eq(payoutOrders.id, orderId), 'queued', reason);
+  return o ?? refuseMissingOr409(tx, orderId, 'creation failed: not queued');
+}
 /** `failed → queued`: a new hold is frozen (1019 when the balance no longer covers it). */
 export async function retryPayout(
   deps: Pick<Deps, 'clock'>,
@@ -489,8 +529,8 @@ export async function retryPayout(
 }
 
 /** Channels that may carry this payout, in a weighted random order (weight 0 never). */
-export async function payoutCandidates(tx: Db, o: PayoutOrder) {
-  const routes = (await routesOf(tx, o.merchantId)).filter(
+export async function payoutCandidates(deps: Deps, tx: Db, o: PayoutOrder) {
+  const routes = (await routesOf(deps, tx, o.merchantId)).filter(
     (r) =>
       r.channel.supportsPayout &&
       r.weight > 0 &&
@@ -513,22 +553,212 @@ export async function payoutCandidates(tx: Db, o: PayoutOrder) {
   return ordered;
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Submission: claim, call the channel, record the outcome
+//
+// A channel may book a payout and then fail to answer, and a process may die between the channel's
+// answer and our commit. So the hand-over is three steps, none of which holds a transaction across the
+// call: the claim (`queued → submitting`, committed), the call (outside any transaction, with the
+// order's idempotency key), and the outcome (a compare-and-set from `submitting` on the claim). An
+// unclear outcome is asked of the channel; what the channel cannot answer is left to a person
+// (`needs_review`) with the hold open. A claim whose worker vanished is taken over after a lease.
+
+/** How long a claim is left to its worker before another asks the channel what became of the payout. */
+export const submitLeaseMs = 2 * 60_000;
+
+/** After this many sends the channel definitively never received, the order gives up (creation_failed). */
+export const maxSubmitAttempts = 8;
+
+/** Seconds before the next send after `attempts` sends the channel never received: 5 s doubling, at most 10 minutes. */
+export const submitBackoffSeconds = (attempts: number) => Math.min(5 * 2 ** Math.max(0, attempts - 1), 600);
+
 /**
- * `queued → processing`: hands the order to the first channel (weighted) that accepts it; when every
- * channel refuses, or none can carry it, `queued → creation_failed` with the hold released. Other
- * adapter errors propagate (the worker schedules another attempt).
+ * The key a channel books the payout once by: the order number, and after a retry (a new hold, sent
+ * again on purpose after a definitive failure) the order number with the hold's number.
  */
-export async function submitPayout(deps: Deps, tx: Db, orderId: number): Promise<PayoutOrder> {
-  const [o] = await tx.select().from(payoutOrders).where(eq(payoutOrders.id, orderId)).for('update');
+export function payoutIdempotencyKey(o: Pick<PayoutOrder, 'orderNo' | 'holds'>): string {
+  return o.holds > 1 ? `${o.orderNo}-${o.holds}` : o.orderNo;
+}
+
+/** A worker's hold on a `submitting` order: the order as claimed, and the channel it is sent to. */
+interface Claim {
+  order: PayoutOrder;
+  channel: Channel;
+}
+
+/** The claim is still the order's: same step, same channel, same attempt. */
+const stillClaimed = (c: Claim): SQL =>
+  and(
+    eq(payoutOrders.id, c.order.id),
+    eq(payoutOrders.status, 'submitting'),
+    eq(payoutOrders.channelId, c.channel.id),
+    eq(payoutOrders.attempts, c.order.attempts),
+  )!;
+
+async function orderById(db: Db, orderId: number): Promise<PayoutOrder> {
+  const [o] = await db.select().from(payoutOrders).where(eq(payoutOrders.id, orderId));
   if (!o) throw new AppError(errno.notFound);
-  if (o.status !== 'queued') throw conflict('submit: not queued');
-  const candidates = await payoutCandidates(tx, o);
+  return o;
+}
+
+/**
+ * The claim on `channel`: `queued → submitting` (a new attempt), or, after `previous` was refused, the
+ * same claim moved to the next channel. Null when another worker got there first.
+ */
+async function claim(
+  deps: Pick<Deps, 'clock' | 'database'>,
+  o: PayoutOrder,
+  channel: Channel,
+  previous: Claim | null,
+): Promise<Claim | null> {
+  const now = deps.clock.now();
+  const [order] = await inTransaction(deps.database.db, (tx) =>
+    tx
+      .update(payoutOrders)
+      .set({
+        status: 'submitting',
+        channelId: channel.id,
+        attempts: previous ? previous.order.attempts : sql`${payoutOrders.attempts} + 1`,
+        nextAttemptAt: null,
+        updatedAt: now,
+      })
+      .where(
+        previous ? stillClaimed(previous) : and(eq(payoutOrders.id, o.id), eq(payoutOrders.status, 'queued')),
+      )
+      .returning(),
+  );
+  return order ? { order, channel } : null;
+}
+
+/** The order the outcome could not be recorded on any more: another worker resolved the claim. */
+const lostClaim = (deps: Pick<Deps, 'database'>, c: Claim) => orderById(deps.database.db, c.order.id);
+
+/** `submitting → processing`, then completed at once when the channel already reports the end. */
+async function recordAccepted(
+  deps: Deps,
+  c: Claim,
+  found: {
+    channelOrderId: string;
+    status?: 'pending' | 'success' | 'failed';
+    utr?: string | null;
+    reason?: string | null;
+  },
+): Promise<PayoutOrder> {
+  const now = deps.clock.now();
+  const done = await inTransaction(deps.database.db, async (tx) => {
+    const [moved] = await tx
+      .update(payoutOrders)
+      .set({
+        status: 'processing',
+        channelOrderId: found.channelOrderId,
+        failureReason: null,
+        updatedAt: now,
+      })
+      .where(stillClaimed(c))
+      .returning();
+    if (!moved || !found.status || found.status === 'pending') return moved ?? null;
+    return completePayout(deps, tx, {
+      orderId: moved.id,
+      result: found.status === 'success' ? 'success' : 'fail',
+      utr: found.utr ?? null,
+      reason: found.reason ?? null,
+      by: 'channel',
+    });
+  });
+  return done ?? lostClaim(deps, c);
+}
+
+/**
+ * An unclear outcome (the call failed after it may have reached the channel, or the worker vanished):
+ * the channel is asked. Found: recorded as it says. Definitively never received: back to `queued` for
+ * another send (the same idempotency key, so a late booking is answered, not doubled), or after the
+ * last attempt `creation_failed` with the hold released. Anything else: `needs_review`, hold open.
+ */
+async function resolveUnclear(deps: Deps, c: Claim, cause: unknown): Promise<PayoutOrder> {
+  const key = payoutIdempotencyKey(c.order);
+  let state: ChannelPayoutState | null = null;
+  try {
+    state = await adapterFor(c.channel.adapter).queryPayout({ deps, channel: c.channel }, key);
+  } catch (err) {
+    deps.logger.warn(
+      { payout: c.order.orderNo, channel: c.channel.code, err: errorForLog(err) },
+      'payout query failed',
+    );
+  }
+  if (state?.found) return recordAccepted(deps, c, state);
+  const now = deps.clock.now();
+  const db = deps.database.db;
+  if (state?.definitive) {
+    const done = await inTransaction(db, async (tx) => {
+      if (c.order.attempts >= maxSubmitAttempts)
+        return failCreationWhere(deps, tx, stillClaimed(c), 'submitting', 'The channel could not be reached');
+      const [queued] = await tx
+        .update(payoutOrders)
+        .set({
+          // The channel stays: the next send goes there first (see submitPayout).
+          status: 'queued',
+          nextAttemptAt: new Date(now.getTime() + submitBackoffSeconds(c.order.attempts) * 1000),
+          updatedAt: now,
+        })
+        .where(stillClaimed(c))
+        .returning();
+      return queued ?? null;
+    });
+    return done ?? lostClaim(deps, c);
+  }
+  const note = `Unclear outcome at ${c.channel.code}: ${messageOf(cause)}; ${
+    state ? 'the channel cannot tell whether it received it' : 'the channel could not be asked'
+  }`.slice(0, 500);
+  const [review] = await inTransaction(db, (tx) =>
+    tx
+      .update(payoutOrders)
+      .set({ status: 'needs_review', failureReason: note, updatedAt: now })
+      .where(stillClaimed(c))
+      .returning(),
+  );
+  if (!review) return lostClaim(deps, c);
+  deps.logger.warn({ payout: c.order.orderNo, channel: c.channel.code, note }, 'payout needs review');
+  return review;
+}
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Hands a queued order to the first channel (weighted) that accepts it, claim by claim: accepted →
+ * `processing`; refused → the next channel, and when every channel refused (or none can carry it)
+ * `creation_failed` with the hold released; anything unclear → see `resolveUnclear`. Runs its own
+ * short transactions on `deps.database.db` and calls the channel between them: never call it inside a
+ * transaction. 409 when the order is not queued (another worker claimed it).
+ */
+export async function submitPayout(deps: Deps, orderId: number): Promise<PayoutOrder> {
+  const db = deps.database.db;
+  const o = await orderById(db, orderId);
+  if (o.status !== 'queued') throw conflict(`submit: ${o.status}`);
+  const candidates = await payoutCandidates(deps, db, o);
+  // Sent before to a channel that said it never received it: that channel first, so that a late
+  // arrival of the first send meets the same idempotency key there instead of a second payout elsewhere.
+  const before = candidates.findIndex((r) => r.channel.id === o.channelId);
+  if (before > 0) candidates.unshift(...candidates.splice(before, 1));
+  let held: Claim | null = null;
   for (const { channel } of candidates) {
+    const adapter = adapters[channel.adapter];
+    if (!adapter) {
+      // Nothing can be sent through it: as good as a refusal.
+      deps.logger.error({ channel: channel.code, adapter: channel.adapter }, 'no channel adapter');
+      continue;
+    }
+    const next = await claim(deps, o, channel, held);
+    if (!next) {
+      if (!held) throw conflict('submit: claimed by another worker');
+      return lostClaim(deps, held);
+    }
+    held = next;
     let channelOrderId: string;
     try {
-      ({ channelOrderId } = await adapterFor(channel.adapter).createPayout(
-        { deps, tx, channel },
+      ({ channelOrderId } = await adapter.createPayout(
+        { deps, channel },
         {
+          idempotencyKey: payoutIdempotencyKey(held.order),
           orderNo: o.orderNo,
           amount: o.amount,
           currency: o.currency,
@@ -539,28 +769,49 @@ export async function submitPayout(deps: Deps, tx: Db, orderId: number): Promise
       ));
     } catch (err) {
       if (err instanceof ChannelRefused) continue;
-      throw err;
+      deps.logger.warn(
+        { payout: o.orderNo, channel: channel.code, err: errorForLog(err) },
+        'payout submission unclear',
+      );
+      return resolveUnclear(deps, held, err);
     }
-    const now = deps.clock.now();
-    const [moved] = await tx
-      .update(payoutOrders)
-      .set({
-        status: 'processing',
-        channelId: channel.id,
-        channelOrderId,
-        attempts: sql`${payoutOrders.attempts} + 1`,
-        nextAttemptAt: null,
-        updatedAt: now,
-      })
-      .where(and(eq(payoutOrders.id, o.id), eq(payoutOrders.status, 'queued')))
-      .returning();
-    if (!moved) throw conflict('submit: not queued');
-    return moved;
+    return recordAccepted(deps, held, { channelOrderId });
   }
-  return failCreation(
-    deps,
-    tx,
-    o.id,
-    candidates.length ? 'Every channel declined the payout' : 'No channel can carry this payout',
+  const reason = candidates.length ? 'Every channel declined the payout' : 'No channel can carry this payout';
+  const where = held ? stillClaimed(held) : eq(payoutOrders.id, o.id);
+  const failed = await inTransaction(db, (tx) =>
+    failCreationWhere(deps, tx, where, held ? 'submitting' : 'queued', reason),
   );
+  if (failed) return failed;
+  if (held) return lostClaim(deps, held);
+  return refuseMissingOr409(db, o.id, 'creation failed: not queued');
+}
+
+/**
+ * Takes over a claim whose worker is gone (the lease is over) and asks the channel what became of the
+ * payout; never sends it again blindly. Null when the claim is not stale any more (resolved, or taken
+ * over by another worker).
+ */
+export async function recoverSubmission(deps: Deps, orderId: number): Promise<PayoutOrder | null> {
+  const now = deps.clock.now();
+  const db = deps.database.db;
+  const [taken] = await inTransaction(db, (tx) =>
+    tx
+      .update(payoutOrders)
+      .set({ updatedAt: now })
+      .where(
+        and(
+          eq(payoutOrders.id, orderId),
+          eq(payoutOrders.status, 'submitting'),
+          lte(payoutOrders.updatedAt, new Date(now.getTime() - submitLeaseMs)),
+        ),
+      )
+      .returning(),
+  );
+  if (!taken) return null;
+  const [channel] = taken.channelId
+    ? await db.select().from(channels).where(eq(channels.id, taken.channelId))
+    : [];
+  if (!channel) throw new Error(`payout ${taken.orderNo}: submitting without a channel`);
+  return resolveUnclear(deps, { order: taken, channel }, new Error('the submission was interrupted'));
 }

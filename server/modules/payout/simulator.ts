@@ -6,6 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { newUtr } from '../../channels/simulator.ts';
+import { simulatorOn } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { simulatorTransactions } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -15,15 +16,17 @@ import { completePayout, type PayoutOrder } from './service.ts';
 /**
  * Settles a processing simulator payout at the simulator's books (pending → success | fail, with a UTR
  * on success) and completes the order. A payout the books already settled, or that is not processing,
- * is a conflict (409).
+ * is a conflict (409); with the simulator off, 404.
  */
 export async function settleSimulatorPayout(
-  deps: Pick<Deps, 'clock'>,
+  deps: Pick<Deps, 'clock' | 'config' | 'database'>,
   tx: Db,
   o: PayoutOrder,
   result: 'success' | 'fail',
   userId: number | null = null,
 ): Promise<PayoutOrder> {
+  // With SIMULATOR off nothing settles at the simulator, by hand or automatically: 404, as if absent.
+  if (!simulatorOn(deps.config, deps.database.engine)) throw new AppError(errno.notFound);
   if (o.status !== 'processing' || !o.channelOrderId)
     throw new AppError(errno.conflict, null, 'not processing');
   const utr = result === 'success' ? newUtr() : null;

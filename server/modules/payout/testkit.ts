@@ -2,11 +2,15 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
+import { endpoints } from '../../../contract/index.ts';
+import { type ChannelAdapter, ChannelRefused } from '../../channels/adapter.ts';
+import { adapters } from '../../channels/index.ts';
 import { inTransaction } from '../../db/index.ts';
 import { channels, merchantChannels, payoutOrders } from '../../db/schema.ts';
 import { checkLedger } from '../../ledger/check.ts';
 import { merchantAccount, merchantBalances, platformAccount, post } from '../../ledger/index.ts';
 import type { TestServer } from '../../test/harness.ts';
+import { codeAt } from '../auth/totp.ts';
 import { checkOrderStats } from '../dashboard/stats.ts';
 import { checkPayoutInvariants } from './invariants.ts';
 import { submitDuePayouts } from './jobs.ts';
@@ -101,4 +105,141 @@ export async function simulatorMerchant(
 ) {
   const [sim] = await s.db.select().from(channels).where(eq(channels.code, 'simulator'));
   return s.makeMerchant({ channels: [{ channelId: sim!.id, weight: 100 }], ...terms });
+}
+
+/** One payout a fake channel holds in its books. */
+export interface FakeChannelPayout {
+  idempotencyKey: string | undefined;
+  orderNo: string;
+  amount: number;
+  channelOrderId: string;
+  status: 'pending' | 'success' | 'failed';
+}
+
+/** How a fake channel behaves on its next calls; the test changes it between steps. */
+export interface FakeChannelBehaviour {
+  /** After booking the payout, the answer is lost: the call throws as a timeout would. */
+  loseAnswer: boolean;
+  /** The call fails before the channel books anything (a reset connection), and not as a refusal. */
+  failBeforeBooking: boolean;
+  /** Refuses before booking anything. */
+  refuse: boolean;
+  /** The query: answers from the books, cannot be reached, or cannot tell (no definitive "never seen"). */
+  query: 'answer' | 'unreachable' | 'unsure';
+  /** Milliseconds each creation takes (to widen races). */
+  delayMs: number;
+}
+
+/**
+ * A channel outside this database, as a real provider is: its books live in memory, out of reach of
+ * our transactions, and it books a payout once per idempotency key (every call when none is given, as a
+ * provider without one would). Registered in `adapters` under a test-only name and routed for one
+ * merchant; `remove` unregisters it and disables its channel row.
+ */
+export async function fakeChannel(
+  s: TestServer,
+  merchantId: number,
+  behaviour: Partial<FakeChannelBehaviour> = {},
+) {
+  const name = `fake-${randomUUID().slice(0, 8)}`;
+  const books: FakeChannelPayout[] = [];
+  /** The order number of every creation call that reached the channel, refused or not. */
+  const calls: string[] = [];
+  const now: FakeChannelBehaviour = {
+    loseAnswer: false,
+    failBeforeBooking: false,
+    refuse: false,
+    query: 'answer',
+    delayMs: 0,
+    ...behaviour,
+  };
+  let n = 0;
+  const adapter: ChannelAdapter = {
+    ...adapters.simulator!,
+    async createPayout(_ctx, p) {
+      calls.push(p.orderNo);
+      if (now.delayMs) await new Promise((r) => setTimeout(r, now.delayMs));
+      if (now.refuse) throw new ChannelRefused('fake channel declined');
+      if (now.failBeforeBooking) throw new Error('connection reset');
+      let booked =
+        p.idempotencyKey === undefined ? undefined : books.find((b) => b.idempotencyKey === p.idempotencyKey);
+      if (!booked) {
+        booked = {
+          idempotencyKey: p.idempotencyKey,
+          orderNo: p.orderNo,
+          amount: p.amount,
+          channelOrderId: `FAKE${++n}`,
+          status: 'pending',
+        };
+        books.push(booked);
+      }
+      if (now.loseAnswer) throw new Error('timeout: no answer from the channel');
+      return { channelOrderId: booked.channelOrderId };
+    },
+    async queryPayout(_ctx, idempotencyKey) {
+      if (now.query === 'unreachable') throw new Error('connection refused');
+      const booked = books.find((b) => b.idempotencyKey === idempotencyKey);
+      if (booked)
+        return { found: true, channelOrderId: booked.channelOrderId, status: booked.status, utr: null };
+      return { found: false, definitive: now.query === 'answer' };
+    },
+  };
+  adapters[name] = adapter;
+  const [ch] = await s.db
+    .insert(channels)
+    .values({ code: name, name: 'Fake channel', adapter: name })
+    .returning();
+  await s.db.delete(merchantChannels).where(eq(merchantChannels.merchantId, merchantId));
+  await s.db.insert(merchantChannels).values({ merchantId, channelId: ch!.id, weight: 100 });
+  return {
+    channel: ch!,
+    books,
+    calls,
+    behaviour: now,
+    /** Payouts booked for one of our orders. */
+    bookedFor: (orderNo: string) => books.filter((b) => b.orderNo === orderNo),
+    /** Creation calls made for one of our orders. */
+    callsFor: (orderNo: string) => calls.filter((c) => c === orderNo).length,
+    async remove() {
+      delete adapters[name];
+      await s.db.update(channels).set({ status: 'disabled' }).where(eq(channels.id, ch!.id));
+    },
+  };
+}
+
+/**
+ * A platform operator allowed the hand actions on payouts (retry, mark success, mark failed), with a
+ * Google key bound: `code()` gives a fresh code (half a minute later each, so none is reused) and
+ * `act` calls one of those actions with a code and a reason.
+ */
+export async function payoutOperator(s: TestServer) {
+  const ep = endpoints.merchantPayout;
+  const u = await s.makeUser({
+    perms: [ep.retry.permission, ep.markSuccess.permission, ep.markFailed.permission],
+  });
+  const secret = await s.bindGoogle(u.token);
+  const code = () => {
+    s.clock.advance(30_000);
+    return codeAt(secret, s.clock.now());
+  };
+  return {
+    token: u.token,
+    code,
+    act(
+      action: 'retry' | 'markSuccess' | 'markFailed',
+      id: number,
+      more: { reason?: string; utr?: string } = {},
+    ) {
+      return s.call(
+        ep[action],
+        {
+          id,
+          code: code(),
+          reason: more.reason ?? 'checked with the bank',
+          ...(more.utr ? { utr: more.utr } : {}),
+        },
+        u.token,
+      );
+    },
+  };
 }

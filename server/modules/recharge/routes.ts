@@ -1,14 +1,17 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, ne } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
-import type { Db } from '../../db/index.ts';
+import { type Db, sqlState } from '../../db/index.ts';
 import { merchants, recharges } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
+import type { SessionUser } from '../../http/session.ts';
 import { merchantAccount, platformAccount, post } from '../../ledger/index.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 
 type Recharge = typeof recharges.$inferSelect;
@@ -32,6 +35,17 @@ function rowOf(r: Recharge, merchantCode: string) {
 async function codeOf(tx: Db, merchantId: number): Promise<string> {
   const [m] = await tx.select({ code: merchants.code }).from(merchants).where(eq(merchants.id, merchantId));
   return m?.code ?? '';
+}
+
+/**
+ * A decision's preconditions, before its Google code is spent: the recharge exists (404) and is still
+ * pending (409); then the acting user's code (a refusal is returned, so its counted failure commits).
+ */
+async function checkDecision(tx: Db, deps: Deps, user: SessionUser, id: number, code: string) {
+  const [row] = await tx.select({ status: recharges.status }).from(recharges).where(eq(recharges.id, id));
+  if (!row) throw new AppError(errno.notFound);
+  if (row.status !== 'pending') throw new AppError(errno.conflict);
+  return checkGoogleCode(tx, deps, user, code);
 }
 
 /**
@@ -76,6 +90,19 @@ export const rechargeRoutes = [
 
   handle(endpoints.merchantRechargeLog.create, async ({ input, user, tx, deps, audit }) => {
     const m = await loadMerchant(tx, user.merchantId!);
+    // One bank transfer credits once: the reference (trimmed, upper case by the contract) is the
+    // merchant's once, a rejected report aside. The unique index settles two reports racing.
+    const [taken] = await tx
+      .select({ id: recharges.id })
+      .from(recharges)
+      .where(
+        and(
+          eq(recharges.merchantId, m.id),
+          eq(recharges.reference, input.reference),
+          ne(recharges.status, 'rejected'),
+        ),
+      );
+    if (taken) throw new AppError(errno.referenceTaken, null, `recharge ${taken.id}`);
     const [row] = await tx
       .insert(recharges)
       .values({
@@ -87,7 +114,11 @@ export const rechargeRoutes = [
         createdBy: user.id,
         createdAt: deps.clock.now(),
       })
-      .returning();
+      .returning()
+      .catch((err: unknown) => {
+        if (sqlState(err) === '23505') throw new AppError(errno.referenceTaken, null, 'reported meanwhile');
+        throw err;
+      });
     audit({
       target: `recharge:${row!.id}`,
       changes: changes(
@@ -104,7 +135,9 @@ export const rechargeRoutes = [
   }),
 
   handle(endpoints.merchantRechargeLog.confirm, async ({ input, user, tx, deps, audit }) => {
-    audit({ target: `recharge:${input.id}` });
+    audit({ target: `recharge:${input.id}`, detail: { reason: input.reason } });
+    const refused = await checkDecision(tx, deps, user, input.id, input.code);
+    if (refused) return refused;
     const now = deps.clock.now();
     const row = await decide(tx, input.id, { status: 'confirmed', decidedBy: user.id, decidedAt: now });
     // The money the merchant sent arrives through the platform's bank (settlement clearing).
@@ -128,13 +161,15 @@ export const rechargeRoutes = [
           after: formatMinor(wallet.balanceAfter),
         },
       },
-      detail: { merchantId: row.merchantId, amount: formatMinor(row.amount) },
+      detail: { merchantId: row.merchantId, amount: formatMinor(row.amount), reason: input.reason },
     });
     return rowOf(row, await codeOf(tx, row.merchantId));
   }),
 
   handle(endpoints.merchantRechargeLog.reject, async ({ input, user, tx, deps, audit }) => {
-    audit({ target: `recharge:${input.id}` });
+    audit({ target: `recharge:${input.id}`, detail: { reason: input.reason } });
+    const refused = await checkDecision(tx, deps, user, input.id, input.code);
+    if (refused) return refused;
     const row = await decide(tx, input.id, {
       status: 'rejected',
       decidedBy: user.id,
@@ -146,7 +181,7 @@ export const rechargeRoutes = [
         { status: 'pending', rejectReason: null },
         { status: 'rejected', rejectReason: input.reason },
       ),
-      detail: { merchantId: row.merchantId, amount: formatMinor(row.amount) },
+      detail: { merchantId: row.merchantId, amount: formatMinor(row.amount), reason: input.reason },
     });
     return rowOf(row, await codeOf(tx, row.merchantId));
   }),

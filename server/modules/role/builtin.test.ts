@@ -59,6 +59,24 @@ describe.each(engines)('built-in role upgrades on %s', (engine) => {
     expect(after.seededPerms).toEqual(definition());
   });
 
+  it("takes the simulator's controls out of built-in roles an earlier version gave them to, once", async () => {
+    const row = await operator();
+    const simulator = [endpoints.simulator.pay.permission, endpoints.simulator.payout.permission];
+    // As a database of the version before the security review: the operator was seeded with them.
+    const before = [...definition(), ...simulator];
+    await s.db.update(roles).set({ seededPerms: before, perms: before }).where(eq(roles.id, row.id));
+    expect(await upgradeBuiltinRoles(s.db)).toBe(1);
+    expect((await operator()).perms).toEqual(definition());
+    // An administrator who grants one again by hand keeps it: the withdrawal happens once.
+    await s.db
+      .update(roles)
+      .set({ perms: [...definition(), simulator[0]!] })
+      .where(eq(roles.id, row.id));
+    expect(await upgradeBuiltinRoles(s.db)).toBe(0);
+    expect((await operator()).perms).toContain(simulator[0]);
+    await s.db.update(roles).set({ perms: definition() }).where(eq(roles.id, row.id));
+  });
+
   it('upgrades the built-in roles of every merchant too', async () => {
     const m = await s.makeMerchant();
     const [finance] = await s.db

@@ -28,7 +28,8 @@ const money = {
       endpoints.merchantWallet.info,
       endpoints.merchantWallet.log,
       endpoints.merchantRechargeLog.list,
-      // Payouts: triage (retry, mark by hand, re-push) and the simulator's controls.
+      // Payouts: triage (retry, mark by hand, re-push). The simulator's controls settle orders without a
+      // bank: granted only by hand (super admins hold them through `*`).
       endpoints.merchantPayout.list,
       endpoints.merchantPayout.totals,
       endpoints.merchantPayout.export,
@@ -37,7 +38,6 @@ const money = {
       endpoints.merchantPayout.markSuccess,
       endpoints.merchantPayout.markFailed,
       endpoints.merchantPayout.push,
-      endpoints.simulator.payout,
     ].map((e) => e.permission),
   /** Decides recharges and watches the books. */
   platformFinance: () =>
@@ -106,7 +106,7 @@ const money = {
 
 /** Collection orders (pay-ins): who triages them. Forced supplements and deletes stay with super admins. */
 const payin = {
-  /** Looks orders up and fixes them: UTR checks, supplements, proofs, re-pushes; pays simulator orders. */
+  /** Looks orders up and fixes them: UTR checks, supplements, proofs, re-pushes. */
   platformOperator: () =>
     [
       endpoints.merchantOrder.list,
@@ -119,7 +119,6 @@ const payin = {
       endpoints.merchantOrder.supplement,
       endpoints.merchantOrder.uploadImage,
       endpoints.merchantOrder.push,
-      endpoints.simulator.pay,
     ].map((e) => e.permission),
   platformFinance: () =>
     [
@@ -281,11 +280,19 @@ export async function seedBuiltinRoles(
 }
 
 /**
+ * Permissions an earlier version put in built-in roles and a security review took out: the simulator's
+ * controls settle orders without a bank (issue 11), so only super administrators hold them.
+ */
+const withdrawn = new Set<string>(['POST /simulator/pay', 'POST /simulator/payout']);
+
+/**
  * Brings built-in roles of every tenant up to the code's definitions at start: permissions a later
  * version added to a built-in role are granted; permissions an administrator removed from a role stay
- * removed (they were in the role's seeded set already), and nothing is ever revoked by an upgrade.
- * Roles seeded before the seeded set was recorded are only recorded (nothing granted), so no removal
- * made on them is undone. Answers how many roles gained permissions.
+ * removed (they were in the role's seeded set already). The one revocation is `withdrawn`: a withdrawn
+ * permission that the code granted (it is in the seeded set, or the role predates seeded sets) is taken
+ * out once; an administrator may grant it again by hand. Roles seeded before the seeded set was recorded
+ * are otherwise only recorded (nothing granted), so no removal made on them is undone. Answers how many
+ * roles gained or lost permissions.
  */
 export async function upgradeBuiltinRoles(tx: Db): Promise<number> {
   const rows = await tx
@@ -307,9 +314,14 @@ export async function upgradeBuiltinRoles(tx: Db): Promise<number> {
     const added = seeded ? current.filter((p) => !seeded.includes(p)) : [];
     const sameSeed = seeded && seeded.length === current.length && current.every((p) => seeded.includes(p));
     if (sameSeed) continue;
-    const perms = [...row.perms, ...added.filter((p) => !row.perms.includes(p))];
+    const taken = row.perms.filter(
+      (p) => withdrawn.has(p) && !current.includes(p) && (!seeded || seeded.includes(p)),
+    );
+    const perms = [...row.perms, ...added.filter((p) => !row.perms.includes(p))].filter(
+      (p) => !taken.includes(p),
+    );
     await tx.update(roles).set({ perms, seededPerms: current }).where(eq(roles.id, row.id));
-    if (added.length) upgraded += 1;
+    if (added.length || taken.length) upgraded += 1;
   }
   return upgraded;
 }

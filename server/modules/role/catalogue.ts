@@ -7,8 +7,26 @@ export function catalogueFor(kind: UserKind): Endpoint[] {
   return allEndpoints.filter((e) => needsPermission(e.caller) && (e.caller === 'both' || e.caller === kind));
 }
 
-/** True when `held` (a user's permissions) covers every one of `wanted`. `*` covers everything of the kind. */
+/** Every permission a role of either kind can be granted. */
+const grantable = new Set(
+  allEndpoints.filter((e) => needsPermission(e.caller) && e.caller !== 'superAdmin').map((e) => e.permission),
+);
+
+/**
+ * True when `held` (a user's permissions) covers every one of `wanted`. `*` covers everything of the kind;
+ * a stored permission no catalogue has any more grants nothing, so it needs no covering.
+ */
 export function covers(held: readonly string[], wanted: readonly string[]): boolean {
   if (held.includes('*')) return true;
-  return wanted.every((p) => p !== '*' && held.includes(p));
+  return wanted.every((p) => p !== '*' && (held.includes(p) || !grantable.has(p)));
+}
+
+/**
+ * A role's stored permissions that still grant something to `kind`: `*` and its catalogue's. One that left
+ * the catalogue (the mail outbox, now super administrators' only) grants nothing and is not shown, so a
+ * role saved back from the editor drops it.
+ */
+export function stillGranted(kind: UserKind, perms: readonly string[]): string[] {
+  const known = new Set(catalogueFor(kind).map((e) => e.permission));
+  return perms.filter((p) => p === '*' || known.has(p));
 }

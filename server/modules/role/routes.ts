@@ -9,9 +9,9 @@ import { t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
-import { roleInScope, roleScope } from '../admin/scope.ts';
+import { mustKeepAnAdministrator, roleInScope, roleScope } from '../admin/scope.ts';
 import { roleText } from './builtin.ts';
-import { catalogueFor, covers } from './catalogue.ts';
+import { catalogueFor, covers, stillGranted } from './catalogue.ts';
 
 /** Permissions a role may hold: `*` or endpoints of the caller's kind, each held by the caller. */
 function checkPerms(user: SessionUser, perms: readonly string[]): string[] {
@@ -66,7 +66,7 @@ export const roleRoutes = [
         id: r.id,
         ...roleText(r, req.lang),
         builtin: r.builtinKey !== null,
-        perms: r.perms,
+        perms: stillGranted(user.kind, r.perms),
         userCount: counts.find((c) => c.roleId === r.id)?.n ?? 0,
         updatedAt: r.updatedAt.toISOString(),
       })),
@@ -119,6 +119,7 @@ export const roleRoutes = [
     if (role.builtinKey) throw new AppError(errno.builtinRole);
     if (!covers(user.perms, role.perms)) throw new AppError(errno.cannotGrant);
     await tx.delete(roles).where(eq(roles.id, role.id));
+    if (role.perms.includes('*')) await mustKeepAnAdministrator(tx, role);
     return { ok: true as const };
   }),
 
@@ -137,7 +138,10 @@ export const roleRoutes = [
       };
       groups.set(e.group, [...(groups.get(e.group) ?? []), entry]);
     }
-    const granted = input.id === undefined ? undefined : (await roleInScope(tx, user, input.id)).perms;
+    const granted =
+      input.id === undefined
+        ? undefined
+        : stillGranted(user.kind, (await roleInScope(tx, user, input.id)).perms);
     return {
       groups: [...groups.entries()].map(([group, permissions]) => ({
         group,
@@ -156,6 +160,7 @@ export const roleRoutes = [
     const perms = checkPerms(user, input.perms);
     await tx.update(roles).set({ perms, updatedAt: deps.clock.now() }).where(eq(roles.id, role.id));
     audit({ changes: changes({ perms: role.perms }, { perms }) });
+    if (role.perms.includes('*') && !perms.includes('*')) await mustKeepAnAdministrator(tx, role);
     return { ok: true as const };
   }),
 ];

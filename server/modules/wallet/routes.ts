@@ -145,7 +145,7 @@ export const walletRoutes = [
     audit({ target: `merchant:${m.id}`, detail: { amount: formatMinor(input.amount) } });
     const refused = await checkGoogleCode(tx, deps, user, input.code, true);
     if (refused) return refused;
-    // The ledger refuses (1019) and everything rolls back, the code's use included, when the balance is short.
+    // The ledger refuses (1019) and the transfer rolls back when the balance is short; the code stays spent.
     const lines = await post(tx, {
       kind: 'wallet_transfer',
       refType: 'wallet_transfer',

@@ -177,7 +177,7 @@ describe.each(engines)('merchant wallet on %s', (engine) => {
     });
   });
 
-  it('refuses an insufficient balance (1019), changing nothing and leaving the code unspent', async () => {
+  it('refuses an insufficient balance (1019), changing nothing, and the code it accepted stays spent', async () => {
     const { m, token, code } = await setup(5_000);
     const entries = (await s.db.select().from(journalEntries)).length;
     const c = code();
@@ -192,8 +192,10 @@ describe.each(engines)('merchant wallet on %s', (engine) => {
       payout_available: 0,
     });
     expect((await s.db.select().from(journalEntries)).length).toBe(entries);
-    // The refused transfer rolled back whole, so the code is still good for an amount that fits.
-    const ok = await s.call(wallet.transfer, { amount: '50.00', code: c }, token);
+    // The transfer rolled back, but not the code's use: a code seen once is never good again.
+    expect((await s.call(wallet.transfer, { amount: '50.00', code: c }, token)).errno).toBe(errno.badCode);
+    s.clock.advance(30_000);
+    const ok = await s.call(wallet.transfer, { amount: '50.00', code: code() }, token);
     expect(ok.errno, ok.errmsg).toBe(0);
     expect(await merchantBalances(s.db, m.id, cur)).toMatchObject({
       collection_available: 0,

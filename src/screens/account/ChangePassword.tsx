@@ -1,12 +1,17 @@
 import { navigate } from 'wouter/use-browser-location';
+import { logoutAllAction as logoutAll } from '../../../commands/account.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
+import { commandTitle, runCommand } from '../../shell/runtime.ts';
 import { Field, useForm, validate } from '../../ui/form.tsx';
 import { Page } from '../Page.tsx';
 
-/** Own password: old one, then a new one by the set-password rule, typed twice. */
+/**
+ * Own password: old one, then a new one by the set-password rule, typed twice. Below it, signing out
+ * everywhere (every session and remembered device), for a device lost or a session in other hands.
+ */
 export default function ChangePassword() {
   const t = useT();
   const form = useForm({ oldPassword: '', newPassword: '', confirmPassword: '' });
@@ -58,6 +63,17 @@ export default function ChangePassword() {
           </button>
         </div>
       </form>
+      <section className="card narrow" aria-labelledby="sign-out-all">
+        <h2 className="card-title" id="sign-out-all">
+          {t('screens.password.signOutAll')}
+        </h2>
+        <p className="muted">{t('screens.password.signOutAllText')}</p>
+        <div className="form-actions">
+          <button type="button" className="button danger" onClick={() => void runCommand(logoutAll)}>
+            {commandTitle(logoutAll)}
+          </button>
+        </div>
+      </section>
     </Page>
   );
 }

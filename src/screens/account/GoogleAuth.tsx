@@ -13,10 +13,10 @@ import { Page } from '../Page.tsx';
 
 function Bind({ secret, qr, onDone }: { secret: string; qr?: string | undefined; onDone: () => void }) {
   const t = useT();
-  const form = useForm({ code: '' });
+  const form = useForm({ code: '', password: '' });
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const input = { secret, code: form.values.code.trim() };
+    const input = { secret, code: form.values.code.trim(), password: form.values.password };
     const checked = validate(endpoints.auth.googleBind.input, input);
     if (!checked.ok) return form.setErrors(checked.errors);
     void form.submit(async () => {
@@ -50,6 +50,16 @@ function Bind({ secret, qr, onDone }: { secret: string; qr?: string | undefined;
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
+          required
+        />
+        <Field
+          label={t('screens.google.password')}
+          type="password"
+          autoComplete="current-password"
+          value={form.values.password}
+          onValue={(v) => form.set('password', v)}
+          error={form.errors.password}
+          hint={t('screens.google.bindHint')}
           required
         />
         <div className="form-actions">
@@ -106,7 +116,7 @@ function Unbind({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** Google Authenticator: bind with the QR code, or unbind with a code and the password. */
+/** Google Authenticator: bind with the QR code and the password, or unbind with a code and the password. */
 export default function GoogleAuth() {
   const t = useT();
   const user = useStore($user);

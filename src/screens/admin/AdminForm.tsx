@@ -4,7 +4,7 @@ import { endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { roleName } from '../../lib/names.ts';
 import { toast } from '../../lib/notify.ts';
-import { $grants } from '../../lib/session.ts';
+import { $grants, $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Field, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
@@ -18,6 +18,8 @@ interface Props {
 export default function AdminForm({ user, close }: Props) {
   const t = useT();
   const editing = user !== undefined;
+  // One's own password changes in the profile, with the current one: the server refuses it here.
+  const self = editing && $user.get()?.id === user.id;
   const canListRoles = allows($grants.get(), [endpoints.role.list]);
   const roles = useQuery({
     queryKey: ['roles-for-form'],
@@ -86,16 +88,20 @@ export default function AdminForm({ user, close }: Props) {
           onValue={(v) => set('email', v)}
           error={errors.email}
         />
-        <Field
-          label={t('screens.admin.password')}
-          type="password"
-          value={values.password}
-          onValue={(v) => set('password', v)}
-          error={errors.password}
-          autoComplete="new-password"
-          hint={t(editing ? 'screens.admin.passwordKeep' : 'validation.adminPasswordRule')}
-          required={!editing}
-        />
+        {self ? (
+          <p className="field-hint">{t('screens.admin.ownPassword')}</p>
+        ) : (
+          <Field
+            label={t('screens.admin.password')}
+            type="password"
+            value={values.password}
+            onValue={(v) => set('password', v)}
+            error={errors.password}
+            autoComplete="new-password"
+            hint={t(editing ? 'screens.admin.passwordKeep' : 'validation.adminPasswordRule')}
+            required={!editing}
+          />
+        )}
         {canListRoles && (
           <fieldset className="field">
             <legend>{t('screens.admin.roles')}</legend>

@@ -124,6 +124,12 @@ function Queues({ queues, merchantView }: { queues: Summary['queues']; merchantV
       value: queues.payoutsProcessing,
       href: '/payout?range=60d&status=processing',
     },
+    {
+      // Resolved by the platform: a merchant sees them waiting, as with its recharges.
+      key: merchantView ? 'payoutsInReview' : 'payoutsNeedReview',
+      value: queues.payoutsNeedReview,
+      href: '/payout?range=60d&status=needs_review',
+    },
     ...(queues.rechargesPending === null
       ? []
       : [

@@ -1,9 +1,10 @@
 import { useId } from 'react';
 import { endpoints, errno } from '../../../contract/index.ts';
-import { api, type FieldError, isApiError } from '../../lib/api.ts';
+import { type FieldError, isApiError } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { issueText, useForm } from '../../ui/form.tsx';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
+import { CodeAndActions, issueText, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useMerchantInfo } from './merchantInfo.ts';
@@ -14,7 +15,10 @@ type Props = { merchantId?: number | undefined; close: (result?: unknown) => voi
 
 const maxEntries = 50;
 
-/** The addresses gateway payouts are accepted from (GATEWAY.md); an empty list refuses every one. */
+/**
+ * The addresses gateway payouts are accepted from (GATEWAY.md); an empty list refuses every one. A change
+ * is confirmed with the user's Google code: with the API secret, the list is what lets a payout in.
+ */
 export default function IpWhitelistForm({ merchantId, close }: Props) {
   const t = useT();
   const info = useMerchantInfo(merchantId);
@@ -36,7 +40,8 @@ export default function IpWhitelistForm({ merchantId, close }: Props) {
 function Form({ merchantId, current, close }: Props & { current: string[] }) {
   const t = useT();
   const id = useId();
-  const form = useForm({ text: current.join('\n') });
+  const form = useForm({ text: current.join('\n'), code: '' });
+  const { unbound, call } = useCodeConfirmed(form);
   const error = form.errors.payoutIpWhitelist;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -44,19 +49,26 @@ function Form({ merchantId, current, close }: Props & { current: string[] }) {
     if (list.length > maxEntries) {
       return form.setErrors({ payoutIpWhitelist: t('validation.tooManyItems', { max: maxEntries }) });
     }
-    const input = { ...(merchantId === undefined ? {} : { id: merchantId }), payoutIpWhitelist: list };
+    const input = {
+      ...(merchantId === undefined ? {} : { id: merchantId }),
+      payoutIpWhitelist: list,
+      code: form.values.code.trim(),
+    };
     const checked = endpoints.merchant.ipsUpdate.input.safeParse(input);
     if (!checked.success) {
+      const issues = checked.error.issues as unknown as Parameters<typeof issueText>[0][];
+      const entries = issues.filter((issue) => issue.path[0] === 'payoutIpWhitelist');
+      const code = issues.find((issue) => issue.path[0] === 'code');
       // Name every entry that is wrong, not only the first.
-      const lines = checked.error.issues.map((issue) => {
-        const entry = list[Number(issue.path[1])];
-        return `${entry ?? ''}: ${issueText(issue as Parameters<typeof issueText>[0])}`;
+      const lines = entries.map((issue) => `${list[Number(issue.path[1])] ?? ''}: ${issueText(issue)}`);
+      return form.setErrors({
+        ...(lines.length ? { payoutIpWhitelist: lines.join('\n') } : {}),
+        ...(code ? { code: issueText(code) } : {}),
       });
-      return form.setErrors({ payoutIpWhitelist: lines.join('\n') });
     }
     void form.submit(async () => {
       try {
-        await api(endpoints.merchant.ipsUpdate, input, { quiet: [errno.invalid] });
+        if ((await call(endpoints.merchant.ipsUpdate, input)) === undefined) return;
       } catch (error) {
         // The server checks each address for real (300 is no octet) and names the entry by its index.
         const fields = isApiError(error, errno.invalid)
@@ -103,14 +115,8 @@ function Form({ merchantId, current, close }: Props & { current: string[] }) {
           </p>
         )}
       </div>
-      <div className="form-actions">
-        <button type="button" className="button" onClick={() => close()}>
-          {t('app.cancel')}
-        </button>
-        <button type="submit" className="button primary" disabled={form.busy}>
-          {t('app.save')}
-        </button>
-      </div>
+      {unbound && <UnboundNotice close={() => close()} />}
+      <CodeAndActions form={form} onCancel={() => close()} submitLabel={t('app.save')} />
     </form>
   );
 }

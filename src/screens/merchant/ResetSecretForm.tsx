@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
+import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
 
 interface Props {
   merchant: Contexts['merchant'];
@@ -12,26 +14,32 @@ interface Props {
 
 const choices = ['both', 'api', 'webhook'] as const;
 
-/** Chooses which secret to replace, warns that the old one stops at once, and answers the new ones. */
+/**
+ * Chooses which secret to replace, warns that the old one stops at once, takes the user's Google code
+ * (whoever holds the API secret can pay out), and answers the new ones.
+ */
 export default function ResetSecretForm({ merchant, close }: Props) {
   const t = useT();
+  const formRef = useOpeningFocus('input[autocomplete="one-time-code"]');
   const [which, setWhich] = useState<(typeof choices)[number]>('both');
-  const [busy, setBusy] = useState(false);
-  const onSubmit = async (e: React.FormEvent) => {
+  const form = useForm({ code: '' });
+  const { unbound, call } = useCodeConfirmed(form);
+  const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    setBusy(true);
-    try {
-      close(await api(endpoints.merchant.resetSecret, { id: merchant.id, which }));
-    } catch {
-      setBusy(false);
-    }
+    const input = { id: merchant.id, which, code: form.values.code.trim() };
+    const checked = validate(endpoints.merchant.resetSecret.input, input);
+    if (!checked.ok) return form.setErrors(checked.errors);
+    void form.submit(async () => {
+      const secrets = await call(endpoints.merchant.resetSecret, input);
+      if (secrets) close(secrets);
+    });
   };
   return (
     <Modal
       title={t('screens.merchant.resetFor', { code: merchant.code, name: merchant.name })}
       onClose={() => close()}
     >
-      <form className="form" onSubmit={onSubmit}>
+      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
         <p className="notice">{t('screens.merchant.resetWarning')}</p>
         <fieldset className="field">
           <legend>{t('screens.merchant.resetWhich')}</legend>
@@ -50,15 +58,13 @@ export default function ResetSecretForm({ merchant, close }: Props) {
             ))}
           </div>
         </fieldset>
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          {/* biome-ignore lint/a11y/noAutofocus: a keyboard user confirms with Enter, as in every confirmation */}
-          <button type="submit" className="button danger" disabled={busy} autoFocus>
-            {t('commands.merchant.resetSecret.title')}
-          </button>
-        </div>
+        {unbound && <UnboundNotice close={() => close()} />}
+        <CodeAndActions
+          form={form}
+          onCancel={() => close()}
+          submitLabel={t('commands.merchant.resetSecret.title')}
+          tone="danger"
+        />
       </form>
     </Modal>
   );

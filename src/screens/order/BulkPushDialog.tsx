@@ -3,6 +3,7 @@ import { api } from '../../lib/api.ts';
 import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { BulkDialog, bulkQuiet } from '../../ui/BulkDialog.tsx';
+import { attemptAnswer } from './attemptNote.ts';
 import { areaOf, callbackDue, money, type OrderKind, type Payin, type Payout } from './parts.tsx';
 
 interface Props {
@@ -40,7 +41,7 @@ export default function BulkPushDialog({ kind, rows, close }: Props) {
           text: t('screens.order.bulkPush.answer', {
             status: attempt.httpStatus ?? '—',
             ms: attempt.durationMs,
-            answer: attempt.response.slice(0, 80),
+            answer: attemptAnswer(attempt.httpStatus, attempt.response, t).slice(0, 80),
           }),
         };
       }}

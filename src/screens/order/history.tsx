@@ -6,6 +6,7 @@ import { hasKey, t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { DetailSection } from '../../ui/DetailDrawer.tsx';
+import { attemptAnswer } from './attemptNote.ts';
 import { money } from './parts.tsx';
 
 type Info = Output<typeof endpoints.merchantOrder.info>;
@@ -80,7 +81,7 @@ export function CallbackHistory({ events }: { events: CallbackEvent[] }) {
                         </td>
                         <td className="num">{tr('screens.order.ms', { n: a.durationMs })}</td>
                         <td className="mono attempt-answer" title={a.response}>
-                          {a.response || '—'}
+                          {attemptAnswer(a.httpStatus, a.response, tr) || '—'}
                         </td>
                       </tr>
                     ))}

@@ -1,71 +1,83 @@
-import { endpoints, errno } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
+import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from '../order/OrderSummary.tsx';
 import type { Payout } from '../order/parts.tsx';
 import '../order/order.css';
 
+/** The hand actions on a payout: each moves money, so each takes a reason and the user's Google code. */
+export type PayoutHandAction = 'markSuccess' | 'markFailed' | 'retry';
+
 interface Props {
   payout: Payout;
-  result: 'success' | 'failed';
+  action: PayoutHandAction;
   close: (result?: unknown) => void;
 }
 
-/** Marks a processing payout as paid (optionally with the bank's UTR) or failed, by hand, with a reason. */
-export default function MarkDialog({ payout, result, close }: Props) {
+const notes: Record<PayoutHandAction, { key: string; className: string }> = {
+  markSuccess: { key: 'screens.payout.mark.successNote', className: 'notice' },
+  markFailed: { key: 'screens.payout.mark.failedNote', className: 'danger-note' },
+  retry: { key: 'commands.merchantPayout.retry.confirm', className: 'notice' },
+};
+const done: Record<PayoutHandAction, string> = {
+  markSuccess: 'screens.payout.mark.doneSuccess',
+  markFailed: 'screens.payout.mark.doneFailed',
+  retry: 'screens.payout.retried',
+};
+
+/**
+ * Marks a payout paid (optionally with the bank's UTR) or failed by hand, or sends a failed one again:
+ * with the reason kept on the order and in the operation log, confirmed by the user's Google code.
+ */
+export default function MarkDialog({ payout, action, close }: Props) {
   const t = useT();
   const formRef = useOpeningFocus();
-  const form = useForm({ reason: '', utr: '' });
-  const success = result === 'success';
+  const form = useForm({ reason: '', utr: '', code: '' });
+  const { unbound, call } = useCodeConfirmed(form);
+  const title = t(`commands.merchantPayout.${action}.title`);
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
+    const { reason, utr, code } = form.values;
+    const input = {
+      id: payout.id,
+      reason,
+      code: code.trim(),
+      ...(action === 'markSuccess' && utr.trim() ? { utr: utr.trim() } : {}),
+    };
+    const checked = validate(endpoints.merchantPayout[action].input, input);
+    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
     void form.submit(async () => {
-      const base = { id: payout.id, reason: form.values.reason };
-      if (success) {
-        const input = { ...base, ...(form.values.utr.trim() ? { utr: form.values.utr.trim() } : {}) };
-        const valid = validate(endpoints.merchantPayout.markSuccess.input, input);
-        if (!valid.ok) return form.setErrors(valid.errors);
-        await api(endpoints.merchantPayout.markSuccess, input, { quiet: [errno.invalid] });
-      } else {
-        const valid = validate(endpoints.merchantPayout.markFailed.input, base);
-        if (!valid.ok) return form.setErrors(valid.errors);
-        await api(endpoints.merchantPayout.markFailed, base, { quiet: [errno.invalid] });
-      }
-      toast(
-        'success',
-        t(success ? 'screens.payout.mark.doneSuccess' : 'screens.payout.mark.doneFailed', {
-          orderNo: payout.orderNo,
-        }),
-      );
+      if ((await call(endpoints.merchantPayout[action], input)) === undefined) return;
+      toast('success', t(done[action], { orderNo: payout.orderNo }));
       close(true);
     });
   };
 
   return (
-    <Modal
-      title={t(
-        success ? 'commands.merchantPayout.markSuccess.title' : 'commands.merchantPayout.markFailed.title',
-      )}
-      onClose={() => close()}
-    >
+    <Modal title={title} onClose={() => close()}>
       <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
-        <p className={success ? 'notice' : 'danger-note'} role="note">
-          {t(success ? 'screens.payout.mark.successNote' : 'screens.payout.mark.failedNote')}
+        <p className={notes[action].className} role="note">
+          {t(notes[action].key, { orderNo: payout.orderNo, amount: thousands(payout.amount) })}
         </p>
         <OrderSummary order={payout} kind="payout" />
+        {unbound && <UnboundNotice close={() => close()} />}
         <Field
           label={t('screens.payout.mark.reason')}
           value={form.values.reason}
           onValue={(v) => form.set('reason', v)}
           error={form.errors.reason}
+          hint={t('screens.payout.mark.reasonHint')}
+          maxLength={200}
+          autoComplete="off"
           required
         />
-        {success && (
+        {action === 'markSuccess' && (
           <Field
             label={t('screens.payout.mark.utr')}
             value={form.values.utr}
@@ -75,18 +87,12 @@ export default function MarkDialog({ payout, result, close }: Props) {
             spellCheck={false}
           />
         )}
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className={`button ${success ? 'primary' : 'danger'}`} disabled={form.busy}>
-            {t(
-              success
-                ? 'commands.merchantPayout.markSuccess.title'
-                : 'commands.merchantPayout.markFailed.title',
-            )}
-          </button>
-        </div>
+        <CodeAndActions
+          form={form}
+          onCancel={() => close()}
+          submitLabel={title}
+          tone={action === 'markFailed' ? 'danger' : 'primary'}
+        />
       </form>
     </Modal>
   );

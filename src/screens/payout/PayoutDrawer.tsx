@@ -34,7 +34,10 @@ export function PayoutDrawer({
       const o = q.state.data;
       if (!o) return false;
       const moving =
-        o.status === 'queued' || o.status === 'processing' || o.callbacks.some((c) => c.status === 'pending');
+        o.status === 'queued' ||
+        o.status === 'submitting' ||
+        o.status === 'processing' ||
+        o.callbacks.some((c) => c.status === 'pending');
       return moving ? movingMs : false;
     },
   });

@@ -15,7 +15,7 @@ export default function Reset() {
   const t = useT();
   const form = useForm({ username: '', code: '', password: '', confirmPassword: '' });
   const { values, set, errors } = form;
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [sent, setSent] = useState(false);
   const [wait, setWait] = useState(0);
   const [sending, setSending] = useState(false);
 
@@ -31,15 +31,12 @@ export default function Reset() {
     if (!checked.ok) return form.setErrors(checked.errors);
     setSending(true);
     try {
-      const answer = await api(
-        endpoints.auth.sendEmailCode,
-        { username, purpose: 'reset' },
-        { quiet: [422] },
-      );
-      setSentTo(answer.sentTo);
+      // The same answer whether or not the account exists or has an address: the screen can say no more.
+      await api(endpoints.auth.sendEmailCode, { username, purpose: 'reset' }, { quiet: [422] });
+      setSent(true);
       setWait(resendSeconds);
     } catch {
-      // shown by the API client (an account without e-mail is told to contact the administrator)
+      // shown by the API client
     } finally {
       setSending(false);
     }
@@ -77,7 +74,7 @@ export default function Reset() {
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
-            hint={sentTo ? t('login.codeSentTo', { to: sentTo }) : undefined}
+            hint={sent ? t('reset.sent') : undefined}
             required
           />
           <button

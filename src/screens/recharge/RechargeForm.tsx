@@ -1,5 +1,5 @@
-import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
+import { endpoints, errno, type Output } from '../../../contract/index.ts';
+import { api, isApiError } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
@@ -21,7 +21,17 @@ export default function RechargeForm({ close }: { close: (result?: unknown) => v
     const checked = validate(endpoints.merchantRechargeLog.create.input, input);
     if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
     void form.submit(async () => {
-      const row = await api(endpoints.merchantRechargeLog.create, input, { quiet: [422] });
+      let row: Output<typeof endpoints.merchantRechargeLog.create>;
+      try {
+        row = await api(endpoints.merchantRechargeLog.create, input, {
+          quiet: [errno.invalid, errno.referenceTaken],
+        });
+      } catch (error) {
+        // A transfer credits once: a reference already reported is said next to its field.
+        if (!isApiError(error, errno.referenceTaken)) throw error;
+        form.setErrors({ reference: t(`errno.${errno.referenceTaken}`) });
+        return;
+      }
       toast(
         'success',
         t('screens.recharge.submitted', { amount: thousands(row.amount), currency: row.currency }),

@@ -1,0 +1,54 @@
+import { endpoints } from '../../../contract/index.ts';
+import { useT } from '../../lib/useT.ts';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
+import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+
+interface Props {
+  which: 'api' | 'webhook';
+  /** The merchant a platform user acts on; a merchant user's own when absent. */
+  merchantId?: number | undefined;
+  code: string;
+  name: string;
+  close: (result?: unknown) => void;
+}
+
+/**
+ * Resets one secret of the development settings: says what stops working, takes the user's Google code
+ * (whoever holds the API secret can pay out), and closes with the new secrets.
+ */
+export default function ResetSecretDialog({ which, merchantId, code, name, close }: Props) {
+  const t = useT();
+  const formRef = useOpeningFocus();
+  const form = useForm({ code: '' });
+  const { unbound, call } = useCodeConfirmed(form);
+  const title = t(`commands.dev.${which === 'api' ? 'resetApiSecret' : 'resetWebhookSecret'}.title`);
+
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const input = {
+      ...(merchantId === undefined ? {} : { id: merchantId }),
+      which,
+      code: form.values.code.trim(),
+    };
+    const checked = validate(endpoints.merchant.resetSecret.input, input);
+    if (!checked.ok) return form.setErrors(checked.errors);
+    void form.submit(async () => {
+      const secrets = await call(endpoints.merchant.resetSecret, input);
+      if (secrets) close(secrets);
+    });
+  };
+
+  return (
+    <Modal title={title} onClose={() => close()}>
+      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+        <p className="notice" role="note">
+          {t(`screens.dev.reset.${which}Confirm`, { code, name })}
+        </p>
+        {unbound && <UnboundNotice close={() => close()} />}
+        <CodeAndActions form={form} onCancel={() => close()} submitLabel={title} tone="danger" />
+      </form>
+    </Modal>
+  );
+}
