@@ -120,6 +120,8 @@ for (let k = 1; k <= merchantCount; k++) {
       payoutFee: 500,
       settlementDays: k % 4 === 0 ? 1 : 0,
       callbackUrl: `${loopbackNotify}/${code}`,
+      // A merchant routes only through the channels it is created with.
+      channels: [{ channelId: simulator.id, weight: 1 }],
     }),
   );
   seeded.push({ id: made.merchant.id, code, ratePpm, platformFee, style: k % 4 });
