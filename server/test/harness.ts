@@ -242,6 +242,20 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
   }
 
   /**
+   * A platform user holding `perms` with a bound Google key; `code()` answers a fresh code (the clock moves
+   * half a minute first, so no two are of one step: each code is accepted once).
+   */
+  async function makeKeyHolder(perms: string[]) {
+    const user = await makeUser({ perms });
+    const secret = await bindGoogle(user.token);
+    const code = () => {
+      clock.advance(30_000);
+      return codeAt(secret, clock.now());
+    };
+    return { ...user, secret, code };
+  }
+
+  /**
    * A signed gateway call as a merchant's server makes it (GATEWAY.md); `sign` overrides pieces to test
    * refusals. Answers status, headers and the envelope.
    */
@@ -289,6 +303,7 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     makeUser,
     makeMerchant,
     bindGoogle,
+    makeKeyHolder,
     async adminToken() {
       return login('admin', adminPassword);
     },

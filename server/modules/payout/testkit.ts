@@ -10,7 +10,6 @@ import { channels, merchantChannels, payoutOrders } from '../../db/schema.ts';
 import { checkLedger } from '../../ledger/check.ts';
 import { merchantAccount, merchantBalances, platformAccount, post } from '../../ledger/index.ts';
 import type { TestServer } from '../../test/harness.ts';
-import { codeAt } from '../auth/totp.ts';
 import { checkOrderStats } from '../dashboard/stats.ts';
 import { checkPayoutInvariants } from './invariants.ts';
 import { submitDuePayouts } from './jobs.ts';
@@ -214,16 +213,13 @@ export async function fakeChannel(
  */
 export async function payoutOperator(s: TestServer) {
   const ep = endpoints.merchantPayout;
-  const u = await s.makeUser({
-    perms: [ep.retry.permission, ep.markSuccess.permission, ep.markFailed.permission],
-  });
-  const secret = await s.bindGoogle(u.token);
-  const code = () => {
-    s.clock.advance(30_000);
-    return codeAt(secret, s.clock.now());
-  };
+  const { token, code } = await s.makeKeyHolder([
+    ep.retry.permission,
+    ep.markSuccess.permission,
+    ep.markFailed.permission,
+  ]);
   return {
-    token: u.token,
+    token,
     code,
     act(
       action: 'retry' | 'markSuccess' | 'markFailed',
@@ -238,7 +234,7 @@ export async function payoutOperator(s: TestServer) {
           reason: more.reason ?? 'checked with the bank',
           ...(more.utr ? { utr: more.utr } : {}),
         },
-        u.token,
+        token,
       );
     },
   };

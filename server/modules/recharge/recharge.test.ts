@@ -15,14 +15,12 @@ const cur = 'INR';
  * factor of its next decision (a fresh code: each is accepted once).
  */
 async function deciderOn(s: TestServer) {
-  const u = await s.makeUser({ perms: [recharge.confirm.permission, recharge.reject.permission] });
-  const secret = await s.bindGoogle(u.token);
-  const code = () => {
-    s.clock.advance(30_000);
-    return codeAt(secret, s.clock.now());
-  };
+  const { token, secret, code } = await s.makeKeyHolder([
+    recharge.confirm.permission,
+    recharge.reject.permission,
+  ]);
   return {
-    token: u.token,
+    token,
     secret,
     code,
     as: (reason = 'checked on the statement') => ({ code: code(), reason }),
