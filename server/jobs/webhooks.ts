@@ -367,4 +367,3 @@ export function startWebhookWorker(deps: Deps, opts: { pollMs?: number } = {}) {
     },
   };
 }
-export type WebhookWorker = ReturnType<typeof startWebhookWorker>;

@@ -17,10 +17,6 @@ export function rememberDevice(username: string, token: string | undefined): voi
   if (token) localStorage.setItem(deviceKey(username), token);
 }
 
-export function forgetDevice(username: string): void {
-  localStorage.removeItem(deviceKey(username));
-}
-
 /** Stores the token and fetches who the user is; the shell builds its routes from the answer. */
 export async function startSession(token: string): Promise<UserInfo | null> {
   setToken(token);

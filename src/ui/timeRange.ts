@@ -23,8 +23,6 @@ export interface Period {
 const dayMs = 86_400_000;
 /** Days a list may look back, today included. */
 export const lookbackDays = 60;
-/** Days an export may cover. */
-export const exportDays = 7;
 
 const presetDays: Record<RangePreset, [startDaysAgo: number, endDaysAgo: number]> = {
   today: [0, 0],

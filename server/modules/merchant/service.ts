@@ -157,11 +157,6 @@ export async function resetMerchantSecrets(
   };
 }
 
-export async function merchantById(tx: Db, id: number): Promise<Merchant | undefined> {
-  const [row] = await tx.select().from(merchants).where(eq(merchants.id, id));
-  return row;
-}
-
 export async function merchantByCode(tx: Db, code: string): Promise<Merchant | undefined> {
   const [row] = await tx.select().from(merchants).where(eq(merchants.code, code));
   return row;

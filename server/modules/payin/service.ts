@@ -13,7 +13,7 @@ import { normalUtr } from '../../../contract/schemas.ts';
 import { type Channel, ChannelRefused } from '../../channels/adapter.ts';
 import { adapterFor } from '../../channels/index.ts';
 import { type Db, inTransaction, RetryTransaction, sqlState } from '../../db/index.ts';
-import { merchants, type PayinStatus, parameters, payinOrders } from '../../db/schema.ts';
+import { merchants, type PayinStatus, payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
@@ -30,12 +30,6 @@ type Merchant = typeof merchants.$inferSelect;
 /** A parameter's value when it is a positive integer, else the fallback. */
 export const positiveInt = (v: unknown, fallback: number): number =>
   typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : fallback;
-
-/** A whole-number platform parameter, or the fallback when it is missing or not a positive integer. */
-export async function intParameter(db: Db, key: string, fallback: number): Promise<number> {
-  const [row] = await db.select().from(parameters).where(eq(parameters.key, key));
-  return positiveInt(row?.value, fallback);
-}
 
 /** Minutes a payer has to pay before the order turns `unpaid` (parameter `payin_expiry_minutes`). */
 export const defaultExpiryMinutes = 30;
