@@ -385,13 +385,32 @@ export async function retrying<T>(fn: (attempt: number) => Promise<T>, attempts 
  * (and `RetryTransaction`), so that no 40001 / 40P01 ever reaches a caller. When the transaction changed
  * a watched table, it returns once the change feed's hand-over to sibling processes is done.
  */
+/** Work to run once a transaction begun by `inTransaction` has ended, committed or rolled back. */
+const endHooks = new WeakMap<object, Array<() => Promise<void>>>();
+
+/**
+ * Runs `fn` once the transaction `on` has ended, whether it committed or rolled back, before
+ * `inTransaction` answers (or throws): for what must hold whatever becomes of the work around it (a Google
+ * code an action accepted stays spent). Nothing for a database handle or another transaction.
+ */
+export function whenEnded(on: Db, fn: () => Promise<void>): void {
+  endHooks.get(on)?.push(fn);
+}
+
 export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
   return retrying(async () => {
     const hooks: Array<() => void> = [];
-    const out = await db.transaction((tx) => {
-      commitHooks.set(tx, hooks);
-      return fn(tx);
-    });
+    const ended: Array<() => Promise<void>> = [];
+    let out: T;
+    try {
+      out = await db.transaction((tx) => {
+        commitHooks.set(tx, hooks);
+        endHooks.set(tx, ended);
+        return fn(tx);
+      });
+    } finally {
+      for (const hook of ended) await hook();
+    }
     for (const hook of hooks) hook();
     const feed = feeds.get(db);
     if (feed) await feed.settled();

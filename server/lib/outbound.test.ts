@@ -7,8 +7,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import type { AddressKind } from '../../contract/callbackNotes.ts';
 import {
-  type AddressKind,
   classifyAddress,
   OutboundTimeout,
   postOutbound,

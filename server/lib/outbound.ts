@@ -10,19 +10,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, isIPv4, type LookupFunction } from 'node:net';
-
-/** What an address is, when it is not an ordinary public one. */
-export type AddressKind =
-  | 'loopback'
-  | 'private'
-  | 'shared'
-  | 'unique-local'
-  | 'link-local'
-  | 'metadata'
-  | 'multicast'
-  | 'broadcast'
-  | 'unspecified'
-  | 'reserved';
+import { type AddressKind, callbackNotes } from '../../contract/callbackNotes.ts';
 
 /**
  * Kinds that `CALLBACK_ALLOW_PRIVATE` lets through: a receiver on this machine (the demo's) or in the
@@ -143,7 +131,7 @@ export function classifyAddress(ip: string): { kind: AddressKind; address: strin
 export function refusalOf(ip: string, allowPrivate: boolean): string | null {
   const c = classifyAddress(ip);
   if (!c || (allowPrivate && privateKinds.has(c.kind))) return null;
-  return `refused: ${c.kind} address ${c.address}`;
+  return callbackNotes.address(c.kind, c.address);
 }
 
 /** A target that is never contacted: its address (or its URL) is not allowed. */
@@ -155,7 +143,7 @@ export class RefusedTarget extends Error {
 export class OutboundTimeout extends Error {
   override name = 'TimeoutError';
   constructor() {
-    super('timeout');
+    super(callbackNotes.timeout);
   }
 }
 
@@ -211,13 +199,12 @@ export function postOutbound(url: string, opts: OutboundPost): Promise<OutboundR
   try {
     target = new URL(url);
   } catch {
-    return Promise.reject(new RefusedTarget('refused: invalid URL'));
+    return Promise.reject(new RefusedTarget(callbackNotes.invalidUrl));
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:')
-    return Promise.reject(new RefusedTarget(`refused: scheme ${target.protocol.slice(0, -1)}`));
+    return Promise.reject(new RefusedTarget(callbackNotes.scheme(target.protocol.slice(0, -1))));
   // fetch refused these too; a callback is authenticated by its signature, not by the URL.
-  if (target.username || target.password)
-    return Promise.reject(new RefusedTarget('refused: credentials in the URL'));
+  if (target.username || target.password) return Promise.reject(new RefusedTarget(callbackNotes.credentials));
   const hostname = target.hostname.replace(/^\[(.*)\]$/, '$1');
   // `net.connect` skips the lookup for a literal address: check it here.
   if (isIP(hostname)) {

@@ -6,7 +6,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError, type Refusal, refuse } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { isLocked, recordFailure } from './lockout.ts';
-import { consumeTotp, matchingStep, stepUnspent } from './totp.ts';
+import { consumeTotp, matchingStep } from './totp.ts';
 
 /**
  * The caller's Google code for a money action (a payout, a transfer, a forced supplement). The user must
@@ -41,7 +41,7 @@ export async function checkGoogleCode(
   if (consume) ok = await consumeTotp(deps, tx, user.id, secret, code, now);
   else {
     const step = matchingStep(secret, code, now);
-    ok = step !== null && stepUnspent(deps, user.id, step, row.totpLastStep);
+    ok = step !== null && step > row.totpLastStep;
   }
   if (ok) return null;
   await recordFailure(tx, user.username, from, now);

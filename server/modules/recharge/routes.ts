@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ne } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
@@ -91,18 +91,7 @@ export const rechargeRoutes = [
   handle(endpoints.merchantRechargeLog.create, async ({ input, user, tx, deps, audit }) => {
     const m = await loadMerchant(tx, user.merchantId!);
     // One bank transfer credits once: the reference (trimmed, upper case by the contract) is the
-    // merchant's once, a rejected report aside. The unique index settles two reports racing.
-    const [taken] = await tx
-      .select({ id: recharges.id })
-      .from(recharges)
-      .where(
-        and(
-          eq(recharges.merchantId, m.id),
-          eq(recharges.reference, input.reference),
-          ne(recharges.status, 'rejected'),
-        ),
-      );
-    if (taken) throw new AppError(errno.referenceTaken, null, `recharge ${taken.id}`);
+    // merchant's once, a rejected report aside. The unique index says so, for a report racing another too.
     const [row] = await tx
       .insert(recharges)
       .values({
@@ -116,7 +105,7 @@ export const rechargeRoutes = [
       })
       .returning()
       .catch((err: unknown) => {
-        if (sqlState(err) === '23505') throw new AppError(errno.referenceTaken, null, 'reported meanwhile');
+        if (sqlState(err) === '23505') throw new AppError(errno.referenceTaken);
         throw err;
       });
     audit({

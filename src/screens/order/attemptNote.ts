@@ -3,40 +3,11 @@
  * reply (see server/jobs/webhooks.ts and server/lib/outbound.ts): those the console has words for are
  * shown in the reader's language, anything else (a network error) as it is.
  */
+import { parseCallbackNote } from '../../../contract/callbackNotes.ts';
 
-/** The address kinds a refusal names (`refused: <kind> address <ip>`). */
-export const addressKinds = [
-  'loopback',
-  'private',
-  'shared',
-  'unique-local',
-  'link-local',
-  'metadata',
-  'multicast',
-  'broadcast',
-  'unspecified',
-  'reserved',
-] as const;
-
-export interface AttemptNote {
-  key: string;
-  params?: Record<string, string>;
-}
-
-/** The message key (under `screens.order.attemptNotes`) for an attempt's note, or null to show it raw. */
-export function attemptNote(httpStatus: number | null, response: string): AttemptNote | null {
-  // A merchant's reply is shown as it came, even when it happens to read like one of our notes.
-  if (httpStatus !== null) return null;
-  if (response === 'timeout') return { key: 'timeout' };
-  if (response === 'refused: invalid URL') return { key: 'invalidUrl' };
-  if (response === 'refused: credentials in the URL') return { key: 'credentials' };
-  const scheme = /^refused: scheme (\S+)$/.exec(response);
-  if (scheme) return { key: 'scheme', params: { scheme: scheme[1]! } };
-  const address = /^refused: ([a-z-]+) address (\S+)$/.exec(response);
-  if (address && (addressKinds as readonly string[]).includes(address[1]!))
-    return { key: 'address', params: { kind: address[1]!, address: address[2]! } };
-  return null;
-}
+/** The note of an attempt that got no HTTP answer; a merchant's reply is shown as it came, even when it reads like one. */
+export const attemptNote = (httpStatus: number | null, response: string) =>
+  httpStatus === null ? parseCallbackNote(response) : null;
 
 /** An attempt's answer as the reader should see it: the merchant's reply as it came, or our note translated. */
 export function attemptAnswer(
