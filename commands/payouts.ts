@@ -1,3 +1,4 @@
+import { payoutSettlableBy } from '../contract/endpoints/orders.ts';
 import { endpoints } from '../contract/index.ts';
 import { hasBulkSelection, selectedRows } from '../src/ui/selection.ts';
 import { pushAndReport } from './orders.ts';
@@ -10,8 +11,9 @@ const bulkUploadDialog = () => import('../src/screens/payout/BulkUploadDialog.ts
 const markDialog = () => import('../src/screens/payout/MarkDialog.tsx');
 const bulkPushDialog = () => import('../src/screens/order/BulkPushDialog.tsx');
 
-/** A person may mark a payout paid or failed while its channel has it, or when its hand-over was unclear. */
-const resolvableByHand = (status: string) => status === 'processing' || status === 'needs_review';
+/** A person may mark a payout paid or failed from these states. */
+const resolvableByHand = (status: (typeof payoutSettlableBy.person)[number]) =>
+  payoutSettlableBy.person.includes(status);
 
 /** Payout orders: the list, single transfers, bulk files, and the hand actions on a payout. */
 export const payoutCommands = [

@@ -25,6 +25,15 @@ export const payoutStatus = z.enum([
   'failed',
   'creation_failed',
 ]);
+type PayoutStatus = z.infer<typeof payoutStatus>;
+/**
+ * Who may settle a payout, from which states: its channel while the channel has it; a person also when
+ * the hand-over's outcome was unclear (`needs_review`), which no channel notification may settle.
+ */
+export const payoutSettlableBy: Record<'channel' | 'person', readonly PayoutStatus[]> = {
+  channel: ['processing'],
+  person: ['processing', 'needs_review'],
+};
 export const pushStatus = z.enum(['unpushed', 'pushed']);
 
 /** One status or several (a repeated query key). */

@@ -24,21 +24,19 @@ export interface SessionUser {
   /** The platform requires a Google key and this user has none yet. */
   mustBindGoogle: boolean;
   tokenHash: string;
-  /**
-   * The client address the session signed in from (set by `resolveSession`): what a code check inside it
-   * counts failures against when the caller passes no request address (see `checkGoogleCode`).
-   */
-  address?: string;
 }
 
 /** Don't rewrite `last_seen_at` on every call: idle expiry only needs it to this precision. */
 const touchEveryMs = 30_000;
 
-/** Every user must bind a Google key first: the `require_google_auth` parameter or `REQUIRE_GOOGLE_AUTH=1`. */
+/** Every user must bind a Google key first: `REQUIRE_GOOGLE_AUTH=1` or the `require_google_auth` parameter. */
+const googleRequired = (deps: Pick<Deps, 'config'>, parameter: unknown) =>
+  deps.config.requireGoogleAuth || parameter === true;
+
 export async function requireGoogleAuth(deps: Deps, db: Db): Promise<boolean> {
-  if (deps.config.requireGoogleAuth) return true;
+  if (googleRequired(deps, undefined)) return true;
   const [row] = await db.select().from(parameters).where(eq(parameters.key, 'require_google_auth'));
-  return row?.value === true;
+  return googleRequired(deps, row?.value);
 }
 
 /** Permissions a user holds through its roles. */
@@ -166,9 +164,8 @@ export async function resolveSession(deps: Deps, token: string | undefined): Pro
     perms: [...new Set(roleRows.flatMap((r) => r.perms))].sort(),
     roles: roleRows.map((r) => r.name),
     googleBound,
-    mustBindGoogle: !googleBound && (deps.config.requireGoogleAuth || parsedJson(row.requireGoogle) === true),
+    mustBindGoogle: !googleBound && googleRequired(deps, parsedJson(row.requireGoogle)),
     tokenHash,
-    address: row.s.ip,
   };
   if (live && feed.live && feed.version === version) {
     if (!cache) {

@@ -1,4 +1,6 @@
 import type * as z from 'zod/mini';
+import { errno } from '../../contract/errno.ts';
+import { AppError } from './errors.ts';
 import { type Lang, t } from './i18n.ts';
 
 export interface FieldError {
@@ -60,4 +62,15 @@ export function nulFields(data: unknown, lang: Lang, path: string[] = []): Field
   return Object.entries(data)
     .flatMap(([k, v]) => (k.includes('\u0000') ? found([...path, k]) : nulFields(v, lang, [...path, k])))
     .slice(0, 20);
+}
+
+/** A 422 naming one field, its message (a locale key with its values) in the caller's language. */
+export function invalidField(
+  lang: Lang,
+  path: string,
+  key: string,
+  params?: Record<string, unknown>,
+  code = 'custom',
+): AppError {
+  return new AppError(errno.invalid, { fields: [{ path, code, message: t(lang, key, params) }] });
 }

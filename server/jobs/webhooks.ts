@@ -144,6 +144,8 @@ async function send(deps: Deps, event: Event, secret: string): Promise<AttemptRe
     const res = await postOutbound(event.url, {
       body,
       timeoutMs: attemptTimeoutMs,
+      // 500 characters of the reply are kept: 2 KB holds them in any UTF-8.
+      maxReplyBytes: 2048,
       allowPrivate: privateCallbacksAllowed(deps.config, deps.database.engine),
       headers: {
         'content-type': 'application/json',

@@ -1,15 +1,5 @@
 import pino from 'pino';
-import { redactUrlSecrets } from './redact.ts';
-
-/** A copy of a log line's values with secrets in any URL's query string replaced (`?token=[redacted]`). */
-function withoutUrlSecrets(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return redactUrlSecrets(value);
-  if (depth > 6 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => withoutUrlSecrets(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = withoutUrlSecrets(v, depth + 1);
-  return out;
-}
+import { redactUrlSecrets, withoutUrlSecrets } from './redact.ts';
 
 /**
  * Structured JSON log. Request lines carry ids and outcomes, never bodies, tokens or query strings; any

@@ -21,15 +21,25 @@ export function redactUrlSecrets(text: string): string {
   return text.includes('=') ? text.replace(secretQuery, '$1[redacted]') : text;
 }
 
-/** A deep copy with secret fields (and secrets in URLs' query strings) replaced, for anything written down. */
-export function redact(value: unknown, depth = 0): unknown {
+/** A deep copy with secrets in URLs' query strings replaced, and with `keys` secret fields too. */
+function copyWithout(value: unknown, keys: boolean, depth: number): unknown {
   if (typeof value === 'string') return redactUrlSecrets(value);
   if (depth > 6 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => copyWithout(v, keys, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = secretKeys.test(k) ? hidden(v) : redact(v, depth + 1);
+  for (const [k, v] of Object.entries(value))
+    out[k] = keys && secretKeys.test(k) ? hidden(v) : copyWithout(v, keys, depth + 1);
   return out;
 }
+
+/** A deep copy with secret fields (and secrets in URLs' query strings) replaced, for anything written down. */
+export const redact = (value: unknown): unknown => copyWithout(value, true, 0);
+
+/**
+ * A deep copy with only the secrets in URLs' query strings replaced: for log lines, whose field names
+ * pino's own redaction covers (an error's `code` there is an SQLSTATE, not a secret).
+ */
+export const withoutUrlSecrets = (value: unknown): unknown => copyWithout(value, false, 0);
 
 /** Before/after of the fields that changed, secrets redacted. */
 export function changes(before: Record<string, unknown>, after: Record<string, unknown>) {

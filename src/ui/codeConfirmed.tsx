@@ -37,7 +37,7 @@ export function UnboundNotice({ close }: { close: () => void }) {
   const t = useT();
   return (
     <p className="notice" role="alert">
-      {t('errno.1010')}{' '}
+      {t(`errno.${errno.googleNotBound}`)}{' '}
       <Link href="/code" className="link" onClick={close}>
         {t('screens.wallet.bindGoogle')}
       </Link>

@@ -12,30 +12,29 @@ import { consumeTotp, matchingStep } from './totp.ts';
  * The caller's Google code for a money action (a payout, a transfer, a forced supplement). The user must
  * have a bound key (1010); a name locked for the address is refused (1004); a wrong or already used code
  * counts towards the sign-in lockout and is refused (1003). `consume` accepts the code once, and for good:
- * its use is recorded outside the handler's transaction, so an action that refuses or fails afterwards
+ * its use is recorded again once the handler's transaction has ended (`whenEnded`), so an action that refuses or fails afterwards
  * leaves the code spent (a code once shown must not work again; a transaction retried after a deadlock
  * therefore asks for a new code). Call it before the handler writes the user's row. Without `consume` (a
  * dry run) the code is only checked, so the preview does not spend the code the real action needs.
- * `address` is the request's client address, which the lockout counts against; without it, the address
- * the session signed in from. Refusals are returned, so the counted failure is committed.
+ * `address` is the request's client address (`req.ip`), which the lockout counts against. Refusals are
+ * returned, so the counted failure is committed.
  */
 export async function checkGoogleCode(
   tx: Db,
   deps: Deps,
   user: SessionUser,
+  address: string,
   code: string,
   consume = true,
-  address?: string,
 ): Promise<Refusal | null> {
   const now = deps.clock.now();
-  const from = address ?? user.address ?? '';
   const [row] = await tx
     .select({ totpSecret: users.totpSecret, totpLastStep: users.totpLastStep })
     .from(users)
     .where(eq(users.id, user.id));
   if (!row) throw new AppError(errno.notSignedIn);
   if (!row.totpSecret) return refuse(errno.googleNotBound);
-  if (await isLocked(tx, user.username, from, now)) return refuse(errno.accountLocked);
+  if (await isLocked(tx, user.username, address, now)) return refuse(errno.accountLocked);
   const secret = deps.sealer.open(row.totpSecret);
   let ok: boolean;
   if (consume) ok = await consumeTotp(deps, tx, user.id, secret, code, now);
@@ -44,6 +43,6 @@ export async function checkGoogleCode(
     ok = step !== null && step > row.totpLastStep;
   }
   if (ok) return null;
-  await recordFailure(tx, user.username, from, now);
+  await recordFailure(tx, user.username, address, now);
   return refuse(errno.badCode);
 }

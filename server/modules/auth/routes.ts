@@ -7,8 +7,8 @@ import { loginTickets, sessions, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle, type RequestMeta } from '../../http/handle.ts';
-import { type Lang, t } from '../../http/i18n.ts';
 import { openSession, permsOf, requireGoogleAuth, revokeSessions } from '../../http/session.ts';
+import { invalidField } from '../../http/validation.ts';
 import { dummyPasswordHash, hashPassword, randomToken, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { changes } from '../../lib/redact.ts';
 import { roleText } from '../role/builtin.ts';
@@ -67,9 +67,6 @@ async function signIn(deps: Deps, tx: Db, user: User, req: RequestMeta, remember
 }
 
 /** A 422 on one field, its message in the caller's language. */
-const invalidField = (lang: Lang, path: string, key: string) =>
-  new AppError(errno.invalid, { fields: [{ path, code: 'custom', message: t(lang, key) }] });
-
 const totpSecretOf = (deps: Deps, user: User) => (user.totpSecret ? deps.sealer.open(user.totpSecret) : null);
 
 /**

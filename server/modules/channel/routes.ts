@@ -7,9 +7,9 @@ import { channels } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
+import { invalidField } from '../../http/validation.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
-import { invalidField } from '../merchant/scope.ts';
 import { checkLimits } from '../merchant/terms.ts';
 import { channelUsable } from '../payin/routing.ts';
 

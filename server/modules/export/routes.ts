@@ -32,7 +32,7 @@ import {
  * database, or a Date per time cost more than the query itself (bench/RESULTS.md, Exports).
  * `export.test.ts` holds the file equal to the list's rows on both engines.
  */
-const text = (c: AnyPgColumn) => sql<string | null>`${c}::text`;
+const text = (c: AnyPgColumn | SQL) => sql<string | null>`${c}::text`;
 
 /** A row of an export: the keyset (creation time and id, as the database wrote them), then each cell's text. */
 export type ExportRow = (string | null)[];
@@ -42,7 +42,7 @@ export type ExportRow = (string | null)[];
  * then as text, formula-guarded (numbers, names, UTRs and reasons come from merchants, payers and
  * channels: none is trusted to be harmless in a spreadsheet).
  */
-type Cell = { sql: AnyPgColumn; as?: 'money' | 'time' };
+type Cell = { sql: AnyPgColumn | SQL; as?: 'money' | 'time' };
 /** Columns as locale keys with the column each cell is read from. */
 type Cells = Record<string, Cell>;
 
@@ -95,7 +95,10 @@ const payoutCells: Cells = {
   ifsc: { sql: payoutOrders.ifsc },
   utr: { sql: payoutOrders.utr },
   source: { sql: payoutOrders.source },
-  failureReason: { sql: payoutOrders.failureReason },
+  // A hand-over under way or under review carries the operators' note, not a failure (merchantFailureReason).
+  failureReason: {
+    sql: sql`case when ${payoutOrders.status} in ('submitting', 'needs_review') then null else ${payoutOrders.failureReason} end`,
+  },
   createdAt: { as: 'time', sql: payoutOrders.createdAt },
   completedAt: { as: 'time', sql: payoutOrders.completedAt },
   callbackAt: { as: 'time', sql: payoutOrders.callbackAt },

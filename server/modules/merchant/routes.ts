@@ -164,7 +164,7 @@ export const merchantRoutes = [
     const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
     audit({ target: `merchant:${m.id}`, detail: { which: input.which } });
     // The API secret signs gateway payouts: a stolen session alone must not be able to issue one.
-    const refusal = await checkGoogleCode(tx, deps, user, input.code);
+    const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refusal) return refusal;
     const fresh = await resetMerchantSecrets(deps, tx, m.id, input.which);
     const before: Record<string, unknown> = {};
@@ -188,7 +188,7 @@ export const merchantRoutes = [
     audit({ target: `merchant:${m.id}` });
     // Checked before the code, so a typo in the list does not spend it.
     const payoutIpWhitelist = checkedWhitelist(input.payoutIpWhitelist, req.lang);
-    const refusal = await checkGoogleCode(tx, deps, user, input.code);
+    const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refusal) return refusal;
     await tx
       .update(merchants)

@@ -10,13 +10,9 @@ import { broadestPrefix, whitelistEntry } from '../../gateway/ip.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { invalidField } from '../../http/validation.ts';
 
 export type Merchant = typeof merchants.$inferSelect;
-
-/** A 422 naming one field, its message in the caller's language. */
-export function invalidField(lang: Lang, path: string, key: string, code = 'custom'): AppError {
-  return new AppError(errno.invalid, { fields: [{ path, code, message: t(lang, key) }] });
-}
 
 /**
  * The merchant id a call is about.
@@ -36,7 +32,7 @@ export function targetMerchantId(
     return own;
   }
   if (requested === undefined)
-    throw invalidField(opts.lang, opts.field ?? 'id', 'validation.required', 'required');
+    throw invalidField(opts.lang, opts.field ?? 'id', 'validation.required', undefined, 'required');
   return requested;
 }
 

@@ -12,7 +12,8 @@ import { agents, channels, merchantChannels, merchants } from '../../db/schema.t
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Lang } from '../../http/i18n.ts';
-import { checkedWhitelist, invalidField, type Merchant } from './scope.ts';
+import { invalidField } from '../../http/validation.ts';
+import { checkedWhitelist, type Merchant } from './scope.ts';
 import { maskSecret } from './service.ts';
 
 /** `D0` → 0, `T3` → 3 (the contract's regex has already checked the form). */

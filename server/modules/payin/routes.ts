@@ -23,8 +23,9 @@ import {
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle, JsonText } from '../../http/handle.ts';
-import { type Lang, t } from '../../http/i18n.ts';
+import type { Lang } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { invalidField } from '../../http/validation.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { orderPostings } from '../../ledger/index.ts';
 import { type NumberSearch, withNumberSearch } from '../../lib/numberSearch.ts';
@@ -61,9 +62,6 @@ const dayMs = 24 * 60 * 60_000;
 /** Order lists look back 60 days; one more day lets a caller's "60 days ago, local midnight" through. */
 const lookbackMs = 61 * dayMs;
 
-const fieldError = (lang: Lang, path: string, key: string, params?: Record<string, unknown>) =>
-  new AppError(errno.invalid, { fields: [{ path, code: 'custom', message: t(lang, key, params) }] });
-
 /** The merchant a user is confined to; null for platform users (who see every merchant). */
 const tenantOf = (user: SessionUser): number | null => (user.kind === 'merchant' ? user.merchantId! : null);
 
@@ -74,7 +72,7 @@ async function orderFor(
   ref: { id?: number | undefined; orderNo?: string | undefined },
   lang: Lang,
 ): Promise<PayinOrder> {
-  if (ref.id === undefined && !ref.orderNo) throw fieldError(lang, 'id', 'validation.orderRef');
+  if (ref.id === undefined && !ref.orderNo) throw invalidField(lang, 'id', 'validation.orderRef');
   const tenant = tenantOf(user);
   const [order] = await tx
     .select()
@@ -142,7 +140,7 @@ export function listFilters(
   const from = dbTime(input.from, 'from');
   const to = dbTime(input.to, 'to');
   if (from.getTime() < deps.clock.now().getTime() - lookbackMs)
-    throw fieldError(lang, 'from', 'validation.range60');
+    throw invalidField(lang, 'from', 'validation.range60');
   const tenant = tenantOf(user);
   const merchantId = tenant ?? input.merchantId;
   const statuses =
@@ -507,7 +505,7 @@ export const payinRoutes = [
     if (merchant.status !== 'active') throw new AppError(errno.forbidden, null, 'merchant frozen');
     const notifyUrl = input.notifyUrl?.trim() || merchant.callbackUrl;
     if (notifyUrl && !/^https?:\/\/\S+$/.test(notifyUrl))
-      throw fieldError(req.lang, 'notifyUrl', 'validation.url');
+      throw invalidField(req.lang, 'notifyUrl', 'validation.url');
     const result = await createPayin(
       deps,
       tx,
@@ -667,7 +665,7 @@ export const payinRoutes = [
       throw new AppError(errno.utrMismatch, null, `amount ${input.paidAmount} vs ${hit.amount}`);
     }
     if (hit.amount < order.fee) {
-      throw fieldError(req.lang, 'paidAmount', 'validation.paidBelowFee', { fee: formatMinor(order.fee) });
+      throw invalidField(req.lang, 'paidAmount', 'validation.paidBelowFee', { fee: formatMinor(order.fee) });
     }
     const paid = await withUtrGuard(() =>
       transition(
@@ -699,15 +697,17 @@ export const payinRoutes = [
       const paidAmount = input.paidAmount ?? order.amount;
       // A payment above the order's amount is a separate adjustment, never a forced supplement.
       if (paidAmount > order.amount) {
-        throw fieldError(req.lang, 'paidAmount', 'validation.paidAboveAmount', {
+        throw invalidField(req.lang, 'paidAmount', 'validation.paidAboveAmount', {
           amount: formatMinor(order.amount),
         });
       }
       if (paidAmount < order.fee) {
-        throw fieldError(req.lang, 'paidAmount', 'validation.paidBelowFee', { fee: formatMinor(order.fee) });
+        throw invalidField(req.lang, 'paidAmount', 'validation.paidBelowFee', {
+          fee: formatMinor(order.fee),
+        });
       }
       // The code before the order's state, so a wrong one is counted (committed) whatever that state.
-      const refused = await checkGoogleCode(tx, deps, user, input.code);
+      const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
       if (refused) return refused;
       allowed(order, 'force');
       if (input.utr && (await orderUsingUtr(tx, input.utr))) throw new AppError(errno.utrUsed);
@@ -737,13 +737,13 @@ export const payinRoutes = [
     const order = await orderFor(tx, user, { id: input.id }, req.lang);
     audit({ target: auditTarget(order), detail: { filename: input.filename, mime: input.mime } });
     const bytes = decodeImage(input.mime, input.dataBase64);
-    if (typeof bytes === 'string') throw fieldError(req.lang, 'dataBase64', bytes);
+    if (typeof bytes === 'string') throw invalidField(req.lang, 'dataBase64', bytes);
     const [{ n } = { n: 0 }] = await tx
       .select({ n: sql<number>`count(*)::int` })
       .from(orderImages)
       .where(eq(orderImages.orderId, order.id));
     if (Number(n) >= maxImagesPerOrder) {
-      throw fieldError(req.lang, 'id', 'validation.imageCount', { max: maxImagesPerOrder });
+      throw invalidField(req.lang, 'id', 'validation.imageCount', { max: maxImagesPerOrder });
     }
     const path = await storeImage(deps, order.id, input.mime as ImageMime, bytes);
     const [row] = await tx

@@ -17,6 +17,7 @@ import { merchants, type PayinStatus, payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
+import { invalidField } from '../../http/validation.ts';
 import { enqueueCallback } from '../../jobs/webhooks.ts';
 import { agentAccount, type EntryLine, merchantAccount, platformAccount, post } from '../../ledger/index.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
@@ -243,9 +244,6 @@ function replayOf(existing: PayinOrder, hash: string): CreateResult {
   return { order: existing, replayed: true, answer };
 }
 
-const fieldError = (lang: Lang, path: string, key: string, params?: Record<string, unknown>) =>
-  new AppError(errno.invalid, { fields: [{ path, code: 'custom', message: t(lang, key, params) }] });
-
 /** The columns a creation writes, in the order of `insertOrderSql`'s parameters. */
 const insertColumns = [
   'order_no',
@@ -321,7 +319,7 @@ export async function createPayin(
     if (existing) return replayOf(existing, hash);
   }
   if (req.amount < merchant.minAmount || req.amount > merchant.maxAmount) {
-    throw fieldError(meta.lang, 'amount', 'validation.amountLimits', {
+    throw invalidField(meta.lang, 'amount', 'validation.amountLimits', {
       min: formatMinor(merchant.minAmount),
       max: formatMinor(merchant.maxAmount),
     });

@@ -19,8 +19,6 @@ import { errorForLog } from '../../lib/logger.ts';
 import { recoverSubmission, submitLeaseMs, submitPayout } from './service.ts';
 import { settleSimulatorPayout } from './simulator.ts';
 
-export { maxSubmitAttempts, submitBackoffSeconds } from './service.ts';
-
 /**
  * Takes over up to `limit` hand-overs whose lease is over (asking their channel), then submits up to
  * `limit` due queued payouts; answers how many orders this run moved (those another worker took first

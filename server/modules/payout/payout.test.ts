@@ -28,10 +28,11 @@ import { deliverDue } from '../../jobs/webhooks.ts';
 import { merchantBalances } from '../../ledger/index.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { checkPayoutInvariants } from './invariants.ts';
-import { autoSettleSimulatorPayouts, maxSubmitAttempts, submitDuePayouts } from './jobs.ts';
+import { autoSettleSimulatorPayouts, submitDuePayouts } from './jobs.ts';
 import {
   completePayout,
   createPayout,
+  maxSubmitAttempts,
   type PayoutOrder,
   payoutRequestHash,
   retryPayout,

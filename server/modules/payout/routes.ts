@@ -15,12 +15,13 @@ import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
+import { invalidField } from '../../http/validation.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances, orderPostings } from '../../ledger/index.ts';
 import { type NumberSearch, withNumberSearch } from '../../lib/numberSearch.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor, totalCap } from '../../lib/paging.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
-import { invalidField, loadMerchant } from '../merchant/scope.ts';
+import { loadMerchant } from '../merchant/scope.ts';
 import { type BulkError, readBulkFile } from './bulk.ts';
 import {
   completePayout,
@@ -162,7 +163,8 @@ async function findOrder(
   lang: Lang,
   lock = false,
 ): Promise<PayoutOrder> {
-  if (by.id === undefined && !by.orderNo) throw invalidField(lang, 'id', 'validation.required', 'required');
+  if (by.id === undefined && !by.orderNo)
+    throw invalidField(lang, 'id', 'validation.required', undefined, 'required');
   const q = tx
     .select()
     .from(payoutOrders)
@@ -193,7 +195,7 @@ export const payoutRoutes = [
     // A broad search found some of its orders, not all: its count is a floor.
     if (broad) counted.totalCapped = true;
     return {
-      list: await payoutRowsOf(tx, page),
+      list: await payoutRowsOf(tx, page, user.kind),
       ...counted,
       nextCursor: more && last ? encodeCursor(last.createdAt, last.id) : null,
     };
@@ -229,7 +231,7 @@ export const payoutRoutes = [
 
   handle(endpoints.merchantPayout.info, async ({ input, user, tx, req }) => {
     const o = await findOrder(tx, user, input, req.lang);
-    const [row] = await payoutRowsOf(tx, [o]);
+    const [row] = await payoutRowsOf(tx, [o], user.kind);
     return {
       ...row!,
       notifyUrl: o.notifyUrl,
@@ -247,7 +249,7 @@ export const payoutRoutes = [
       target: `merchant:${m.id}`,
       detail: { amount: formatMinor(input.amount), merchantOrderNo: input.merchantOrderNo ?? null },
     });
-    const refused = await checkGoogleCode(tx, deps, user, code, true);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, code);
     if (refused) return refused;
     const made = await createPayout(deps, tx, m, request, {
       source: 'console',
@@ -265,7 +267,7 @@ export const payoutRoutes = [
       target: `merchant:${m.id}`,
       detail: { filename: input.filename, dryRun: input.dryRun === true },
     });
-    const refused = await checkGoogleCode(tx, deps, user, input.code, !input.dryRun);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code, !input.dryRun);
     if (refused) return refused;
     const { rows, errors, rowCount } = await readBulkFile(
       input.filename,
@@ -345,7 +347,7 @@ export const payoutRoutes = [
   handle(endpoints.merchantPayout.retry, async ({ input, user, tx, deps, req, audit }) => {
     const before = await findOrder(tx, user, { id: input.id }, req.lang);
     audit({ target: `payout:${before.orderNo}`, detail: { reason: input.reason } });
-    const refused = await checkGoogleCode(tx, deps, user, input.code);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
     const o = await retryPayout(deps, tx, input.id, user.id);
     audit({ changes: { status: { before: before.status, after: o.status } } });
@@ -356,7 +358,7 @@ export const payoutRoutes = [
     const before = await findOrder(tx, user, { id: input.id }, req.lang);
     const detail = { reason: input.reason, utr: input.utr ?? null };
     audit({ target: `payout:${before.orderNo}`, detail });
-    const refused = await checkGoogleCode(tx, deps, user, input.code);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
     const o = await completePayout(deps, tx, {
       orderId: input.id,
@@ -374,7 +376,7 @@ export const payoutRoutes = [
   handle(endpoints.merchantPayout.markFailed, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
     const before = await findOrder(tx, user, { id: input.id }, req.lang);
     audit({ target: `payout:${before.orderNo}`, detail: { reason: input.reason } });
-    const refused = await checkGoogleCode(tx, deps, user, input.code);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
     const o = await completePayout(deps, tx, {
       orderId: input.id,

@@ -15,7 +15,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { and, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
-import type { payoutRow } from '../../../contract/endpoints/orders.ts';
+import { type payoutRow, payoutSettlableBy } from '../../../contract/endpoints/orders.ts';
 import { errno } from '../../../contract/errno.ts';
 import type { gatewayPayout } from '../../../contract/gateway.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
@@ -52,6 +52,14 @@ export function merchantStatusOf(status: PayoutStatus): GatewayPayout['status'] 
   return status === 'submitting' || status === 'needs_review' ? 'processing' : status;
 }
 
+/**
+ * What a merchant is told of why a payout failed: a note on a hand-over under way or under review is the
+ * operators' (channel codes, adapter errors), not a failure the merchant should act on.
+ */
+export function merchantFailureReason(o: Pick<PayoutOrder, 'status' | 'failureReason'>): string | null {
+  return o.status === 'submitting' || o.status === 'needs_review' ? null : o.failureReason;
+}
+
 /** The order as the gateway query answers it (and as callbacks carry it). */
 export function gatewayViewOf(o: PayoutOrder): GatewayPayout {
   const status = merchantStatusOf(o.status);
@@ -63,8 +71,7 @@ export function gatewayViewOf(o: PayoutOrder): GatewayPayout {
     amount: formatMinor(o.amount),
     fee: formatMinor(o.fee),
     utr: o.utr,
-    // A review note is for the operators, not a failure the merchant should act on.
-    failureReason: o.status === 'needs_review' ? null : o.failureReason,
+    failureReason: merchantFailureReason(o),
     createdAt: o.createdAt.toISOString(),
     completedAt: o.completedAt?.toISOString() ?? null,
   };
@@ -97,8 +104,15 @@ export function payoutRowOf(o: PayoutOrder, merchantCode: string, channelCode: s
   };
 }
 
-/** Console rows for orders, with merchant and channel codes fetched in two small queries. */
-export async function payoutRowsOf(tx: Db, orders: readonly PayoutOrder[]): Promise<PayoutRow[]> {
+/**
+ * Console rows for orders, with merchant and channel codes fetched in two small queries; a merchant
+ * `viewer` is told the failure reason a merchant is told (`merchantFailureReason`).
+ */
+export async function payoutRowsOf(
+  tx: Db,
+  orders: readonly PayoutOrder[],
+  viewer: 'platform' | 'merchant' = 'platform',
+): Promise<PayoutRow[]> {
   if (!orders.length) return [];
   const merchantIds = [...new Set(orders.map((o) => o.merchantId))];
   const channelIds = [...new Set(orders.map((o) => o.channelId).filter((id): id is number => id !== null))];
@@ -116,7 +130,7 @@ export async function payoutRowsOf(tx: Db, orders: readonly PayoutOrder[]): Prom
   const cCode = new Map(cs.map((c) => [c.id, c.code]));
   return orders.map((o) =>
     payoutRowOf(
-      o,
+      viewer === 'merchant' ? { ...o, failureReason: merchantFailureReason(o) } : o,
       mCode.get(o.merchantId) ?? '',
       o.channelId === null ? null : (cCode.get(o.channelId) ?? null),
     ),
@@ -406,8 +420,7 @@ export type Completed = PayoutOrder & { from: 'processing' | 'needs_review' };
 export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Completion): Promise<Completed> {
   const now = deps.clock.now();
   const success = c.result === 'success';
-  const allowed: readonly PayoutStatus[] =
-    c.by === 'manual' ? ['processing', 'needs_review'] : ['processing'];
+  const allowed = payoutSettlableBy[c.by === 'manual' ? 'person' : 'channel'];
   // The row is locked first so that the state it leaves is known (for the stats and the operation log).
   const [current] = await tx
     .select({ status: payoutOrders.status })
@@ -416,8 +429,7 @@ export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Compl
     .for('update');
   if (!current) throw new AppError(errno.notFound);
   const from = current.status;
-  if (from !== 'processing' && from !== 'needs_review') throw conflict(`complete ${c.result}: ${from}`);
-  if (!allowed.includes(from)) throw conflict(`complete ${c.result}: ${from} is for a person to resolve`);
+  if (!allowed.includes(from)) throw conflict(`complete ${c.result}: not from ${from} by ${c.by}`);
   const [o] = await tx
     .update(payoutOrders)
     .set({
@@ -441,7 +453,7 @@ export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Compl
   else await release(deps, tx, o, memo, c.userId ?? null);
   await notify(deps, tx, o);
   await recordOrderMoves(tx, [statusMove('payout', o, from)]);
-  return { ...o, from };
+  return { ...o, from: from as Completed['from'] };
 }
 
 /**

@@ -41,11 +41,18 @@ async function codeOf(tx: Db, merchantId: number): Promise<string> {
  * A decision's preconditions, before its Google code is spent: the recharge exists (404) and is still
  * pending (409); then the acting user's code (a refusal is returned, so its counted failure commits).
  */
-async function checkDecision(tx: Db, deps: Deps, user: SessionUser, id: number, code: string) {
+async function checkDecision(
+  tx: Db,
+  deps: Deps,
+  user: SessionUser,
+  address: string,
+  id: number,
+  code: string,
+) {
   const [row] = await tx.select({ status: recharges.status }).from(recharges).where(eq(recharges.id, id));
   if (!row) throw new AppError(errno.notFound);
   if (row.status !== 'pending') throw new AppError(errno.conflict);
-  return checkGoogleCode(tx, deps, user, code);
+  return checkGoogleCode(tx, deps, user, address, code);
 }
 
 /**
@@ -123,9 +130,9 @@ export const rechargeRoutes = [
     return rowOf(row!, m.code);
   }),
 
-  handle(endpoints.merchantRechargeLog.confirm, async ({ input, user, tx, deps, audit }) => {
+  handle(endpoints.merchantRechargeLog.confirm, async ({ input, user, tx, deps, req, audit }) => {
     audit({ target: `recharge:${input.id}`, detail: { reason: input.reason } });
-    const refused = await checkDecision(tx, deps, user, input.id, input.code);
+    const refused = await checkDecision(tx, deps, user, req.ip, input.id, input.code);
     if (refused) return refused;
     const now = deps.clock.now();
     const row = await decide(tx, input.id, { status: 'confirmed', decidedBy: user.id, decidedAt: now });
@@ -155,9 +162,9 @@ export const rechargeRoutes = [
     return rowOf(row, await codeOf(tx, row.merchantId));
   }),
 
-  handle(endpoints.merchantRechargeLog.reject, async ({ input, user, tx, deps, audit }) => {
+  handle(endpoints.merchantRechargeLog.reject, async ({ input, user, tx, deps, req, audit }) => {
     audit({ target: `recharge:${input.id}`, detail: { reason: input.reason } });
-    const refused = await checkDecision(tx, deps, user, input.id, input.code);
+    const refused = await checkDecision(tx, deps, user, req.ip, input.id, input.code);
     if (refused) return refused;
     const row = await decide(tx, input.id, {
       status: 'rejected',

@@ -9,7 +9,7 @@ export function catalogueFor(kind: UserKind): Endpoint[] {
 
 /** Every permission a role of either kind can be granted. */
 const grantable = new Set(
-  allEndpoints.filter((e) => needsPermission(e.caller) && e.caller !== 'superAdmin').map((e) => e.permission),
+  [...catalogueFor('platform'), ...catalogueFor('merchant')].map((e) => e.permission),
 );
 
 /**

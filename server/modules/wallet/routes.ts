@@ -126,10 +126,10 @@ export const walletRoutes = [
     };
   }),
 
-  handle(endpoints.merchantWallet.transferVerify, async ({ input, user, tx, deps, audit }) => {
+  handle(endpoints.merchantWallet.transferVerify, async ({ input, user, tx, deps, req, audit }) => {
     const m = await loadMerchant(tx, user.merchantId!);
     audit({ target: `merchant:${m.id}`, detail: { amount: formatMinor(input.amount) } });
-    const refused = await checkGoogleCode(tx, deps, user, input.code, false);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code, false);
     if (refused) return refused;
     const b = await merchantBalances(tx, m.id, m.currency);
     if (b.collection_available < input.amount) return refuse(errno.insufficientBalance);
@@ -140,10 +140,10 @@ export const walletRoutes = [
     };
   }),
 
-  handle(endpoints.merchantWallet.transfer, async ({ input, user, tx, deps, audit }) => {
+  handle(endpoints.merchantWallet.transfer, async ({ input, user, tx, deps, req, audit }) => {
     const m = await loadMerchant(tx, user.merchantId!);
     audit({ target: `merchant:${m.id}`, detail: { amount: formatMinor(input.amount) } });
-    const refused = await checkGoogleCode(tx, deps, user, input.code, true);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code, true);
     if (refused) return refused;
     // The ledger refuses (1019) and the transfer rolls back when the balance is short; the code stays spent.
     const lines = await post(tx, {

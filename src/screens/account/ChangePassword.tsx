@@ -65,7 +65,7 @@ export default function ChangePassword() {
       </form>
       <section className="card narrow" aria-labelledby="sign-out-all">
         <h2 className="card-title" id="sign-out-all">
-          {t('screens.password.signOutAll')}
+          {commandTitle(logoutAll)}
         </h2>
         <p className="muted">{t('screens.password.signOutAllText')}</p>
         <div className="form-actions">

@@ -1,7 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'wouter';
 import { allows } from '../../../commands/index.ts';
 import { endpoints, errno, type Output } from '../../../contract/index.ts';
 import { api, isApiError } from '../../lib/api.ts';
@@ -9,6 +8,7 @@ import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
+import { UnboundNotice } from '../../ui/codeConfirmed.tsx';
 import { Field, GoogleCodeField, missingFirst, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import './wallet.css';
@@ -101,14 +101,7 @@ export default function TransferDialog({ close }: { close: (result?: unknown) =>
           </div>
         </dl>
       )}
-      {unbound && (
-        <p className="notice" role="alert">
-          {t('errno.1010')}{' '}
-          <Link href="/code" className="link" onClick={() => close()}>
-            {t('screens.wallet.bindGoogle')}
-          </Link>
-        </p>
-      )}
+      {unbound && <UnboundNotice close={() => close()} />}
       {!preview ? (
         <form className="form" onSubmit={onPreview} noValidate>
           <div className="field-row">
