@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
+import { payin, payout } from '../machines.ts';
 import { amount, moneyOut } from '../money.ts';
 import {
   actionReason,
@@ -15,24 +16,16 @@ import {
   utr,
 } from '../schemas.ts';
 
-export const payinStatus = z.enum(['creating', 'pending', 'paid', 'failed', 'unpaid', 'creation_failed']);
-export const payoutStatus = z.enum([
-  'queued',
-  'submitting',
-  'processing',
-  'needs_review',
-  'success',
-  'failed',
-  'creation_failed',
-]);
+export const payinStatus = z.enum(payin.states);
+export const payoutStatus = z.enum(payout.states);
 type PayoutStatus = z.infer<typeof payoutStatus>;
 /**
  * Who may settle a payout, from which states: its channel while the channel has it; a person also when
  * the hand-over's outcome was unclear (`needs_review`), which no channel notification may settle.
  */
 export const payoutSettlableBy: Record<'channel' | 'person', readonly PayoutStatus[]> = {
-  channel: ['processing'],
-  person: ['processing', 'needs_review'],
+  channel: payout.from('channelSuccess'),
+  person: payout.from('markSuccess'),
 };
 export const pushStatus = z.enum(['unpushed', 'pushed']);
 

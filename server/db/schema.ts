@@ -22,6 +22,16 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import {
+  type CallbackStatus,
+  callback,
+  type PayinStatus,
+  type PayoutStatus,
+  payin,
+  payout,
+  type RechargeStatus,
+  recharge,
+} from '../../contract/machines.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => at('created_at').notNull().defaultNow();
@@ -424,18 +434,12 @@ export const postings = pgTable(
 // ---------------------------------------------------------------------------------------------------
 // Orders
 
-export const payinStatuses = ['creating', 'pending', 'paid', 'failed', 'unpaid', 'creation_failed'] as const;
-export type PayinStatus = (typeof payinStatuses)[number];
-export const payoutStatuses = [
-  'queued',
-  'submitting',
-  'processing',
-  'needs_review',
-  'success',
-  'failed',
-  'creation_failed',
-] as const;
-export type PayoutStatus = (typeof payoutStatuses)[number];
+export const payinStatuses = payin.states;
+/** A machine's states as the SQL list of a check or a partial index (`in (…)`). */
+const statesSql = (states: readonly string[]) => sql.raw(states.map((s) => `'${s}'`).join(','));
+
+export type { PayinStatus, PayoutStatus };
+export const payoutStatuses = payout.states;
 
 const numberIndex = (name: string, column: string) =>
   index(name).using('btree', sql.raw(`${column} collate "C"`));
@@ -503,15 +507,14 @@ export const payinOrders = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
-    index('payin_orders_pending_expiry_idx').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+    index('payin_orders_pending_expiry_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = ${statesSql([payin.state.pending])}`),
     // The order number and the UTR are `COLLATE "C"` columns, so their unique indexes above serve the
     // prefix search as well; these two serve it across merchants, and by channel order id.
     numberIndex('payin_orders_merchant_order_no_c', 'merchant_order_no'),
     numberIndex('payin_orders_channel_order_id_c', 'channel_order_id'),
-    check(
-      'payin_orders_status',
-      sql`${t.status} in ('creating','pending','paid','failed','unpaid','creation_failed')`,
-    ),
+    check('payin_orders_status', sql`${t.status} in (${statesSql(payin.states)})`),
     check('payin_orders_push_status', sql`${t.pushStatus} in ('unpushed','pushed')`),
     check(
       'payin_orders_amounts',
@@ -569,9 +572,13 @@ export const payoutOrders = pgTable(
       t.id.desc().nullsFirst(),
     ),
     index('payout_orders_time_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
-    index('payout_orders_queue_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
+    index('payout_orders_queue_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = ${statesSql([payout.state.queued])}`),
     /** The simulator's automatic mode and stuck-payout checks look at processing orders by age. */
-    index('payout_orders_processing_idx').on(t.updatedAt).where(sql`${t.status} = 'processing'`),
+    index('payout_orders_processing_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} = ${statesSql([payout.state.processing])}`),
     numberIndex('payout_orders_order_no_c', 'order_no'),
     numberIndex('payout_orders_merchant_order_no_c', 'merchant_order_no'),
     numberIndex('payout_orders_channel_order_id_c', 'channel_order_id'),
@@ -579,11 +586,8 @@ export const payoutOrders = pgTable(
     /** Payouts a person must look at (an unclear channel outcome), and submissions under way, by age. */
     index('payout_orders_attention_idx')
       .on(t.updatedAt)
-      .where(sql`${t.status} in ('submitting','needs_review')`),
-    check(
-      'payout_orders_status',
-      sql`${t.status} in ('queued','submitting','processing','needs_review','success','failed','creation_failed')`,
-    ),
+      .where(sql`${t.status} in (${statesSql(payout.sets.shownAsProcessing)})`),
+    check('payout_orders_status', sql`${t.status} in (${statesSql(payout.states)})`),
     check('payout_orders_push_status', sql`${t.pushStatus} in ('unpushed','pushed')`),
     check('payout_orders_amounts', sql`${t.amount} > 0 and ${t.fee} >= 0`),
   ],
@@ -623,7 +627,7 @@ export const webhookEvents = pgTable(
     type: text('type').notNull(),
     url: text('url').notNull(),
     payload: jsonb('payload').notNull(),
-    status: text('status').notNull().default('pending').$type<'pending' | 'delivered' | 'gave_up'>(),
+    status: text('status').notNull().default(callback.initial).$type<CallbackStatus>(),
     /**
      * Which occurrence of this event type for the order: a payout retried after failing can fail again
      * (its second hold's outcome), which is a new event with its own `webhook-id`.
@@ -638,11 +642,15 @@ export const webhookEvents = pgTable(
   (t) => [
     unique('webhook_events_message_key').on(t.messageId),
     unique('webhook_events_order_type_round_key').on(t.orderType, t.orderId, t.type, t.round),
-    index('webhook_events_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_events_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = ${statesSql([callback.state.pending])}`),
     index('webhook_events_merchant_idx').on(t.merchantId, t.status),
     /** The dashboard's queue of callbacks that gave up, for every merchant at once. */
-    index('webhook_events_gave_up_idx').on(t.merchantId).where(sql`${t.status} = 'gave_up'`),
-    check('webhook_events_status', sql`${t.status} in ('pending','delivered','gave_up')`),
+    index('webhook_events_gave_up_idx')
+      .on(t.merchantId)
+      .where(sql`${t.status} = ${statesSql([callback.state.gave_up])}`),
+    check('webhook_events_status', sql`${t.status} in (${statesSql(callback.states)})`),
   ],
 );
 
@@ -688,7 +696,7 @@ export const recharges = pgTable(
       .references(() => merchants.id),
     currency: text('currency').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
-    status: text('status').notNull().default('pending').$type<'pending' | 'confirmed' | 'rejected'>(),
+    status: text('status').notNull().default(recharge.initial).$type<RechargeStatus>(),
     reference: text('reference').notNull().default(''),
     note: text('note').notNull().default(''),
     createdBy: integer('created_by'),
@@ -703,8 +711,8 @@ export const recharges = pgTable(
     /** One bank transfer credits once: a reference (stored trimmed, upper case) is the merchant's once, a rejected one aside. */
     uniqueIndex('recharges_reference_key')
       .on(t.merchantId, t.reference)
-      .where(sql`${t.reference} <> '' and ${t.status} <> 'rejected'`),
-    check('recharges_status', sql`${t.status} in ('pending','confirmed','rejected')`),
+      .where(sql`${t.reference} <> '' and ${t.status} <> ${statesSql([recharge.state.rejected])}`),
+    check('recharges_status', sql`${t.status} in (${statesSql(recharge.states)})`),
     check('recharges_amount', sql`${t.amount} > 0`),
   ],
 );
