@@ -31,8 +31,8 @@ import { inTransaction } from '../server/db/index.ts';
 import { merchants } from '../server/db/schema.ts';
 import type { SessionUser } from '../server/http/session.ts';
 import { sha256 } from '../server/lib/crypto.ts';
-import { cursorAfter, listFilters, listPage, pageStatement } from '../server/modules/payin/routes.ts';
-import { pageViews, rowJson } from '../server/modules/payin/views.ts';
+import { payinList } from '../server/modules/orders/kinds.ts';
+import { pageViews, payinOrderRow } from '../server/modules/payin/views.ts';
 import {
   args,
   cpuPerCall,
@@ -46,6 +46,10 @@ import {
   root,
   target,
 } from './common.ts';
+
+// The pay-in list's own engine (server/modules/orders/list.ts) and row writer, as the endpoint runs them.
+const { cursorAfter, filters: listFilters, listPage, pageStatement } = payinList;
+const rowJson = payinOrderRow.json;
 
 const a = args();
 /** The session token the `lean` floor server knows. */

@@ -36,17 +36,9 @@ import type { SessionUser } from '../server/http/session.ts';
 import { hmacHex } from '../server/lib/crypto.ts';
 import { cappedCountQuery } from '../server/lib/paging.ts';
 import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
+import { payinList } from '../server/modules/orders/kinds.ts';
+import type { ListInput } from '../server/modules/orders/list.ts';
 import { gatewayOrder } from '../server/modules/payin/gateway.ts';
-import {
-  cursorAfter,
-  type ListInput,
-  listFilters,
-  listPage,
-  listTotal,
-  pageBound,
-  pageJsonSql,
-  searchedFilters,
-} from '../server/modules/payin/routes.ts';
 import { orderUsingUtr } from '../server/modules/payin/utr.ts';
 import { pageViews } from '../server/modules/payin/views.ts';
 import {
@@ -73,6 +65,17 @@ import {
   target,
   timeIt,
 } from './common.ts';
+
+// The pay-in list's own engine (server/modules/orders/list.ts), as the endpoint runs it.
+const {
+  cursorAfter,
+  filters: listFilters,
+  listPage,
+  listTotal,
+  pageBound,
+  pageJsonSql,
+  searchedFilters,
+} = payinList;
 
 const a = args();
 const t = target(a);

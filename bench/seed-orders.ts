@@ -26,7 +26,7 @@ import { inTransaction } from '../server/db/index.ts';
 import { channels, merchants } from '../server/db/schema.ts';
 import { businessTimeZoneOf, rebuildOrderStats } from '../server/modules/dashboard/stats.ts';
 import { createMerchant } from '../server/modules/merchant/service.ts';
-import { requestHash } from '../server/modules/payin/service.ts';
+import { requestHash } from '../server/modules/payin/creation.ts';
 import {
   args,
   engineVersion,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../contract/index.ts';
-import { actionsFor, type Contexts, cheatSheet, type Grants, menuFor, visibleScreens } from './index.ts';
+import { endpoints, type Grants } from '../contract/index.ts';
+import { actionsFor, type Contexts, cheatSheet, menuFor, visibleScreens } from './index.ts';
 
 const grants = (kind: Grants['kind'], ...perms: string[]): Grants => ({ kind, perms: new Set(perms) });
 const ids = (list: readonly { id: string }[]) => list.map((c) => c.id);

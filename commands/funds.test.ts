@@ -3,12 +3,11 @@
  * permissions, who sees them, and which recharge actions a row allows.
  */
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../contract/index.ts';
+import { endpoints, type Grants } from '../contract/index.ts';
 import {
   actionsFor,
   type Contexts,
   cheatSheet,
-  type Grants,
   globalActions,
   menuFor,
   screenForPath,

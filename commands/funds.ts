@@ -1,4 +1,5 @@
 import { endpoints } from '../contract/index.ts';
+import { recharge } from '../contract/machines.ts';
 import { action, type Command, rowAction, screen } from './types.ts';
 
 const { merchantWallet, merchantRechargeLog } = endpoints;
@@ -57,7 +58,7 @@ export const fundCommands: readonly Command[] = [
     icon: 'check',
     shortcut: 'c',
     needs: [merchantRechargeLog.confirm],
-    when: (r) => r.status === 'pending',
+    when: (r) => recharge.can('confirm', r.status),
     // The form is the confirmation: it says what is credited and asks for a reason and the Google code.
     run: async (c, r) => {
       if (await c.dialog(decisionForm, { recharge: r, decision: 'confirm' as const })) c.refresh();
@@ -68,7 +69,7 @@ export const fundCommands: readonly Command[] = [
     icon: 'close',
     shortcut: 'r',
     needs: [merchantRechargeLog.reject],
-    when: (r) => r.status === 'pending',
+    when: (r) => recharge.can('reject', r.status),
     // The form is the confirmation: its button is the danger one.
     run: async (c, r) => {
       if (await c.dialog(decisionForm, { recharge: r, decision: 'reject' as const })) c.refresh();

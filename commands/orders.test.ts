@@ -2,17 +2,16 @@
  * The order triage commands: the spec's routes and permissions, which actions an order's state and the
  * user's permissions allow, bulk actions on a checked selection, keys, and the palette's order search.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { endpoints } from '../contract/index.ts';
-import { $selection } from '../src/ui/selection.ts';
+import { describe, expect, it } from 'vitest';
+import { endpoints, type Grants } from '../contract/index.ts';
+import { type PayinAction, payin as payinMachine } from '../contract/machines.ts';
 import {
   actionsFor,
   type Contexts,
   cheatSheet,
-  type Grants,
   globalActions,
   menuFor,
-  type SearchCall,
+  type SearchContext,
   screenForPath,
   searchProviders,
 } from './index.ts';
@@ -77,8 +76,6 @@ const payout = (status: Contexts['payout']['status']): Contexts['payout'] => ({
 const operator = grants('platform', '*');
 const merchantOwner = grants('merchant', '*');
 
-afterEach(() => $selection.set(null));
-
 describe('order commands', () => {
   it('declares the spec routes with the spec permissions, in the orders group', () => {
     expect(screenForPath('/order')?.needs?.map((e) => e.permission)).toEqual([
@@ -117,6 +114,23 @@ describe('order commands', () => {
     expect(ids(actionsFor(operator, 'payin', payin('creation_failed')))).toEqual(['merchantOrder.delete']);
   });
 
+  it('offers each order action in exactly the states its declaration allows', () => {
+    const commandOf: Partial<Record<PayinAction, string>> = {
+      utrCheck: 'merchantOrder.utrCheck',
+      supplement: 'merchantOrder.supplement',
+      force: 'merchantOrder.forceSupplement',
+      uploadImage: 'merchantOrder.uploadImage',
+      push: 'merchantOrder.push',
+      update: 'merchantOrder.update',
+      delete: 'merchantOrder.delete',
+    };
+    for (const state of payinMachine.states) {
+      const shown = ids(actionsFor(operator, 'payin', payin(state)));
+      for (const [action, id] of Object.entries(commandOf) as [PayinAction, string][])
+        expect(shown.includes(id), `${id} on ${state}`).toBe(payinMachine.can(action, state));
+    }
+  });
+
   it('keeps platform-only actions from merchant users and needs the permission for each', () => {
     expect(ids(actionsFor(merchantOwner, 'payin', payin('pending')))).toEqual([
       'merchantOrder.utrCheck',
@@ -142,18 +156,18 @@ describe('order commands', () => {
       'merchantPayout.retry',
       'merchantPayout.push',
     ]);
+    // A payout no channel took was announced to its merchant as well: its callback may be pushed again.
+    expect(ids(actionsFor(operator, 'payout', payout('creation_failed')))).toEqual(['merchantPayout.push']);
   });
 
   it('turns p and u into bulk actions while two or more rows are checked', () => {
-    $selection.set({ context: 'payin', rows: [payin('paid'), payin('unpaid')] });
-    const actions = actionsFor(operator, 'payin', payin('paid'));
+    const actions = actionsFor(operator, 'payin', payin('paid'), 2);
     expect(ids(actions).slice(0, 2)).toEqual(['merchantOrder.bulkPush', 'merchantOrder.bulkUtrCheck']);
-    // Checked rows of another list do not count.
-    $selection.set({ context: 'payout', rows: [payout('success'), payout('failed')] });
     expect(ids(actionsFor(operator, 'payin', payin('paid')))).not.toContain('merchantOrder.bulkPush');
-    expect(ids(actionsFor(operator, 'payout', payout('success')))).toContain('merchantPayout.bulkPush');
-    $selection.set({ context: 'payout', rows: [payout('success')] });
-    expect(ids(actionsFor(operator, 'payout', payout('success')))).not.toContain('merchantPayout.bulkPush');
+    expect(ids(actionsFor(operator, 'payout', payout('success'), 2))).toContain('merchantPayout.bulkPush');
+    expect(ids(actionsFor(operator, 'payout', payout('success'), 1))).not.toContain(
+      'merchantPayout.bulkPush',
+    );
   });
 
   it('gives merchants the single transfer and the bulk file, not platform users', () => {
@@ -189,22 +203,25 @@ describe('palette order search', () => {
     expect(orderNumbersIn('ab')).toEqual([]);
   });
 
-  it('asks the list by prefix for one number and by whole numbers for several, over the last 60 days', async () => {
+  it("asks the list by prefix for one number and by whole numbers for several, over the lists' window", async () => {
     const provider = searchProviders.find((p) => p.id === 'payin')!;
     const asked: Record<string, unknown>[] = [];
     const row = payin('paid');
-    const call = (async (_endpoint: unknown, input: Record<string, unknown>) => {
-      asked.push(input);
-      return { list: [row], total: 1, totalCapped: false, nextCursor: null };
-    }) as unknown as SearchCall;
-    const one = await provider.search('ORD2611', call, new AbortController().signal);
-    expect(asked[0]).toMatchObject({ q: 'ORD2611', pageSize: 5 });
-    const days = (Date.parse(asked[0]!.to as string) - Date.parse(asked[0]!.from as string)) / 86_400_000;
-    expect(days).toBeGreaterThan(59);
-    expect(days).toBeLessThanOrEqual(60);
+    const lookback = { from: '2026-09-22T00:00:00.000Z', to: '2026-11-20T23:59:59.999Z' };
+    const c = {
+      call: async (_endpoint: unknown, input: Record<string, unknown>) => {
+        asked.push(input);
+        return { list: [row], total: 1, totalCapped: false, nextCursor: null };
+      },
+      t: (key: string) => key,
+      thousands: String,
+      lookback,
+    } as unknown as SearchContext;
+    const one = await provider.search('ORD2611', c);
+    expect(asked[0]).toMatchObject({ q: 'ORD2611', pageSize: 5, ...lookback });
     expect(one.map((h) => h.route)).toEqual([`/order?range=60d&order=${row.orderNo}`]);
 
-    const several = await provider.search('PI1 PI2', call, new AbortController().signal);
+    const several = await provider.search('PI1 PI2', c);
     expect(asked[1]).toMatchObject({ nos: ['PI1', 'PI2'] });
     expect(asked[1]).not.toHaveProperty('q');
     expect(several[0]?.route).toBe('/order?range=60d&nos=PI1&nos=PI2');

@@ -1,6 +1,6 @@
+import { attemptAnswer } from '../contract/callbackNotes.ts';
 import { endpoints } from '../contract/index.ts';
-import { attemptAnswer } from '../src/screens/order/attemptNote.ts';
-import { hasBulkSelection, selectedRows } from '../src/ui/selection.ts';
+import { payin } from '../contract/machines.ts';
 import { action, type Contexts, type RunContext, rowAction, screen } from './types.ts';
 
 const { merchantOrder } = endpoints;
@@ -13,12 +13,6 @@ const imageDialog = () => import('../src/screens/order/ImageUploadDialog.tsx');
 const notifyUrlDialog = () => import('../src/screens/order/NotifyUrlDialog.tsx');
 const bulkPushDialog = () => import('../src/screens/order/BulkPushDialog.tsx');
 const bulkUtrDialog = () => import('../src/screens/order/BulkUtrCheckDialog.tsx');
-
-/** States in which the payment may have reached the channel unseen: a UTR can settle them. */
-const awaitingPayment = (o: Payin) =>
-  o.status === 'pending' || o.status === 'unpaid' || o.status === 'failed';
-/** States with a merchant callback to send. */
-const hasCallback = (o: Payin) => o.status === 'paid' || o.status === 'failed' || o.status === 'unpaid';
 
 /** A manual callback push, reported by the merchant's answer. */
 export async function pushAndReport(
@@ -74,9 +68,9 @@ export const orderCommands = [
     icon: 'send',
     shortcut: 'p',
     needs: [merchantOrder.push],
-    when: () => hasBulkSelection('payin'),
+    bulk: true,
     run: async (c) => {
-      if (await c.dialog(bulkPushDialog, { kind: 'payin' as const, rows: [...selectedRows('payin')] }))
+      if (await c.dialog(bulkPushDialog, { kind: 'payin' as const, rows: [...c.selection('payin')] }))
         c.refresh();
     },
   }),
@@ -85,9 +79,9 @@ export const orderCommands = [
     icon: 'search',
     shortcut: 'u',
     needs: [merchantOrder.utrCheck],
-    when: () => hasBulkSelection('payin'),
+    bulk: true,
     run: async (c) => {
-      if (await c.dialog(bulkUtrDialog, { rows: [...selectedRows('payin')] })) c.refresh();
+      if (await c.dialog(bulkUtrDialog, { rows: [...c.selection('payin')] })) c.refresh();
     },
   }),
   rowAction('payin', {
@@ -95,7 +89,7 @@ export const orderCommands = [
     icon: 'search',
     shortcut: 'u',
     needs: [merchantOrder.utrCheck],
-    when: awaitingPayment,
+    when: (o) => payin.can('utrCheck', o.status),
     run: (c, order) => utrCheckThenSupplement(c, order),
   }),
   rowAction('payin', {
@@ -103,7 +97,7 @@ export const orderCommands = [
     icon: 'check',
     shortcut: 's',
     needs: [merchantOrder.supplement],
-    when: awaitingPayment,
+    when: (o) => payin.can('supplement', o.status),
     run: async (c, order) => {
       if (await c.dialog(supplementDialog, { order })) c.refresh();
     },
@@ -113,7 +107,7 @@ export const orderCommands = [
     icon: 'zap',
     shortcut: 'S',
     needs: [merchantOrder.forceSupplement],
-    when: awaitingPayment,
+    when: (o) => payin.can('force', o.status),
     confirm: { danger: true },
     run: async (c, order) => {
       if (await c.dialog(forceSupplementDialog, { order })) c.refresh();
@@ -124,7 +118,7 @@ export const orderCommands = [
     icon: 'image',
     shortcut: 'i',
     needs: [merchantOrder.uploadImage],
-    when: (o) => o.status !== 'creation_failed',
+    when: (o) => payin.can('uploadImage', o.status),
     run: async (c, order) => {
       if (await c.dialog(imageDialog, { order })) c.refresh();
     },
@@ -134,7 +128,7 @@ export const orderCommands = [
     icon: 'send',
     shortcut: 'p',
     needs: [merchantOrder.push],
-    when: hasCallback,
+    when: (o) => payin.can('push', o.status),
     run: (c, order) => pushAndReport(c, merchantOrder.push, order.id),
   }),
   rowAction('payin', {
@@ -142,7 +136,7 @@ export const orderCommands = [
     icon: 'link',
     shortcut: 'e',
     needs: [merchantOrder.update],
-    when: awaitingPayment,
+    when: (o) => payin.can('update', o.status),
     run: async (c, order) => {
       if (await c.dialog(notifyUrlDialog, { order })) c.refresh();
     },
@@ -152,8 +146,8 @@ export const orderCommands = [
     icon: 'trash',
     shortcut: 'Delete',
     needs: [merchantOrder.delete],
-    when: (o) =>
-      (o.status === 'creation_failed' || o.status === 'unpaid' || o.status === 'failed') && o.paidAt === null,
+    // Never an order money reached, whatever its state (the server checks the same).
+    when: (o) => payin.can('delete', o.status) && o.paidAt === null,
     confirm: { danger: true },
     run: async (c, order) => {
       await c.call(merchantOrder.delete, { id: order.id });

@@ -1,6 +1,5 @@
-import { payoutSettlableBy } from '../contract/endpoints/orders.ts';
 import { endpoints } from '../contract/index.ts';
-import { hasBulkSelection, selectedRows } from '../src/ui/selection.ts';
+import { payout as payoutMachine } from '../contract/machines.ts';
 import { pushAndReport } from './orders.ts';
 import { action, rowAction, screen } from './types.ts';
 
@@ -10,10 +9,6 @@ const transferDialog = () => import('../src/screens/payout/SingleTransferDialog.
 const bulkUploadDialog = () => import('../src/screens/payout/BulkUploadDialog.tsx');
 const markDialog = () => import('../src/screens/payout/MarkDialog.tsx');
 const bulkPushDialog = () => import('../src/screens/order/BulkPushDialog.tsx');
-
-/** A person may mark a payout paid or failed from these states. */
-const resolvableByHand = (status: (typeof payoutSettlableBy.person)[number]) =>
-  payoutSettlableBy.person.includes(status);
 
 /** Payout orders: the list, single transfers, bulk files, and the hand actions on a payout. */
 export const payoutCommands = [
@@ -47,9 +42,9 @@ export const payoutCommands = [
     icon: 'send',
     shortcut: 'p',
     needs: [merchantPayout.push],
-    when: () => hasBulkSelection('payout'),
+    bulk: true,
     run: async (c) => {
-      if (await c.dialog(bulkPushDialog, { kind: 'payout' as const, rows: [...selectedRows('payout')] }))
+      if (await c.dialog(bulkPushDialog, { kind: 'payout' as const, rows: [...c.selection('payout')] }))
         c.refresh();
     },
   }),
@@ -58,7 +53,7 @@ export const payoutCommands = [
     icon: 'refresh',
     shortcut: 'r',
     needs: [merchantPayout.retry],
-    when: (p) => p.status === 'failed',
+    when: (p) => payoutMachine.can('retry', p.status),
     // The dialog is the confirmation: it asks for the reason and the Google code.
     run: async (c, payout) => {
       if (await c.dialog(markDialog, { payout, action: 'retry' as const })) c.refresh();
@@ -69,7 +64,7 @@ export const payoutCommands = [
     icon: 'check',
     shortcut: 's',
     needs: [merchantPayout.markSuccess],
-    when: (p) => resolvableByHand(p.status),
+    when: (p) => payoutMachine.can('markSuccess', p.status),
     run: async (c, payout) => {
       if (await c.dialog(markDialog, { payout, action: 'markSuccess' as const })) c.refresh();
     },
@@ -79,7 +74,7 @@ export const payoutCommands = [
     icon: 'close',
     shortcut: 'F',
     needs: [merchantPayout.markFailed],
-    when: (p) => resolvableByHand(p.status),
+    when: (p) => payoutMachine.can('markFailed', p.status),
     run: async (c, payout) => {
       if (await c.dialog(markDialog, { payout, action: 'markFailed' as const })) c.refresh();
     },
@@ -89,7 +84,7 @@ export const payoutCommands = [
     icon: 'send',
     shortcut: 'p',
     needs: [merchantPayout.push],
-    when: (p) => p.status === 'success' || p.status === 'failed',
+    when: (p) => payoutMachine.can('push', p.status),
     run: (c, payout) => pushAndReport(c, merchantPayout.push, payout.id),
   }),
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../contract/index.ts';
+import { endpoints, type Grants } from '../contract/index.ts';
 import {
   actionsFor,
   assemble,
@@ -7,7 +7,6 @@ import {
   type Contexts,
   cheatSheet,
   commands,
-  type Grants,
   globalActions,
   menuFor,
   screen,

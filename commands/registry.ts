@@ -1,4 +1,4 @@
-import { allows, type Grants } from './access.ts';
+import { allows, type Grants } from '../contract/index.ts';
 import { accountActions, accountScreens, publicScreens } from './account.ts';
 import { appCommands, tableCommands } from './app.ts';
 import { businessCommands } from './business.ts';
@@ -17,9 +17,6 @@ import {
   type ScreenCommand,
 } from './types.ts';
 
-export type { Grants } from './access.ts';
-export { allows } from './access.ts';
-
 /** Every command of the console, checked once: ids, routes and shortcuts are unique. */
 export function assemble(list: readonly Command[]): readonly Command[] {
   const ids = new Set<string>();
@@ -35,14 +32,16 @@ export function assemble(list: readonly Command[]): readonly Command[] {
     for (const key of shortcutsOf(command)) {
       const scope = command.kind === 'action' ? (command.context ?? command.scope ?? 'global') : 'global';
       const other = keys.get(`${scope}:${key}`);
-      const bothConditional =
-        other?.kind === 'action' && other.when && command.kind === 'action' && command.when;
-      if (other && !bothConditional) throw new Error(`shortcut ${key} of ${command.id} repeats ${other.id}`);
+      if (other && !(conditional(other) && conditional(command)))
+        throw new Error(`shortcut ${key} of ${command.id} repeats ${other.id}`);
       keys.set(`${scope}:${key}`, command);
     }
   }
   return list;
 }
+
+/** Offered only in some states or selections: two such actions may share a key. */
+const conditional = (command: Command) => command.kind === 'action' && (!!command.when || !!command.bulk);
 
 export function shortcutsOf(command: Command): readonly string[] {
   if (!command.shortcut) return [];
@@ -101,18 +100,30 @@ export function menuFor(grants: Grants | null, list: readonly ScreenCommand[] = 
   return [...top, ...groups];
 }
 
-/** Actions the user may run on `target` of `context`, in declaration order. */
+/** A bulk action needs this many checked rows; with fewer, its key falls to the single-row action. */
+const bulkMinimum = 2;
+
+/**
+ * True when the action fits `target` and the list around it (`checked`: how many rows of the action's
+ * list are checked). Permissions are checked apart (`allows`).
+ */
+export function applies(action: AnyAction, target: unknown, checked: number): boolean {
+  if (action.bulk && checked < bulkMinimum) return false;
+  return !action.when || (action.when as (t: unknown) => boolean)(target);
+}
+
+/**
+ * Actions the user may run on `target` of `context`, in declaration order; bulk actions only with
+ * `checked` (the rows checked in its list) at two or more, so a drawer, which passes none, never shows them.
+ */
 export function actionsFor<K extends ContextName>(
   grants: Grants | null,
   context: K,
   target: Contexts[K],
-  list: readonly AnyAction[] = actions,
+  checked = 0,
 ): AnyAction[] {
-  return list.filter(
-    (a) =>
-      a.context === context &&
-      allows(grants, a.needs) &&
-      (!a.when || (a.when as (t: Contexts[K]) => boolean)(target)),
+  return actions.filter(
+    (a) => a.context === context && allows(grants, a.needs) && applies(a, target, checked),
   );
 }
 

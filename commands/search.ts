@@ -1,9 +1,8 @@
 import type { Endpoint, Input, Output } from '../contract/index.ts';
 import { endpoints } from '../contract/index.ts';
-import { thousands } from '../src/lib/format.ts';
-import { t } from '../src/lib/i18n.ts';
-import { endOfDay, lookbackDays, startOfDay } from '../src/ui/timeRange.ts';
-import type { IconName } from './types.ts';
+import { stateLabel } from '../contract/machine.ts';
+import { payin, payout } from '../contract/machines.ts';
+import type { IconName, RunContext } from './types.ts';
 
 /** A live result in the palette: where choosing it goes. */
 export interface SearchHit {
@@ -15,11 +14,16 @@ export interface SearchHit {
   route: string;
 }
 
-export type SearchCall = <E extends Endpoint>(
-  endpoint: E,
-  input: Input<E>,
-  signal: AbortSignal,
-) => Promise<Output<E>>;
+/** What the palette hands a provider for one search. */
+export interface SearchContext {
+  /** Calls an API endpoint; cancelled when a newer search supersedes this one. */
+  call<E extends Endpoint>(endpoint: E, input: Input<E>): Promise<Output<E>>;
+  t: RunContext['t'];
+  /** A number with thousands separators, as the lists show amounts. */
+  thousands(value: string | number): string;
+  /** The order lists' whole window (`range=60d`: the last 60 days, today included), as the API takes it. */
+  lookback: { from: string; to: string };
+}
 
 /**
  * A source of palette results (orders, merchants, … in later areas). It runs only when the user
@@ -29,7 +33,7 @@ export interface SearchProvider {
   id: string;
   needs: readonly Endpoint[];
   minLength: number;
-  search(query: string, call: SearchCall, signal: AbortSignal): Promise<SearchHit[]>;
+  search(query: string, c: SearchContext): Promise<SearchHit[]>;
 }
 
 /** What a pasted list of numbers is split on: whitespace, commas, semicolons (also the full-width ones). */
@@ -46,14 +50,6 @@ export function orderNumbersIn(query: string): string[] {
   return words.every((w) => orderWord.test(w)) ? words.slice(0, 100) : [];
 }
 
-/** The order lists' whole window: the last 60 days, today included. */
-function lastSixtyDays(now = new Date()) {
-  return {
-    from: startOfDay(now, lookbackDays - 1).toISOString(),
-    to: endOfDay(now).toISOString(),
-  };
-}
-
 const resultSize = 5;
 
 /**
@@ -68,25 +64,25 @@ function orderProvider(kind: 'payin' | 'payout'): SearchProvider {
     id: kind,
     needs: [list],
     minLength: 3,
-    async search(query, call, signal) {
+    async search(query, c) {
       const words = orderNumbersIn(query);
       if (words.length === 0) return [];
       const several = words.length > 1;
-      const page = await call(
-        list,
-        { ...lastSixtyDays(), ...(several ? { nos: words } : { q: words[0] }), pageSize: resultSize },
-        signal,
-      );
+      const page = await c.call(list, {
+        ...c.lookback,
+        ...(several ? { nos: words } : { q: words[0] }),
+        pageSize: resultSize,
+      });
       const hits: SearchHit[] = page.list.map((o) => ({
         id: `${kind}:${o.orderNo}`,
         title: o.orderNo,
         // What tells two orders apart first; the kind last (the icon says it too).
         detail: [
           o.merchantOrderNo,
-          thousands(o.amount),
-          t(`screens.${kind === 'payin' ? 'order' : 'payout'}.statuses.${o.status}`),
+          c.thousands(o.amount),
+          stateLabel(c.t, kind === 'payin' ? payin : payout, o.status),
           o.merchantCode,
-          t(`screens.${kind === 'payin' ? 'order' : 'payout'}.kind`),
+          c.t(`screens.${kind === 'payin' ? 'order' : 'payout'}.kind`),
         ].join(' · '),
         icon: kind === 'payin' ? 'clipboard' : 'send',
         route: `${route}?range=60d&order=${encodeURIComponent(o.orderNo)}`,
@@ -96,8 +92,8 @@ function orderProvider(kind: 'payin' | 'payout'): SearchProvider {
         for (const w of words) filter.append('nos', w);
         hits.unshift({
           id: `${kind}:nos`,
-          title: t(`screens.${kind === 'payin' ? 'order' : 'payout'}.pastedHit`, { n: words.length }),
-          detail: t('screens.order.pastedFound', { n: page.total, capped: page.totalCapped ? '+' : '' }),
+          title: c.t(`screens.${kind === 'payin' ? 'order' : 'payout'}.pastedHit`, { n: words.length }),
+          detail: c.t('screens.order.pastedFound', { n: page.total, capped: page.totalCapped ? '+' : '' }),
           icon: 'filter',
           route: `${route}?${filter}`,
         });
@@ -114,14 +110,14 @@ export const searchProviders: readonly SearchProvider[] = [
     id: 'merchant',
     needs: [endpoints.merchant.list],
     minLength: 2,
-    async search(query, call, signal) {
+    async search(query, c) {
       const q = query.trim();
       if (separators.test(q) && orderNumbersIn(q).length > 1) return [];
-      const page = await call(endpoints.merchant.list, { q, pageSize: 5 }, signal);
+      const page = await c.call(endpoints.merchant.list, { q, pageSize: 5 });
       return page.list.map((m) => ({
         id: `merchant:${m.id}`,
         title: `${m.code} · ${m.name}`,
-        detail: t('screens.order.merchantHit', { id: m.id }),
+        detail: c.t('screens.order.merchantHit', { id: m.id }),
         icon: 'users',
         route: `/merchant?q=${encodeURIComponent(m.code)}`,
       }));
@@ -131,8 +127,8 @@ export const searchProviders: readonly SearchProvider[] = [
     id: 'admin',
     needs: [endpoints.admin.list],
     minLength: 2,
-    async search(query, call, signal) {
-      const page = await call(endpoints.admin.list, { username: query, pageSize: 5 }, signal);
+    async search(query, c) {
+      const page = await c.call(endpoints.admin.list, { username: query, pageSize: 5 });
       return page.list.map((u) => ({
         id: `admin:${u.id}`,
         title: u.username,

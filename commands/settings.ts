@@ -1,6 +1,4 @@
 import { endpoints, type Output } from '../contract/index.ts';
-import { $user } from '../src/lib/session.ts';
-import { merchantIdInView } from '../src/ui/merchantInView.ts';
 import { action, type Command, type RunContext, screen } from './types.ts';
 
 const { merchant } = endpoints;
@@ -16,8 +14,8 @@ const surchargeForm = () => import('../src/screens/fees/SurchargeForm.tsx');
  * merchant in view (`merchantId` in the URL); without one the user is sent to choose it.
  */
 function merchantTarget(c: RunContext, route: string): { id?: number } | null {
-  if ($user.get()?.kind !== 'platform') return {};
-  const id = merchantIdInView();
+  if (c.userKind !== 'platform') return {};
+  const id = c.merchantInView;
   if (id !== undefined) return { id };
   c.toast('warning', c.t('screens.dev.chooseMerchant'));
   c.navigate(route);

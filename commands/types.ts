@@ -88,7 +88,15 @@ export interface RunContext {
   shell: ShellControls;
   /** The focused table, when a list screen is active and the focus is not in a field. */
   table?: TableControls;
+  /** The rows checked in the list of `context` on screen (empty when another list, or none, is on screen). */
+  selection<K extends ContextName>(context: K): readonly Contexts[K][];
+  /** Who runs the command: platform staff or a merchant's user. */
+  userKind: UserKind | null;
+  /** The merchant a platform user has in view: `merchantId` in the URL (the merchant picker keeps it). */
+  merchantInView: number | undefined;
 }
+
+export type UserKind = Output<typeof endpoints.auth.info>['kind'];
 
 export interface ShellControls {
   openPalette(): void;
@@ -143,6 +151,12 @@ export interface ActionCommand<K extends ContextName | undefined = ContextName |
   scope?: 'table';
   /** State predicate on the target; never a permission check. */
   when?: K extends ContextName ? (target: Contexts[K]) => boolean : never;
+  /**
+   * Acts on the rows checked in its list rather than on one: offered while at least two are checked
+   * (then its key wins over the single-row action's), never in a record's drawer. `run` reads the rows
+   * with `c.selection(context)`.
+   */
+  bulk?: K extends ContextName ? true : never;
   /** Asked before running: `danger` paints the button red. */
   confirm?: { danger?: boolean };
   /** Hidden from the palette (still in menus and the cheat sheet). */

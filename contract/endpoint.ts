@@ -1,4 +1,5 @@
 import type * as z from 'zod/mini';
+import type { RoleGrants } from './permissions.ts';
 
 /**
  * Who may call an endpoint.
@@ -8,6 +9,7 @@ import type * as z from 'zod/mini';
  * - `both`: users of either kind holding the permission, each confined to its own kind and merchant.
  * - `superAdmin`: platform users holding `*` only. Such an endpoint is in no role catalogue, so no role
  *   can grant it (the mail outbox: its codes sign anyone in as anyone).
+ * The rule reading it is `mayCall` in `permissions.ts`.
  */
 export type Caller = 'public' | 'session' | 'platform' | 'merchant' | 'both' | 'superAdmin';
 
@@ -24,6 +26,8 @@ export interface EndpointDef<I extends z.ZodMiniType, O extends z.ZodMiniType> {
   maxBodyBytes?: number;
   /** The answer is a file (an export), streamed with its own content type; errors still come as the envelope. */
   download?: true;
+  /** The built-in roles seeded with this endpoint's permission (the rule is in `permissions.ts`). */
+  grants?: RoleGrants;
 }
 
 /** One API endpoint. Its description lives in the locales under `endpoints.<id>`. */
@@ -45,34 +49,4 @@ export function endpoint<I extends z.ZodMiniType, O extends z.ZodMiniType>(
   def: EndpointDef<I, O>,
 ): Endpoint<I, O> {
   return { ...def, permission: `${def.method} ${def.path}`, id: '', group: '' };
-}
-
-/** True when a user of `kind` may ever call an endpoint of this caller kind. */
-export function kindMayCall(caller: Caller, kind: 'platform' | 'merchant'): boolean {
-  return (
-    caller === 'both' ||
-    caller === kind ||
-    caller === 'session' ||
-    (caller === 'superAdmin' && kind === 'platform')
-  );
-}
-
-/** True when the endpoint needs a permission (as opposed to public or any signed-in user). */
-export function needsPermission(caller: Caller): boolean {
-  return caller === 'platform' || caller === 'merchant' || caller === 'both' || caller === 'superAdmin';
-}
-
-/**
- * True when a signed-in user of `kind`, holding the permissions `holds` answers for, may call the
- * endpoint: the one check the server and the console both make.
- */
-export function grantsCall(
-  endpoint: Pick<Endpoint, 'caller' | 'permission'>,
-  kind: 'platform' | 'merchant',
-  holds: (permission: string) => boolean,
-): boolean {
-  if (!kindMayCall(endpoint.caller, kind)) return false;
-  if (!needsPermission(endpoint.caller)) return true;
-  if (endpoint.caller === 'superAdmin') return holds('*');
-  return holds('*') || holds(endpoint.permission);
 }

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { accountName, accountNumber, ifsc, payinStatus } from './endpoints/orders.ts';
+import { payout } from './machines.ts';
 import { amount, moneyOut } from './money.ts';
 
 const merchantOrderNo = z
@@ -28,10 +29,11 @@ export const gatewayPayin = z.object({
 });
 
 /**
- * A payout's status as merchants see it: our internal hand-over steps (`submitting`, `needs_review`)
- * are `processing` to them, so their status set stays the one GATEWAY.md documents.
+ * A payout's status as merchants see it: our internal hand-over steps (`shownAsProcessing`:
+ * submitting, needs review) are `processing` to them, so their status set stays the one GATEWAY.md
+ * documents (queued, processing, success, failed, creation_failed).
  */
-export const gatewayPayoutStatus = z.enum(['queued', 'processing', 'success', 'failed', 'creation_failed']);
+export const gatewayPayoutStatus = z.enum(payout.states.filter((s) => !payout.is('shownAsProcessing', s)));
 
 export const gatewayPayout = z.object({
   orderNo: z.string(),

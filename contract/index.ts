@@ -58,3 +58,4 @@ export const allEndpoints: readonly Endpoint[] = assemble();
 
 export * from './endpoint.ts';
 export * from './errno.ts';
+export * from './permissions.ts';

@@ -49,6 +49,18 @@ export type StateOf<M> = M extends Machine<infer S, string, string> ? S : never;
 export type ActionOf<M> = M extends Machine<string, infer A, string> ? A : never;
 export type AnyMachine = Machine<string, string, string>;
 
+/**
+ * A state's label in the reader's language: the locale key `status.<machine>.<state>` (machine.test.ts
+ * checks every state has one in both languages), translated by the caller's `t`.
+ */
+export function stateLabel<M extends AnyMachine>(
+  t: (key: string) => string,
+  m: M,
+  state: StateOf<M>,
+): string {
+  return t(`status.${m.name}.${state}`);
+}
+
 /** Declares a machine, after checking that it is well formed (throws at load otherwise). */
 export function machine<const S extends string, const A extends string, const G extends string>(
   d: MachineDeclaration<S, A, G>,

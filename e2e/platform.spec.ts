@@ -351,10 +351,12 @@ test('dashboard: figures, charts, and queue links that land on filtered lists', 
     .getByRole('region', { name: 'Needs a person' })
     .getByRole('link', { name: /Payouts processing/ })
     .click();
-  await expect(page).toHaveURL(/\/payout\?range=60d&status=processing$/);
+  // Those with the channel and those being handed to it.
+  await expect(page).toHaveURL(/\/payout\?range=60d&status=submitting&status=processing$/);
   const payouts = page.getByRole('grid');
   await expect(payouts.getByRole('row')).toHaveCount(summary.queues.payoutsProcessing + 1);
   for (const row of await payouts.getByRole('row').all()) {
-    if ((await row.getAttribute('aria-rowindex')) !== '1') await expect(row).toContainText('Processing');
+    if ((await row.getAttribute('aria-rowindex')) !== '1')
+      await expect(row).toContainText(/Processing|Sending to the channel/);
   }
 });

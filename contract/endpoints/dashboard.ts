@@ -1,6 +1,20 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
+import { payout } from '../machines.ts';
 import { moneyOut } from '../money.ts';
+
+/**
+ * The payout states each of the dashboard's payout queues counts (and its link lists): those waiting
+ * for a worker, those waiting for a person, and the rest of the orders under way (being handed to the
+ * channel, or with it). Together they are `underWay`, each order in exactly one.
+ */
+export const payoutQueueStates = {
+  payoutsQueued: payout.from('claim'),
+  payoutsProcessing: payout.sets.underWay.filter(
+    (s) => !payout.can('claim', s) && !payout.is('needsPerson', s),
+  ),
+  payoutsNeedReview: payout.sets.needsPerson,
+} as const;
 
 /** Figures of one kind of order over a period, per currency. */
 const orderFigures = z.object({
@@ -44,6 +58,7 @@ export const dashboard = {
     method: 'GET',
     path: '/dashboard/summary',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
     input: z.object({}),
     output: z.object({
       businessTimeZone: z.string(),

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
-import { payin, payout } from '../machines.ts';
+import { callback, payin, payout, recharge } from '../machines.ts';
 import { amount, moneyOut } from '../money.ts';
+import { field, rowSchema } from '../orderRow.ts';
 import {
   actionReason,
   code6,
@@ -18,15 +19,7 @@ import {
 
 export const payinStatus = z.enum(payin.states);
 export const payoutStatus = z.enum(payout.states);
-type PayoutStatus = z.infer<typeof payoutStatus>;
-/**
- * Who may settle a payout, from which states: its channel while the channel has it; a person also when
- * the hand-over's outcome was unclear (`needs_review`), which no channel notification may settle.
- */
-export const payoutSettlableBy: Record<'channel' | 'person', readonly PayoutStatus[]> = {
-  channel: payout.from('channelSuccess'),
-  person: payout.from('markSuccess'),
-};
+const rechargeStatus = z.enum(recharge.states);
 export const pushStatus = z.enum(['unpushed', 'pushed']);
 
 /** One status or several (a repeated query key). */
@@ -86,7 +79,7 @@ export const callbackEvent = z.object({
   messageId: z.string(),
   type: z.string(),
   url: z.string(),
-  status: z.enum(['pending', 'delivered', 'gave_up']),
+  status: z.enum(callback.states),
   attempts: z.array(callbackAttempt),
   nextAttemptAt: z.nullable(z.string()),
 });
@@ -102,28 +95,30 @@ export const postingRow = z.object({
   at: z.string(),
 });
 
-export const payinRow = z.object({
-  id: z.number(),
-  orderNo: z.string(),
-  merchantOrderNo: z.string(),
-  merchantId: z.number(),
-  merchantCode: z.string(),
-  channelId: z.nullable(z.number()),
-  channelCode: z.nullable(z.string()),
-  channelOrderId: z.nullable(z.string()),
-  currency: z.string(),
-  amount: moneyOut,
-  paidAmount: z.nullable(moneyOut),
-  fee: moneyOut,
-  status: payinStatus,
-  pushStatus,
-  utr: z.nullable(z.string()),
-  paidBy: z.nullable(z.string()),
-  createdAt: z.string(),
-  expiresAt: z.string(),
-  paidAt: z.nullable(z.string()),
-  callbackAt: z.nullable(z.string()),
-});
+/** A pay-in order's row (list, detail head, actions' answers): its fields declared once (`orderRow.ts`). */
+export const payinRowFields = {
+  id: field.id,
+  orderNo: field.text,
+  merchantOrderNo: field.text,
+  merchantId: field.id,
+  merchantCode: field.merchantCode,
+  channelId: field.idOrNull,
+  channelCode: field.channelCode,
+  channelOrderId: field.textOrNull,
+  currency: field.text,
+  amount: field.money,
+  paidAmount: field.moneyOrNull,
+  fee: field.money,
+  status: field.oneOf(payinStatus),
+  pushStatus: field.oneOf(pushStatus),
+  utr: field.textOrNull,
+  paidBy: field.textOrNull,
+  createdAt: field.time,
+  expiresAt: field.time,
+  paidAt: field.timeOrNull,
+  callbackAt: field.timeOrNull,
+};
+export const payinRow = rowSchema(payinRowFields);
 
 const listTotals = z.object({ count: z.number(), amount: moneyOut, countCapped: z.boolean() });
 
@@ -132,6 +127,7 @@ export const merchantOrder = {
     method: 'GET',
     path: '/merchantOrder/list',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
     input: z.object({ ...orderFilters, status: oneOrMany(payinStatus) }).check(periodInOrder),
     output: listOf(payinRow),
   }),
@@ -139,6 +135,7 @@ export const merchantOrder = {
     method: 'GET',
     path: '/merchantOrder/info',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
     input: byOrder,
     output: z.object({
       ...payinRow.shape,
@@ -167,6 +164,7 @@ export const merchantOrder = {
     method: 'GET',
     path: '/merchantOrder/totals',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator'] },
     input: z.object({ ...orderFilters, status: oneOrMany(payinStatus) }).check(periodInOrder),
     output: listTotals,
   }),
@@ -175,6 +173,7 @@ export const merchantOrder = {
     method: 'GET',
     path: '/merchantOrder/export',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
     download: true,
     input: z
       .object({ ...exportFilters, status: oneOrMany(payinStatus), format: exportFormat })
@@ -186,6 +185,7 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/create',
     caller: 'merchant',
+    grants: { merchant: ['operator'] },
     input: strictObject({
       amount,
       merchantOrderNo: z.optional(merchantOrderNo),
@@ -198,6 +198,7 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/update',
     caller: 'both',
+    grants: { platform: ['operator'], merchant: ['operator', 'developer'] },
     input: strictObject({
       id,
       notifyUrl: z
@@ -219,6 +220,7 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/utrCheck',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['operator'] },
     input: strictObject({ utr, id: z.optional(id) }),
     output: z.object({
       found: z.boolean(),
@@ -238,6 +240,7 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/supplement',
     caller: 'both',
+    grants: { platform: ['operator'], merchant: ['operator'] },
     input: strictObject({ id, utr, paidAmount: z.optional(amount) }),
     output: payinRow,
   }),
@@ -254,6 +257,7 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/uploadImage',
     caller: 'both',
+    grants: { platform: ['operator'], merchant: ['operator'] },
     maxBodyBytes: 3 * 1024 * 1024,
     input: strictObject({
       id,
@@ -268,6 +272,7 @@ export const merchantOrder = {
     method: 'POST',
     path: '/merchantOrder/push',
     caller: 'both',
+    grants: { platform: ['operator'], merchant: ['operator', 'developer'] },
     input: strictObject({ id }),
     output: callbackAttempt,
   }),
@@ -276,6 +281,7 @@ export const merchantOrder = {
     method: 'GET',
     path: '/merchantOrder/image',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator'] },
     input: z.object({ id }),
     output: z.object({
       id: z.number(),
@@ -287,30 +293,32 @@ export const merchantOrder = {
   }),
 };
 
-export const payoutRow = z.object({
-  id: z.number(),
-  orderNo: z.string(),
-  merchantOrderNo: z.string(),
-  merchantId: z.number(),
-  merchantCode: z.string(),
-  channelId: z.nullable(z.number()),
-  channelCode: z.nullable(z.string()),
-  channelOrderId: z.nullable(z.string()),
-  currency: z.string(),
-  amount: moneyOut,
-  fee: moneyOut,
-  status: payoutStatus,
-  pushStatus,
-  accountName: z.string(),
-  accountNumber: z.string(),
-  ifsc: z.string(),
-  utr: z.nullable(z.string()),
-  source: z.enum(['api', 'console', 'bulk']),
-  failureReason: z.nullable(z.string()),
-  createdAt: z.string(),
-  completedAt: z.nullable(z.string()),
-  callbackAt: z.nullable(z.string()),
-});
+/** A payout order's row, declared as the pay-in's is. */
+export const payoutRowFields = {
+  id: field.id,
+  orderNo: field.text,
+  merchantOrderNo: field.text,
+  merchantId: field.id,
+  merchantCode: field.merchantCode,
+  channelId: field.idOrNull,
+  channelCode: field.channelCode,
+  channelOrderId: field.textOrNull,
+  currency: field.text,
+  amount: field.money,
+  fee: field.money,
+  status: field.oneOf(payoutStatus),
+  pushStatus: field.oneOf(pushStatus),
+  accountName: field.text,
+  accountNumber: field.text,
+  ifsc: field.text,
+  utr: field.textOrNull,
+  source: field.oneOf(z.enum(['api', 'console', 'bulk'])),
+  failureReason: field.textOrNull,
+  createdAt: field.time,
+  completedAt: field.timeOrNull,
+  callbackAt: field.timeOrNull,
+};
+export const payoutRow = rowSchema(payoutRowFields);
 
 export const accountName = z
   .string()
@@ -327,6 +335,7 @@ export const merchantPayout = {
     method: 'GET',
     path: '/merchantPayout/list',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
     input: z.object({ ...orderFilters, status: oneOrMany(payoutStatus) }).check(periodInOrder),
     output: listOf(payoutRow),
   }),
@@ -334,6 +343,7 @@ export const merchantPayout = {
     method: 'GET',
     path: '/merchantPayout/info',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
     input: byOrder,
     output: z.object({
       ...payoutRow.shape,
@@ -348,6 +358,7 @@ export const merchantPayout = {
     method: 'GET',
     path: '/merchantPayout/totals',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator'] },
     input: z.object({ ...orderFilters, status: oneOrMany(payoutStatus) }).check(periodInOrder),
     output: listTotals,
   }),
@@ -356,6 +367,7 @@ export const merchantPayout = {
     method: 'GET',
     path: '/merchantPayout/export',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
     download: true,
     input: z
       .object({ ...exportFilters, status: oneOrMany(payoutStatus), format: exportFormat })
@@ -367,6 +379,7 @@ export const merchantPayout = {
     method: 'POST',
     path: '/merchantPayout/create',
     caller: 'merchant',
+    grants: { merchant: ['finance'] },
     input: strictObject({
       amount,
       accountName,
@@ -382,6 +395,7 @@ export const merchantPayout = {
     method: 'POST',
     path: '/merchantPayout/bulkCreate',
     caller: 'merchant',
+    grants: { merchant: ['finance'] },
     // A 5 MB file is about 7 MB of base64.
     maxBodyBytes: 7.5 * 1024 * 1024,
     input: strictObject({
@@ -407,6 +421,7 @@ export const merchantPayout = {
     method: 'POST',
     path: '/merchantPayout/retry',
     caller: 'platform',
+    grants: { platform: ['operator'] },
     input: strictObject({ id, ...secondFactor }),
     output: payoutRow,
   }),
@@ -414,6 +429,7 @@ export const merchantPayout = {
     method: 'POST',
     path: '/merchantPayout/markSuccess',
     caller: 'platform',
+    grants: { platform: ['operator'] },
     input: strictObject({ id, utr: z.optional(utr), ...secondFactor }),
     output: payoutRow,
   }),
@@ -421,6 +437,7 @@ export const merchantPayout = {
     method: 'POST',
     path: '/merchantPayout/markFailed',
     caller: 'platform',
+    grants: { platform: ['operator'] },
     input: strictObject({ id, ...secondFactor }),
     output: payoutRow,
   }),
@@ -428,6 +445,7 @@ export const merchantPayout = {
     method: 'POST',
     path: '/merchantPayout/push',
     caller: 'both',
+    grants: { platform: ['operator'], merchant: ['finance', 'operator', 'developer'] },
     input: strictObject({ id }),
     output: callbackAttempt,
   }),
@@ -481,6 +499,7 @@ export const merchantWallet = {
     method: 'POST',
     path: '/merchantWallet/info',
     caller: 'both',
+    grants: { platform: ['operator', 'finance', 'auditor'], merchant: ['finance', 'operator'] },
     input: strictObject(walletOf.shape),
     output: balances,
   }),
@@ -489,6 +508,7 @@ export const merchantWallet = {
     method: 'GET',
     path: '/merchantWallet/log',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator'] },
     input: z.object({
       merchantId: z.optional(id),
       account: z.optional(
@@ -507,6 +527,7 @@ export const merchantWallet = {
     method: 'POST',
     path: '/merchantWallet/transferVerify',
     caller: 'merchant',
+    grants: { merchant: ['finance'] },
     input: strictObject({ amount, code: code6 }),
     output: z.object({ amount: moneyOut, collectionAfter: moneyOut, payoutAfter: moneyOut }),
   }),
@@ -515,6 +536,7 @@ export const merchantWallet = {
     method: 'POST',
     path: '/merchantWallet/transfer',
     caller: 'merchant',
+    grants: { merchant: ['finance'] },
     input: strictObject({ amount, code: code6 }),
     output: balances,
   }),
@@ -526,7 +548,7 @@ const rechargeRow = z.object({
   merchantCode: z.string(),
   currency: z.string(),
   amount: moneyOut,
-  status: z.enum(['pending', 'confirmed', 'rejected']),
+  status: rechargeStatus,
   reference: z.string(),
   note: z.string(),
   rejectReason: z.nullable(z.string()),
@@ -539,10 +561,11 @@ export const merchantRechargeLog = {
     method: 'GET',
     path: '/merchantRechargeLog/list',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator'] },
     input: z.object({
       page,
       pageSize,
-      status: z.optional(z.enum(['pending', 'confirmed', 'rejected'])),
+      status: z.optional(rechargeStatus),
       merchantId: z.optional(id),
     }),
     output: listOf(rechargeRow),
@@ -552,6 +575,7 @@ export const merchantRechargeLog = {
     method: 'POST',
     path: '/merchantRechargeLog/create',
     caller: 'merchant',
+    grants: { merchant: ['finance'] },
     input: strictObject({
       amount,
       /** The bank's reference of the transfer: one recharge per reference and merchant, in any case. */
@@ -571,6 +595,7 @@ export const merchantRechargeLog = {
     method: 'POST',
     path: '/merchantRechargeLog/confirm',
     caller: 'platform',
+    grants: { platform: ['finance'] },
     input: strictObject({ id, ...secondFactor }),
     output: rechargeRow,
   }),
@@ -578,6 +603,7 @@ export const merchantRechargeLog = {
     method: 'POST',
     path: '/merchantRechargeLog/reject',
     caller: 'platform',
+    grants: { platform: ['finance'] },
     input: strictObject({ id, ...secondFactor }),
     output: rechargeRow,
   }),

@@ -32,6 +32,7 @@ export const log = {
     method: 'GET',
     path: '/log/list',
     caller: 'both',
+    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
     input: z.object({
       pageSize,
       cursor,

@@ -32,6 +32,7 @@ import {
   type RechargeStatus,
   recharge,
 } from '../../contract/machines.ts';
+import { statesSql } from './states.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => at('created_at').notNull().defaultNow();
@@ -434,12 +435,7 @@ export const postings = pgTable(
 // ---------------------------------------------------------------------------------------------------
 // Orders
 
-export const payinStatuses = payin.states;
-/** A machine's states as the SQL list of a check or a partial index (`in (…)`). */
-const statesSql = (states: readonly string[]) => sql.raw(states.map((s) => `'${s}'`).join(','));
-
 export type { PayinStatus, PayoutStatus };
-export const payoutStatuses = payout.states;
 
 const numberIndex = (name: string, column: string) =>
   index(name).using('btree', sql.raw(`${column} collate "C"`));

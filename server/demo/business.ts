@@ -3,6 +3,7 @@
  * habits (how many orders a day, at what hours, of what amounts), and a seeded random generator so the
  * workspace has the same shape on every machine.
  */
+import { type RechargeStatus, recharge } from '../../contract/machines.ts';
 import type { NewMerchant } from '../modules/merchant/service.ts';
 
 export const minute = 60_000;
@@ -31,7 +32,8 @@ export interface MerchantSpec {
   recharges: {
     day: number;
     amount: number;
-    outcome: 'confirmed' | 'rejected' | 'pending';
+    /** What the platform decided (`pending`: nothing yet). */
+    outcome: RechargeStatus;
     reference: string;
   }[];
 }
@@ -65,9 +67,19 @@ export const demoMerchantSpecs: MerchantSpec[] = [
     payout: { median: rupees(12_000), sigma: 0.8, min: rupees(500), max: rupees(100_000) },
     transfers: true,
     recharges: [
-      { day: 30, amount: rupees(300_000), outcome: 'confirmed', reference: 'NEFT-HDFC-77310045' },
-      { day: 16, amount: rupees(200_000), outcome: 'confirmed', reference: 'NEFT-HDFC-77422981' },
-      { day: 0, amount: rupees(150_000), outcome: 'pending', reference: 'RTGS-HDFC-77590112' },
+      {
+        day: 30,
+        amount: rupees(300_000),
+        outcome: recharge.state.confirmed,
+        reference: 'NEFT-HDFC-77310045',
+      },
+      {
+        day: 16,
+        amount: rupees(200_000),
+        outcome: recharge.state.confirmed,
+        reference: 'NEFT-HDFC-77422981',
+      },
+      { day: 0, amount: rupees(150_000), outcome: recharge.state.pending, reference: 'RTGS-HDFC-77590112' },
     ],
   },
   {
@@ -103,12 +115,27 @@ export const demoMerchantSpecs: MerchantSpec[] = [
     payout: { median: rupees(45_000), sigma: 0.7, min: rupees(2_000), max: rupees(200_000) },
     transfers: false,
     recharges: [
-      { day: 30, amount: rupees(1_000_000), outcome: 'confirmed', reference: 'RTGS-ICIC-20118830' },
-      { day: 23, amount: rupees(800_000), outcome: 'confirmed', reference: 'RTGS-ICIC-20127745' },
-      { day: 16, amount: rupees(800_000), outcome: 'confirmed', reference: 'RTGS-ICIC-20139002' },
-      { day: 12, amount: rupees(500_000), outcome: 'rejected', reference: 'RTGS-ICIC-2014X' },
-      { day: 9, amount: rupees(800_000), outcome: 'confirmed', reference: 'RTGS-ICIC-20151167' },
-      { day: 2, amount: rupees(800_000), outcome: 'confirmed', reference: 'RTGS-ICIC-20163318' },
+      {
+        day: 30,
+        amount: rupees(1_000_000),
+        outcome: recharge.state.confirmed,
+        reference: 'RTGS-ICIC-20118830',
+      },
+      {
+        day: 23,
+        amount: rupees(800_000),
+        outcome: recharge.state.confirmed,
+        reference: 'RTGS-ICIC-20127745',
+      },
+      {
+        day: 16,
+        amount: rupees(800_000),
+        outcome: recharge.state.confirmed,
+        reference: 'RTGS-ICIC-20139002',
+      },
+      { day: 12, amount: rupees(500_000), outcome: recharge.state.rejected, reference: 'RTGS-ICIC-2014X' },
+      { day: 9, amount: rupees(800_000), outcome: recharge.state.confirmed, reference: 'RTGS-ICIC-20151167' },
+      { day: 2, amount: rupees(800_000), outcome: recharge.state.confirmed, reference: 'RTGS-ICIC-20163318' },
     ],
   },
   {
@@ -138,7 +165,9 @@ export const demoMerchantSpecs: MerchantSpec[] = [
     payoutsPerDay: 2.5,
     payout: { median: rupees(4_000), sigma: 0.7, min: rupees(500), max: rupees(20_000) },
     transfers: true,
-    recharges: [{ day: 29, amount: rupees(50_000), outcome: 'confirmed', reference: 'IMPS-SBIN-55012' }],
+    recharges: [
+      { day: 29, amount: rupees(50_000), outcome: recharge.state.confirmed, reference: 'IMPS-SBIN-55012' },
+    ],
   },
 ];
 

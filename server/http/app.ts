@@ -5,9 +5,9 @@ import { Readable } from 'node:stream';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { type Context, Hono } from 'hono';
 import type { Endpoint } from '../../contract/endpoint.ts';
-import { grantsCall, needsPermission } from '../../contract/endpoint.ts';
 import { type Errno, errno } from '../../contract/errno.ts';
 import { allEndpoints } from '../../contract/index.ts';
+import { mayCall, needsPermission } from '../../contract/permissions.ts';
 import { inTransaction } from '../db/index.ts';
 import { operationLog } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
@@ -133,8 +133,7 @@ export function createApp(
             c.req.header('admin-token') ?? (ep.id === 'auth.info' ? c.req.query('token') : undefined);
           user = await resolveSession(deps, token);
           if (needsPermission(ep.caller)) {
-            const held = user.perms;
-            if (!grantsCall(ep, user.kind, (p) => held.includes(p))) {
+            if (!mayCall(user, ep)) {
               await writeLog(db, ep, meta, user, 'denied', errno.forbidden, undefined);
               throw new AppError(errno.forbidden);
             }

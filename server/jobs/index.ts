@@ -6,7 +6,7 @@
 import type { Deps } from '../deps.ts';
 import { pruneNonces } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
-import { expireDuePayins } from '../modules/payin/service.ts';
+import { expireDuePayins } from '../modules/payin/expiry.ts';
 import { runSimulatorAuto } from '../modules/payin/simulator.ts';
 import { autoSettleSimulatorPayouts, submitAllDuePayouts } from '../modules/payout/jobs.ts';
 import { startWebhookWorker } from './webhooks.ts';

@@ -23,7 +23,7 @@ import { createLogger } from '../lib/logger.ts';
 import { createMailer } from '../lib/mail.ts';
 import { rateLimiter } from '../lib/rateLimit.ts';
 import { createMerchant } from '../modules/merchant/service.ts';
-import { notifyPayin } from '../modules/payin/service.ts';
+import { notifyPayin } from '../modules/payin/notifications.ts';
 import { startReceiver, verifyCallback } from '../modules/payin/testkit.ts';
 import { gatewayRoutes, routes } from '../routes.ts';
 import { engines } from '../test/harness.ts';

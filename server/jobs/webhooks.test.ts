@@ -2,15 +2,18 @@
  * Merchant callbacks (GATEWAY.md, RELIABILITY P14–P16): delivered to a real HTTP receiver and verified
  * with the `standardwebhooks` library; retried on the schedule with the same webhook-id and a new
  * timestamp; 3xx is a failure and never followed; a huge reply is cut; 410 gives up and `Retry-After`
- * waits; given up after the schedule; re-pushed by hand; delivered by the worker; the background jobs
- * start and stop cleanly; and with private targets off, loopback receivers (by address, by name, as
- * IPv4-mapped IPv6) are refused and logged without the URL's query string.
+ * waits; given up after the schedule; re-pushed by hand; delivered by the worker; every (state, action)
+ * pair of the callback machine, swept from its declaration; the background jobs start and stop cleanly;
+ * and with private targets off, loopback receivers (by address, by name, as IPv4-mapped IPv6) are
+ * refused and logged without the URL's query string.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, count, eq, lt } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../contract/index.ts';
+import type { ActionOf } from '../../contract/machine.ts';
+import { callback } from '../../contract/machines.ts';
 import {
   channels,
   gatewayNonces,
@@ -31,6 +34,7 @@ import {
   verifyCallback,
 } from '../modules/payin/testkit.ts';
 import { engines, startTestServer, type TestServer } from '../test/harness.ts';
+import { sweep } from '../test/sweep.ts';
 import { periodicJobs, startJobs } from './index.ts';
 import { defaultSchedule, deliverDue, pushNow, startWebhookWorker, wakeWebhookWorkers } from './webhooks.ts';
 
@@ -480,6 +484,50 @@ describe.each(engines)('merchant callbacks on %s', (engine) => {
     } finally {
       await r.close();
     }
+  });
+
+  describe('every (state, action) pair of a callback, swept from the declaration', () => {
+    // `deliver`: a manual push the receiver answers 200 (a push may deliver from any state).
+    // `reschedule` and `giveUp`: a due scheduled attempt answered 500 or 410 Gone, which the schedule
+    // makes only of the events it still works on.
+    type CallbackAction = ActionOf<typeof callback>;
+    const answers: Record<CallbackAction, number> = { deliver: 200, reschedule: 500, giveUp: 410 };
+    const receivers = new Map<CallbackAction, Awaited<ReturnType<typeof startRawReceiver>>>();
+    beforeAll(async () => {
+      for (const [action, status] of Object.entries(answers) as [CallbackAction, number][])
+        receivers.set(action, await startRawReceiver((res) => res.writeHead(status).end(`answer ${status}`)));
+    });
+    afterAll(async () => {
+      for (const r of receivers.values()) await r.close();
+    });
+
+    it.each(sweep(callback))('$name', async ({ state, action, allowed, after: want }) => {
+      const receiver = receivers.get(action)!;
+      const o = await createOrder(s, m, { notifyUrl: receiver.url });
+      await simPay(s, admin, o.orderNo, 'success');
+      const queued = await eventOf(o.id);
+      // The event in `state`, due now, at the receiver that answers for `action`.
+      await s.db
+        .update(webhookEvents)
+        .set({ status: state, url: receiver.url, nextAttemptAt: s.clock.now(), lockedUntil: null })
+        .where(eq(webhookEvents.id, queued.id));
+      const before = await eventOf(o.id);
+      const heard = receiver.count();
+      if (action === 'deliver') await pushNow(s.deps, 'payin', o.id, null);
+      else await drain();
+      const after = await eventOf(o.id);
+      if (!allowed) {
+        expect(after).toEqual(before);
+        expect(receiver.count()).toBe(heard);
+        expect(await attemptsOf(before.id)).toEqual([]);
+        return;
+      }
+      expect(receiver.count()).toBe(heard + 1);
+      expect(after).toMatchObject({ status: want, attempts: before.attempts + 1 });
+      if (action === 'reschedule')
+        expect(after.nextAttemptAt!.getTime()).toBeGreaterThan(s.clock.now().getTime());
+      else expect(after.nextAttemptAt).toBeNull();
+    });
   });
 });
 

@@ -8,6 +8,7 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { CallbackType } from '../../contract/gateway.ts';
+import { type CallbackStatus, callback } from '../../contract/machines.ts';
 import { privateCallbacksAllowed } from '../config.ts';
 import { type Db, inTransaction } from '../db/index.ts';
 import {
@@ -18,6 +19,7 @@ import {
   webhookAttempts,
   webhookEvents,
 } from '../db/schema.ts';
+import { inStates } from '../db/states.ts';
 import type { Deps } from '../deps.ts';
 import { randomToken } from '../lib/crypto.ts';
 import { errorForLog } from '../lib/logger.ts';
@@ -30,6 +32,11 @@ const attemptTimeoutMs = 15_000;
 const claimMs = 60_000;
 
 type Event = typeof webhookEvents.$inferSelect;
+
+/** The events the schedule still works on: where a failed attempt is rescheduled or gives up. */
+const scheduled = callback.from('reschedule');
+/** Where an attempt's outcome leaves its event (both actions lead somewhere). */
+const into = (action: 'deliver' | 'giveUp'): CallbackStatus => callback.to(action)!;
 
 export async function callbackSchedule(db: Db): Promise<number[]> {
   const [row] = await db.select().from(parameters).where(eq(parameters.key, 'callback_schedule'));
@@ -214,7 +221,7 @@ async function settle(
       await tx
         .update(webhookEvents)
         .set({
-          status: 'delivered',
+          status: into('deliver'),
           deliveredAt: result.at,
           nextAttemptAt: null,
           lockedUntil: null,
@@ -235,8 +242,8 @@ async function settle(
       if (!gone) return false;
       const stopped = await tx
         .update(webhookEvents)
-        .set({ status: 'gave_up', nextAttemptAt: null })
-        .where(and(eq(webhookEvents.id, event.id), eq(webhookEvents.status, 'pending')))
+        .set({ status: into('giveUp'), nextAttemptAt: null })
+        .where(and(eq(webhookEvents.id, event.id), inStates(webhookEvents.status, callback.from('giveUp'))))
         .returning({ id: webhookEvents.id });
       return stopped.length > 0;
     }
@@ -250,7 +257,7 @@ async function settle(
         attempts: done,
         lockedUntil: null,
         ...(next === undefined
-          ? { status: 'gave_up' as const, nextAttemptAt: null }
+          ? { status: into('giveUp'), nextAttemptAt: null }
           : { nextAttemptAt: new Date(result.at.getTime() + waitMs) }),
       })
       .where(eq(webhookEvents.id, event.id));
@@ -272,7 +279,7 @@ export async function deliverDue(deps: Deps, limit = 20): Promise<number> {
       .from(webhookEvents)
       .where(
         and(
-          eq(webhookEvents.status, 'pending'),
+          inStates(webhookEvents.status, scheduled),
           lte(webhookEvents.nextAttemptAt, now),
           or(isNull(webhookEvents.lockedUntil), lte(webhookEvents.lockedUntil, now)),
         ),

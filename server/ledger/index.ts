@@ -1,7 +1,8 @@
 /**
  * The ledger: the only code that writes balances. Every movement is one journal entry whose postings
  * sum to zero per currency; accounts are locked in id order, each posting records the balance before
- * and after, and the database refuses a negative wallet (CHECK) even if this code were wrong.
+ * and after, and the database refuses a negative wallet (CHECK) even if this code were wrong. `post`
+ * writes one entry; `postMany` and `LedgerBatch` write many in batched inserts, with the same result.
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { errno } from '../../contract/errno.ts';
@@ -46,7 +47,9 @@ export const merchantWalletKinds = [
   'frozen',
 ] as const;
 
-const keyOf = (a: AccountRef) => `${a.ownerType}:${a.ownerId}:${a.kind}:${a.currency}`;
+/** An account's identity as a string, to key maps by. */
+export const accountKey = (a: AccountRef) => `${a.ownerType}:${a.ownerId}:${a.kind}:${a.currency}`;
+const keyOf = accountKey;
 
 export interface EntryLine {
   account: AccountRef;
@@ -83,9 +86,19 @@ export async function ensureAccounts(tx: Db, refs: readonly AccountRef[]): Promi
     .onConflictDoNothing();
 }
 
+/** A locked account as this transaction sees it: its balance and version move as entries apply. */
+interface HeldAccount {
+  id: number;
+  balance: number;
+  version: number;
+  mayBeNegative: boolean;
+}
+
 /** Locks the accounts of `refs` (creating missing ones) in id order, so concurrent entries never deadlock. */
-async function lockAccounts(tx: Db, refs: readonly AccountRef[]) {
+async function lockAccounts(tx: Db, refs: readonly AccountRef[]): Promise<Map<string, HeldAccount>> {
   const unique = [...new Map(refs.map((r) => [keyOf(r), r])).values()];
+  const byKey = new Map<string, HeldAccount>();
+  if (!unique.length) return byKey;
   type Row = {
     id: number;
     owner_type: string;
@@ -113,7 +126,6 @@ async function lockAccounts(tx: Db, refs: readonly AccountRef[]) {
     await ensureAccounts(tx, unique);
     rows = await select();
   }
-  const byKey = new Map<string, { id: number; balance: number; version: number; mayBeNegative: boolean }>();
   for (const r of rows) {
     byKey.set(`${r.owner_type}:${r.owner_id}:${r.kind}:${r.currency}`, {
       id: Number(r.id),
@@ -130,11 +142,8 @@ export function rowsOf<T>(result: unknown): T[] {
   return ((result as { rows?: T[] }).rows ?? (result as T[])) as T[];
 }
 
-/**
- * Posts one balanced entry inside the caller's transaction. Refuses (errno 1019) when a wallet would go
- * below zero; refuses (409) when the same cause was already posted.
- */
-export async function post(tx: Db, entry: Entry): Promise<PostedLine[]> {
+/** Refuses an entry without lines, with an amount that is not a non-zero safe integer, or that does not balance. */
+function checkBalanced(entry: Pick<Entry, 'kind' | 'lines'>): void {
   if (!entry.lines.length) throw new Error('ledger: an entry needs lines');
   const sums = new Map<string, bigint>();
   for (const line of entry.lines) {
@@ -145,6 +154,87 @@ export async function post(tx: Db, entry: Entry): Promise<PostedLine[]> {
   for (const [currency, sum] of sums) {
     if (sum !== 0n) throw new Error(`ledger: entry ${entry.kind} does not balance in ${currency} (${sum})`);
   }
+}
+
+/**
+ * Applies an entry's lines to the held accounts, in account id order: each line gets the balance before
+ * and after and the account's next `seq`. Refuses (errno 1019) when a wallet would go below zero, leaving
+ * the accounts as they were.
+ */
+function applyLines(accounts: Map<string, HeldAccount>, lines: readonly EntryLine[]): PostedLine[] {
+  const held = lines
+    .map((line) => ({ line, acc: accounts.get(keyOf(line.account))! }))
+    .sort((a, b) => a.acc.id - b.acc.id);
+  // Worked out on copies first: a refused entry must not move any account.
+  const next = new Map<HeldAccount, { balance: number; version: number }>();
+  const posted: PostedLine[] = [];
+  for (const { line, acc } of held) {
+    const state = next.get(acc) ?? { balance: acc.balance, version: acc.version };
+    const before = state.balance;
+    const after = before + line.amount;
+    if (after < 0 && !acc.mayBeNegative) {
+      throw new AppError(
+        errno.insufficientBalance,
+        null,
+        `${keyOf(line.account)} ${before} + ${line.amount}`,
+      );
+    }
+    state.balance = after;
+    state.version += 1;
+    next.set(acc, state);
+    posted.push({
+      accountId: acc.id,
+      account: line.account,
+      amount: line.amount,
+      balanceBefore: before,
+      balanceAfter: after,
+      seq: state.version,
+    });
+  }
+  for (const [acc, state] of next) Object.assign(acc, state);
+  return posted;
+}
+
+/** Splits `rows` into inserts of at most `size` rows (PostgreSQL takes at most 65,535 parameters). */
+function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
+}
+
+async function insertPostings(tx: Db, rows: (typeof postings.$inferInsert)[]): Promise<void> {
+  for (const chunk of chunks(rows, 1000)) await tx.insert(postings).values(chunk);
+}
+
+/** Writes the held accounts' balance and version, in one statement. */
+async function saveAccounts(tx: Db, accounts: Iterable<HeldAccount>): Promise<void> {
+  const rows = [...accounts].map((a) => sql`(${a.id}::int, ${a.balance}::bigint, ${a.version}::bigint)`);
+  if (!rows.length) return;
+  await tx.execute(sql`
+    update ${ledgerAccounts} a set balance = v.balance, version = v.version
+    from (values ${sql.join(rows, sql`, `)}) as v(id, balance, version)
+    where a.id = v.id`);
+}
+
+const postingRows = (entryId: number, at: Date, lines: readonly PostedLine[]) =>
+  lines.map((p) => ({
+    entryId,
+    accountId: p.accountId,
+    seq: p.seq,
+    amount: p.amount,
+    balanceBefore: p.balanceBefore,
+    balanceAfter: p.balanceAfter,
+    currency: p.account.currency,
+    at,
+  }));
+
+const alreadyPosted = (e: { refType: string; refId: string | number; kind: string }) =>
+  new AppError(errno.conflict, null, `already posted: ${e.refType} ${e.refId} ${e.kind}`);
+
+/**
+ * Posts one balanced entry inside the caller's transaction. Refuses (errno 1019) when a wallet would go
+ * below zero; refuses (409) when the same cause was already posted.
+ */
+export async function post(tx: Db, entry: Entry): Promise<PostedLine[]> {
+  checkBalanced(entry);
   const accounts = await lockAccounts(
     tx,
     entry.lines.map((l) => l.account),
@@ -161,56 +251,127 @@ export async function post(tx: Db, entry: Entry): Promise<PostedLine[]> {
     })
     .onConflictDoNothing()
     .returning({ id: journalEntries.id });
-  if (!inserted.length)
-    throw new AppError(errno.conflict, null, `already posted: ${entry.refType} ${entry.refId} ${entry.kind}`);
-  const entryId = inserted[0]!.id;
-
-  const lines = [...entry.lines].sort(
-    (a, b) => accounts.get(keyOf(a.account))!.id - accounts.get(keyOf(b.account))!.id,
-  );
-  const posted: PostedLine[] = [];
-  for (const line of lines) {
-    const acc = accounts.get(keyOf(line.account))!;
-    const before = acc.balance;
-    const after = before + line.amount;
-    if (after < 0 && !acc.mayBeNegative) {
-      throw new AppError(
-        errno.insufficientBalance,
-        null,
-        `${keyOf(line.account)} ${before} + ${line.amount}`,
-      );
-    }
-    acc.balance = after;
-    acc.version += 1;
-    posted.push({
-      accountId: acc.id,
-      account: line.account,
-      amount: line.amount,
-      balanceBefore: before,
-      balanceAfter: after,
-      seq: acc.version,
-    });
-  }
-  await tx.insert(postings).values(
-    posted.map((p) => ({
-      entryId,
-      accountId: p.accountId,
-      seq: p.seq,
-      amount: p.amount,
-      balanceBefore: p.balanceBefore,
-      balanceAfter: p.balanceAfter,
-      currency: p.account.currency,
-      at: entry.at,
-    })),
-  );
-  for (const acc of new Set(posted.map((p) => p.accountId))) {
-    const state = [...accounts.values()].find((a) => a.id === acc)!;
-    await tx
-      .update(ledgerAccounts)
-      .set({ balance: state.balance, version: state.version })
-      .where(eq(ledgerAccounts.id, acc));
-  }
+  if (!inserted.length) throw alreadyPosted(entry);
+  const posted = applyLines(accounts, entry.lines);
+  await insertPostings(tx, postingRows(inserted[0]!.id, entry.at, posted));
+  await saveAccounts(tx, accounts.values());
   return posted;
+}
+
+/**
+ * Posts many balanced entries in the caller's transaction, as posting them one by one in this order would
+ * (the same postings, balances and `seq`), in batched inserts and one balance update per account. The
+ * accounts are locked first, all at once in id order. Refuses the whole batch, writing nothing, when an
+ * entry does not balance or would take a wallet below zero (1019); refuses (409) when a cause was already
+ * posted (the caller's transaction then rolls back).
+ */
+export async function postMany(tx: Db, entries: readonly Entry[]): Promise<PostedLine[][]> {
+  const batch = new LedgerBatch(tx);
+  await batch.hold(entries.flatMap((e) => e.lines.map((l) => l.account)));
+  const posted: PostedLine[][] = [];
+  for (const e of entries) posted.push(await batch.post(e));
+  await batch.write();
+  return posted;
+}
+
+/** An entry of a batch whose cause may be a row written just before the batch is: its id is read then. */
+export interface BatchEntry extends Omit<Entry, 'refId'> {
+  refId: Entry['refId'] | (() => Entry['refId']);
+}
+
+/**
+ * The bulk path (`postMany`, the demo seed): entries are worked out as they come, against accounts this
+ * batch holds locked, and written by `write()` in batched inserts with one balance update per account.
+ * While a batch is open, its accounts' balances are what it says (`balance`), so nothing else may post to
+ * them in this transaction until it is written; after another posting, start a new batch. Accounts are
+ * locked as the batch first meets them: hold every account up front (`hold`) where other transactions may
+ * post at the same time, so that locks are taken in id order.
+ */
+export class LedgerBatch {
+  private readonly held = new Map<string, HeldAccount>();
+  private readonly touched = new Set<HeldAccount>();
+  private entries: { entry: BatchEntry; lines: PostedLine[] }[] = [];
+
+  constructor(private readonly tx: Db) {}
+
+  /** Entries posted and not written yet. */
+  get pending(): number {
+    return this.entries.length;
+  }
+
+  /** Locks the accounts (creating missing ones) this batch does not hold yet, in id order. */
+  async hold(refs: readonly AccountRef[]): Promise<void> {
+    const missing = refs.filter((r) => !this.held.has(keyOf(r)));
+    if (!missing.length) return;
+    for (const [key, acc] of await lockAccounts(this.tx, missing)) this.held.set(key, acc);
+  }
+
+  /** The account's balance with every entry of this batch, written or not. */
+  async balance(ref: AccountRef): Promise<number> {
+    await this.hold([ref]);
+    return this.held.get(keyOf(ref))!.balance;
+  }
+
+  /** Works out one entry as `post` would; refuses as `post` does, and then the batch is as it was. */
+  async post(entry: BatchEntry): Promise<PostedLine[]> {
+    checkBalanced(entry);
+    await this.hold(entry.lines.map((l) => l.account));
+    const lines = applyLines(this.held, entry.lines);
+    for (const l of lines) this.touched.add(this.held.get(keyOf(l.account))!);
+    this.entries.push({ entry, lines });
+    return lines;
+  }
+
+  /** Writes the entries posted since the last write: journal entries, postings, account balances. */
+  async write(): Promise<void> {
+    if (!this.entries.length) return;
+    const tx = this.tx;
+    const written = this.entries.map(({ entry, lines }) => ({
+      entry,
+      lines,
+      refId: String(typeof entry.refId === 'function' ? entry.refId() : entry.refId),
+    }));
+    const causeOf = (refType: string, refId: string, kind: string) => `${refType}\u0000${refId}\u0000${kind}`;
+    const ids = new Map<string, number>();
+    const seen = new Set<string>();
+    for (const chunk of chunks(written, 1000)) {
+      const rows = await tx
+        .insert(journalEntries)
+        .values(
+          chunk.map(({ entry, refId }) => ({
+            at: entry.at,
+            kind: entry.kind,
+            refType: entry.refType,
+            refId,
+            memo: entry.memo ?? '',
+            userId: entry.userId ?? null,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({
+          id: journalEntries.id,
+          refType: journalEntries.refType,
+          refId: journalEntries.refId,
+          kind: journalEntries.kind,
+        });
+      for (const r of rows) ids.set(causeOf(r.refType, r.refId, r.kind), r.id);
+      for (const { entry, refId } of chunk) {
+        const cause = causeOf(entry.refType, refId, entry.kind);
+        // Skipped by the insert: posted before, or earlier in this batch.
+        if (!ids.has(cause) || seen.has(cause)) throw alreadyPosted({ ...entry, refId });
+        seen.add(cause);
+      }
+    }
+    await insertPostings(
+      tx,
+      written.flatMap(({ entry, refId, lines }) =>
+        postingRows(ids.get(causeOf(entry.refType, refId, entry.kind))!, entry.at, lines),
+      ),
+    );
+    await saveAccounts(tx, this.touched);
+    this.entries = [];
+    this.touched.clear();
+  }
 }
 
 /** Balances of a merchant's wallets (missing accounts read as zero). */

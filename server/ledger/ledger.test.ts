@@ -6,9 +6,20 @@ import { journalEntries, postings } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
 import { engines, errno, startTestServer, type TestServer } from '../test/harness.ts';
 import { checkLedger } from './check.ts';
-import { merchantAccount, merchantBalances, platformAccount, post, rowsOf } from './index.ts';
+import {
+  type Entry,
+  LedgerBatch,
+  merchantAccount,
+  merchantBalances,
+  merchantWalletKinds,
+  platformAccount,
+  post,
+  postMany,
+  rowsOf,
+} from './index.ts';
 
 const cur = 'INR';
+type WalletKind = (typeof merchantWalletKinds)[number];
 
 describe.each(engines)('ledger on %s', (engine) => {
   let s: TestServer;
@@ -112,6 +123,172 @@ describe.each(engines)('ledger on %s', (engine) => {
       const err = await s.db.execute(stmt).catch((e) => e);
       expect(sqlState(err)).toBe('42501');
     }
+  });
+
+  describe('in bulk', () => {
+    const count = async () =>
+      rowsOf<{ e: number; p: number }>(
+        await s.db.execute(
+          sql`select (select count(*) from journal_entries)::int as e, (select count(*) from postings)::int as p`,
+        ),
+      )[0];
+    const fund = (merchant: number, amount: number, ref: string): Entry => ({
+      kind: 'bulk_credit',
+      refType: 'bulk',
+      refId: ref,
+      at: s.clock.now(),
+      lines: [
+        { account: platformAccount('channel_clearing', cur), amount: -amount },
+        { account: merchantAccount(merchant, 'payout_available', cur), amount },
+      ],
+    });
+    const move = (
+      merchant: number,
+      from: WalletKind,
+      to: WalletKind,
+      amount: number,
+      ref: string,
+    ): Entry => ({
+      kind: 'bulk_move',
+      refType: 'bulk',
+      refId: ref,
+      at: s.clock.now(),
+      lines: [
+        { account: merchantAccount(merchant, from, cur), amount: -amount },
+        { account: merchantAccount(merchant, to, cur), amount },
+      ],
+    });
+
+    it('posts many entries as posting them one by one would: same postings, balances and seq', async () => {
+      const moves = fc
+        .sample(
+          fc.record({
+            from: fc.constantFrom(...merchantWalletKinds),
+            to: fc.constantFrom(...merchantWalletKinds),
+            amount: fc.integer({ min: 1, max: 4_000 }),
+          }),
+          { numRuns: 60, seed: 12 },
+        )
+        .filter((mv) => mv.from !== mv.to);
+      // The same story for two merchants: funded, then moves that each spend what earlier ones brought.
+      const storyOf = (merchant: number) => {
+        const model = new Map<WalletKind, number>(merchantWalletKinds.map((k) => [k, 0]));
+        model.set('payout_available', 20_000);
+        const entries = [fund(merchant, 20_000, `${merchant}-fund`)];
+        for (const [i, mv] of moves.entries()) {
+          if (model.get(mv.from)! < mv.amount) continue;
+          model.set(mv.from, model.get(mv.from)! - mv.amount);
+          model.set(mv.to, model.get(mv.to)! + mv.amount);
+          entries.push(move(merchant, mv.from, mv.to, mv.amount, `${merchant}-${i}`));
+        }
+        return entries;
+      };
+      const oneByOne = (await s.makeMerchant()).id;
+      const inBulk = (await s.makeMerchant()).id;
+      const single = await inTransaction(s.db, async (tx) => {
+        const out = [];
+        for (const e of storyOf(oneByOne)) out.push(await post(tx, e));
+        return out;
+      });
+      const bulk = await inTransaction(s.db, (tx) => postMany(tx, storyOf(inBulk)));
+      expect(bulk.length).toBeGreaterThan(20);
+      // The platform's clearing account is shared by both stories: its lines match in amount only.
+      const shape = (posted: typeof single) =>
+        posted.map((lines) =>
+          lines.map((l) =>
+            l.account.ownerType === 'merchant'
+              ? [l.account.kind, l.amount, l.balanceBefore, l.balanceAfter, l.seq]
+              : [l.account.kind, l.amount],
+          ),
+        );
+      expect(shape(bulk)).toEqual(shape(single));
+      const written = async (merchant: number) =>
+        rowsOf(
+          await s.db.execute(sql`
+            select e.kind, a.kind as account, p.seq, p.amount, p.balance_before, p.balance_after
+            from postings p join journal_entries e on e.id = p.entry_id join ledger_accounts a on a.id = p.account_id
+            where a.owner_type = 'merchant' and a.owner_id = ${merchant} order by p.id`),
+        );
+      expect(await written(inBulk)).toEqual(await written(oneByOne));
+      const accounts = async (merchant: number) =>
+        rowsOf(
+          await s.db.execute(
+            sql`select kind, balance, version from ledger_accounts where owner_type = 'merchant' and owner_id = ${merchant} order by kind`,
+          ),
+        );
+      expect(await accounts(inBulk)).toEqual(await accounts(oneByOne));
+    });
+
+    it('refuses a batch with an entry that does not balance, writing nothing', async () => {
+      const merchant = (await s.makeMerchant()).id;
+      const before = await count();
+      const unbalanced = fund(merchant, 500, `${merchant}-bad`);
+      unbalanced.lines[0]!.amount = -499;
+      await expect(
+        inTransaction(s.db, (tx) => postMany(tx, [fund(merchant, 500, `${merchant}-ok`), unbalanced])),
+      ).rejects.toThrow(/does not balance/);
+      expect(await count()).toEqual(before);
+      expect((await merchantBalances(s.db, merchant, cur)).payout_available).toBe(0);
+    });
+
+    it('refuses a batch that would take a wallet below zero (errno 1019), writing nothing', async () => {
+      const merchant = (await s.makeMerchant()).id;
+      const before = await count();
+      const err = await inTransaction(s.db, (tx) =>
+        postMany(tx, [
+          fund(merchant, 100, `${merchant}-fund`),
+          move(merchant, 'payout_available', 'frozen', 60, `${merchant}-1`),
+          move(merchant, 'payout_available', 'frozen', 60, `${merchant}-2`),
+        ]),
+      ).catch((e) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).errno).toBe(errno.insufficientBalance);
+      expect(await count()).toEqual(before);
+      expect(await merchantBalances(s.db, merchant, cur)).toMatchObject({ payout_available: 0, frozen: 0 });
+    });
+
+    it('refuses a cause posted before, or twice in the batch (409)', async () => {
+      const merchant = (await s.makeMerchant()).id;
+      await inTransaction(s.db, (tx) => postMany(tx, [fund(merchant, 100, `${merchant}-a`)]));
+      const before = await count();
+      for (const refs of [
+        [`${merchant}-b`, `${merchant}-a`],
+        [`${merchant}-c`, `${merchant}-c`],
+      ]) {
+        const err = await inTransaction(s.db, (tx) =>
+          postMany(
+            tx,
+            refs.map((ref) => fund(merchant, 100, ref)),
+          ),
+        ).catch((e) => e);
+        expect((err as AppError).errno).toBe(errno.conflict);
+      }
+      expect(await count()).toEqual(before);
+    });
+
+    it('answers balances with what it has not written yet, and reads a deferred cause when it writes', async () => {
+      const merchant = (await s.makeMerchant()).id;
+      const wallet = merchantAccount(merchant, 'payout_available', cur);
+      const ref = `${merchant}-later`;
+      await inTransaction(s.db, async (tx) => {
+        const batch = new LedgerBatch(tx);
+        let cause: string | undefined;
+        await batch.post({ ...fund(merchant, 500, 'unused'), refId: () => cause! });
+        expect(await batch.balance(wallet)).toBe(500);
+        expect((await merchantBalances(tx, merchant, cur)).payout_available).toBe(0);
+        // A refused entry leaves the batch as it was.
+        await expect(
+          batch.post(move(merchant, 'payout_available', 'frozen', 501, `${merchant}-over`)),
+        ).rejects.toBeInstanceOf(AppError);
+        expect(await batch.balance(wallet)).toBe(500);
+        cause = ref;
+        await batch.write();
+        expect(batch.pending).toBe(0);
+        expect((await merchantBalances(tx, merchant, cur)).payout_available).toBe(500);
+      });
+      const rows = await s.db.select().from(journalEntries).where(sql`${journalEntries.refId} = ${ref}`);
+      expect(rows).toHaveLength(1);
+    });
   });
 
   it('matches a BigInt model over random transfers between wallets', async () => {

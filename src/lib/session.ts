@@ -1,5 +1,5 @@
 import { atom, computed } from 'nanostores';
-import type { endpoints, Output } from '../../contract/index.ts';
+import type { endpoints, Grants, Output } from '../../contract/index.ts';
 import { removeToken } from './cookie.ts';
 
 export type UserInfo = Output<typeof endpoints.auth.info>;
@@ -9,12 +9,6 @@ export type SessionState = 'unknown' | 'signedIn' | 'signedOut';
 
 export const $user = atom<UserInfo | null>(null);
 export const $sessionState = atom<SessionState>('unknown');
-
-/** What the permission checks read: the user's kind and granted permission strings. */
-export interface Grants {
-  kind: 'platform' | 'merchant';
-  perms: ReadonlySet<string>;
-}
 
 export const $grants = computed($user, (user): Grants | null =>
   user ? { kind: user.kind, perms: new Set(user.perms) } : null,

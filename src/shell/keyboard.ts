@@ -1,4 +1,5 @@
-import { type AnyAction, allows, type Command, commands, shortcutsOf } from '../../commands/index.ts';
+import { type AnyAction, type Command, commands, shortcutsOf } from '../../commands/index.ts';
+import { allows } from '../../contract/index.ts';
 import { $grants } from '../lib/session.ts';
 import { $activeTable, $paletteDraft, $paletteOpen, actionApplies, runCommand } from './runtime.ts';
 

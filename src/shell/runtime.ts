@@ -2,21 +2,27 @@ import { atom } from 'nanostores';
 import { navigate } from 'wouter/use-browser-location';
 import {
   type AnyAction,
-  allows,
+  applies,
   type Command,
   type ContextName,
   confirmKey,
   type DialogLoader,
   type RunContext,
+  type SearchContext,
   type ShellControls,
   type TableControls,
   titleKey,
 } from '../../commands/index.ts';
+import { allows } from '../../contract/index.ts';
 import { api } from '../lib/api.ts';
+import { thousands } from '../lib/format.ts';
 import { hasKey, t } from '../lib/i18n.ts';
 import { confirm, toast } from '../lib/notify.ts';
 import { queryClient } from '../lib/query.ts';
-import { $grants } from '../lib/session.ts';
+import { $grants, $user } from '../lib/session.ts';
+import { merchantIdInView } from '../ui/merchantInView.ts';
+import { selectedRows } from '../ui/selection.ts';
+import { endOfDay, lookbackDays, startOfDay } from '../ui/timeRange.ts';
 
 /** The list that owns j/k, Enter, x, / and the row-action keys while it is on screen. */
 export interface ActiveTable {
@@ -77,6 +83,20 @@ export function runContext(): RunContext {
     refresh: () => void queryClient.invalidateQueries(),
     shell: shell ?? noShell,
     table: $activeTable.get()?.controls,
+    selection: selectedRows,
+    userKind: $user.get()?.kind ?? null,
+    merchantInView: merchantIdInView(),
+  };
+}
+
+/** What the palette hands a search provider: calls cancelled with `signal`, their errors left to it. */
+export function searchContext(signal: AbortSignal): SearchContext {
+  const now = new Date();
+  return {
+    call: (endpoint, input) => api(endpoint, input, { signal, quiet: [403, 422] }),
+    t,
+    thousands,
+    lookback: { from: startOfDay(now, lookbackDays - 1).toISOString(), to: endOfDay(now).toISOString() },
   };
 }
 
@@ -91,11 +111,11 @@ export function commandTitle(command: Command): string {
   return t(titleKey(command.id));
 }
 
-/** True when the action may run on the target now: permission held and state predicate true. */
+/** True when the action may run on the target now: permission held, state and selection fitting. */
 export function actionApplies(action: AnyAction, target?: unknown): boolean {
   if (!allows($grants.get(), action.needs)) return false;
   if (action.context && target === undefined) return false;
-  return !action.when || (action.when as (x: unknown) => boolean)(target);
+  return applies(action, target, action.context ? selectedRows(action.context).length : 0);
 }
 
 /** Runs a command: a screen navigates; an action asks its confirmation first, then runs. */

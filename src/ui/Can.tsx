@@ -1,7 +1,6 @@
 import { useStore } from '@nanostores/react';
 import type { ReactNode } from 'react';
-import { allows } from '../../commands/index.ts';
-import type { Endpoint } from '../../contract/index.ts';
+import { allows, type Endpoint } from '../../contract/index.ts';
 import { $grants } from '../lib/session.ts';
 
 /** The element-level guard: renders its children only when the user holds one of `needs` (never empty). */

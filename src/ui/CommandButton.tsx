@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
-import { allows, commandById, titleKey } from '../../commands/index.ts';
+import { commandById, titleKey } from '../../commands/index.ts';
+import { allows } from '../../contract/index.ts';
 import { $grants } from '../lib/session.ts';
 import { useT } from '../lib/useT.ts';
 import { runCommand } from '../shell/runtime.ts';

@@ -34,7 +34,7 @@ import { $activeTable, runCommand } from '../shell/runtime.ts';
 import { Icon } from './Icon.tsx';
 import { useLiveInterval } from './live.ts';
 import { Modal } from './Modal.tsx';
-import { $selection } from './selection.ts';
+import { $selection, selectedRows } from './selection.ts';
 import './lists.css';
 
 /** A column of a list: `header` is a message key; `value` feeds sorting and the default cell. */
@@ -402,7 +402,7 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
   const hasPrevious = paging === 'cursor' ? cursor !== undefined : page > 1;
   const hasNext = paging === 'cursor' ? !!query.data?.nextCursor : page * pageSize < (query.data?.total ?? 0);
 
-  const rowActions = (row: R): AnyAction[] => actionsFor(grants, context, row);
+  const rowActions = (row: R): AnyAction[] => actionsFor(grants, context, row, selectedRows(context).length);
   const selectedCount = Object.keys(selection).length;
   const firstTextFilter = filters.findIndex((f) => f.kind === 'text');
 

@@ -1,14 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { Dialog } from 'radix-ui';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
-import {
-  type AnyAction,
-  actionsFor,
-  type ContextName,
-  type Contexts,
-  shortcutsOf,
-  titleKey,
-} from '../../commands/index.ts';
+import { actionsFor, type ContextName, type Contexts, shortcutsOf, titleKey } from '../../commands/index.ts';
 import { $grants } from '../lib/session.ts';
 import { useT } from '../lib/useT.ts';
 import { isTyping, keyOf } from '../shell/keyboard.ts';
@@ -22,11 +15,12 @@ interface DetailDrawerProps<C extends ContextName> {
   /** Under the title: status badges, a short line. */
   subtitle?: ReactNode;
   onClose: () => void;
-  /** With `target`: the registry's actions its state allows, as buttons and by their keys. */
+  /**
+   * With `target`: the registry's actions its state allows, as buttons and by their keys (bulk actions
+   * act on the checked rows, never on the one record a drawer shows: the registry leaves them out).
+   */
   context?: C;
   target?: Contexts[C] | undefined;
-  /** Leaves actions out of the drawer (bulk actions, which act on a selection, not on this record). */
-  exclude?: (action: AnyAction) => boolean;
   children: ReactNode;
 }
 
@@ -38,12 +32,11 @@ interface DetailDrawerProps<C extends ContextName> {
 export function DetailDrawer<C extends ContextName>(props: DetailDrawerProps<C>) {
   const t = useT();
   const grants = useStore($grants);
-  const { context, target, exclude } = props;
+  const { context, target } = props;
   // Where the focus was when the drawer opened (a list row): it goes back there on close. Radix gives
   // it to the dialog's trigger, and a drawer opened by a key or a link has none.
   const [opener] = useState(() => document.activeElement as HTMLElement | null);
-  const actions =
-    context && target !== undefined ? actionsFor(grants, context, target).filter((a) => !exclude?.(a)) : [];
+  const actions = context && target !== undefined ? actionsFor(grants, context, target) : [];
 
   // Keys reach the drawer when the focus is in it, or nowhere (after a dialog over it closed, the
   // focus falls to the page's body); a dialog or palette open over it keeps its own keys.

@@ -1,6 +1,6 @@
 /**
  * The merchant a platform user is looking at: `merchantId` in the URL (MerchantPicker keeps it there).
- * React-free, so the command registry can read it when an action runs.
+ * React-free: the shell reads it for a command when it runs (`RunContext.merchantInView`).
  */
 export function merchantIdInView(search: string = window.location.search): number | undefined {
   const raw = Number(new URLSearchParams(search).get('merchantId'));

@@ -6,10 +6,12 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { payoutQueueStates } from '../../../contract/endpoints/dashboard.ts';
 import { endpoints } from '../../../contract/index.ts';
+import { payin, payout as payoutMachine } from '../../../contract/machines.ts';
 import { agents, payinOrders, payoutOrders, webhookEvents } from '../../db/schema.ts';
 import { engines, startTestServer, type TestServer } from '../../test/harness.ts';
-import { expireDuePayins } from '../payin/service.ts';
+import { expireDuePayins } from '../payin/expiry.ts';
 import {
   createOrder,
   expectBalanced,
@@ -167,18 +169,15 @@ describe.each(engines)('dashboard on %s', (engine) => {
     kind: 'payin' | 'payout',
     token: string,
     p: { from: string; to: string },
-    status?: string[],
+    status?: readonly string[],
   ) => {
     const ep = kind === 'payin' ? endpoints.merchantOrder.totals : endpoints.merchantPayout.totals;
     const res = await s.call(ep, { from: p.from, to: p.to, ...(status ? { status } : {}) }, token);
     expect(res.errno, res.errmsg).toBe(0);
     return res.data as { count: number; amount: string };
   };
-  const ends = {
-    payin: ['paid', 'failed', 'unpaid', 'creation_failed'],
-    payout: ['success', 'failed', 'creation_failed'],
-  };
-  const success = { payin: 'paid', payout: 'success' };
+  const ends = { payin: payin.sets.ended, payout: payoutMachine.sets.ended };
+  const successes = { payin: payin.sets.succeeded, payout: payoutMachine.sets.succeeded };
 
   /** Every figure of every period equals the list totals of the same period and statuses. */
   async function expectFiguresMatchLists(token: string) {
@@ -187,7 +186,7 @@ describe.each(engines)('dashboard on %s', (engine) => {
       for (const kind of ['payin', 'payout'] as const) {
         const f = p[kind].find((x) => x.currency === 'INR')!;
         const all = await totals(kind, token, p);
-        const won = await totals(kind, token, p, [success[kind]]);
+        const won = await totals(kind, token, p, successes[kind]);
         const finished = await totals(kind, token, p, ends[kind]);
         const where = `${kind} ${p.from}`;
         expect(f.count, where).toBe(all.count);
@@ -297,7 +296,12 @@ describe.each(engines)('dashboard on %s', (engine) => {
     await s.db.update(webhookEvents).set({ status: 'delivered' }).where(eq(webhookEvents.id, event!.id));
   });
 
-  it('counts a payout whose hand-over is unclear, or under way, as under way, and one left for review in its queue', async () => {
+  it('counts each payout under way in exactly one queue', () => {
+    const queued = Object.values(payoutQueueStates).flat();
+    expect([...queued].sort()).toEqual([...payoutMachine.sets.underWay].sort());
+  });
+
+  it('counts a payout being handed to its channel as processing, and one whose hand-over is unclear in the review queue', async () => {
     const before = await expectFiguresMatchLists(ownerA);
     const [o] = await s.db
       .select()
@@ -309,8 +313,9 @@ describe.each(engines)('dashboard on %s', (engine) => {
         await s.db.update(payoutOrders).set({ status }).where(eq(payoutOrders.id, o!.id));
         const d = await expectFiguresMatchLists(ownerA);
         expect(d.today.payout, status).toEqual(before.today.payout);
+        // Being handed over (`submitting`) is under way with the channel: the processing queue.
         expect(d.queues, status).toMatchObject({
-          payoutsProcessing: 0,
+          payoutsProcessing: status === 'submitting' ? 1 : 0,
           payoutsNeedReview: status === 'needs_review' ? 1 : 0,
         });
       }

@@ -5,14 +5,19 @@
  * indexes; nothing scans the orders. A platform user sees every merchant, a merchant user its own.
  */
 import { sql } from 'drizzle-orm';
-import { endpoints } from '../../../contract/index.ts';
+import { payoutQueueStates } from '../../../contract/endpoints/dashboard.ts';
+import { allows, endpoints } from '../../../contract/index.ts';
+import { payin, payout, recharge } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
+import { inStates } from '../../db/states.ts';
 import { handle } from '../../http/handle.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { rowsOf } from '../../ledger/index.ts';
-import { covers } from '../role/catalogue.ts';
 import { type OrderKind, storedZone } from './stats.ts';
+
+/** The `status` column of the table a query reads. */
+const status = sql.raw('status');
 
 const ppm = (part: number, whole: number) => (whole > 0 ? Math.round((part * 1_000_000) / whole) : null);
 
@@ -87,6 +92,8 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
   const tenant = user.kind === 'merchant' ? user.merchantId! : null;
   const cal = await calendar(db, now);
   const ofTenant = (col: string) => (tenant === null ? sql`` : sql` and ${sql.raw(col)} = ${tenant}`);
+  const payoutQueue = (queue: keyof typeof payoutQueueStates) =>
+    sql`(select count(*)::int from payout_orders where ${inStates(status, payoutQueueStates[queue])}${ofTenant('merchant_id')})`;
 
   const stored = rowsOf<{
     day: string;
@@ -109,21 +116,22 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
       group by day, kind, currency, channel_id`),
   );
   // Under way: few rows at any time (a pay-in is pending for minutes), each read through its partial index.
+  // A pay-in is stored once its channel answered, so of its under-way states only `pending` is ever read.
   const live = rowsOf<{ day: string; kind: OrderKind; currency: string; channel_id: number; n: number }>(
     await db.execute(sql`
       select ((created_at at time zone ${cal.zone})::date)::text as day, 'payin' as kind, currency,
         coalesce(channel_id, 0) as channel_id, count(*)::int as n
       from payin_orders
-      where status = 'pending' and created_at >= ${cal.from30}${ofTenant('merchant_id')}
+      where ${inStates(status, [payin.state.pending])} and created_at >= ${cal.from30}${ofTenant('merchant_id')}
       group by 1, 3, 4
       union all
       select ((created_at at time zone ${cal.zone})::date)::text, 'payout', currency, coalesce(channel_id, 0), count(*)::int
       from payout_orders
-      where status in ('queued', 'submitting', 'processing', 'needs_review')
+      where ${inStates(status, payout.sets.underWay)}
         and created_at >= ${cal.from30}${ofTenant('merchant_id')}
       group by 1, 3, 4`),
   );
-  const mayListRecharges = covers(user.perms, [endpoints.merchantRechargeLog.list.permission]);
+  const mayListRecharges = allows(user, [endpoints.merchantRechargeLog.list]);
   const [queues] = rowsOf<{
     gave_up: number;
     queued: number;
@@ -135,10 +143,10 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
     await db.execute(sql`
       select
         (select count(*)::int from webhook_events where status = 'gave_up'${ofTenant('merchant_id')}) as gave_up,
-        (select count(*)::int from payout_orders where status = 'queued'${ofTenant('merchant_id')}) as queued,
-        (select count(*)::int from payout_orders where status = 'processing'${ofTenant('merchant_id')}) as processing,
-        (select count(*)::int from payout_orders where status = 'needs_review'${ofTenant('merchant_id')}) as review,
-        ${mayListRecharges ? sql`(select count(*)::int from recharges where status = 'pending'${ofTenant('merchant_id')})` : sql`0`} as recharges,
+        ${payoutQueue('payoutsQueued')} as queued,
+        ${payoutQueue('payoutsProcessing')} as processing,
+        ${payoutQueue('payoutsNeedReview')} as review,
+        ${mayListRecharges ? sql`(select count(*)::int from recharges where ${inStates(status, recharge.from('confirm'))}${ofTenant('merchant_id')})` : sql`0`} as recharges,
         (select string_agg(distinct currency, ',') from merchants where true${ofTenant('id')}) as currencies`),
   );
 

@@ -2,9 +2,8 @@
  * Order stats: finished orders per business day, merchant, channel, kind and currency
  * (`order_stats_daily`), what the dashboard reads instead of scanning the orders (PERFORMANCE.md rule 2).
  *
- * Only end states count here (pay-ins paid, failed, unpaid, creation failed; payouts success, failed,
- * creation failed), so an order changes its row only when it enters or leaves one, in the same
- * transaction: the pay-in creation path writes nothing (its orders start `pending`), and a pay-in's
+ * Only ended orders count here (each kind's `ended` set in contract/machines.ts), so an order changes
+ * its row only when it enters or leaves one of those states, in the same transaction: the pay-in creation path writes nothing (its orders start `pending`), and a pay-in's
  * day row is locked only by the short transaction that settles it. Orders under way are counted live.
  *
  * Days are calendar days of the order's creation in the business time zone. The zone the rows were
@@ -12,20 +11,21 @@
  * so rows never mix two zones; `syncOrderStatsZone` rebuilds them when BUSINESS_TIME_ZONE changes.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { payin, payout } from '../../../contract/machines.ts';
 import { type Config, defaultBusinessTimeZone } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
-import type { PayinStatus, PayoutStatus } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { rowsOf } from '../../ledger/index.ts';
 
 export type OrderKind = 'payin' | 'payout';
 
-/** The end states of each kind, and the one of them that is a success. */
-export const endStates = {
-  payin: ['paid', 'failed', 'unpaid', 'creation_failed'] as readonly PayinStatus[],
-  payout: ['success', 'failed', 'creation_failed'] as readonly PayoutStatus[],
-} as const;
-export const successState = { payin: 'paid', payout: 'success' } as const;
+/** Each kind's state machine: its `ended` states are counted here, its `succeeded` ones as successes. */
+const machineOf = { payin, payout } as const;
+const ended = (kind: OrderKind, status: string) =>
+  (machineOf[kind].sets.ended as readonly string[]).includes(status);
+const succeeded = (kind: OrderKind, status: string) =>
+  (machineOf[kind].sets.succeeded as readonly string[]).includes(status);
 
 export const timeZoneParameter = 'order_stats_time_zone';
 
@@ -73,8 +73,8 @@ interface Delta {
 }
 
 function contribution(kind: OrderKind, o: OrderState | null, sign: 1 | -1): Delta | null {
-  if (!o || !(endStates[kind] as readonly string[]).includes(o.status)) return null;
-  const won = o.status === successState[kind] ? sign : 0;
+  if (!o || !ended(kind, o.status)) return null;
+  const won = succeeded(kind, o.status) ? sign : 0;
   return {
     createdAt: o.createdAt.toISOString(),
     merchantId: o.merchantId,
@@ -120,25 +120,29 @@ export async function recordOrderMoves(tx: Db, moves: readonly OrderMove[]): Pro
       success_commission = s.success_commission + excluded.success_commission`);
 }
 
+const status = sql.raw('status');
+const paid = inStates(status, payin.sets.succeeded);
+const paidOut = inStates(status, payout.sets.succeeded);
+
 /** The stats as a GROUP BY over the orders would make them, bucketed in `zone` (SQL). */
 const groupedOrders = (zone: SQL) => sql`
   select (created_at at time zone ${zone})::date as day, 'payin'::text as kind, merchant_id,
     coalesce(channel_id, 0) as channel_id, currency,
     count(*)::int as finished_count,
-    (count(*) filter (where status = 'paid'))::int as success_count,
-    coalesce(sum(amount) filter (where status = 'paid'), 0)::bigint as success_amount,
-    coalesce(sum(fee) filter (where status = 'paid'), 0)::bigint as success_fee,
-    coalesce(sum(agent_commission) filter (where status = 'paid'), 0)::bigint as success_commission
-  from payin_orders where status in ('paid', 'failed', 'unpaid', 'creation_failed')
+    (count(*) filter (where ${paid}))::int as success_count,
+    coalesce(sum(amount) filter (where ${paid}), 0)::bigint as success_amount,
+    coalesce(sum(fee) filter (where ${paid}), 0)::bigint as success_fee,
+    coalesce(sum(agent_commission) filter (where ${paid}), 0)::bigint as success_commission
+  from payin_orders where ${inStates(status, payin.sets.ended)}
   group by 1, 3, 4, 5
   union all
   select (created_at at time zone ${zone})::date, 'payout', merchant_id, coalesce(channel_id, 0), currency,
     count(*)::int,
-    (count(*) filter (where status = 'success'))::int,
-    coalesce(sum(amount) filter (where status = 'success'), 0)::bigint,
-    coalesce(sum(fee) filter (where status = 'success'), 0)::bigint,
+    (count(*) filter (where ${paidOut}))::int,
+    coalesce(sum(amount) filter (where ${paidOut}), 0)::bigint,
+    coalesce(sum(fee) filter (where ${paidOut}), 0)::bigint,
     0::bigint
-  from payout_orders where status in ('success', 'failed', 'creation_failed')
+  from payout_orders where ${inStates(status, payout.sets.ended)}
   group by 1, 3, 4, 5`;
 
 /**

@@ -15,7 +15,7 @@ import { operationLog, payinOrders } from '../../db/schema.ts';
 import { t } from '../../http/i18n.ts';
 import { docsPage, openApiDocument } from '../../http/openapi.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
-import { listFilters } from '../payin/routes.ts';
+import { payinList } from '../orders/kinds.ts';
 import { createOrder, expectBalanced, type Merchant, merchantOn, simPay } from '../payin/testkit.ts';
 import { drainQueue, payoutBody, seedPayoutBalance, simulatorMerchant } from '../payout/testkit.ts';
 import { builtinRoles } from '../role/builtin.ts';
@@ -163,7 +163,7 @@ describe.each(engines)('order exports on %s', (engine) => {
   });
 
   it('reads keyset batches until the set ends: every order once, in the list order', async () => {
-    const { where, to } = listFilters(
+    const { where, to } = payinList.filters(
       s.deps,
       { kind: 'platform', id: 1, merchantId: null } as never,
       { ...period(), merchantId: a.id },
@@ -189,12 +189,8 @@ describe.each(engines)('order exports on %s', (engine) => {
     expect(body).toEqual(expected(payinColumns, rows));
   });
 
-  it('keeps a merchant user to its own orders, even naming another merchant or its numbers', async () => {
-    const res = await download('/merchantOrder/export', ownerA, {
-      ...period(),
-      merchantId: b.id,
-      format: 'csv',
-    });
+  it('keeps a merchant user to its own orders; naming another merchant is not found, its numbers find nothing', async () => {
+    const res = await download('/merchantOrder/export', ownerA, { ...period(), format: 'csv' });
     expect(res.status).toBe(200);
     const body = csvRecords(res.body).slice(1);
     expect(body.length).toBe(9);
@@ -206,14 +202,12 @@ describe.each(engines)('order exports on %s', (engine) => {
       format: 'csv',
     });
     expect(csvRecords(byNumber.body).slice(1)).toEqual([]);
-    // The payout export answers another merchant's id as the payout list does: not found.
-    const payouts = await download('/merchantPayout/export', ownerA, {
-      ...period(),
-      merchantId: b.id,
-      format: 'csv',
-    });
-    expect(payouts.headers.get('content-type')).toMatch(/application\/json/);
-    expect(JSON.parse(payouts.body.toString()).errno).toBe(errno.notFound);
+    // Both exports answer another merchant's id as their lists do: not found.
+    for (const path of ['/merchantOrder/export', '/merchantPayout/export']) {
+      const named = await download(path, ownerA, { ...period(), merchantId: b.id, format: 'csv' });
+      expect(named.headers.get('content-type'), path).toMatch(/application\/json/);
+      expect(JSON.parse(named.body.toString()).errno, path).toBe(errno.notFound);
+    }
   });
 
   it('refuses more than one week, and a period older than 60 days, with the 422 envelope before any file', async () => {

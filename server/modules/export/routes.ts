@@ -1,20 +1,23 @@
 /**
  * `GET /merchantOrder/export` and `GET /merchantPayout/export`: the whole filtered set of a list as a
- * CSV or XLSX file. The filters are the list's own (`listFilters`, `filtersOf`: the same tenancy, the
- * same 60 days, the same numbers), read in the list's order by its keyset, and each cell is what the
- * list's row shows, so the file holds exactly what the list pages through; the contract limits the
- * period to one week.
+ * CSV or XLSX file. The filters are the list's own (the list engine's `filters`: the same tenancy, the
+ * same lookback, the same numbers), read in the list's order by its keyset, and each cell is what the
+ * list's row shows (the row's declaration, as the viewer sees it), so the file holds exactly what the
+ * list pages through; the contract limits the period to one week.
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { endpoints } from '../../../contract/index.ts';
+import type { RowFields } from '../../../contract/orderRow.ts';
 import type { Db } from '../../db/index.ts';
-import { channels, merchants, payinOrders, payoutOrders } from '../../db/schema.ts';
+import { channels, merchants } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { type AuditEntry, FileAnswer, handle, type RequestMeta } from '../../http/handle.ts';
+import type { SessionUser } from '../../http/session.ts';
 import { errorForLog } from '../../lib/logger.ts';
-import { listFilters } from '../payin/routes.ts';
-import { filtersOf } from '../payout/routes.ts';
+import { payinList, payoutList } from '../orders/kinds.ts';
+import { type ListInput, type OrderKind, type OrderList, tenantOf, type Viewer } from '../orders/list.ts';
+import type { ColumnKey, OrderTable } from '../orders/row.ts';
 import { isoCell, moneyCell } from './cells.ts';
 import {
   type Column,
@@ -60,52 +63,31 @@ function columnsOf(cells: Cells): Column<ExportRow>[] {
   });
 }
 
-const payinCells: Cells = {
-  orderNo: { sql: payinOrders.orderNo },
-  merchantOrderNo: { sql: payinOrders.merchantOrderNo },
-  merchantCode: { sql: merchants.code },
-  channelCode: { sql: channels.code },
-  channelOrderId: { sql: payinOrders.channelOrderId },
-  currency: { sql: payinOrders.currency },
-  amount: { as: 'money', sql: payinOrders.amount },
-  paidAmount: { as: 'money', sql: payinOrders.paidAmount },
-  fee: { as: 'money', sql: payinOrders.fee },
-  status: { sql: payinOrders.status },
-  pushStatus: { sql: payinOrders.pushStatus },
-  utr: { sql: payinOrders.utr },
-  paidBy: { sql: payinOrders.paidBy },
-  createdAt: { as: 'time', sql: payinOrders.createdAt },
-  paidAt: { as: 'time', sql: payinOrders.paidAt },
-  callbackAt: { as: 'time', sql: payinOrders.callbackAt },
-};
+/**
+ * The export's cells of an order kind: its row's fields (the contract's declaration) but those it leaves
+ * out, in the row's order, each read as the viewer reads it in the list (`OrderKind.merchantSees`).
+ */
+function cellsOf<T extends OrderTable, F extends RowFields>(kind: OrderKind<T, F>, seenAs: Viewer): Cells {
+  const { row, notExported, merchantSees } = kind;
+  const cells: Cells = {};
+  for (const [key, f] of Object.entries(row.fields)) {
+    if (notExported.includes(key)) continue;
+    const column = key as ColumnKey<F>;
+    cells[key] = {
+      sql:
+        f.form === 'merchantCode'
+          ? merchants.code
+          : f.form === 'channelCode'
+            ? channels.code
+            : (seenAs === 'merchant' && merchantSees?.[column]) || row.columns[column],
+      ...(f.form === 'money' || f.form === 'time' ? { as: f.form } : {}),
+    };
+  }
+  return cells;
+}
 
-const payoutCells: Cells = {
-  orderNo: { sql: payoutOrders.orderNo },
-  merchantOrderNo: { sql: payoutOrders.merchantOrderNo },
-  merchantCode: { sql: merchants.code },
-  channelCode: { sql: channels.code },
-  channelOrderId: { sql: payoutOrders.channelOrderId },
-  currency: { sql: payoutOrders.currency },
-  amount: { as: 'money', sql: payoutOrders.amount },
-  fee: { as: 'money', sql: payoutOrders.fee },
-  status: { sql: payoutOrders.status },
-  pushStatus: { sql: payoutOrders.pushStatus },
-  accountName: { sql: payoutOrders.accountName },
-  accountNumber: { sql: payoutOrders.accountNumber },
-  ifsc: { sql: payoutOrders.ifsc },
-  utr: { sql: payoutOrders.utr },
-  source: { sql: payoutOrders.source },
-  // A hand-over under way or under review carries the operators' note, not a failure (merchantFailureReason).
-  failureReason: {
-    sql: sql`case when ${payoutOrders.status} in ('submitting', 'needs_review') then null else ${payoutOrders.failureReason} end`,
-  },
-  createdAt: { as: 'time', sql: payoutOrders.createdAt },
-  completedAt: { as: 'time', sql: payoutOrders.completedAt },
-  callbackAt: { as: 'time', sql: payoutOrders.callbackAt },
-};
-
-export const payinColumns: readonly Column<ExportRow>[] = columnsOf(payinCells);
-export const payoutColumns: readonly Column<ExportRow>[] = columnsOf(payoutCells);
+export const payinColumns: readonly Column<ExportRow>[] = columnsOf(cellsOf(payinList.kind, 'platform'));
+export const payoutColumns: readonly Column<ExportRow>[] = columnsOf(cellsOf(payoutList.kind, 'platform'));
 
 type Driver =
   | {
@@ -133,16 +115,16 @@ async function arrayRows(
 }
 
 /**
- * Orders of `table` matching `where` (the list's filters) up to `to`, newest first in the list's order,
+ * Orders of `kind` matching `where` (the list's filters) up to `to`, newest first in the list's order,
  * each batch bounded only by the keyset of the one before (the list's own rule for its next pages).
  */
-function sourceOf(
+export function exportSource<T extends OrderTable, F extends RowFields>(
   db: Db,
-  table: typeof payinOrders | typeof payoutOrders,
-  cells: Cells,
-  where: SQL | undefined,
-  to: Date,
+  kind: OrderKind<T, F>,
+  { where, to, seenAs }: { where: SQL | undefined; to: Date; seenAs: Viewer },
 ): ExportSource<ExportRow> {
+  const table = kind.table as OrderTable;
+  const cells = cellsOf(kind, seenAs);
   const fields = {
     keyAt: text(table.createdAt),
     keyId: text(table.id),
@@ -171,10 +153,9 @@ function sourceOf(
   };
 }
 
+/** A platform user's pay-in export over `where` (benchmarks and tests). */
 export const payinSource = (db: Db, where: SQL | undefined, to: Date) =>
-  sourceOf(db, payinOrders, payinCells, where, to);
-export const payoutSource = (db: Db, where: SQL | undefined, to: Date) =>
-  sourceOf(db, payoutOrders, payoutCells, where, to);
+  exportSource(db, payinList.kind, { where, to, seenAs: 'platform' });
 
 /** `2026-11-15T18:30:00.000Z` → `20261115T1830Z`: a file name part that sorts and needs no quoting. */
 const stamp = (iso: string) =>
@@ -233,16 +214,33 @@ async function startExport<Row>(
   );
 }
 
-export const exportRoutes = [
-  handle(endpoints.merchantOrder.export, async ({ input, user, tx, deps, req, audit }) => {
-    const { where, to } = listFilters(deps, user, input, req.lang);
-    const merchantId = user.kind === 'merchant' ? user.merchantId! : (input.merchantId ?? null);
-    return startExport(deps, payinSource(tx, where, to), input, merchantId, 'collection-orders', req, audit);
-  }),
+/** The export endpoint of a kind: its list's filters (tenancy, period, numbers), then the file. */
+const exportOf =
+  <T extends OrderTable, F extends RowFields>(
+    list: { kind: OrderKind<T, F>; filters: OrderList<T, F>['filters'] },
+    name: 'collection-orders' | 'payout-orders',
+  ) =>
+  ({
+    input,
+    user,
+    tx,
+    deps,
+    req,
+    audit,
+  }: {
+    input: ExportInput & ListInput;
+    user: SessionUser;
+    tx: Db;
+    deps: Deps;
+    req: RequestMeta;
+    audit: (entry: AuditEntry) => void;
+  }) => {
+    const filters = list.filters(deps, user, input, req.lang);
+    const merchantId = tenantOf(user) ?? input.merchantId ?? null;
+    return startExport(deps, exportSource(tx, list.kind, filters), input, merchantId, name, req, audit);
+  };
 
-  handle(endpoints.merchantPayout.export, async ({ input, user, tx, deps, req, audit }) => {
-    const { where, to } = filtersOf(input, user, deps, req.lang);
-    const merchantId = user.kind === 'merchant' ? user.merchantId! : (input.merchantId ?? null);
-    return startExport(deps, payoutSource(tx, where, to), input, merchantId, 'payout-orders', req, audit);
-  }),
+export const exportRoutes = [
+  handle(endpoints.merchantOrder.export, exportOf(payinList, 'collection-orders')),
+  handle(endpoints.merchantPayout.export, exportOf(payoutList, 'payout-orders')),
 ];

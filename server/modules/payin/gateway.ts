@@ -7,7 +7,7 @@ import { type GatewayRoute, gatewayRoute } from '../../gateway/app.ts';
 import { AppError } from '../../http/errors.ts';
 import { nulFields } from '../../http/validation.ts';
 import { merchantBalances } from '../../ledger/index.ts';
-import { createPayin, type PayinRequest } from './service.ts';
+import { createPayin, type PayinRequest } from './creation.ts';
 import { type GatewayPayin, gatewayView, type PayinOrder } from './views.ts';
 
 /** The columns of the gateway's view of an order, as one JSON array (see `gatewayOrder`). */

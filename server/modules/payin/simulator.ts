@@ -5,15 +5,18 @@
  */
 import { and, eq, lte } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
+import { payin } from '../../../contract/machines.ts';
 import type { Channel } from '../../channels/adapter.ts';
 import { newUtr, simulatorSettings } from '../../channels/simulator.ts';
 import { simulatorOn } from '../../config.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
 import { channels, payinOrders, simulatorTransactions } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import { applyChannelResult } from './notifications.ts';
 import { channelUsable } from './routing.ts';
-import { applyChannelResult, withUtrGuard } from './service.ts';
+import { withUtrGuard } from './utr.ts';
 import type { PayinOrder } from './views.ts';
 
 export interface SimulatorPayment {
@@ -104,7 +107,7 @@ export async function settleSimulatorPayin(
 }
 
 /**
- * Automatic mode: pending pay-ins of simulator channels set to `auto`, older than `delayMs`, settle at
+ * Automatic mode: pay-ins awaiting the channel's word at simulator channels set to `auto`, older than `delayMs`, settle at
  * `successRate` percent, losing the callback at `lostCallbackRate` percent. Answers how many settled.
  */
 export async function runSimulatorAuto(deps: Deps, batch = 100, random = Math.random): Promise<number> {
@@ -123,7 +126,7 @@ export async function runSimulatorAuto(deps: Deps, batch = 100, random = Math.ra
       .where(
         and(
           eq(payinOrders.channelId, channel.id),
-          eq(payinOrders.status, 'pending'),
+          inStates(payinOrders.status, payin.from('channelPaid')),
           lte(payinOrders.createdAt, cutoff),
           eq(simulatorTransactions.status, 'pending'),
         ),
@@ -137,7 +140,8 @@ export async function runSimulatorAuto(deps: Deps, batch = 100, random = Math.ra
       try {
         await inTransaction(db, async (tx) => {
           const [order] = await tx.select().from(payinOrders).where(eq(payinOrders.id, id));
-          if (order?.status === 'pending') await settleSimulatorPayin(deps, tx, order, channel, pay);
+          if (order && payin.can('channelPaid', order.status))
+            await settleSimulatorPayin(deps, tx, order, channel, pay);
         });
         settledCount++;
       } catch (err) {

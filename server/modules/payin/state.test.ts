@@ -1,6 +1,6 @@
 /**
- * The pay-in state machine (PRODUCT.md section 6) and the money it moves: every (state, action) pair,
- * crediting D0 and T+N with exact fees and agent commission, duplicate notifications, expiry, a lost
+ * The pay-in state machine (contract/machines.ts) and the money it moves: every (state, action) pair,
+ * swept from the declaration through the real services and endpoints, crediting D0 and T+N with exact fees and agent commission, duplicate notifications, expiry, a lost
  * channel callback found by a UTR check and supplemented, and the forced supplement's Google code.
  */
 import { randomBytes } from 'node:crypto';
@@ -8,6 +8,7 @@ import { and, count, eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
+import { type PayinAction, type PayinStatus, payin } from '../../../contract/machines.ts';
 import { feeOf } from '../../../contract/money.ts';
 import { inTransaction } from '../../db/index.ts';
 import {
@@ -15,15 +16,18 @@ import {
   channels,
   journalEntries,
   ledgerAccounts,
-  type PayinStatus,
+  orderImages,
   payinOrders,
   simulatorTransactions,
   webhookEvents,
 } from '../../db/schema.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
+import { sweep } from '../../test/sweep.ts';
 import { codeAt } from '../auth/totp.ts';
-import { expireDuePayins, notifyPayin, paymentLines, transition } from './service.ts';
+import { expireDuePayins } from './expiry.ts';
+import { notifyPayin } from './notifications.ts';
 import { runSimulatorAuto } from './simulator.ts';
+import { paymentLines, transition } from './state.ts';
 import {
   createOrder,
   expectBalanced,
@@ -37,6 +41,11 @@ import {
 import type { PayinOrder } from './views.ts';
 
 const minutes = (n: number) => n * 60_000;
+/** Bytes a proof image check takes for a PNG. */
+const png = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.alloc(64, 7),
+]);
 
 describe('payment lines (no database)', () => {
   it('balance, credit the merchant net of the fee and cap nothing they should not', () => {
@@ -134,70 +143,24 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
         .where(and(eq(webhookEvents.orderType, 'payin'), eq(webhookEvents.orderId, id)))
         .orderBy(webhookEvents.id)
     ).map((e) => e.type);
+  const imagesOf = async (id: number) =>
+    (await s.db.select({ n: count() }).from(orderImages).where(eq(orderImages.orderId, id)))[0]!.n;
 
-  describe('every (state, action) pair', () => {
-    type State = PayinStatus;
-    type Action = 'channelPaid' | 'channelFailed' | 'expire' | 'supplement' | 'force' | 'update' | 'delete';
-    /** The state an action leads to, `deleted`, or the errno of its refusal. */
-    type Outcome = State | 'deleted' | number;
-    const conflict = errno.conflict;
-    const expected: Record<State, Record<Action, Outcome>> = {
-      creating: {
-        channelPaid: conflict,
-        channelFailed: conflict,
-        expire: conflict,
-        supplement: conflict,
-        force: conflict,
-        update: conflict,
-        delete: conflict,
-      },
-      pending: {
-        channelPaid: 'paid',
-        channelFailed: 'failed',
-        expire: 'unpaid',
-        supplement: 'paid',
-        force: 'paid',
-        update: 'pending',
-        delete: conflict,
-      },
-      paid: {
-        channelPaid: conflict,
-        channelFailed: conflict,
-        expire: conflict,
-        supplement: conflict,
-        force: conflict,
-        update: conflict,
-        delete: conflict,
-      },
-      failed: {
-        channelPaid: conflict,
-        channelFailed: conflict,
-        expire: conflict,
-        supplement: 'paid',
-        force: 'paid',
-        update: 'failed',
-        delete: 'deleted',
-      },
-      unpaid: {
-        channelPaid: conflict,
-        channelFailed: conflict,
-        expire: conflict,
-        supplement: 'paid',
-        force: 'paid',
-        update: 'unpaid',
-        delete: 'deleted',
-      },
-      creation_failed: {
-        // No channel ever took it: a channel's word about it names an order that channel does not have.
-        channelPaid: errno.notFound,
-        channelFailed: errno.notFound,
-        expire: conflict,
-        supplement: conflict,
-        force: conflict,
-        update: conflict,
-        delete: 'deleted',
-      },
-    };
+  describe('every (state, action) pair, swept from the declaration', () => {
+    // `created` and `creationFailed` happen inside the one insert of a creation (no stored order is ever
+    // `creating` for them to start from): `orderIn` below lands in their states through a real creation.
+    const cases = sweep(payin, [
+      'channelPaid',
+      'channelFailed',
+      'expire',
+      'supplement',
+      'force',
+      'utrCheck',
+      'uploadImage',
+      'update',
+      'push',
+      'delete',
+    ]);
 
     let refusing: number;
     let simulatorId: number;
@@ -206,15 +169,9 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
       simulatorId = (await simulatorChannel(s)).id;
     });
 
-    /** Makes the order overdue, as the clock would. */
-    const overdue = (id: number) =>
-      s.db
-        .update(payinOrders)
-        .set({ expiresAt: new Date(s.clock.now().getTime() - 1000) })
-        .where(eq(payinOrders.id, id));
-
-    async function orderIn(state: State): Promise<PayinOrder> {
-      if (state === 'creation_failed') {
+    /** An order in `state`, reached the way orders reach it (`creating` alone is set directly). */
+    async function orderIn(state: PayinStatus): Promise<PayinOrder> {
+      if (state === payin.state.creation_failed) {
         const r = await merchantOn(s, [{ channelId: refusing, weight: 1 }]);
         const res = await s.gateway(r, 'POST', '/gateway/v1/payin', {
           merchantOrderNo: `T${randomBytes(6).toString('hex')}`,
@@ -228,21 +185,25 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
         return o!;
       }
       const o = await createOrder(s, m);
-      if (state === 'paid') expect((await simPay(s, admin, o.orderNo, 'success')).errno).toBe(0);
-      if (state === 'failed') expect((await simPay(s, admin, o.orderNo, 'fail')).errno).toBe(0);
-      if (state === 'unpaid') {
-        await overdue(o.id);
+      if (state === payin.state.paid) expect((await simPay(s, admin, o.orderNo, 'success')).errno).toBe(0);
+      if (state === payin.state.failed) expect((await simPay(s, admin, o.orderNo, 'fail')).errno).toBe(0);
+      if (state === payin.state.unpaid) {
+        await s.db
+          .update(payinOrders)
+          .set({ expiresAt: new Date(s.clock.now().getTime() - 1000) })
+          .where(eq(payinOrders.id, o.id));
         expect(await inTransaction(s.db, (tx) => transition(s.deps, tx, o.id, 'expire'))).not.toBeNull();
       }
-      if (state === 'creating') {
-        await s.db.update(payinOrders).set({ status: 'creating' }).where(eq(payinOrders.id, o.id));
+      if (state === payin.state.creating) {
+        await s.db.update(payinOrders).set({ status: state }).where(eq(payinOrders.id, o.id));
       }
       const now = await orderById(s, o.id);
       expect(now.status).toBe(state);
       return now;
     }
 
-    async function act(action: Action, o: PayinOrder): Promise<number> {
+    /** Runs `action` on the order through the real service or endpoint: its errno (0 when done). */
+    async function act(action: PayinAction, o: PayinOrder): Promise<number> {
       switch (action) {
         case 'channelPaid':
         case 'channelFailed': {
@@ -255,12 +216,12 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
           return r.applied ? 0 : r.errno;
         }
         case 'expire': {
-          // The clock passes the order's expiry for the moment of the attempt.
+          // The expiry job, with the clock just past this order's expiry.
           const now = s.clock.now();
           s.clock.set(new Date(o.expiresAt.getTime() + 1000));
           try {
-            const r = await inTransaction(s.db, (tx) => transition(s.deps, tx, o.id, 'expire'));
-            return r ? 0 : errno.conflict;
+            await expireDuePayins(s.deps);
+            return (await orderById(s, o.id)).status !== o.status ? 0 : errno.conflict;
           } finally {
             s.clock.set(now);
           }
@@ -277,6 +238,17 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
               admin,
             )
           ).errno;
+        case 'utrCheck':
+          return (await s.call(endpoints.merchantOrder.utrCheck, { id: o.id, utr: 'NOSUCHUTR1' }, admin))
+            .errno;
+        case 'uploadImage':
+          return (
+            await s.call(
+              endpoints.merchantOrder.uploadImage,
+              { id: o.id, filename: 'slip.png', mime: 'image/png', dataBase64: png.toString('base64') },
+              admin,
+            )
+          ).errno;
         case 'update':
           return (
             await s.call(
@@ -285,44 +257,50 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
               admin,
             )
           ).errno;
+        case 'push':
+          return (await s.call(endpoints.merchantOrder.push, { id: o.id }, admin)).errno;
         case 'delete':
           return (await s.call(endpoints.merchantOrder.delete, { id: o.id }, admin)).errno;
+        default:
+          throw new Error(`the sweep cannot run ${action} yet`);
       }
     }
 
-    const pairs = (Object.keys(expected) as State[]).flatMap((state) =>
-      (Object.keys(expected[state]) as Action[]).map(
-        (action) => [state, action, expected[state][action]] as const,
-      ),
-    );
+    /** A channel's word names the order at that channel: one no channel took is not found there. */
+    const refusal = (action: PayinAction, o: PayinOrder) =>
+      o.channelId === null && (action === 'channelPaid' || action === 'channelFailed')
+        ? errno.notFound
+        : errno.conflict;
 
-    it.each(pairs)('%s + %s → %s', async (state, action, want) => {
+    it.each(cases)('$name', async ({ state, action, allowed, after: want }) => {
       const o = await orderIn(state);
       const entriesBefore = await entriesOf(o.id);
       const eventsBefore = await eventsOf(o.id);
+      const imagesBefore = await imagesOf(o.id);
       const got = await act(action, o);
       const [after] = await s.db.select().from(payinOrders).where(eq(payinOrders.id, o.id));
-      if (typeof want === 'number') {
-        expect(got).toBe(want);
+      if (!allowed) {
+        expect(got).toBe(refusal(action, o));
         expect(after).toEqual(o);
         expect(await entriesOf(o.id)).toBe(entriesBefore);
         expect(await eventsOf(o.id)).toEqual(eventsBefore);
+        expect(await imagesOf(o.id)).toBe(imagesBefore);
         return;
       }
       expect(got).toBe(0);
-      if (want === 'deleted') {
+      if (action === 'delete') {
         expect(after).toBeUndefined();
         expect(await eventsOf(o.id)).toEqual([]);
         return;
       }
       expect(after!.status).toBe(want);
-      // Money moves exactly when the order becomes paid; each new state queues its callback.
-      expect(await entriesOf(o.id)).toBe(want === 'paid' ? 1 : 0);
-      const callback = { paid: 'payin.paid', failed: 'payin.failed', unpaid: 'payin.unpaid' }[want as string];
+      // Money moves exactly when the order becomes paid; entering an announced state queues its callback.
+      expect(await entriesOf(o.id)).toBe(want === payin.state.paid ? 1 : 0);
       expect(await eventsOf(o.id)).toEqual(
-        callback && want !== state ? [...eventsBefore, callback] : eventsBefore,
+        want !== state && payin.is('announced', want) ? [...eventsBefore, `payin.${want}`] : eventsBefore,
       );
-      if (want === 'paid') {
+      expect(await imagesOf(o.id)).toBe(imagesBefore + (action === 'uploadImage' ? 1 : 0));
+      if (want === payin.state.paid && want !== state) {
         expect(after!.paidBy).toBe(
           { channelPaid: 'channel', supplement: 'supplement', force: 'force' }[action as string],
         );

@@ -1,14 +1,17 @@
 /**
  * UTR checks: where a payment's UTR can be found. Today that is the channels (each adapter's `findUtr`);
  * imported bank statements join as a second source when they exist (`statementSource` below is the seam).
+ * And the guard of every write of a UTR (supplements, channel payments), which must stay unique.
  */
 import { eq } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { Channel, ChannelPayment } from '../../channels/adapter.ts';
 import { adapterFor } from '../../channels/index.ts';
-import type { Db } from '../../db/index.ts';
+import { type Db, sqlState } from '../../db/index.ts';
 import { payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
 import { channelUsable } from './routing.ts';
 
 export interface UtrPayment extends Partial<Pick<ChannelPayment, 'channelOrderId' | 'orderNo'>> {
@@ -71,4 +74,14 @@ export async function orderUsingUtr(tx: Db, utr: string) {
     .from(payinOrders)
     .where(eq(payinOrders.utr, normalUtr(utr)));
   return row;
+}
+
+/** Sets a UTR on an order; the unique index settles a race for the same UTR. */
+export async function withUtrGuard<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (sqlState(err) === '23505') throw new AppError(errno.utrUsed);
+    throw err;
+  }
 }

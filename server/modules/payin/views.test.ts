@@ -1,17 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { payinRow } from '../../../contract/endpoints/orders.ts';
+import { payinRow, payoutRow } from '../../../contract/endpoints/orders.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { type PageRow, type RowOrder, rowColumns, rowJson, rowView } from './views.ts';
+import { payoutOrderRow } from '../orders/kinds.ts';
+import type { PageRow } from '../orders/row.ts';
+import type { PayoutOrder } from '../payout/service.ts';
+import { payinOrderRow, type RowOrder } from './views.ts';
 
-/** A page row as the page statement gives it: the values in `rowColumns` order, times as epoch ms. */
-const pageRowOf = (o: RowOrder, merchantCode: string, channelCode: string | null): PageRow => ({
-  values: (Object.keys(rowColumns) as (keyof RowOrder)[]).map((key) => {
-    const v = o[key];
+/** A page row as the page statement gives it: the values in the row's column order, times as epoch ms. */
+const pageRowOf = <O extends object>(
+  row: { columns: object },
+  o: O,
+  merchantCode: string,
+  channelCode: string | null,
+): PageRow => ({
+  values: Object.keys(row.columns).map((key) => {
+    const v = o[key as keyof O];
     return v instanceof Date ? v.getTime() : v;
   }),
   merchantCode,
   channelCode,
 });
+const rowJson = (o: RowOrder, m: string, c: string | null) =>
+  payinOrderRow.json(pageRowOf(payinOrderRow, o, m, c));
+const rowView = payinOrderRow.view;
 
 const order = (over: Partial<RowOrder>): RowOrder => ({
   id: 1,
@@ -75,7 +86,7 @@ describe('rowJson', () => {
       ],
     ];
     for (const [o, m, c] of cases) {
-      const text = rowJson(pageRowOf(o, m, c));
+      const text = rowJson(o, m, c);
       expect(text).toBe(JSON.stringify(rowView(o, m, c)));
       expect(payinRow.safeParse(JSON.parse(text)).success).toBe(true);
     }
@@ -83,11 +94,67 @@ describe('rowJson', () => {
 
   it('is what the list endpoint answers rows as (its output schema is the row schema)', () => {
     const list = endpoints.merchantOrder.list.output.safeParse({
-      list: [JSON.parse(rowJson(pageRowOf(order({}), 'M1', 'simulator')))],
+      list: [JSON.parse(rowJson(order({}), 'M1', 'simulator'))],
       total: 1,
       totalCapped: false,
       nextCursor: null,
     });
     expect(list.success).toBe(true);
+  });
+});
+
+describe('the payout row', () => {
+  const payout = (over: Partial<PayoutOrder>): PayoutOrder => ({
+    id: 5,
+    orderNo: 'PO2611210000000001',
+    merchantId: 7,
+    merchantOrderNo: 'PAY-1',
+    channelId: 1,
+    channelOrderId: 'SIMQ0001',
+    currency: 'INR',
+    amount: 50_000,
+    fee: 1_000,
+    status: 'success',
+    pushStatus: 'pushed',
+    accountName: 'Asha "A" Verma\\',
+    accountNumber: '123456789012',
+    ifsc: 'HDFC0001234',
+    utr: 'UTR123456',
+    notifyUrl: 'https://m.example/cb',
+    source: 'api',
+    requestHash: 'x',
+    requestSnapshot: null,
+    responseSnapshot: null,
+    failureReason: null,
+    holds: 1,
+    holdOpen: false,
+    attempts: 1,
+    nextAttemptAt: null,
+    completedAt: new Date('2026-11-21T10:05:00.010Z'),
+    callbackAt: null,
+    createdBy: null,
+    createdAt: new Date('2026-11-21T10:00:00.120Z'),
+    updatedAt: new Date('2026-11-21T10:05:00.010Z'),
+    ...over,
+  });
+
+  it('is written as JSON exactly as its view, and parses as the contract row, for every kind of value', () => {
+    for (const [o, m, c] of [
+      [payout({}), 'M20001', 'simulator'],
+      [
+        payout({ channelId: null, channelOrderId: null, utr: null, completedAt: null, status: 'queued' }),
+        'M1',
+        null,
+      ],
+      [
+        payout({ status: 'failed', failureReason: 'declined\n"by bank"', callbackAt: new Date(0) }),
+        'M"2',
+        'c',
+      ],
+    ] as const) {
+      const text = payoutOrderRow.json(pageRowOf(payoutOrderRow, o, m, c));
+      expect(text).toBe(JSON.stringify(payoutOrderRow.view(o, m, c)));
+      expect(payoutRow.safeParse(JSON.parse(text)).success).toBe(true);
+    }
   });
 });

@@ -14,11 +14,10 @@ import { inTransaction } from '../../db/index.ts';
 import { journalEntries, operationLog, payoutOrders } from '../../db/schema.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { searchWidth } from '../../lib/numberSearch.ts';
-import { decodeCursor } from '../../lib/paging.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { xlsxParts, zipOf } from '../../test/zip.ts';
 import { codeAt } from '../auth/totp.ts';
-import { filtersOf, pageQuery } from './routes.ts';
+import { payoutList } from '../orders/kinds.ts';
 import { completePayout } from './service.ts';
 import {
   balances,
@@ -183,8 +182,8 @@ describe.each(engines)('payouts in the console on %s', (engine) => {
           cursor = page.data.nextCursor;
         }
         const user = { kind: 'merchant', merchantId: a.id } as SessionUser;
-        const { where } = filtersOf({ ...wide, status: ['failed', 'success'] }, user, s.deps, 'en');
-        const q = pageQuery(s.db, where, decodeCursor(cursor), 21);
+        const { where } = payoutList.filters(s.deps, user, { ...wide, status: ['failed', 'success'] }, 'en');
+        const q = payoutList.pageQuery(s.db, where, payoutList.pageBound(new Date(), cursor), 21);
         const plan = await s.db.execute(sql`explain (analyze, buffers, format json) ${q}`);
         const rows = ((plan as { rows?: unknown[] }).rows ?? plan) as Record<string, unknown>[];
         const json = Object.values(rows[0]!)[0];
@@ -251,7 +250,7 @@ describe.each(engines)('payouts in the console on %s', (engine) => {
       const now = s.clock.now().getTime();
       const old = await s.call(
         endpoints.merchantPayout.list,
-        { from: new Date(now - 61 * day).toISOString(), to: new Date(now).toISOString() },
+        { from: new Date(now - 62 * day).toISOString(), to: new Date(now).toISOString() },
         admin,
         { 'accept-language': 'zh-CN' },
       );
@@ -262,7 +261,7 @@ describe.each(engines)('payouts in the console on %s', (engine) => {
       });
       const totals = await s.call(
         endpoints.merchantPayout.totals,
-        { from: new Date(now - 61 * day).toISOString(), to: new Date(now).toISOString() },
+        { from: new Date(now - 62 * day).toISOString(), to: new Date(now).toISOString() },
         admin,
       );
       expect(totals.errno).toBe(errno.invalid);

@@ -4,12 +4,14 @@
  *   such as settlement applications, froze and did not yet release);
  * - each order's entries tell its story: holds 1..n frozen once each, every hold but an open one
  *   resolved exactly once (released, or spent by the one success), and `hold_open` true exactly while
- *   the order is under way: queued, submitting, processing or needs_review (an unclear hand-over keeps
- *   its hold until a person resolves it);
+ *   the order is under way (`payout.sets.underWay`: an unclear hand-over keeps its hold until a person
+ *   resolves it);
  * - every payout entry moves exactly amount + fee on the merchant's frozen wallet.
  */
 import { sql } from 'drizzle-orm';
+import { payout } from '../../../contract/machines.ts';
 import type { Db } from '../../db/index.ts';
+import { inStates } from '../../db/states.ts';
 import { rowsOf } from '../../ledger/index.ts';
 
 export interface PayoutInvariantReport {
@@ -98,9 +100,9 @@ export async function checkPayoutInvariants(db: Db): Promise<PayoutInvariantRepo
       ) t
       where freezes <> holds
         or max_freeze <> holds
-        or successes <> (case when status = 'success' then 1 else 0 end)
+        or successes <> (case when ${inStates(sql`status`, payout.sets.succeeded)} then 1 else 0 end)
         or releases + successes + (case when hold_open then 1 else 0 end) <> holds
-        or hold_open <> (status in ('queued', 'submitting', 'processing', 'needs_review'))
+        or hold_open <> ${inStates(sql`status`, payout.sets.underWay)}
       limit 100`),
   ).map((r) => ({
     orderId: Number(r.id),

@@ -8,15 +8,17 @@
  */
 import { and, asc, eq, lte } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
+import { payout } from '../../../contract/machines.ts';
 import { simulatorSettings } from '../../channels/simulator.ts';
 import { simulatorOn } from '../../config.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
 import { channels, payoutOrders } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { errorForLog } from '../../lib/logger.ts';
-import { recoverSubmission, submitLeaseMs, submitPayout } from './service.ts';
+import { claimed, recoverSubmission, submitLeaseMs, submitPayout } from './service.ts';
 import { settleSimulatorPayout } from './simulator.ts';
 
 /**
@@ -32,7 +34,7 @@ export async function submitDuePayouts(deps: Deps, limit = 20): Promise<number> 
     .from(payoutOrders)
     .where(
       and(
-        eq(payoutOrders.status, 'submitting'),
+        inStates(payoutOrders.status, [claimed]),
         lte(payoutOrders.updatedAt, new Date(now.getTime() - submitLeaseMs)),
       ),
     )
@@ -41,7 +43,7 @@ export async function submitDuePayouts(deps: Deps, limit = 20): Promise<number> 
   const due = await db
     .select({ id: payoutOrders.id })
     .from(payoutOrders)
-    .where(and(eq(payoutOrders.status, 'queued'), lte(payoutOrders.nextAttemptAt, now)))
+    .where(and(inStates(payoutOrders.status, payout.from('claim')), lte(payoutOrders.nextAttemptAt, now)))
     .orderBy(asc(payoutOrders.nextAttemptAt), asc(payoutOrders.id))
     .limit(limit);
   let moved = 0;
@@ -96,7 +98,8 @@ export async function autoSettleSimulatorPayouts(
         .from(payoutOrders)
         .where(
           and(
-            eq(payoutOrders.status, 'processing'),
+            // Either outcome starts from the same states: the channel's success's.
+            inStates(payoutOrders.status, payout.from('channelSuccess')),
             eq(payoutOrders.channelId, sim.id),
             lte(payoutOrders.updatedAt, new Date(now.getTime() - sim.s.delayMs)),
           ),

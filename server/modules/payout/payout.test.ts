@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
+import { type PayoutAction, payout as payoutMachine } from '../../../contract/machines.ts';
 import { adapters } from '../../channels/index.ts';
 import { inTransaction } from '../../db/index.ts';
 import {
@@ -27,21 +28,28 @@ import { AppError } from '../../http/errors.ts';
 import { deliverDue } from '../../jobs/webhooks.ts';
 import { merchantBalances } from '../../ledger/index.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
+import { sweep } from '../../test/sweep.ts';
 import { checkPayoutInvariants } from './invariants.ts';
 import { autoSettleSimulatorPayouts, submitDuePayouts } from './jobs.ts';
 import {
+  claimed,
   completePayout,
   createPayout,
   maxSubmitAttempts,
   type PayoutOrder,
+  payoutIdempotencyKey,
   payoutRequestHash,
+  recoverSubmission,
   retryPayout,
+  submitLeaseMs,
   submitPayout,
 } from './service.ts';
 import {
   balances,
   drainQueue,
   expectBooksBalanced,
+  type FakeChannelBehaviour,
+  fakeChannel,
   type Merchant,
   orderByNo,
   ownSimulatorChannel,
@@ -218,150 +226,158 @@ describe.each(engines)('payouts on %s', (engine) => {
     expect(events[0]!.payload).toEqual({ type: 'payout.failed', data: query.json.data });
   });
 
-  describe('the state machine: every (state, action) pair', () => {
-    type State = PayoutOrder['status'];
-    type Action = 'submit' | 'submitDeclined' | 'succeed' | 'fail' | 'retry' | 'markSuccess' | 'markFailed';
-    /** Steps that only bring an order into a state: a claim whose worker is busy, an unclear hand-over. */
-    type Setup = 'claim' | 'submitUnclear';
-    const states: State[] = [
-      'queued',
-      'submitting',
-      'processing',
-      'needs_review',
-      'success',
-      'failed',
-      'creation_failed',
-    ];
-    const actions: Action[] = [
-      'submit',
-      'submitDeclined',
-      'succeed',
-      'fail',
-      'retry',
-      'markSuccess',
-      'markFailed',
-    ];
-    const allowed: Partial<Record<State, Partial<Record<Action, State>>>> = {
-      queued: { submit: 'processing', submitDeclined: 'creation_failed' },
-      processing: { succeed: 'success', fail: 'failed', markSuccess: 'success', markFailed: 'failed' },
-      // Only a person resolves an unclear hand-over; a retry would send the payout twice.
-      needs_review: { markSuccess: 'success', markFailed: 'failed' },
-      failed: { retry: 'queued' },
-    };
+  describe('the state machine: every (state, action) pair of the declaration', () => {
     let m: Merchant;
-    let channelId: number;
-    const declineAll = (on: boolean) =>
-      s.db
-        .update(channels)
-        .set({ settings: { auto: false, refuseRate: on ? 100 : 0 } })
-        .where(eq(channels.id, channelId));
+    let fake: Awaited<ReturnType<typeof fakeChannel>>;
 
     beforeAll(async () => {
       m = await funded(10_000_000);
-      channelId = (await ownSimulatorChannel(s, m.id, { auto: false })).id;
+      // A channel out of our database whose answers each step sets (see testkit).
+      fake = await fakeChannel(s, m.id);
+    });
+    afterAll(async () => {
+      // What the sweep left under way leaves the workers' way: queued orders are declined, abandoned
+      // claims left to a person.
+      Object.assign(fake.behaviour, { refuse: true, query: 'unreachable' });
+      await drainQueue(s);
+      await fake.remove();
     });
 
-    async function apply(o: PayoutOrder, action: Action | Setup): Promise<number> {
-      const asErrno = (p: Promise<unknown>) =>
-        p.then(
-          () => 0,
-          (e) => (e instanceof AppError ? e.errno : Promise.reject(e)),
-        );
-      switch (action) {
-        case 'claim':
-          await s.db
-            .update(payoutOrders)
-            .set({ status: 'submitting', channelId, attempts: 1, updatedAt: s.clock.now() })
-            .where(eq(payoutOrders.id, o.id));
-          return 0;
-        case 'submitUnclear': {
-          // The call fails in a way that may have reached the channel, and the channel cannot be asked.
-          adapters.unclear = {
-            ...adapters.simulator!,
-            createPayout: async () => {
-              throw new Error('socket hang up');
-            },
-            queryPayout: async () => {
-              throw new Error('connection refused');
-            },
-          };
-          await s.db.update(channels).set({ adapter: 'unclear' }).where(eq(channels.id, channelId));
-          try {
-            return await asErrno(submitPayout(s.deps, o.id));
-          } finally {
-            await s.db.update(channels).set({ adapter: 'simulator' }).where(eq(channels.id, channelId));
-            delete adapters.unclear;
-          }
-        }
-        case 'submit':
-          return asErrno(submitPayout(s.deps, o.id));
-        case 'submitDeclined': {
-          await declineAll(true);
-          try {
-            return await asErrno(submitPayout(s.deps, o.id));
-          } finally {
-            await declineAll(false);
-          }
-        }
-        case 'succeed':
-        case 'fail':
-          // As a channel's notification arrives: through completePayout.
-          return asErrno(
-            inTransaction(s.db, (tx) =>
-              completePayout(s.deps, tx, {
-                orderId: o.id,
-                result: action === 'succeed' ? 'success' : 'fail',
-                by: 'channel',
-              }),
-            ),
-          );
-        case 'retry':
-          return (await op.act('retry', o.id)).errno;
-        case 'markSuccess':
-          return (await op.act('markSuccess', o.id, { reason: 'paid by hand', utr: 'UTR123456' })).errno;
-        case 'markFailed':
-          return (await op.act('markFailed', o.id, { reason: 'bank refused' })).errno;
+    /** Runs `fn` with the channel behaving as `over` says, and as before afterwards. */
+    async function channelBehaving<T>(over: Partial<FakeChannelBehaviour>, fn: () => Promise<T>): Promise<T> {
+      const was = { ...fake.behaviour };
+      Object.assign(fake.behaviour, over);
+      try {
+        return await fn();
+      } finally {
+        Object.assign(fake.behaviour, was);
       }
     }
+    const asErrno = (p: Promise<unknown>) =>
+      p.then(
+        () => 0,
+        (e) => (e instanceof AppError ? e.errno : Promise.reject(e)),
+      );
+    /** The worker takes over a claim whose worker vanished and asks the channel (null: nothing to take over). */
+    const recover = async (o: PayoutOrder) => ((await recoverSubmission(s.deps, o.id)) ? 0 : errno.conflict);
+    const byChannel = (o: PayoutOrder, result: 'success' | 'fail') =>
+      asErrno(
+        inTransaction(s.db, (tx) => completePayout(s.deps, tx, { orderId: o.id, result, by: 'channel' })),
+      );
+    /** The state a claim was seen in by the channel during the hand-over. */
+    let seenAtChannel: PayoutOrder['status'] | undefined;
 
-    async function orderIn(state: State): Promise<PayoutOrder> {
+    /** Each action driven the way it happens: the worker, the channel, or a person through the API. */
+    const drive: Record<PayoutAction, (o: PayoutOrder) => Promise<number>> = {
+      claim: async (o) => {
+        seenAtChannel = undefined;
+        const name = fake.channel.adapter;
+        const channel = adapters[name]!;
+        adapters[name] = {
+          ...channel,
+          async createPayout(ctx, p) {
+            seenAtChannel = (await orderByNo(s, p.orderNo)).status;
+            return channel.createPayout(ctx, p);
+          },
+        };
+        try {
+          return await asErrno(submitPayout(s.deps, o.id));
+        } finally {
+          adapters[name] = channel;
+        }
+      },
+      accepted: (o) => {
+        // The channel booked it and says so when asked.
+        fake.books.push({
+          idempotencyKey: payoutIdempotencyKey(o),
+          orderNo: o.orderNo,
+          amount: o.amount,
+          channelOrderId: `FAKE-SWEEP-${o.id}`,
+          status: 'pending',
+        });
+        return recover(o);
+      },
+      // Asked, the channel says it never received it.
+      requeue: (o) => channelBehaving({ query: 'answer' }, () => recover(o)),
+      // The channel cannot be asked.
+      unclear: (o) => channelBehaving({ query: 'unreachable' }, () => recover(o)),
+      creationFailed: async (o) => {
+        // A queued order every channel declines; a claim whose last attempt the channel never received.
+        if (o.status === payoutMachine.initial)
+          return channelBehaving({ refuse: true }, () => asErrno(submitPayout(s.deps, o.id)));
+        await s.db
+          .update(payoutOrders)
+          .set({ attempts: maxSubmitAttempts })
+          .where(and(eq(payoutOrders.id, o.id), eq(payoutOrders.status, claimed)));
+        return recover(o);
+      },
+      channelSuccess: (o) => byChannel(o, 'success'),
+      channelFailed: (o) => byChannel(o, 'fail'),
+      markSuccess: async (o) =>
+        (await op.act('markSuccess', o.id, { reason: 'paid by hand', utr: 'UTR123456' })).errno,
+      markFailed: async (o) => (await op.act('markFailed', o.id, { reason: 'bank refused' })).errno,
+      retry: async (o) => (await op.act('retry', o.id)).errno,
+      push: async (o) => (await s.call(endpoints.merchantPayout.push, { id: o.id }, admin)).errno,
+    };
+    /** A push with nothing to push is told so (1034); every other refusal is a conflict (409). */
+    const refusalOf = (action: PayoutAction) => (action === 'push' ? errno.noCallback : errno.conflict);
+
+    /** An order brought into `state` the way orders get there. */
+    async function orderIn(state: PayoutOrder['status']): Promise<PayoutOrder> {
       const o = await payout(m, 'queued');
-      const steps: Record<State, (Action | Setup)[]> = {
+      /** A claim whose worker vanished past its lease (a second process is what a test cannot be). */
+      const abandonedClaim = () =>
+        s.db
+          .update(payoutOrders)
+          .set({
+            status: claimed,
+            channelId: fake.channel.id,
+            attempts: 1,
+            updatedAt: new Date(s.clock.now().getTime() - submitLeaseMs - 1_000),
+          })
+          .where(eq(payoutOrders.id, o.id));
+      const submitted = () => submitPayout(s.deps, o.id);
+      const steps: Record<PayoutOrder['status'], (() => Promise<unknown>)[]> = {
         queued: [],
-        submitting: ['claim'],
-        needs_review: ['submitUnclear'],
-        processing: ['submit'],
-        success: ['submit', 'succeed'],
-        failed: ['submit', 'fail'],
-        creation_failed: ['submitDeclined'],
+        submitting: [abandonedClaim],
+        needs_review: [abandonedClaim, () => channelBehaving({ query: 'unreachable' }, () => recover(o))],
+        processing: [submitted],
+        success: [submitted, () => byChannel(o, 'success')],
+        failed: [submitted, () => byChannel(o, 'fail')],
+        creation_failed: [() => channelBehaving({ refuse: true }, submitted)],
       };
-      for (const step of steps[state]) expect(await apply(o, step)).toBe(0);
+      for (const step of steps[state]) await step();
       const now = await orderByNo(s, o.orderNo);
       expect(now.status).toBe(state);
       return now;
     }
 
-    for (const state of states) {
-      for (const action of actions) {
-        const to = allowed[state]?.[action];
-        it(`${state} --${action}--> ${to ?? '409'}`, async () => {
-          const o = await orderIn(state);
-          const before = await entriesOf(o.id);
-          const bal = await balances(s, m.id);
-          const code = await apply(o, action);
-          const after = await orderByNo(s, o.orderNo);
-          if (to) {
-            expect(code).toBe(0);
-            expect(after.status).toBe(to);
-            expect((await entriesOf(o.id)).length).toBe(before.length + (to === 'processing' ? 0 : 1));
-          } else {
-            expect(code).toBe(errno.conflict);
-            expect(after).toEqual(o);
-            expect(await entriesOf(o.id)).toEqual(before);
-            expect(await balances(s, m.id)).toEqual(bal);
-          }
-        });
-      }
+    for (const c of sweep(payoutMachine)) {
+      it(c.name, async () => {
+        const o = await orderIn(c.state);
+        const entries = await entriesOf(o.id);
+        const bal = await balances(s, m.id);
+        const calls = fake.callsFor(o.orderNo);
+        const code = await drive[c.action](o);
+        const after = await orderByNo(s, o.orderNo);
+        if (c.allowed) {
+          expect(code).toBe(0);
+          if (c.action === 'claim') {
+            // Claimed before the channel is called; the channel then booked it.
+            expect(seenAtChannel).toBe(c.after);
+            expect(after.status).toBe(payoutMachine.to('accepted'));
+          } else expect(after.status).toBe(c.after);
+          // The hold is open exactly while the order is under way, and each change of it is one entry.
+          expect(after.holdOpen).toBe(payoutMachine.is('underWay', after.status));
+          expect((await entriesOf(o.id)).length - entries.length).toBe(Number(after.holdOpen !== o.holdOpen));
+        } else {
+          expect(code).toBe(refusalOf(c.action));
+          expect(after).toEqual(o);
+          expect(await entriesOf(o.id)).toEqual(entries);
+          expect(await balances(s, m.id)).toEqual(bal);
+          expect(fake.callsFor(o.orderNo)).toBe(calls);
+        }
+      });
     }
   });
 

@@ -2,31 +2,24 @@
  * Payout orders in the console (`merchantPayout.*`) and the simulator's payout control. Merchant users
  * are confined to their own merchant: another merchant's order is simply not found (404).
  */
-import { and, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, inArray } from 'drizzle-orm';
 import { type Errno, errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
+import { payout } from '../../../contract/machines.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
-import { normalUtr } from '../../../contract/schemas.ts';
-import type { Db } from '../../db/index.ts';
 import { channels, payoutOrders } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import { type Lang, t } from '../../http/i18n.ts';
-import type { SessionUser } from '../../http/session.ts';
-import { invalidField } from '../../http/validation.ts';
+import { t } from '../../http/i18n.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances, orderPostings } from '../../ledger/index.ts';
-import { type NumberSearch, withNumberSearch } from '../../lib/numberSearch.ts';
-import { cappedCount, dbTime, decodeCursor, encodeCursor, totalCap } from '../../lib/paging.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
+import { payoutList } from '../orders/kinds.ts';
 import { type BulkError, readBulkFile } from './bulk.ts';
 import {
   completePayout,
   createPayout,
-  type PayoutOrder,
   payoutRefType,
   payoutRowById,
   payoutRowsOf,
@@ -34,200 +27,17 @@ import {
 } from './service.ts';
 import { settleSimulatorPayout } from './simulator.ts';
 
-/** Order queries look at most this far back (PRODUCT.md section 2). */
-export const lookbackMs = 60 * 24 * 3600 * 1000;
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
-
-interface ListInput {
-  from: string;
-  to: string;
-  merchantId?: number;
-  channelId?: number;
-  pushStatus?: 'unpushed' | 'pushed';
-  status?: PayoutOrder['status'] | PayoutOrder['status'][];
-  q?: string;
-  /** Whole numbers (system, merchant, channel, UTR): orders matching any of them. */
-  nos?: string | string[];
-}
-
-/**
- * The filters of a list or totals request as SQL, and the period's end. A merchant user's own merchant
- * is always applied; naming another merchant is answered 404.
- */
-export function filtersOf(
-  input: ListInput,
-  user: SessionUser,
-  deps: Deps,
-  lang: Lang,
-  search?: NumberSearch,
-) {
-  const from = dbTime(input.from, 'from');
-  const to = dbTime(input.to, 'to');
-  if (from.getTime() < deps.clock.now().getTime() - lookbackMs)
-    throw invalidField(lang, 'from', 'validation.range60');
-  let merchantId = input.merchantId;
-  if (user.kind === 'merchant') {
-    if (merchantId !== undefined && merchantId !== user.merchantId) throw new AppError(errno.notFound);
-    merchantId = user.merchantId!;
-  }
-  const statuses =
-    input.status === undefined ? undefined : Array.isArray(input.status) ? input.status : [input.status];
-  const q = input.q?.trim();
-  const prefix = q ? `${escapeLike(q)}%` : '';
-  const nos = input.nos === undefined ? [] : [...new Set([input.nos].flat())];
-  const exact = (col: AnyPgColumn, values = nos) => inArray(sql`${col} collate "C"`, values);
-  const where = and(
-    // Any of several whole numbers, by equality through the same `COLLATE "C"` indexes; UTRs are
-    // stored upper case, so they are compared with the numbers upper-cased.
-    nos.length
-      ? or(
-          exact(payoutOrders.orderNo),
-          exact(payoutOrders.merchantOrderNo),
-          exact(payoutOrders.channelOrderId),
-          exact(payoutOrders.utr, [...new Set(nos.map(normalUtr))]),
-        )
-      : undefined,
-    merchantId !== undefined ? eq(payoutOrders.merchantId, merchantId) : undefined,
-    gte(payoutOrders.createdAt, from),
-    statuses?.length ? inArray(payoutOrders.status, statuses) : undefined,
-    input.pushStatus ? eq(payoutOrders.pushStatus, input.pushStatus) : undefined,
-    input.channelId !== undefined ? eq(payoutOrders.channelId, input.channelId) : undefined,
-    // Whole numbers and prefixes, through the `COLLATE "C"` btree indexes of each number column; the
-    // lists' bounded search (`searchedFilters`) reads from its own source instead.
-    q && !search
-      ? or(
-          sql`${payoutOrders.orderNo} collate "C" like ${prefix}`,
-          sql`${payoutOrders.merchantOrderNo} collate "C" like ${prefix}`,
-          sql`${payoutOrders.channelOrderId} collate "C" like ${prefix}`,
-          sql`${payoutOrders.utr} collate "C" like ${normalUtr(prefix)}`,
-        )
-      : undefined,
-  );
-  return { where, to, search };
-}
-
-const payoutNumbers = {
-  table: payoutOrders,
-  id: payoutOrders.id,
-  columns: [
-    payoutOrders.orderNo,
-    payoutOrders.merchantOrderNo,
-    payoutOrders.channelOrderId,
-    payoutOrders.utr,
-  ],
-  upperCased: [payoutOrders.utr],
-};
-
-/** `filtersOf` with the number search bounded (`withNumberSearch`): lists and their totals; exports not. */
-const searchedFilters = (input: ListInput, user: SessionUser, deps: Deps, tx: Db, lang: Lang) =>
-  withNumberSearch(deps.database, tx, payoutNumbers, input.q, (search) =>
-    filtersOf(input, user, deps, lang, search),
-  );
-
-/** Newest first, in the order of the `(created_at DESC, id DESC)` indexes, so pages are index reads. */
-const newestFirst = [sql`${payoutOrders.createdAt} desc`, sql`${payoutOrders.id} desc`];
-
-/**
- * One page of the list, newest first. The next page carries only the cursor bound, not the period's
- * end again: it is tighter, and with both bounds PGlite's planner starts from the wrong end.
- */
-export function pageQuery(
-  tx: Db,
-  where: SQL | undefined,
-  bound: { at: Date; id: number } | { to: Date },
-  limit: number,
-  search?: NumberSearch,
-) {
-  const b: SQL =
-    'at' in bound
-      ? sql`(${payoutOrders.createdAt}, ${payoutOrders.id}) < (${bound.at}, ${bound.id})`
-      : lte(payoutOrders.createdAt, bound.to);
-  // A number search's orders under the table's own name (see `NumberSearch.source`).
-  const from = search
-    ? tx.select().from(payoutOrders).where(search.matches).offset(0).as('payout_orders')
-    : payoutOrders;
-  return tx
-    .select()
-    .from(from)
-    .where(and(where, b))
-    .orderBy(...newestFirst)
-    .limit(limit);
-}
-
-/** One order the caller may see, by id or system order number; anything else is 404. */
-async function findOrder(
-  tx: Db,
-  user: SessionUser,
-  by: { id?: number; orderNo?: string },
-  lang: Lang,
-  lock = false,
-): Promise<PayoutOrder> {
-  if (by.id === undefined && !by.orderNo)
-    throw invalidField(lang, 'id', 'validation.required', undefined, 'required');
-  const q = tx
-    .select()
-    .from(payoutOrders)
-    .where(
-      and(
-        by.id !== undefined ? eq(payoutOrders.id, by.id) : eq(payoutOrders.orderNo, by.orderNo!),
-        user.kind === 'merchant' ? eq(payoutOrders.merchantId, user.merchantId!) : undefined,
-      ),
-    );
-  const [o] = lock ? await q.for('update') : await q;
-  if (!o) throw new AppError(errno.notFound);
-  return o;
-}
+/** A payout the user may see, by id or order number, or 404 (the list engine's rule for every kind). */
+const findOrder = payoutList.orderFor;
 
 export const payoutRoutes = [
-  handle(endpoints.merchantPayout.list, async ({ input, user, tx, deps, req }) => {
-    const { where, to, search, broad } = await searchedFilters(input, user, deps, tx, req.lang);
-    const c = input.cursor ? decodeCursor(input.cursor) : undefined;
-    const rows = await pageQuery(tx, where, c ? c : { to }, input.pageSize + 1, search);
-    const more = rows.length > input.pageSize;
-    const page = rows.slice(0, input.pageSize);
-    const last = page.at(-1);
-    const counted = await cappedCount(
-      tx,
-      search?.source ?? sql`${payoutOrders}`,
-      and(where, lte(payoutOrders.createdAt, to)),
-    );
-    // A broad search found some of its orders, not all: its count is a floor.
-    if (broad) counted.totalCapped = true;
-    return {
-      list: await payoutRowsOf(tx, page, user.kind),
-      ...counted,
-      nextCursor: more && last ? encodeCursor(last.createdAt, last.id) : null,
-    };
-  }),
+  handle(endpoints.merchantPayout.list, ({ input, user, tx, deps, req }) =>
+    payoutList.list(deps, tx, user, input, req.lang),
+  ),
 
-  handle(endpoints.merchantPayout.totals, async ({ input, user, tx, deps, req }) => {
-    const { where, to, search, broad } = await searchedFilters(input, user, deps, tx, req.lang);
-    const source = search?.source ?? sql`${payoutOrders}`;
-    // Capped like list totals: the newest `totalCap` orders of the filter are counted and summed.
-    const rows = await tx.execute<{ n: number; amount: string }>(sql`
-      select count(*)::int as n, coalesce(sum(amount), 0)::text as amount from (
-        select ${payoutOrders.amount} as amount from ${source}
-        where ${and(where, lte(payoutOrders.createdAt, to))}
-        order by ${payoutOrders.createdAt} desc, ${payoutOrders.id} desc
-        limit ${totalCap + 1}
-      ) t`);
-    const list = ((rows as unknown as { rows?: unknown[] }).rows ?? rows) as { n: number; amount: string }[];
-    const n = Number(list[0]?.n ?? 0);
-    if (n > totalCap) {
-      const [capped] = (
-        (await tx.execute(sql`
-          select coalesce(sum(amount), 0)::text as amount from (
-            select ${payoutOrders.amount} as amount from ${source}
-            where ${and(where, lte(payoutOrders.createdAt, to))}
-            order by ${payoutOrders.createdAt} desc, ${payoutOrders.id} desc
-            limit ${totalCap}
-          ) t`)) as unknown as { rows: { amount: string }[] }
-      ).rows;
-      return { count: totalCap, amount: formatMinor(BigInt(capped?.amount ?? '0')), countCapped: true };
-    }
-    return { count: n, amount: formatMinor(BigInt(list[0]?.amount ?? '0')), countCapped: broad };
-  }),
+  handle(endpoints.merchantPayout.totals, ({ input, user, tx, deps, req }) =>
+    payoutList.totals(deps, tx, user, input, req.lang),
+  ),
 
   handle(endpoints.merchantPayout.info, async ({ input, user, tx, req }) => {
     const o = await findOrder(tx, user, input, req.lang);
@@ -343,7 +153,8 @@ export const payoutRoutes = [
   }),
 
   // Hand actions on money: the order first (404), then the acting user's Google code (a refusal is
-  // returned, so its counted failure commits), then the service's compare-and-set transition.
+  // returned, so its counted failure commits), then the service's compare-and-set transition, which
+  // refuses (409) a state the action may not start from (`payout` in contract/machines.ts).
   handle(endpoints.merchantPayout.retry, async ({ input, user, tx, deps, req, audit }) => {
     const before = await findOrder(tx, user, { id: input.id }, req.lang);
     audit({ target: `payout:${before.orderNo}`, detail: { reason: input.reason } });
@@ -395,6 +206,8 @@ export const payoutRoutes = [
     async ({ input, user, tx, deps, req, audit }) => {
       const o = await findOrder(tx, user, { id: input.id }, req.lang);
       audit({ target: `payout:${o.orderNo}` });
+      // Only an outcome is pushed: a retried order under way again has none yet (its last is old news).
+      if (!payout.can('push', o.status)) return refuse(errno.noCallback);
       const result = await pushNow(deps, 'payout', o.id, user.id);
       if (!result) return refuse(errno.noCallback);
       return {

@@ -1,11 +1,9 @@
 /**
- * Payout orders: creation with idempotency and an immediate freeze of amount plus fee, and the state
- * machine `queued → submitting → processing → success | failed`, `submitting → creation_failed` (every
- * channel refused), `submitting → queued` (the channel never saw it: send again later),
- * `submitting → needs_review → success | failed` (an unclear outcome, resolved by a person),
- * `failed → queued` (retry). Every transition is a compare-and-set on the status (and on `hold_open`
- * where a hold is opened or resolved), so each hold is resolved exactly once however many notifications
- * race. A payout is handed to a channel outside any transaction of ours (see Submission).
+ * Payout orders: creation with idempotency and an immediate freeze of amount plus fee, and the actions
+ * of the `payout` state machine (declared in contract/machines.ts: its states, and where each action may
+ * start and leads). Every transition is a compare-and-set on the states its action starts from (and on
+ * `hold_open` where a hold is opened or resolved), so each hold is resolved exactly once however many
+ * notifications race. A payout is handed to a channel outside any transaction of ours (see Submission).
  *
  * Ledger entries (refType `payout`, refId = the order id):
  * - `payout_freeze_<n>`:  payout_available −(amount+fee), frozen +(amount+fee)   (hold n opens)
@@ -15,23 +13,26 @@
 import { createHash, randomInt } from 'node:crypto';
 import { and, eq, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
-import { type payoutRow, payoutSettlableBy } from '../../../contract/endpoints/orders.ts';
+import type { payoutRow } from '../../../contract/endpoints/orders.ts';
 import { errno } from '../../../contract/errno.ts';
 import type { gatewayPayout } from '../../../contract/gateway.ts';
+import { type PayoutAction, payout } from '../../../contract/machines.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import { type Channel, type ChannelPayoutState, ChannelRefused } from '../../channels/adapter.ts';
 import { adapterFor, adapters } from '../../channels/index.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
 import { channels, merchants, type PayoutStatus, payoutOrders } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import { enqueueCallback } from '../../jobs/webhooks.ts';
-import { type EntryLine, merchantAccount, platformAccount, post } from '../../ledger/index.ts';
+import { type Entry, type EntryLine, merchantAccount, platformAccount, post } from '../../ledger/index.ts';
 import { errorForLog } from '../../lib/logger.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { routesOf } from '../merchant/service.ts';
+import { payoutOrderRow } from '../orders/kinds.ts';
 
 export type PayoutOrder = typeof payoutOrders.$inferSelect;
 type Merchant = typeof merchants.$inferSelect;
@@ -49,7 +50,7 @@ export const payoutRefType = 'payout';
  * into, is `processing` to it (GATEWAY.md keeps one status set; those are our internal steps).
  */
 export function merchantStatusOf(status: PayoutStatus): GatewayPayout['status'] {
-  return status === 'submitting' || status === 'needs_review' ? 'processing' : status;
+  return payout.is('shownAsProcessing', status) ? payout.state.processing : status;
 }
 
 /**
@@ -57,7 +58,7 @@ export function merchantStatusOf(status: PayoutStatus): GatewayPayout['status'] 
  * operators' (channel codes, adapter errors), not a failure the merchant should act on.
  */
 export function merchantFailureReason(o: Pick<PayoutOrder, 'status' | 'failureReason'>): string | null {
-  return o.status === 'submitting' || o.status === 'needs_review' ? null : o.failureReason;
+  return payout.is('shownAsProcessing', o.status) ? null : o.failureReason;
 }
 
 /** The order as the gateway query answers it (and as callbacks carry it). */
@@ -74,33 +75,6 @@ export function gatewayViewOf(o: PayoutOrder): GatewayPayout {
     failureReason: merchantFailureReason(o),
     createdAt: o.createdAt.toISOString(),
     completedAt: o.completedAt?.toISOString() ?? null,
-  };
-}
-
-export function payoutRowOf(o: PayoutOrder, merchantCode: string, channelCode: string | null): PayoutRow {
-  return {
-    id: o.id,
-    orderNo: o.orderNo,
-    merchantOrderNo: o.merchantOrderNo,
-    merchantId: o.merchantId,
-    merchantCode,
-    channelId: o.channelId,
-    channelCode,
-    channelOrderId: o.channelOrderId,
-    currency: o.currency,
-    amount: formatMinor(o.amount),
-    fee: formatMinor(o.fee),
-    status: o.status,
-    pushStatus: o.pushStatus,
-    accountName: o.accountName,
-    accountNumber: o.accountNumber,
-    ifsc: o.ifsc,
-    utr: o.utr,
-    source: o.source,
-    failureReason: o.failureReason,
-    createdAt: o.createdAt.toISOString(),
-    completedAt: o.completedAt?.toISOString() ?? null,
-    callbackAt: o.callbackAt?.toISOString() ?? null,
   };
 }
 
@@ -129,7 +103,7 @@ export async function payoutRowsOf(
   const mCode = new Map(ms.map((m) => [m.id, m.code]));
   const cCode = new Map(cs.map((c) => [c.id, c.code]));
   return orders.map((o) =>
-    payoutRowOf(
+    payoutOrderRow.view(
       viewer === 'merchant' ? { ...o, failureReason: merchantFailureReason(o) } : o,
       mCode.get(o.merchantId) ?? '',
       o.channelId === null ? null : (cCode.get(o.channelId) ?? null),
@@ -234,21 +208,44 @@ function replayOf(existing: PayoutOrder, hash: string): Created {
   return { order: existing, replayed: true, answer };
 }
 
+/**
+ * The journal entry of a step of the order's open hold (the header lists them): the freeze moves amount +
+ * fee from the payout wallet to frozen, the release moves it back, the spend sends the amount out and
+ * gives the fee to the platform. The demo seed posts the same entries in bulk.
+ */
+export function holdEntry(
+  o: Pick<PayoutOrder, 'id' | 'merchantId' | 'currency' | 'amount' | 'fee' | 'holds'>,
+  step: 'freeze' | 'release' | 'spend',
+  memo: string,
+  userId: number | null,
+  at: Date,
+): Entry {
+  const total = o.amount + o.fee;
+  const available = merchantAccount(o.merchantId, 'payout_available', o.currency);
+  const frozen = merchantAccount(o.merchantId, 'frozen', o.currency);
+  const lines: EntryLine[] =
+    step === 'freeze'
+      ? [
+          { account: available, amount: -total },
+          { account: frozen, amount: total },
+        ]
+      : step === 'release'
+        ? [
+            { account: frozen, amount: -total },
+            { account: available, amount: total },
+          ]
+        : [
+            { account: frozen, amount: -total },
+            { account: platformAccount('payout_clearing', o.currency), amount: o.amount },
+            ...(o.fee > 0 ? [{ account: platformAccount('fee_income', o.currency), amount: o.fee }] : []),
+          ];
+  const kind = step === 'spend' ? 'payout_success' : `payout_${step}_${o.holds}`;
+  return { kind, refType: payoutRefType, refId: o.id, memo, userId, at, lines };
+}
+
 /** The freeze of a hold: moves amount + fee from the payout wallet to frozen (1019 when short). */
 async function freeze(deps: Pick<Deps, 'clock'>, tx: Db, o: PayoutOrder, userId: number | null) {
-  const total = o.amount + o.fee;
-  await post(tx, {
-    kind: `payout_freeze_${o.holds}`,
-    refType: payoutRefType,
-    refId: o.id,
-    memo: o.orderNo,
-    userId,
-    at: deps.clock.now(),
-    lines: [
-      { account: merchantAccount(o.merchantId, 'payout_available', o.currency), amount: -total },
-      { account: merchantAccount(o.merchantId, 'frozen', o.currency), amount: total },
-    ],
-  });
+  await post(tx, holdEntry(o, 'freeze', o.orderNo, userId, deps.clock.now()));
 }
 
 /**
@@ -285,7 +282,7 @@ export async function createPayout(
       currency: merchant.currency,
       amount: req.amount,
       fee,
-      status: 'queued' as const,
+      status: payout.initial,
       accountName: req.accountName,
       accountNumber: req.accountNumber,
       ifsc: req.ifsc,
@@ -331,9 +328,16 @@ export async function createPayout(
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Transitions
+// Transitions: each names its action of the declaration (contract/machines.ts), which gives the states
+// its compare-and-set starts from and the state it writes.
 
 const conflict = (note: string) => new AppError(errno.conflict, null, note);
+
+/** The order is in a state `action` may start from: the compare of the action's compare-and-set. */
+const startsFrom = (action: PayoutAction) => inStates(payoutOrders.status, payout.from(action));
+
+/** The state `action` leads to (every transition run here has one). */
+const into = (action: PayoutAction): PayoutStatus => payout.to(action)!;
 
 async function refuseMissingOr409(tx: Db, orderId: number, note: string): Promise<never> {
   const [row] = await tx
@@ -345,7 +349,7 @@ async function refuseMissingOr409(tx: Db, orderId: number, note: string): Promis
 
 /** Queues the outcome's callback in the caller's transaction; `round` tells a retried order's outcomes apart. */
 async function notify(deps: Pick<Deps, 'clock'>, tx: Db, o: PayoutOrder) {
-  const type = o.status === 'success' ? 'payout.success' : 'payout.failed';
+  const type = payout.is('succeeded', o.status) ? 'payout.success' : 'payout.failed';
   await enqueueCallback(deps, tx, {
     merchantId: o.merchantId,
     orderType: 'payout',
@@ -357,7 +361,7 @@ async function notify(deps: Pick<Deps, 'clock'>, tx: Db, o: PayoutOrder) {
   });
 }
 
-/** Releases the open hold of an order that just left `queued`/`processing` without paying. */
+/** Releases the open hold of an order that just ended without paying (failed or creation failed). */
 async function release(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
@@ -365,37 +369,12 @@ async function release(
   memo: string,
   userId: number | null,
 ) {
-  const total = o.amount + o.fee;
-  await post(tx, {
-    kind: `payout_release_${o.holds}`,
-    refType: payoutRefType,
-    refId: o.id,
-    memo,
-    userId,
-    at: deps.clock.now(),
-    lines: [
-      { account: merchantAccount(o.merchantId, 'frozen', o.currency), amount: -total },
-      { account: merchantAccount(o.merchantId, 'payout_available', o.currency), amount: total },
-    ],
-  });
+  await post(tx, holdEntry(o, 'release', memo, userId, deps.clock.now()));
 }
 
 /** Spends the open hold of an order that just succeeded: the amount leaves, the fee is the platform's. */
 async function spend(deps: Pick<Deps, 'clock'>, tx: Db, o: PayoutOrder, memo: string, userId: number | null) {
-  const lines: EntryLine[] = [
-    { account: merchantAccount(o.merchantId, 'frozen', o.currency), amount: -(o.amount + o.fee) },
-    { account: platformAccount('payout_clearing', o.currency), amount: o.amount },
-  ];
-  if (o.fee > 0) lines.push({ account: platformAccount('fee_income', o.currency), amount: o.fee });
-  await post(tx, {
-    kind: 'payout_success',
-    refType: payoutRefType,
-    refId: o.id,
-    memo,
-    userId,
-    at: deps.clock.now(),
-    lines,
-  });
+  await post(tx, holdEntry(o, 'spend', memo, userId, deps.clock.now()));
 }
 
 export interface Completion {
@@ -408,19 +387,23 @@ export interface Completion {
   userId?: number | null;
 }
 
-/** A completed order and the state it completed from. */
-export type Completed = PayoutOrder & { from: 'processing' | 'needs_review' };
+/** The action each completion is, by who completes the order and how. */
+const completionAction = {
+  channel: { success: 'channelSuccess', fail: 'channelFailed' },
+  manual: { success: 'markSuccess', fail: 'markFailed' },
+} as const satisfies Record<Completion['by'], Record<Completion['result'], PayoutAction>>;
 
 /**
- * `processing → success | failed`, and for a person (`by: 'manual'`) also `needs_review → success |
- * failed`: resolves the open hold exactly once (spent or released) and queues the callback, all in the
- * caller's transaction. Anything else is a conflict (409): a duplicate or late notification changes
+ * The channel's notification (`channelSuccess`, `channelFailed`) or a person's mark (`markSuccess`,
+ * `markFailed`, which may also settle an order whose hand-over was unclear): resolves the open hold
+ * exactly once (spent or released) and queues the callback, all in the caller's transaction. From any
+ * state the action may not start from it is a conflict (409): a duplicate or late notification changes
  * nothing, and a channel's notification cannot settle an order whose hand-over is under review.
  */
-export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Completion): Promise<Completed> {
+export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Completion): Promise<PayoutOrder> {
   const now = deps.clock.now();
   const success = c.result === 'success';
-  const allowed = payoutSettlableBy[c.by === 'manual' ? 'person' : 'channel'];
+  const action = completionAction[c.by][c.result];
   // The row is locked first so that the state it leaves is known (for the stats and the operation log).
   const [current] = await tx
     .select({ status: payoutOrders.status })
@@ -429,11 +412,11 @@ export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Compl
     .for('update');
   if (!current) throw new AppError(errno.notFound);
   const from = current.status;
-  if (!allowed.includes(from)) throw conflict(`complete ${c.result}: not from ${from} by ${c.by}`);
+  if (!payout.can(action, from)) throw conflict(`${action}: not from ${from}`);
   const [o] = await tx
     .update(payoutOrders)
     .set({
-      status: success ? 'success' : 'failed',
+      status: into(action),
       holdOpen: false,
       // A channel's UTR in the one normal form (trimmed, upper case), as the lists search it.
       utr: success && c.utr ? normalUtr(c.utr) : null,
@@ -453,12 +436,12 @@ export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Compl
   else await release(deps, tx, o, memo, c.userId ?? null);
   await notify(deps, tx, o);
   await recordOrderMoves(tx, [statusMove('payout', o, from)]);
-  return { ...o, from: from as Completed['from'] };
+  return o;
 }
 
 /**
- * `→ creation_failed` for the order `where` selects (with its hold open): no channel took it, so its
- * hold is released and the merchant told. Answers null when `where` matched nothing.
+ * `creationFailed` for the order `where` selects, in state `from` (with its hold open): no channel took
+ * it, so its hold is released and the merchant told. Answers null when `where` matched nothing.
  */
 async function failCreationWhere(
   deps: Pick<Deps, 'clock'>,
@@ -471,7 +454,7 @@ async function failCreationWhere(
   const [o] = await tx
     .update(payoutOrders)
     .set({
-      status: 'creation_failed',
+      status: into('creationFailed'),
       holdOpen: false,
       failureReason: reason,
       completedAt: now,
@@ -479,7 +462,14 @@ async function failCreationWhere(
       nextAttemptAt: null,
       pushStatus: 'unpushed',
     })
-    .where(and(where, eq(payoutOrders.status, from), eq(payoutOrders.holdOpen, true)))
+    .where(
+      and(
+        where,
+        startsFrom('creationFailed'),
+        eq(payoutOrders.status, from),
+        eq(payoutOrders.holdOpen, true),
+      ),
+    )
     .returning();
   if (!o) return null;
   await release(deps, tx, o, `creation_failed: ${reason}`, null);
@@ -488,17 +478,17 @@ async function failCreationWhere(
   return o;
 }
 
-/** `queued → creation_failed`: no channel can take the order; its hold is released and the merchant told. */
+/** `creationFailed` of a queued order: no channel can take it; its hold is released and the merchant told. */
 export async function failCreation(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
   orderId: number,
   reason: string,
 ): Promise<PayoutOrder> {
-  const o = await failCreationWhere(deps, tx, eq(payoutOrders.id, orderId), 'queued', reason);
-  return o ?? refuseMissingOr409(tx, orderId, 'creation failed: not queued');
+  const o = await failCreationWhere(deps, tx, eq(payoutOrders.id, orderId), payout.initial, reason);
+  return o ?? refuseMissingOr409(tx, orderId, `creationFailed: not ${payout.initial}`);
 }
-/** `failed → queued`: a new hold is frozen (1019 when the balance no longer covers it). */
+/** `retry` (`failed → queued`): a new hold is frozen (1019 when the balance no longer covers it). */
 export async function retryPayout(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
@@ -515,7 +505,7 @@ export async function retryPayout(
   const [o] = await tx
     .update(payoutOrders)
     .set({
-      status: 'queued',
+      status: into('retry'),
       holdOpen: true,
       holds: sql`${payoutOrders.holds} + 1`,
       channelId: null,
@@ -527,11 +517,9 @@ export async function retryPayout(
       nextAttemptAt: now,
       updatedAt: now,
     })
-    .where(
-      and(eq(payoutOrders.id, orderId), eq(payoutOrders.status, 'failed'), eq(payoutOrders.holdOpen, false)),
-    )
+    .where(and(eq(payoutOrders.id, orderId), startsFrom('retry'), eq(payoutOrders.holdOpen, false)))
     .returning();
-  if (!o) return refuseMissingOr409(tx, orderId, 'retry: not failed');
+  if (!o) return refuseMissingOr409(tx, orderId, `retry: not from ${failed?.status}`);
   await freeze(deps, tx, o, userId);
   // Back under way: it leaves the finished orders of its day (counted live again while queued).
   await recordOrderMoves(tx, [
@@ -592,7 +580,10 @@ export function payoutIdempotencyKey(o: Pick<PayoutOrder, 'orderNo' | 'holds'>):
   return o.holds > 1 ? `${o.orderNo}-${o.holds}` : o.orderNo;
 }
 
-/** A worker's hold on a `submitting` order: the order as claimed, and the channel it is sent to. */
+/** The state of a claimed order (`submitting`): a worker is handing it to a channel. */
+export const claimed = into('claim');
+
+/** A worker's hold on a claimed order: the order as claimed, and the channel it is sent to. */
 interface Claim {
   order: PayoutOrder;
   channel: Channel;
@@ -602,7 +593,7 @@ interface Claim {
 const stillClaimed = (c: Claim): SQL =>
   and(
     eq(payoutOrders.id, c.order.id),
-    eq(payoutOrders.status, 'submitting'),
+    inStates(payoutOrders.status, [claimed]),
     eq(payoutOrders.channelId, c.channel.id),
     eq(payoutOrders.attempts, c.order.attempts),
   )!;
@@ -614,8 +605,8 @@ async function orderById(db: Db, orderId: number): Promise<PayoutOrder> {
 }
 
 /**
- * The claim on `channel`: `queued → submitting` (a new attempt), or, after `previous` was refused, the
- * same claim moved to the next channel. Null when another worker got there first.
+ * The claim on `channel`: `claim` (`queued → submitting`, a new attempt), or, after `previous` was
+ * refused, the same claim moved to the next channel. Null when another worker got there first.
  */
 async function claim(
   deps: Pick<Deps, 'clock' | 'database'>,
@@ -628,15 +619,13 @@ async function claim(
     tx
       .update(payoutOrders)
       .set({
-        status: 'submitting',
+        status: claimed,
         channelId: channel.id,
         attempts: previous ? previous.order.attempts : sql`${payoutOrders.attempts} + 1`,
         nextAttemptAt: null,
         updatedAt: now,
       })
-      .where(
-        previous ? stillClaimed(previous) : and(eq(payoutOrders.id, o.id), eq(payoutOrders.status, 'queued')),
-      )
+      .where(previous ? stillClaimed(previous) : and(eq(payoutOrders.id, o.id), startsFrom('claim')))
       .returning(),
   );
   return order ? { order, channel } : null;
@@ -645,7 +634,7 @@ async function claim(
 /** The order the outcome could not be recorded on any more: another worker resolved the claim. */
 const lostClaim = (deps: Pick<Deps, 'database'>, c: Claim) => orderById(deps.database.db, c.order.id);
 
-/** `submitting → processing`, then completed at once when the channel already reports the end. */
+/** `accepted` (`submitting → processing`), then completed at once when the channel already reports the end. */
 async function recordAccepted(
   deps: Deps,
   c: Claim,
@@ -661,12 +650,12 @@ async function recordAccepted(
     const [moved] = await tx
       .update(payoutOrders)
       .set({
-        status: 'processing',
+        status: into('accepted'),
         channelOrderId: found.channelOrderId,
         failureReason: null,
         updatedAt: now,
       })
-      .where(stillClaimed(c))
+      .where(and(stillClaimed(c), startsFrom('accepted')))
       .returning();
     if (!moved || !found.status || found.status === 'pending') return moved ?? null;
     return completePayout(deps, tx, {
@@ -703,16 +692,16 @@ async function resolveUnclear(deps: Deps, c: Claim, cause: unknown): Promise<Pay
   if (state?.definitive) {
     const done = await inTransaction(db, async (tx) => {
       if (c.order.attempts >= maxSubmitAttempts)
-        return failCreationWhere(deps, tx, stillClaimed(c), 'submitting', 'The channel could not be reached');
+        return failCreationWhere(deps, tx, stillClaimed(c), claimed, 'The channel could not be reached');
       const [queued] = await tx
         .update(payoutOrders)
         .set({
           // The channel stays: the next send goes there first (see submitPayout).
-          status: 'queued',
+          status: into('requeue'),
           nextAttemptAt: new Date(now.getTime() + submitBackoffSeconds(c.order.attempts) * 1000),
           updatedAt: now,
         })
-        .where(stillClaimed(c))
+        .where(and(stillClaimed(c), startsFrom('requeue')))
         .returning();
       return queued ?? null;
     });
@@ -724,8 +713,8 @@ async function resolveUnclear(deps: Deps, c: Claim, cause: unknown): Promise<Pay
   const [review] = await inTransaction(db, (tx) =>
     tx
       .update(payoutOrders)
-      .set({ status: 'needs_review', failureReason: note, updatedAt: now })
-      .where(stillClaimed(c))
+      .set({ status: into('unclear'), failureReason: note, updatedAt: now })
+      .where(and(stillClaimed(c), startsFrom('unclear')))
       .returning(),
   );
   if (!review) return lostClaim(deps, c);
@@ -745,7 +734,7 @@ const messageOf = (err: unknown) => (err instanceof Error ? err.message : String
 export async function submitPayout(deps: Deps, orderId: number): Promise<PayoutOrder> {
   const db = deps.database.db;
   const o = await orderById(db, orderId);
-  if (o.status !== 'queued') throw conflict(`submit: ${o.status}`);
+  if (!payout.can('claim', o.status)) throw conflict(`claim: not from ${o.status}`);
   const candidates = await payoutCandidates(deps, db, o);
   // Sent before to a channel that said it never received it: that channel first, so that a late
   // arrival of the first send meets the same idempotency key there instead of a second payout elsewhere.
@@ -792,11 +781,11 @@ export async function submitPayout(deps: Deps, orderId: number): Promise<PayoutO
   const reason = candidates.length ? 'Every channel declined the payout' : 'No channel can carry this payout';
   const where = held ? stillClaimed(held) : eq(payoutOrders.id, o.id);
   const failed = await inTransaction(db, (tx) =>
-    failCreationWhere(deps, tx, where, held ? 'submitting' : 'queued', reason),
+    failCreationWhere(deps, tx, where, held ? claimed : o.status, reason),
   );
   if (failed) return failed;
   if (held) return lostClaim(deps, held);
-  return refuseMissingOr409(db, o.id, 'creation failed: not queued');
+  return refuseMissingOr409(db, o.id, `creationFailed: not from ${o.status} any more`);
 }
 
 /**
@@ -814,7 +803,7 @@ export async function recoverSubmission(deps: Deps, orderId: number): Promise<Pa
       .where(
         and(
           eq(payoutOrders.id, orderId),
-          eq(payoutOrders.status, 'submitting'),
+          inStates(payoutOrders.status, [claimed]),
           lte(payoutOrders.updatedAt, new Date(now.getTime() - submitLeaseMs)),
         ),
       )

@@ -5,6 +5,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
+import { payout } from '../../../contract/machines.ts';
 import { newUtr } from '../../channels/simulator.ts';
 import { simulatorOn } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
@@ -15,8 +16,9 @@ import { completePayout, type PayoutOrder } from './service.ts';
 
 /**
  * Settles a processing simulator payout at the simulator's books (pending → success | fail, with a UTR
- * on success) and completes the order. A payout the books already settled, or that is not processing,
- * is a conflict (409); with the simulator off, 404.
+ * on success) and completes the order as its channel (`channelSuccess`, `channelFailed`). A payout the
+ * books already settled, or that the channel may not settle now, is a conflict (409); with the
+ * simulator off, 404.
  */
 export async function settleSimulatorPayout(
   deps: Pick<Deps, 'clock' | 'config' | 'database'>,
@@ -27,8 +29,9 @@ export async function settleSimulatorPayout(
 ): Promise<PayoutOrder> {
   // With SIMULATOR off nothing settles at the simulator, by hand or automatically: 404, as if absent.
   if (!simulatorOn(deps.config, deps.database.engine)) throw new AppError(errno.notFound);
-  if (o.status !== 'processing' || !o.channelOrderId)
-    throw new AppError(errno.conflict, null, 'not processing');
+  const action = result === 'success' ? 'channelSuccess' : 'channelFailed';
+  if (!payout.can(action, o.status) || !o.channelOrderId)
+    throw new AppError(errno.conflict, null, `${action}: not from ${o.status}`);
   const utr = result === 'success' ? newUtr() : null;
   const [booked] = await tx
     .update(simulatorTransactions)

@@ -166,7 +166,7 @@ describe.each(engines)('a payout is sent once on %s', (engine) => {
           by: 'manual',
         }),
       );
-      expect(failed).toMatchObject({ status: 'failed', holdOpen: false, from: 'needs_review' });
+      expect(failed).toMatchObject({ status: 'failed', holdOpen: false });
       expect(
         await asErrno(
           inTransaction(s.db, (tx) =>

@@ -1,10 +1,12 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
+import { recharge as rechargeMachine } from '../../../contract/machines.ts';
 import { journalEntries, operationLog, postings, recharges } from '../../db/schema.ts';
 import { checkLedger } from '../../ledger/check.ts';
 import { merchantBalances, rowsOf } from '../../ledger/index.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
+import { sweep } from '../../test/sweep.ts';
 import { codeAt } from '../auth/totp.ts';
 
 const { merchantRechargeLog: recharge } = endpoints;
@@ -156,6 +158,41 @@ describe.each(engines)('recharges on %s', (engine) => {
     expect((await merchantBalances(s.db, m.id, cur)).payout_available).toBe(0);
     const [row] = await s.db.select().from(recharges).where(eq(recharges.id, r.id));
     expect(row!.rejectReason).toBe('No such transfer on the statement');
+  });
+
+  describe('every (state, decision) pair of the declaration', () => {
+    const decide = (action: 'confirm' | 'reject', id: number) =>
+      s.call(recharge[action], { id, ...one.as() }, one.token);
+    for (const c of sweep(rechargeMachine)) {
+      it(c.name, async () => {
+        const { m, token } = await merchantWithOwner();
+        const r = await submit(token, '20.00');
+        // Brought into its state by the decision that leads there.
+        const into = rechargeMachine.actionNames.find((a) => rechargeMachine.to(a) === c.state);
+        if (into) expect((await decide(into, r.id)).errno).toBe(0);
+        const [before] = await s.db.select().from(recharges).where(eq(recharges.id, r.id));
+        expect(before!.status).toBe(c.state);
+        const balances = await merchantBalances(s.db, m.id, cur);
+        const entries = await entriesFor(r.id);
+        const res = await decide(c.action, r.id);
+        const [after] = await s.db.select().from(recharges).where(eq(recharges.id, r.id));
+        if (c.allowed) {
+          expect(res.errno, res.errmsg).toBe(0);
+          expect(after!.status).toBe(c.after);
+          // Only a confirmation credits the payout balance, in one entry.
+          const credited = c.action === 'confirm' ? 2_000 : 0;
+          expect((await entriesFor(r.id)).length - entries.length).toBe(credited ? 1 : 0);
+          expect((await merchantBalances(s.db, m.id, cur)).payout_available).toBe(
+            balances.payout_available + credited,
+          );
+        } else {
+          expect(res.errno).toBe(errno.conflict);
+          expect(after).toEqual(before);
+          expect(await entriesFor(r.id)).toEqual(entries);
+          expect(await merchantBalances(s.db, m.id, cur)).toEqual(balances);
+        }
+      });
+    }
   });
 
   it('confirm racing reject: exactly one wins, 20 times over', async () => {

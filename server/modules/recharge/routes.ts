@@ -1,13 +1,13 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
+import type { ActionOf } from '../../../contract/machine.ts';
+import { type RechargeStatus, recharge } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { type Db, sqlState } from '../../db/index.ts';
 import { merchants, recharges } from '../../db/schema.ts';
-import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import type { SessionUser } from '../../http/session.ts';
 import { merchantAccount, platformAccount, post } from '../../ledger/index.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
@@ -15,6 +15,8 @@ import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 
 type Recharge = typeof recharges.$inferSelect;
+/** A platform user's decision on a recharge. */
+type RechargeAction = ActionOf<typeof recharge>;
 
 function rowOf(r: Recharge, merchantCode: string) {
   return {
@@ -38,36 +40,31 @@ async function codeOf(tx: Db, merchantId: number): Promise<string> {
 }
 
 /**
- * A decision's preconditions, before its Google code is spent: the recharge exists (404) and is still
- * pending (409); then the acting user's code (a refusal is returned, so its counted failure commits).
+ * The recharge's state, when `decision` may start from it: read before the acting user's Google code
+ * is spent. An unknown recharge is 404, one the decision may not start from 409.
  */
-async function checkDecision(
-  tx: Db,
-  deps: Deps,
-  user: SessionUser,
-  address: string,
-  id: number,
-  code: string,
-) {
+async function stateFor(tx: Db, decision: RechargeAction, id: number): Promise<RechargeStatus> {
   const [row] = await tx.select({ status: recharges.status }).from(recharges).where(eq(recharges.id, id));
   if (!row) throw new AppError(errno.notFound);
-  if (row.status !== 'pending') throw new AppError(errno.conflict);
-  return checkGoogleCode(tx, deps, user, address, code);
+  if (!recharge.can(decision, row.status)) throw new AppError(errno.conflict);
+  return row.status;
 }
 
 /**
- * Moves a pending recharge to `to` by compare-and-set: of a confirm and a reject racing, exactly one
- * finds it pending. A recharge that is not pending (any more) is a conflict (409); an unknown one 404.
+ * Runs `decision` on a recharge seen in `from` by compare-and-set: of a confirm and a reject racing,
+ * exactly one finds it still there. A recharge that moved meanwhile is a conflict (409); an unknown one 404.
  */
 async function decide(
   tx: Db,
   id: number,
-  set: Pick<Recharge, 'status' | 'decidedBy' | 'decidedAt'> & { rejectReason?: string },
+  decision: RechargeAction,
+  from: RechargeStatus,
+  set: Pick<Recharge, 'decidedBy' | 'decidedAt'> & { rejectReason?: string },
 ): Promise<Recharge> {
   const [row] = await tx
     .update(recharges)
-    .set(set)
-    .where(and(eq(recharges.id, id), eq(recharges.status, 'pending')))
+    .set({ ...set, status: recharge.to(decision)! })
+    .where(and(eq(recharges.id, id), eq(recharges.status, from)))
     .returning();
   if (row) return row;
   const [exists] = await tx.select({ id: recharges.id }).from(recharges).where(eq(recharges.id, id));
@@ -132,10 +129,11 @@ export const rechargeRoutes = [
 
   handle(endpoints.merchantRechargeLog.confirm, async ({ input, user, tx, deps, req, audit }) => {
     audit({ target: `recharge:${input.id}`, detail: { reason: input.reason } });
-    const refused = await checkDecision(tx, deps, user, req.ip, input.id, input.code);
+    const from = await stateFor(tx, 'confirm', input.id);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
     const now = deps.clock.now();
-    const row = await decide(tx, input.id, { status: 'confirmed', decidedBy: user.id, decidedAt: now });
+    const row = await decide(tx, input.id, 'confirm', from, { decidedBy: user.id, decidedAt: now });
     // The money the merchant sent arrives through the platform's bank (settlement clearing).
     const lines = await post(tx, {
       kind: 'recharge',
@@ -151,7 +149,7 @@ export const rechargeRoutes = [
     const wallet = lines.find((l) => l.account.ownerType === 'merchant')!;
     audit({
       changes: {
-        status: { before: 'pending', after: 'confirmed' },
+        status: { before: from, after: row.status },
         payoutAvailable: {
           before: formatMinor(wallet.balanceBefore),
           after: formatMinor(wallet.balanceAfter),
@@ -164,18 +162,18 @@ export const rechargeRoutes = [
 
   handle(endpoints.merchantRechargeLog.reject, async ({ input, user, tx, deps, req, audit }) => {
     audit({ target: `recharge:${input.id}`, detail: { reason: input.reason } });
-    const refused = await checkDecision(tx, deps, user, req.ip, input.id, input.code);
+    const from = await stateFor(tx, 'reject', input.id);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
-    const row = await decide(tx, input.id, {
-      status: 'rejected',
+    const row = await decide(tx, input.id, 'reject', from, {
       decidedBy: user.id,
       decidedAt: deps.clock.now(),
       rejectReason: input.reason,
     });
     audit({
       changes: changes(
-        { status: 'pending', rejectReason: null },
-        { status: 'rejected', rejectReason: input.reason },
+        { status: from, rejectReason: null },
+        { status: row.status, rejectReason: input.reason },
       ),
       detail: { merchantId: row.merchantId, amount: formatMinor(row.amount), reason: input.reason },
     });

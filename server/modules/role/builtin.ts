@@ -1,228 +1,36 @@
 import { and, eq, isNotNull, isNull } from 'drizzle-orm';
-import { endpoints } from '../../../contract/index.ts';
+import { administratorRole, builtinRoleKeys } from '../../../contract/index.ts';
 import type { UserKind } from '../../../contract/schemas.ts';
 import type { Db } from '../../db/index.ts';
 import { roles } from '../../db/schema.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import { catalogueFor } from './catalogue.ts';
 
-/** Reads the spec makes POSTs (`POST /merchantWallet/info`): they change nothing either. */
-const postedReads = () => [endpoints.merchantWallet.info.permission];
-
-/** Every read a kind may be granted: the auditor's set. */
-export const allReads = (kind: UserKind) =>
-  catalogueFor(kind)
-    .filter((e) => e.method === 'GET' || postedReads().includes(e.permission))
-    .map((e) => e.permission);
-
-/** Permissions of the merchant, channel, agent, wallet, recharge and ledger areas, per built-in role. */
-const money = {
-  /** Looks merchants, their wallets and recharges up; freezes a merchant that misbehaves. */
-  platformOperator: () =>
-    [
-      endpoints.merchant.list,
-      endpoints.merchant.info,
-      endpoints.merchant.freeze,
-      endpoints.agent.list,
-      endpoints.channel.list,
-      endpoints.merchantWallet.info,
-      endpoints.merchantWallet.log,
-      endpoints.merchantRechargeLog.list,
-      // Payouts: triage (retry, mark by hand, re-push). The simulator's controls settle orders without a
-      // bank: granted only by hand (super admins hold them through `*`).
-      endpoints.merchantPayout.list,
-      endpoints.merchantPayout.totals,
-      endpoints.merchantPayout.export,
-      endpoints.merchantPayout.info,
-      endpoints.merchantPayout.retry,
-      endpoints.merchantPayout.markSuccess,
-      endpoints.merchantPayout.markFailed,
-      endpoints.merchantPayout.push,
-    ].map((e) => e.permission),
-  /** Decides recharges and watches the books. */
-  platformFinance: () =>
-    [
-      endpoints.merchant.list,
-      endpoints.merchant.info,
-      endpoints.agent.list,
-      endpoints.channel.list,
-      endpoints.merchantWallet.info,
-      endpoints.merchantWallet.log,
-      endpoints.merchantRechargeLog.list,
-      endpoints.merchantRechargeLog.confirm,
-      endpoints.merchantRechargeLog.reject,
-      endpoints.ledger.trialBalance,
-      endpoints.merchantPayout.list,
-      endpoints.merchantPayout.totals,
-      endpoints.merchantPayout.export,
-      endpoints.merchantPayout.info,
-    ].map((e) => e.permission),
-  /** Balances, transfers between them, recharges and the fee screen (surcharge). */
-  merchantFinance: () =>
-    [
-      endpoints.merchant.info,
-      endpoints.merchant.surchargeUpdate,
-      endpoints.merchantWallet.info,
-      endpoints.merchantWallet.log,
-      endpoints.merchantWallet.transferVerify,
-      endpoints.merchantWallet.transfer,
-      endpoints.merchantRechargeLog.list,
-      endpoints.merchantRechargeLog.create,
-      // Payouts: single transfers and bulk files (both confirmed with the Google code).
-      endpoints.merchantPayout.list,
-      endpoints.merchantPayout.totals,
-      endpoints.merchantPayout.export,
-      endpoints.merchantPayout.info,
-      endpoints.merchantPayout.create,
-      endpoints.merchantPayout.bulkCreate,
-      endpoints.merchantPayout.push,
-    ].map((e) => e.permission),
-  merchantOperator: () =>
-    [
-      endpoints.merchant.info,
-      endpoints.merchantWallet.info,
-      endpoints.merchantWallet.log,
-      endpoints.merchantRechargeLog.list,
-      endpoints.merchantPayout.list,
-      endpoints.merchantPayout.totals,
-      endpoints.merchantPayout.export,
-      endpoints.merchantPayout.info,
-      endpoints.merchantPayout.push,
-    ].map((e) => e.permission),
-  /** The development settings: keys, callback URL, payout IP whitelist. */
-  merchantDeveloper: () =>
-    [
-      endpoints.merchant.info,
-      endpoints.merchant.resetSecret,
-      endpoints.merchant.callbackUpdate,
-      endpoints.merchant.ipsUpdate,
-      // Callback debugging: what was sent, and send it again.
-      endpoints.merchantPayout.list,
-      endpoints.merchantPayout.export,
-      endpoints.merchantPayout.info,
-      endpoints.merchantPayout.push,
-    ].map((e) => e.permission),
-};
-
-/** Collection orders (pay-ins): who triages them. Forced supplements and deletes stay with super admins. */
-const payin = {
-  /** Looks orders up and fixes them: UTR checks, supplements, proofs, re-pushes. */
-  platformOperator: () =>
-    [
-      endpoints.merchantOrder.list,
-      endpoints.merchantOrder.totals,
-      endpoints.merchantOrder.export,
-      endpoints.merchantOrder.info,
-      endpoints.merchantOrder.image,
-      endpoints.merchantOrder.update,
-      endpoints.merchantOrder.utrCheck,
-      endpoints.merchantOrder.supplement,
-      endpoints.merchantOrder.uploadImage,
-      endpoints.merchantOrder.push,
-    ].map((e) => e.permission),
-  platformFinance: () =>
-    [
-      endpoints.merchantOrder.list,
-      endpoints.merchantOrder.totals,
-      endpoints.merchantOrder.export,
-      endpoints.merchantOrder.info,
-      endpoints.merchantOrder.image,
-      endpoints.merchantOrder.utrCheck,
-    ].map((e) => e.permission),
-  merchantFinance: () =>
-    [
-      endpoints.merchantOrder.list,
-      endpoints.merchantOrder.totals,
-      endpoints.merchantOrder.export,
-      endpoints.merchantOrder.info,
-      endpoints.merchantOrder.image,
-    ].map((e) => e.permission),
-  /** Payment links from the console and the order triage a merchant may do itself. */
-  merchantOperator: () =>
-    [
-      endpoints.merchantOrder.list,
-      endpoints.merchantOrder.totals,
-      endpoints.merchantOrder.export,
-      endpoints.merchantOrder.info,
-      endpoints.merchantOrder.image,
-      endpoints.merchantOrder.create,
-      endpoints.merchantOrder.update,
-      endpoints.merchantOrder.utrCheck,
-      endpoints.merchantOrder.supplement,
-      endpoints.merchantOrder.uploadImage,
-      endpoints.merchantOrder.push,
-    ].map((e) => e.permission),
-  /** Callback debugging: what was sent, where to, and send it again. */
-  merchantDeveloper: () =>
-    [
-      endpoints.merchantOrder.list,
-      endpoints.merchantOrder.export,
-      endpoints.merchantOrder.info,
-      endpoints.merchantOrder.update,
-      endpoints.merchantOrder.push,
-    ].map((e) => e.permission),
-};
-
-/** The dashboard's figures go to every built-in role that lists orders (which all of them do). */
-const dashboard = () => [endpoints.dashboard.summary.permission];
+/** The built-in role holding every read of its kind's catalogue (GETs) without being named in `grants`. */
+const readsEverything = 'auditor';
 
 /**
- * Built-in roles, seeded for the platform at first start and for each merchant when it is created.
- * They stay editable; the money and order areas add their endpoints here as they arrive.
+ * What a built-in role of `kind` holds: `*` for the administrator (super admin, owner); otherwise the
+ * endpoints of its kind's catalogue whose `grants` name it, and for the auditor every GET besides.
+ */
+function builtinPerms(kind: UserKind, key: string): string[] {
+  if (key === administratorRole[kind]) return ['*'];
+  return catalogueFor(kind)
+    .filter((e) => {
+      const named: readonly string[] = e.grants?.[kind] ?? [];
+      return named.includes(key) || (key === readsEverything && e.method === 'GET');
+    })
+    .map((e) => e.permission);
+}
+
+/**
+ * Built-in roles, seeded for the platform at first start and for each merchant when it is created. They
+ * stay editable; an endpoint joins them through its `grants`, and `upgradeBuiltinRoles` brings stored
+ * roles up to date.
  */
 export const builtinRoles: Record<UserKind, Array<{ key: string; perms: () => string[] }>> = {
-  platform: [
-    { key: 'superAdmin', perms: () => ['*'] },
-    {
-      key: 'operator',
-      perms: () => [
-        endpoints.log.list.permission,
-        ...money.platformOperator(),
-        ...payin.platformOperator(),
-        ...dashboard(),
-      ],
-    },
-    {
-      key: 'finance',
-      perms: () => [
-        endpoints.log.list.permission,
-        ...money.platformFinance(),
-        ...payin.platformFinance(),
-        ...dashboard(),
-      ],
-    },
-    { key: 'auditor', perms: () => allReads('platform') },
-  ],
-  merchant: [
-    { key: 'owner', perms: () => ['*'] },
-    {
-      key: 'finance',
-      perms: () => [
-        endpoints.log.list.permission,
-        ...money.merchantFinance(),
-        ...payin.merchantFinance(),
-        ...dashboard(),
-      ],
-    },
-    {
-      key: 'operator',
-      perms: () => [
-        endpoints.log.list.permission,
-        ...money.merchantOperator(),
-        ...payin.merchantOperator(),
-        ...dashboard(),
-      ],
-    },
-    {
-      key: 'developer',
-      perms: () => [
-        endpoints.log.list.permission,
-        ...money.merchantDeveloper(),
-        ...payin.merchantDeveloper(),
-        ...dashboard(),
-      ],
-    },
-  ],
+  platform: builtinRoleKeys.platform.map((key) => ({ key, perms: () => builtinPerms('platform', key) })),
+  merchant: builtinRoleKeys.merchant.map((key) => ({ key, perms: () => builtinPerms('merchant', key) })),
 };
 
 /** Role names are data; built-ins are stored in both languages so either reader recognises them. */

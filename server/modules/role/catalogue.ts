@@ -1,14 +1,13 @@
-import { type Endpoint, needsPermission } from '../../../contract/endpoint.ts';
-import { allEndpoints } from '../../../contract/index.ts';
+import { allEndpoints, type Endpoint, grantable } from '../../../contract/index.ts';
 import type { UserKind } from '../../../contract/schemas.ts';
 
-/** The endpoints a user of `kind` can be granted: its own kind's and the shared ones. */
+/** The endpoints a role of `kind` can be granted: its own kind's and the shared ones. */
 export function catalogueFor(kind: UserKind): Endpoint[] {
-  return allEndpoints.filter((e) => needsPermission(e.caller) && (e.caller === 'both' || e.caller === kind));
+  return allEndpoints.filter((e) => grantable(e, kind));
 }
 
 /** Every permission a role of either kind can be granted. */
-const grantable = new Set(
+const inSomeCatalogue = new Set(
   [...catalogueFor('platform'), ...catalogueFor('merchant')].map((e) => e.permission),
 );
 
@@ -18,7 +17,7 @@ const grantable = new Set(
  */
 export function covers(held: readonly string[], wanted: readonly string[]): boolean {
   if (held.includes('*')) return true;
-  return wanted.every((p) => p !== '*' && (held.includes(p) || !grantable.has(p)));
+  return wanted.every((p) => p !== '*' && (held.includes(p) || !inSomeCatalogue.has(p)));
 }
 
 /**

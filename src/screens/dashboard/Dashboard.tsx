@@ -2,8 +2,9 @@ import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { allows } from '../../../commands/index.ts';
-import { endpoints, type Output } from '../../../contract/index.ts';
+import { payoutQueueStates } from '../../../contract/endpoints/dashboard.ts';
+import { allows, endpoints, type Output } from '../../../contract/index.ts';
+import { payin, payout, recharge } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime, relativeTime, thousands } from '../../lib/format.ts';
 import { roleName } from '../../lib/names.ts';
@@ -25,6 +26,11 @@ type Summary = Output<typeof endpoints.dashboard.summary>;
 type Figures = Summary['today']['payin'][number];
 
 const outcomeTone = { ok: 'ok', failed: 'bad', denied: 'warn' } as const;
+
+const machineOf = { payin, payout } as const;
+
+/** The list's filter to these states (`status=a&status=b`). */
+const inStatus = (states: readonly string[]) => states.map((s) => `status=${s}`).join('&');
 
 /** The dashboard's periods and the order lists' range presets that cover the same days. */
 const periods = [
@@ -56,7 +62,7 @@ function FigureCard({
 }) {
   const t = useT();
   const list = kind === 'payin' ? '/order' : '/payout';
-  const success = kind === 'payin' ? 'paid' : 'success';
+  const success = inStatus(machineOf[kind].sets.succeeded);
   const rows = figures.length ? figures : [];
   return (
     <section className="card figure-card" aria-labelledby={`figures-${kind}`}>
@@ -71,7 +77,7 @@ function FigureCard({
       {rows.length === 0 && <p className="muted">{t('screens.dashboard.noOrders')}</p>}
       {rows.map((f) => (
         <div key={f.currency} className="figure">
-          <Link href={`${list}?range=${range}&status=${success}`} className="figure-amount">
+          <Link href={`${list}?range=${range}&${success}`} className="figure-amount">
             <Money value={f.amount} currency={f.currency} />
             <span className="figure-caption">{t(`screens.dashboard.${kind}Amount`)}</span>
           </Link>
@@ -85,7 +91,7 @@ function FigureCard({
             <div>
               <dt>{t(`screens.dashboard.${kind}Success`)}</dt>
               <dd>
-                <Link href={`${list}?range=${range}&status=${success}`}>{thousands(f.successCount)}</Link>
+                <Link href={`${list}?range=${range}&${success}`}>{thousands(f.successCount)}</Link>
               </dd>
             </div>
             <div>
@@ -112,23 +118,27 @@ function Queues({ queues, merchantView }: { queues: Summary['queues']; merchantV
     {
       key: 'callbacksGaveUp',
       value: queues.callbacksGaveUp,
-      href: '/order?range=60d&status=paid&status=failed&status=unpaid&pushStatus=unpushed',
+      href: `/order?range=60d&${inStatus(payin.sets.announced)}&pushStatus=unpushed`,
       also: {
-        href: '/payout?range=60d&status=success&status=failed&pushStatus=unpushed',
+        href: `/payout?range=60d&${inStatus(payout.sets.announced)}&pushStatus=unpushed`,
         label: t('screens.dashboard.queueCallbacksPayouts'),
       },
     },
-    { key: 'payoutsQueued', value: queues.payoutsQueued, href: '/payout?range=60d&status=queued' },
+    {
+      key: 'payoutsQueued',
+      value: queues.payoutsQueued,
+      href: `/payout?range=60d&${inStatus(payoutQueueStates.payoutsQueued)}`,
+    },
     {
       key: 'payoutsProcessing',
       value: queues.payoutsProcessing,
-      href: '/payout?range=60d&status=processing',
+      href: `/payout?range=60d&${inStatus(payoutQueueStates.payoutsProcessing)}`,
     },
     {
       // Resolved by the platform: a merchant sees them waiting, as with its recharges.
       key: merchantView ? 'payoutsInReview' : 'payoutsNeedReview',
       value: queues.payoutsNeedReview,
-      href: '/payout?range=60d&status=needs_review',
+      href: `/payout?range=60d&${inStatus(payoutQueueStates.payoutsNeedReview)}`,
     },
     ...(queues.rechargesPending === null
       ? []
@@ -137,7 +147,7 @@ function Queues({ queues, merchantView }: { queues: Summary['queues']; merchantV
             // A merchant's pending recharges wait for the platform, not for the merchant.
             key: merchantView ? 'rechargesAwaiting' : 'rechargesPending',
             value: queues.rechargesPending,
-            href: '/merchantrechargelog?status=pending',
+            href: `/merchantrechargelog?${inStatus(recharge.from('confirm'))}`,
           },
         ]),
   ];

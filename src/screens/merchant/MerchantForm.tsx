@@ -1,8 +1,8 @@
 import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { allows, type Contexts } from '../../../commands/index.ts';
-import { endpoints, type Input } from '../../../contract/index.ts';
+import type { Contexts } from '../../../commands/index.ts';
+import { allows, endpoints, type Input } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
-import { allows, type Contexts } from '../../../commands/index.ts';
-import { endpoints } from '../../../contract/index.ts';
+import type { Contexts } from '../../../commands/index.ts';
+import { allows, endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime, thousands } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';

@@ -1,10 +1,11 @@
+import { attemptAnswer } from '../../../contract/callbackNotes.ts';
 import { endpoints } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
 import { api } from '../../lib/api.ts';
 import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { BulkDialog, bulkQuiet } from '../../ui/BulkDialog.tsx';
-import { attemptAnswer } from './attemptNote.ts';
-import { areaOf, callbackDue, money, type OrderKind, type Payin, type Payout } from './parts.tsx';
+import { callbackDue, money, type OrderKind, orderMachines, type Payin, type Payout } from './parts.tsx';
 
 interface Props {
   kind: OrderKind;
@@ -17,7 +18,7 @@ export default function BulkPushDialog({ kind, rows, close }: Props) {
   const tr = useT();
   const push = kind === 'payin' ? endpoints.merchantOrder.push : endpoints.merchantPayout.push;
   const byNo = new Map(rows.map((r) => [r.orderNo, r]));
-  const runnable = rows.filter((r) => callbackDue(r.status)).length;
+  const runnable = rows.filter((r) => callbackDue(kind, r.status)).length;
   return (
     <BulkDialog
       title={tr(
@@ -28,8 +29,8 @@ export default function BulkPushDialog({ kind, rows, close }: Props) {
       rows={rows.map((r) => ({
         key: r.orderNo,
         label: r.orderNo,
-        detail: `${r.merchantOrderNo} · ${money(r.amount)} · ${t(`${areaOf(kind)}.statuses.${r.status}`)}`,
-        ...(callbackDue(r.status) ? {} : { skip: t('screens.order.bulkPush.noCallback') }),
+        detail: `${r.merchantOrderNo} · ${money(r.amount)} · ${stateLabel(t, orderMachines[kind], r.status)}`,
+        ...(callbackDue(kind, r.status) ? {} : { skip: t('screens.order.bulkPush.noCallback') }),
       }))}
       run={async (orderNo) => {
         const order = byNo.get(orderNo);

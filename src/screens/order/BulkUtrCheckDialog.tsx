@@ -1,4 +1,6 @@
 import { endpoints } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
+import { payin } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
 import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
@@ -6,7 +8,7 @@ import { BulkDialog, bulkQuiet } from '../../ui/BulkDialog.tsx';
 import { validate } from '../../ui/form.tsx';
 import { money, type Payin } from './parts.tsx';
 
-const awaiting = (o: Payin) => o.status === 'pending' || o.status === 'unpaid' || o.status === 'failed';
+const awaiting = (o: Payin) => payin.can('utrCheck', o.status);
 
 /**
  * UTR check for several orders at once: one UTR per order (the customer's word, pasted in), each
@@ -30,7 +32,7 @@ export default function BulkUtrCheckDialog({
       rows={rows.map((r) => ({
         key: r.orderNo,
         label: r.orderNo,
-        detail: `${r.merchantOrderNo} · ${money(r.amount)} · ${t(`screens.order.statuses.${r.status}`)}`,
+        detail: `${r.merchantOrderNo} · ${money(r.amount)} · ${stateLabel(t, payin, r.status)}`,
         ...(awaiting(r) ? {} : { skip: t('screens.order.bulkUtr.notAwaiting') }),
       }))}
       input={{

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints, errno } from '../../../contract/index.ts';
+import { callback, payin } from '../../../contract/machines.ts';
 import { api, isApiError } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
 import { hasKey } from '../../lib/i18n.ts';
@@ -10,9 +11,6 @@ import { DetailDrawer, DetailFields, DetailSection, JsonBlock } from '../../ui/D
 import { CallbackHistory, PostingTable, ProofImage } from './history.tsx';
 import { money, PushBadge, StatusBadge } from './parts.tsx';
 import './order.css';
-
-/** Bulk commands act on the checked rows, never on the one order a drawer shows. */
-export const notBulk = (a: { id: string }) => !/\.bulk[A-Z]/.test(a.id);
 
 /** How often an order that is still moving (waiting to be paid, callback on its way) is read again. */
 const movingMs = 2_500;
@@ -43,7 +41,7 @@ export function OrderDrawer({
       const o = q.state.data;
       if (!o) return false;
       const moving =
-        o.status === 'creating' || o.status === 'pending' || o.callbacks.some((c) => c.status === 'pending');
+        payin.is('underWay', o.status) || o.callbacks.some((c) => c.status === callback.state.pending);
       return moving ? movingMs : false;
     },
   });
@@ -70,7 +68,7 @@ export function OrderDrawer({
       subtitle={
         <>
           <StatusBadge kind="payin" status={o.status} />
-          <PushBadge status={o.status} pushStatus={o.pushStatus} />
+          <PushBadge kind="payin" status={o.status} pushStatus={o.pushStatus} />
           <span className="drawer-amount">
             {money(o.amount)} {o.currency}
           </span>
@@ -79,7 +77,6 @@ export function OrderDrawer({
       onClose={onClose}
       context="payin"
       target={o}
-      exclude={(a) => !notBulk(a)}
     >
       <DetailFields
         items={[
@@ -89,7 +86,7 @@ export function OrderDrawer({
           { label: t('screens.order.status'), value: <StatusBadge kind="payin" status={o.status} /> },
           {
             label: t('screens.order.pushStatus'),
-            value: <PushBadge status={o.status} pushStatus={o.pushStatus} />,
+            value: <PushBadge kind="payin" status={o.status} pushStatus={o.pushStatus} />,
           },
           { label: t('screens.order.amount'), value: `${money(o.amount)} ${o.currency}` },
           { label: t('screens.order.paidAmount'), value: money(o.paidAmount) },

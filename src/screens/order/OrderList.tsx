@@ -2,8 +2,9 @@ import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'wouter';
-import { allows, type Contexts } from '../../../commands/index.ts';
-import { type Endpoint, endpoints, type Input } from '../../../contract/index.ts';
+import type { Contexts } from '../../../commands/index.ts';
+import { allows, type Endpoint, endpoints, type Input } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
 import { api } from '../../lib/api.ts';
 import { formatTotal } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
@@ -16,7 +17,7 @@ import { TimeRangeChooser, useTimeRange } from '../../ui/TimeRange.tsx';
 import { TotalsBar, useTotals } from '../../ui/TotalsBar.tsx';
 import { reachesNow } from '../../ui/timeRange.ts';
 import { Page } from '../Page.tsx';
-import { areaOf, money, type OrderKind, useOrderFilters } from './parts.tsx';
+import { areaOf, money, type OrderKind, orderMachines, useOrderFilters } from './parts.tsx';
 
 interface OrderListProps<C extends 'payin' | 'payout'> {
   kind: OrderKind;
@@ -27,7 +28,6 @@ interface OrderListProps<C extends 'payin' | 'payout'> {
   exporter: Endpoint;
   exportName: string;
   columns: Column<Contexts[C]>[];
-  statuses: readonly string[];
   /** More buttons of the page head (single transfer, bulk upload). */
   actions?: ReactNode;
   /** The drawer of the order named by `?order=`; it reports the order it shows once read. */
@@ -42,6 +42,7 @@ interface OrderListProps<C extends 'payin' | 'payout'> {
 export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>) {
   const t = useT();
   const area = areaOf(props.kind);
+  const machine = orderMachines[props.kind];
   const grants = useStore($grants);
   const [params, setParams] = useSearchParams();
   const range = useTimeRange('7d');
@@ -75,7 +76,7 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
       id: 'status',
       label: t('screens.order.status'),
       kind: 'multi',
-      options: props.statuses.map((s) => ({ value: s, label: t(`${area}.statuses.${s}`) })),
+      options: machine.states.map((s) => ({ value: s, label: stateLabel(t, machine, s) })),
     },
     {
       id: 'pushStatus',

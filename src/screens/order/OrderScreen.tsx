@@ -1,5 +1,4 @@
 import { useStore } from '@nanostores/react';
-import { payinStatus } from '../../../contract/endpoints/orders.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { t } from '../../lib/i18n.ts';
 import { $grants } from '../../lib/session.ts';
@@ -84,7 +83,7 @@ function payinColumns(platform: boolean): Column<Payin>[] {
       id: 'pushStatus',
       header: 'screens.order.pushStatus',
       value: (r) => r.pushStatus,
-      cell: (r) => <PushBadge status={r.status} pushStatus={r.pushStatus} />,
+      cell: (r) => <PushBadge kind="payin" status={r.status} pushStatus={r.pushStatus} />,
       width: '104px',
       sortable: true,
     },
@@ -143,7 +142,6 @@ export default function OrderScreen() {
       exporter={endpoints.merchantOrder.export}
       exportName="collection-orders"
       columns={payinColumns(platform)}
-      statuses={payinStatus.options}
       actions={<CommandButton id="merchantOrder.utrLookup" />}
       drawer={(orderNo, close, shown) => <OrderDrawer orderNo={orderNo} onClose={close} onShown={shown} />}
     />

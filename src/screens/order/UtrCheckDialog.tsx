@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
-import { allows } from '../../../commands/index.ts';
-import { endpoints, errno, type Output } from '../../../contract/index.ts';
+import { allows, endpoints, errno, type Output } from '../../../contract/index.ts';
+import { payin } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
@@ -34,8 +34,8 @@ export default function UtrCheckDialog({ order, close }: Props) {
   const form = useForm({ utr: '' });
   const [checked, setChecked] = useState<{ utr: string; result: Check } | null>(null);
   const supplementRef = useRef<HTMLButtonElement>(null);
-  const awaiting = order && ['pending', 'unpaid', 'failed'].includes(order.status);
-  const canSupplement = !!awaiting && allows(grants, [endpoints.merchantOrder.supplement]);
+  const canSupplement =
+    !!order && payin.can('supplement', order.status) && allows(grants, [endpoints.merchantOrder.supplement]);
   const offer = canSupplement && checked?.result.found && checked.result.matchesOrder;
 
   useEffect(() => {

@@ -1,19 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
+import { attemptAnswer } from '../../../contract/callbackNotes.ts';
 import { endpoints, type Output } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
+import { type CallbackStatus, callback } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
 import { hasKey, t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
-import { Badge } from '../../ui/Badge.tsx';
+import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { DetailSection } from '../../ui/DetailDrawer.tsx';
-import { attemptAnswer } from './attemptNote.ts';
 import { money } from './parts.tsx';
 
 type Info = Output<typeof endpoints.merchantOrder.info>;
 type CallbackEvent = Info['callbacks'][number];
 type Posting = Info['postings'][number];
 
-const eventTone = { pending: 'info', delivered: 'ok', gave_up: 'bad' } as const;
+const eventTone: Record<CallbackStatus, Tone> = { pending: 'info', delivered: 'ok', gave_up: 'bad' };
 
 /** A message key when it exists, else the raw value (kinds the console has no words for yet). */
 function named(prefix: string, value: string): string {
@@ -42,13 +44,13 @@ export function CallbackHistory({ events }: { events: CallbackEvent[] }) {
         events.map((e) => (
           <div key={e.messageId} className="callback-event">
             <div className="callback-event-head">
-              <Badge tone={eventTone[e.status]}>{tr(`screens.order.callbackStatuses.${e.status}`)}</Badge>
+              <Badge tone={eventTone[e.status]}>{stateLabel(tr, callback, e.status)}</Badge>
               <span className="mono">{e.type}</span>
               <span className="mono muted callback-url" title={e.url}>
                 {e.url}
               </span>
             </div>
-            {e.nextAttemptAt && e.status === 'pending' && (
+            {e.nextAttemptAt && e.status === callback.state.pending && (
               <p className="muted callback-next">
                 {tr('screens.order.nextAttempt', { at: formatTime(e.nextAttemptAt) })}
               </p>

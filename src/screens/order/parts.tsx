@@ -1,6 +1,8 @@
 import { useMemo } from 'react';
 import { useSearchParams } from 'wouter';
 import type { Contexts } from '../../../commands/index.ts';
+import { type AnyMachine, stateLabel } from '../../../contract/machine.ts';
+import { payin, payout } from '../../../contract/machines.ts';
 import { formatTime, relativeTime, thousands } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
@@ -11,6 +13,9 @@ export type OrderKind = 'payin' | 'payout';
 
 /** The message area of a kind of order: `screens.order.*` for pay-ins, `screens.payout.*` for payouts. */
 export const areaOf = (kind: OrderKind) => (kind === 'payin' ? 'screens.order' : 'screens.payout');
+
+/** The state machine of each kind of order (contract/machines.ts). */
+export const orderMachines = { payin, payout } as const;
 
 const statusTone: Record<Payin['status'] | Payout['status'], Tone> = {
   creating: 'info',
@@ -33,22 +38,25 @@ export function StatusBadge({
   kind: OrderKind;
   status: Payin['status'] | Payout['status'];
 }) {
-  return <Badge tone={statusTone[status]}>{t(`${areaOf(kind)}.statuses.${status}`)}</Badge>;
+  return <Badge tone={statusTone[status]}>{stateLabel(t, orderMachines[kind], status)}</Badge>;
 }
 
-/** States whose merchant callback has been (or will be) sent; before them "push status" means nothing. */
-export function callbackDue(status: Payin['status'] | Payout['status']): boolean {
-  return ['paid', 'failed', 'unpaid', 'success'].includes(status);
+/** States with a merchant callback to push; before them "push status" means nothing. */
+export function callbackDue(kind: OrderKind, status: Payin['status'] | Payout['status']): boolean {
+  const machine: AnyMachine = orderMachines[kind];
+  return machine.can('push', status);
 }
 
 export function PushBadge({
+  kind,
   status,
   pushStatus,
 }: {
+  kind: OrderKind;
   status: Payin['status'] | Payout['status'];
   pushStatus: 'pushed' | 'unpushed';
 }) {
-  if (!callbackDue(status)) return <span className="muted">—</span>;
+  if (!callbackDue(kind, status)) return <span className="muted">—</span>;
   return (
     <Badge tone={pushStatus === 'pushed' ? 'ok' : 'warn'}>
       {t(`screens.order.pushStatuses.${pushStatus}`)}

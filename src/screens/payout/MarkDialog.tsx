@@ -1,4 +1,5 @@
 import { endpoints } from '../../../contract/index.ts';
+import type { PayoutAction } from '../../../contract/machines.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
@@ -11,7 +12,7 @@ import type { Payout } from '../order/parts.tsx';
 import '../order/order.css';
 
 /** The hand actions on a payout: each moves money, so each takes a reason and the user's Google code. */
-export type PayoutHandAction = 'markSuccess' | 'markFailed' | 'retry';
+export type PayoutHandAction = Extract<PayoutAction, 'markSuccess' | 'markFailed' | 'retry'>;
 
 interface Props {
   payout: Payout;

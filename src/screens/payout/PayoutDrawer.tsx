@@ -2,16 +2,20 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints, errno } from '../../../contract/index.ts';
+import { callback, payout } from '../../../contract/machines.ts';
 import { api, isApiError } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
 import { DetailDrawer, DetailFields, DetailSection, JsonBlock } from '../../ui/DetailDrawer.tsx';
 import { CallbackHistory, PostingTable } from '../order/history.tsx';
-import { notBulk } from '../order/OrderDrawer.tsx';
 import { money, PushBadge, StatusBadge } from '../order/parts.tsx';
 import '../order/order.css';
 
 const movingMs = 2_500;
+
+/** Under way and not waiting for a person: its state changes by itself, so the drawer follows it. */
+const moving = (status: Contexts['payout']['status']) =>
+  payout.is('underWay', status) && !payout.is('needsPerson', status);
 
 /** A payout in full: every field, the payee, snapshots, callbacks, ledger lines and its actions. */
 export function PayoutDrawer({
@@ -33,12 +37,9 @@ export function PayoutDrawer({
     refetchInterval: (q) => {
       const o = q.state.data;
       if (!o) return false;
-      const moving =
-        o.status === 'queued' ||
-        o.status === 'submitting' ||
-        o.status === 'processing' ||
-        o.callbacks.some((c) => c.status === 'pending');
-      return moving ? movingMs : false;
+      return moving(o.status) || o.callbacks.some((c) => c.status === callback.state.pending)
+        ? movingMs
+        : false;
     },
   });
   const o = info.data;
@@ -62,7 +63,7 @@ export function PayoutDrawer({
       subtitle={
         <>
           <StatusBadge kind="payout" status={o.status} />
-          <PushBadge status={o.status} pushStatus={o.pushStatus} />
+          <PushBadge kind="payout" status={o.status} pushStatus={o.pushStatus} />
           <span className="drawer-amount">
             {money(o.amount)} {o.currency}
           </span>
@@ -71,7 +72,6 @@ export function PayoutDrawer({
       onClose={onClose}
       context="payout"
       target={o}
-      exclude={(a) => !notBulk(a)}
     >
       <DetailFields
         items={[
@@ -81,7 +81,7 @@ export function PayoutDrawer({
           { label: t('screens.order.status'), value: <StatusBadge kind="payout" status={o.status} /> },
           {
             label: t('screens.order.pushStatus'),
-            value: <PushBadge status={o.status} pushStatus={o.pushStatus} />,
+            value: <PushBadge kind="payout" status={o.status} pushStatus={o.pushStatus} />,
           },
           { label: t('screens.payout.amount'), value: `${money(o.amount)} ${o.currency}` },
           { label: t('screens.order.fee'), value: money(o.fee) },

@@ -1,5 +1,4 @@
 import { useStore } from '@nanostores/react';
-import { payoutStatus } from '../../../contract/endpoints/orders.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { t } from '../../lib/i18n.ts';
 import { $grants } from '../../lib/session.ts';
@@ -89,7 +88,7 @@ function payoutColumns(platform: boolean): Column<Payout>[] {
       id: 'pushStatus',
       header: 'screens.order.pushStatus',
       value: (r) => r.pushStatus,
-      cell: (r) => <PushBadge status={r.status} pushStatus={r.pushStatus} />,
+      cell: (r) => <PushBadge kind="payout" status={r.status} pushStatus={r.pushStatus} />,
       width: '104px',
       sortable: true,
     },
@@ -139,7 +138,6 @@ export default function PayoutScreen() {
       exporter={endpoints.merchantPayout.export}
       exportName="payout-orders"
       columns={payoutColumns(platform)}
-      statuses={payoutStatus.options}
       actions={
         <>
           <CommandButton id="merchantPayout.create" primary />

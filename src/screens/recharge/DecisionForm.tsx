@@ -1,5 +1,7 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
+import type { ActionOf } from '../../../contract/machine.ts';
+import type { recharge } from '../../../contract/machines.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
@@ -8,7 +10,8 @@ import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 
-type Decision = 'confirm' | 'reject';
+/** A platform user's decision on a recharge: each action of its state machine. */
+type Decision = ActionOf<typeof recharge>;
 
 /**
  * Confirms a pending recharge (its amount is credited to the merchant's payout balance) or rejects it

@@ -2,6 +2,8 @@ import { useStore } from '@nanostores/react';
 import { useCallback, useMemo } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
+import { recharge } from '../../../contract/machines.ts';
 import { formatTime } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { $user } from '../../lib/session.ts';
@@ -82,7 +84,7 @@ function columnsFor(platform: boolean): Column<Recharge>[] {
       id: 'status',
       header: 'screens.recharge.status',
       value: (r) => r.status,
-      cell: (r) => <Badge tone={rechargeTone[r.status]}>{t(`screens.recharge.statuses.${r.status}`)}</Badge>,
+      cell: (r) => <Badge tone={rechargeTone[r.status]}>{stateLabel(t, recharge, r.status)}</Badge>,
       width: '100px',
       sortable: true,
     },
@@ -125,9 +127,9 @@ export default function RechargeScreen() {
       id: 'status',
       label: t('screens.recharge.status'),
       kind: 'select',
-      options: (['pending', 'confirmed', 'rejected'] as const).map((s) => ({
+      options: recharge.states.map((s) => ({
         value: s,
-        label: t(`screens.recharge.statuses.${s}`),
+        label: stateLabel(t, recharge, s),
       })),
     },
   ];

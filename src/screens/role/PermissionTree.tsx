@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { allows, type Contexts } from '../../../commands/index.ts';
-import { endpoints } from '../../../contract/index.ts';
+import type { Contexts } from '../../../commands/index.ts';
+import { allows, endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { roleName } from '../../lib/names.ts';
 import { toast } from '../../lib/notify.ts';

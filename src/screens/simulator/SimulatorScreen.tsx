@@ -4,6 +4,7 @@ import { useCallback } from 'react';
 import { useSearchParams } from 'wouter';
 import { type Contexts, commandById } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
+import { payin, payout } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime, relativeTime, thousands } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
@@ -220,7 +221,8 @@ export default function SimulatorScreen() {
         from: startOfDay(now, lookbackDays - 1).toISOString(),
         to: new Date(now.getTime() + dayMs).toISOString(),
         channelId: filters.channelId ?? main?.id,
-        status: kind === 'payin' ? 'pending' : 'processing',
+        // What the simulator may settle as the channel.
+        status: kind === 'payin' ? payin.state.pending : payout.state.processing,
       };
     },
     [main?.id, kind],

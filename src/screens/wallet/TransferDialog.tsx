@@ -1,8 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { allows } from '../../../commands/index.ts';
-import { endpoints, errno, type Output } from '../../../contract/index.ts';
+import { allows, endpoints, errno, type Output } from '../../../contract/index.ts';
 import { api, isApiError } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';

@@ -5,7 +5,6 @@ import { useMemo, useRef } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import {
   actions,
-  allows,
   commandById,
   type IconName,
   keywordsKey,
@@ -13,6 +12,7 @@ import {
   titleKey,
   visibleScreens,
 } from '../../../commands/index.ts';
+import { allows } from '../../../contract/index.ts';
 import { hasKey, loadEnglishAliases, t, tEnglish } from '../../lib/i18n.ts';
 import { $grants } from '../../lib/session.ts';
 import { $settings } from '../../lib/settings.ts';

@@ -1,8 +1,9 @@
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { allows, type SearchHit, searchProviders } from '../../../commands/index.ts';
-import { api } from '../../lib/api.ts';
+import { type SearchHit, searchProviders } from '../../../commands/index.ts';
+import { allows } from '../../../contract/index.ts';
 import { $grants } from '../../lib/session.ts';
+import { searchContext } from '../runtime.ts';
 
 /**
  * Typing waits this long for the next key (a stale request is cancelled anyway, so this only saves
@@ -53,11 +54,7 @@ export function usePaletteSearch(
       retry: false,
       queryFn: async ({ signal }: { signal: AbortSignal }): Promise<PaletteHit[]> => {
         try {
-          const hits = await p.search(
-            term,
-            (e, input, s) => api(e, input, { signal: s, quiet: [403, 422] }),
-            signal,
-          );
+          const hits = await p.search(term, searchContext(signal));
           return hits.map((h) => ({ ...h, term }));
         } catch (err) {
           // A provider that fails shows nothing; a superseded one is cancelled, not empty.

@@ -3,11 +3,10 @@
  * each refusal) has words in both languages, and a merchant's reply is never mistaken for one.
  */
 import { describe, expect, it } from 'vitest';
-import { addressKinds } from '../../../contract/callbackNotes.ts';
-import en from '../../../locales/en.json';
-import zh from '../../../locales/zh_CN.json';
-import { postOutbound, RefusedTarget, refusalOf } from '../../../server/lib/outbound.ts';
-import { attemptAnswer, attemptNote } from './attemptNote.ts';
+import en from '../locales/en.json';
+import zh from '../locales/zh_CN.json';
+import { postOutbound, RefusedTarget, refusalOf } from '../server/lib/outbound.ts';
+import { addressKinds, attemptAnswer, attemptNote } from './callbackNotes.ts';
 
 const lookup = (table: unknown, path: string): unknown =>
   path.split('.').reduce<unknown>((at, k) => (at as Record<string, unknown> | undefined)?.[k], table);
