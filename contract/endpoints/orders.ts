@@ -95,8 +95,8 @@ export const postingRow = z.object({
   at: z.string(),
 });
 
-/** A pay-in order's row (list, detail head, actions' answers): its fields declared once (`orderRow.ts`). */
-export const payinRowFields = {
+/** The fields every order row begins with, in wire order. */
+const orderHead = {
   id: field.id,
   orderNo: field.text,
   merchantOrderNo: field.text,
@@ -107,6 +107,11 @@ export const payinRowFields = {
   channelOrderId: field.textOrNull,
   currency: field.text,
   amount: field.money,
+};
+
+/** A pay-in order's row (list, detail head, actions' answers): its fields declared once (`orderRow.ts`). */
+export const payinRowFields = {
+  ...orderHead,
   paidAmount: field.moneyOrNull,
   fee: field.money,
   status: field.oneOf(payinStatus),
@@ -295,16 +300,7 @@ export const merchantOrder = {
 
 /** A payout order's row, declared as the pay-in's is. */
 export const payoutRowFields = {
-  id: field.id,
-  orderNo: field.text,
-  merchantOrderNo: field.text,
-  merchantId: field.id,
-  merchantCode: field.merchantCode,
-  channelId: field.idOrNull,
-  channelCode: field.channelCode,
-  channelOrderId: field.textOrNull,
-  currency: field.text,
-  amount: field.money,
+  ...orderHead,
   fee: field.money,
   status: field.oneOf(payoutStatus),
   pushStatus: field.oneOf(pushStatus),

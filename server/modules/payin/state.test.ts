@@ -149,18 +149,12 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
   describe('every (state, action) pair, swept from the declaration', () => {
     // `created` and `creationFailed` happen inside the one insert of a creation (no stored order is ever
     // `creating` for them to start from): `orderIn` below lands in their states through a real creation.
-    const cases = sweep(payin, [
-      'channelPaid',
-      'channelFailed',
-      'expire',
-      'supplement',
-      'force',
-      'utrCheck',
-      'uploadImage',
-      'update',
-      'push',
-      'delete',
-    ]);
+    // Every other action is swept: a new one fails here until `act` below knows how to run it.
+    const insideCreation: readonly PayinAction[] = ['created', 'creationFailed'];
+    const cases = sweep(
+      payin,
+      payin.actionNames.filter((a) => !insideCreation.includes(a)),
+    );
 
     let refusing: number;
     let simulatorId: number;
