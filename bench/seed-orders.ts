@@ -20,6 +20,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
+import { payin } from '../contract/machines.ts';
 import { formatMinor } from '../contract/money.ts';
 import { bootstrap } from '../server/bootstrap.ts';
 import { inTransaction } from '../server/db/index.ts';
@@ -40,6 +41,8 @@ import {
   rawClient,
   target,
 } from './common.ts';
+
+const { state } = payin;
 
 const a = args();
 const t = target(a);
@@ -212,17 +215,18 @@ function order(i: number): unknown[] {
   const amount = Math.round(10 ** (2 + random() * 2.7)) * 100;
   const fee = Math.min(Math.round((amount * m.ratePpm) / 1_000_000) + m.platformFee, amount);
   const roll = random();
-  const status = roll < 0.7 ? 'paid' : roll < 0.91 ? 'unpaid' : roll < 0.97 ? 'failed' : 'creation_failed';
-  const made = status !== 'creation_failed';
+  const status =
+    roll < 0.7 ? state.paid : roll < 0.91 ? state.unpaid : roll < 0.97 ? state.failed : state.creation_failed;
+  const made = status !== state.creation_failed;
   const channelOrderId = made
     ? `SIMP${created.getTime().toString(36).toUpperCase()}${hex(scramble(i), 8)}`
     : null;
   const payUrl = made ? `${publicBase}/sim/pay/${orderNo}` : null;
   const paidAt =
-    status === 'paid' ? new Date(created.getTime() + 20_000 + Math.floor(random() * 1_200_000)) : null;
-  const utr = status === 'paid' ? String(100_000_000_000 + scramble(i) * 10 + (i % 10)) : null;
-  const final = status === 'paid' ? paidAt! : status === 'creation_failed' ? created : expires;
-  const pushed = status !== 'creation_failed' && random() < 0.97;
+    status === state.paid ? new Date(created.getTime() + 20_000 + Math.floor(random() * 1_200_000)) : null;
+  const utr = status === state.paid ? String(100_000_000_000 + scramble(i) * 10 + (i % 10)) : null;
+  const final = status === state.paid ? paidAt! : status === state.creation_failed ? created : expires;
+  const pushed = status !== state.creation_failed && random() < 0.97;
   const callbackAt = pushed ? new Date(final.getTime() + 300 + Math.floor(random() * 3000)) : null;
   const notifyUrl = `${loopbackNotify}/${m.code}`;
   const payer = random() < 0.2 ? { email: `payer${scramble(i) % 99_991}@mail.example` } : null;
@@ -242,7 +246,7 @@ function order(i: number): unknown[] {
   const responseSnapshot = {
     orderNo,
     merchantOrderNo,
-    status: made ? 'pending' : 'creation_failed',
+    status: made ? state.pending : state.creation_failed,
     currency: 'INR',
     amount: formatMinor(amount),
     paidAmount: null,
@@ -261,7 +265,7 @@ function order(i: number): unknown[] {
     channelOrderId,
     'INR',
     amount,
-    status === 'paid' ? amount : null,
+    status === state.paid ? amount : null,
     fee,
     0,
     status,
@@ -273,10 +277,10 @@ function order(i: number): unknown[] {
     requestHash(request),
     JSON.stringify(requestSnapshot),
     JSON.stringify(responseSnapshot),
-    status === 'paid' ? 'channel' : null,
-    status === 'failed'
+    status === state.paid ? 'channel' : null,
+    status === state.failed
       ? 'failed at the channel'
-      : status === 'creation_failed'
+      : status === state.creation_failed
         ? 'simulator: simulator declined'
         : null,
     expires.toISOString(),

@@ -148,11 +148,14 @@ const seeded: Record<UserKind, Record<string, string[]>> = {
       'GET /log/list',
       'GET /merchant/info',
       'GET /merchantOrder/export',
+      'GET /merchantOrder/image',
       'GET /merchantOrder/info',
       'GET /merchantOrder/list',
+      'GET /merchantOrder/totals',
       'GET /merchantPayout/export',
       'GET /merchantPayout/info',
       'GET /merchantPayout/list',
+      'GET /merchantPayout/totals',
       'POST /merchant/callback/update',
       'POST /merchant/ips/update',
       'POST /merchant/resetSecret',
@@ -164,6 +167,21 @@ const seeded: Record<UserKind, Record<string, string[]>> = {
 };
 
 describe('built-in roles', () => {
+  it('hold the totals and the proof image wherever they hold the list the console shows them on', () => {
+    const needsWithList = [
+      ['GET /merchantOrder/list', ['GET /merchantOrder/totals', 'GET /merchantOrder/image']],
+      ['GET /merchantPayout/list', ['GET /merchantPayout/totals']],
+    ] as const;
+    for (const kind of ['platform', 'merchant'] as const) {
+      for (const role of builtinRoles[kind]) {
+        const perms = role.perms();
+        if (perms.includes('*')) continue;
+        for (const [list, needs] of needsWithList) {
+          if (perms.includes(list)) for (const n of needs) expect(perms, `${kind} ${role.key}`).toContain(n);
+        }
+      }
+    }
+  });
   it('hold exactly what the hand-kept lists gave them, each permission once', () => {
     for (const kind of ['platform', 'merchant'] as const) {
       expect(builtinRoles[kind].map((r) => r.key)).toEqual(Object.keys(seeded[kind]));
