@@ -8,6 +8,7 @@ import type { Hono } from 'hono';
 import { type CallbackStatus, callback } from '../../contract/machines.ts';
 import type { Config } from '../config.ts';
 import { webhookAttempts, webhookEvents } from '../db/schema.ts';
+import { chunks } from '../lib/chunks.ts';
 import { minute } from './business.ts';
 import type { Seed } from './seed.ts';
 import type { AttemptInsert } from './writer.ts';
@@ -141,8 +142,7 @@ export async function settleQueuedCallbacks(seed: Seed): Promise<void> {
     if (h.status === callback.state.delivered && latest.get(`${e.orderType}:${e.orderId}`)?.id === e.id)
       pushed.push({ orderType: e.orderType, orderId: e.orderId, at: h.deliveredAt! });
   }
-  for (let i = 0; i < attemptRows.length; i += 1000)
-    await tx.insert(webhookAttempts).values(attemptRows.slice(i, i + 1000));
+  for (const chunk of chunks(attemptRows, 1000)) await tx.insert(webhookAttempts).values(chunk);
   for (let i = 0; i < settled.length; i += 500) {
     const rows = settled
       .slice(i, i + 500)

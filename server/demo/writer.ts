@@ -19,6 +19,7 @@ import {
   webhookEvents,
 } from '../db/schema.ts';
 import { type AccountRef, accountKey, type BatchEntry, LedgerBatch } from '../ledger/index.ts';
+import { chunks } from '../lib/chunks.ts';
 
 type PayinInsert = typeof payinOrders.$inferInsert;
 type PayoutInsert = typeof payoutOrders.$inferInsert;
@@ -47,11 +48,6 @@ const refValue = (ref: Ref): number | string => {
 /** A ledger entry whose cause, `ref`, may be a row of this writer's buffer (it replaces any `refId`). */
 export interface DemoEntry extends Omit<BatchEntry, 'refId'> {
   ref: Ref;
-}
-
-/** Splits `rows` into inserts of at most `size` rows (PostgreSQL takes at most 65,535 parameters). */
-function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
 }
 
 export class BulkWriter {

@@ -10,6 +10,7 @@ import { formatMinor } from '../../contract/money.ts';
 import type { Db } from '../db/index.ts';
 import { type AccountKind, journalEntries, ledgerAccounts, postings } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { chunks } from '../lib/chunks.ts';
 
 export interface AccountRef {
   ownerType: 'merchant' | 'agent' | 'platform';
@@ -193,11 +194,6 @@ function applyLines(accounts: Map<string, HeldAccount>, lines: readonly EntryLin
   }
   for (const [acc, state] of next) Object.assign(acc, state);
   return posted;
-}
-
-/** Splits `rows` into inserts of at most `size` rows (PostgreSQL takes at most 65,535 parameters). */
-function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
-  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
 }
 
 async function insertPostings(tx: Db, rows: (typeof postings.$inferInsert)[]): Promise<void> {

@@ -66,7 +66,6 @@ async function signIn(deps: Deps, tx: Db, user: User, req: RequestMeta, remember
   };
 }
 
-/** A 422 on one field, its message in the caller's language. */
 const totpSecretOf = (deps: Deps, user: User) => (user.totpSecret ? deps.sealer.open(user.totpSecret) : null);
 
 /**

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { payoutQueueStates } from '../../../contract/endpoints/dashboard.ts';
 import { allows, endpoints } from '../../../contract/index.ts';
-import { payin, payout, recharge } from '../../../contract/machines.ts';
+import { callback, payin, payout, recharge } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { inStates } from '../../db/states.ts';
@@ -142,7 +142,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
   }>(
     await db.execute(sql`
       select
-        (select count(*)::int from webhook_events where status = 'gave_up'${ofTenant('merchant_id')}) as gave_up,
+        (select count(*)::int from webhook_events where ${inStates(status, [callback.state.gave_up])}${ofTenant('merchant_id')}) as gave_up,
         ${payoutQueue('payoutsQueued')} as queued,
         ${payoutQueue('payoutsProcessing')} as processing,
         ${payoutQueue('payoutsNeedReview')} as review,

@@ -159,12 +159,12 @@ export const payinRoutes = [
       target: auditTarget(order),
       detail: { status: order.status, amount: formatMinor(order.amount) },
     });
+    allowed(order, 'delete');
     const [entry] = await tx
       .select({ id: journalEntries.id })
       .from(journalEntries)
       .where(and(eq(journalEntries.refType, 'payin'), eq(journalEntries.refId, String(order.id))))
       .limit(1);
-    allowed(order, 'delete');
     // Never an order money reached, whatever its state says: its ledger lines must keep their order.
     if (entry || order.paidAt) throw new AppError(errno.conflict, null, `delete of a ${order.status} order`);
     const events = await tx

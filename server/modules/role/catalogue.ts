@@ -6,10 +6,14 @@ export function catalogueFor(kind: UserKind): Endpoint[] {
   return allEndpoints.filter((e) => grantable(e, kind));
 }
 
+/** Each kind's catalogue as permission strings, built once (the role list reads it for every row). */
+const catalogueSets: Record<UserKind, ReadonlySet<string>> = {
+  platform: new Set(catalogueFor('platform').map((e) => e.permission)),
+  merchant: new Set(catalogueFor('merchant').map((e) => e.permission)),
+};
+
 /** Every permission a role of either kind can be granted. */
-const inSomeCatalogue = new Set(
-  [...catalogueFor('platform'), ...catalogueFor('merchant')].map((e) => e.permission),
-);
+const inSomeCatalogue = new Set([...catalogueSets.platform, ...catalogueSets.merchant]);
 
 /**
  * True when `held` (a user's permissions) covers every one of `wanted`. `*` covers everything of the kind;
@@ -26,6 +30,6 @@ export function covers(held: readonly string[], wanted: readonly string[]): bool
  * role saved back from the editor drops it.
  */
 export function stillGranted(kind: UserKind, perms: readonly string[]): string[] {
-  const known = new Set(catalogueFor(kind).map((e) => e.permission));
+  const known = catalogueSets[kind];
   return perms.filter((p) => p === '*' || known.has(p));
 }

@@ -1,4 +1,4 @@
-import { endpoints } from '../../../contract/index.ts';
+import { endpoints, type Input } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
@@ -14,6 +14,31 @@ interface Props {
   close: (result?: unknown) => void;
 }
 
+type ResetInput = Omit<Input<typeof endpoints.merchant.resetSecret>, 'code'>;
+
+/**
+ * The reset's submission for both forms (this dialog, and the platform's chooser on the merchant screen):
+ * the input checked with the user's Google code, closed with the new secrets.
+ */
+export function useResetSecret(
+  form: ReturnType<typeof useForm<{ code: string }>>,
+  close: (result?: unknown) => void,
+  what: () => ResetInput,
+) {
+  const { unbound, call } = useCodeConfirmed(form);
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const input = { ...what(), code: form.values.code.trim() };
+    const checked = validate(endpoints.merchant.resetSecret.input, input);
+    if (!checked.ok) return form.setErrors(checked.errors);
+    void form.submit(async () => {
+      const secrets = await call(endpoints.merchant.resetSecret, input);
+      if (secrets) close(secrets);
+    });
+  };
+  return { unbound, onSubmit };
+}
+
 /**
  * Resets one secret of the development settings: says what stops working, takes the user's Google code
  * (whoever holds the API secret can pay out), and closes with the new secrets.
@@ -22,23 +47,11 @@ export default function ResetSecretDialog({ which, merchantId, code, name, close
   const t = useT();
   const formRef = useOpeningFocus();
   const form = useForm({ code: '' });
-  const { unbound, call } = useCodeConfirmed(form);
+  const { unbound, onSubmit } = useResetSecret(form, close, () => ({
+    ...(merchantId === undefined ? {} : { id: merchantId }),
+    which,
+  }));
   const title = t(`commands.dev.${which === 'api' ? 'resetApiSecret' : 'resetWebhookSecret'}.title`);
-
-  const onSubmit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const input = {
-      ...(merchantId === undefined ? {} : { id: merchantId }),
-      which,
-      code: form.values.code.trim(),
-    };
-    const checked = validate(endpoints.merchant.resetSecret.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      const secrets = await call(endpoints.merchant.resetSecret, input);
-      if (secrets) close(secrets);
-    });
-  };
 
   return (
     <Modal title={title} onClose={() => close()}>

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
-import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
-import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
+import { UnboundNotice } from '../../ui/codeConfirmed.tsx';
+import { CodeAndActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { useResetSecret } from '../dev/ResetSecretDialog.tsx';
 
 interface Props {
   merchant: Contexts['merchant'];
@@ -23,17 +23,7 @@ export default function ResetSecretForm({ merchant, close }: Props) {
   const formRef = useOpeningFocus('input[autocomplete="one-time-code"]');
   const [which, setWhich] = useState<(typeof choices)[number]>('both');
   const form = useForm({ code: '' });
-  const { unbound, call } = useCodeConfirmed(form);
-  const onSubmit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const input = { id: merchant.id, which, code: form.values.code.trim() };
-    const checked = validate(endpoints.merchant.resetSecret.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      const secrets = await call(endpoints.merchant.resetSecret, input);
-      if (secrets) close(secrets);
-    });
-  };
+  const { unbound, onSubmit } = useResetSecret(form, close, () => ({ id: merchant.id, which }));
   return (
     <Modal
       title={t('screens.merchant.resetFor', { code: merchant.code, name: merchant.name })}
