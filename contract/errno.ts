@@ -47,6 +47,12 @@ export const errno = {
   utrUsed: 1032,
   utrMismatch: 1033,
   noCallback: 1034,
+  /** Money out (1040–1049). The same user may not do both halves of a two-person action. */
+  sameUser: 1040,
+  /** A request for this object already waits for a second person's approval. */
+  approvalPending: 1041,
+  /** The object is on a live withdrawal slip: void the slip or drop its line first. */
+  onSlip: 1042,
 } as const;
 
 export type Errno = (typeof errno)[keyof typeof errno];

@@ -126,8 +126,117 @@ export const recharge = machine({
   sets: {},
 });
 
+/**
+ * A settlement application: money out of one of a merchant's two wallets to its own bank account or USDT
+ * address (OPERATIONS.md section 1). Its hold (amount plus fee, frozen when applied) is open exactly while
+ * the application is `open`, and resolved once: spent on `complete`, released on `cancel` or `reject`;
+ * a confirmation with a lower audit amount releases the difference at once.
+ */
+export const settlement = machine({
+  name: 'settlement',
+  states: ['to_be_confirmed', 'confirmed', 'settled', 'failed'],
+  initial: 'to_be_confirmed',
+  final: ['settled', 'failed'],
+  actions: {
+    /** The merchant changes its application (amount, account) before the platform looks at it. */
+    update: { from: ['to_be_confirmed'] },
+    /** The merchant withdraws its application. */
+    cancel: { from: ['to_be_confirmed'], to: 'failed' },
+    /** A platform user's first confirmation above the maker–checker threshold: a second user must approve. */
+    askApproval: { from: ['to_be_confirmed'] },
+    /** The platform approves the audit amount (and the USDT price). */
+    confirm: { from: ['to_be_confirmed'], to: 'confirmed' },
+    /** The money reached the merchant: the hold is spent (a user other than the confirmer). */
+    complete: { from: ['confirmed'], to: 'settled' },
+    /** The platform refuses it, with a reason. */
+    reject: { from: ['to_be_confirmed', 'confirmed'], to: 'failed' },
+    /** Put on a withdrawal slip (a bank settlement the platform sends by hand). */
+    slip: { from: ['confirmed'] },
+  },
+  sets: {
+    /** The hold is open; the platform's real-time queue shows these. */
+    open: ['to_be_confirmed', 'confirmed'],
+    succeeded: ['settled'],
+  },
+});
+
+/** A two-person approval (maker–checker): a request one platform user makes and another decides. */
+export const approval = machine({
+  name: 'approval',
+  states: ['pending', 'approved', 'rejected', 'cancelled'],
+  initial: 'pending',
+  final: ['approved', 'rejected', 'cancelled'],
+  actions: {
+    /** A second platform user agrees: the requested action runs. */
+    approve: { from: ['pending'], to: 'approved' },
+    /** A second platform user refuses: nothing runs. */
+    reject: { from: ['pending'], to: 'rejected' },
+    /** The object moved on without it (rejected, cancelled, settled by its channel). */
+    cancel: { from: ['pending'], to: 'cancelled' },
+  },
+  sets: {},
+});
+
+/**
+ * A T+N settlement line: one merchant's pending collection net of one business day (and the due day the
+ * merchant's cycle gave it), released once by the settlement run of a day on or after its due day.
+ */
+export const tnLine = machine({
+  name: 'tnLine',
+  states: ['pending', 'released'],
+  initial: 'pending',
+  final: ['released'],
+  actions: {
+    release: { from: ['pending'], to: 'released' },
+  },
+  sets: {},
+});
+
+/** A withdrawal slip: a bank bulk-transfer file an operator uploads to the bank's portal. */
+export const slip = machine({
+  name: 'slip',
+  states: ['to_be_withdrawn', 'withdrawn', 'defunct'],
+  initial: 'to_be_withdrawn',
+  final: ['withdrawn', 'defunct'],
+  actions: {
+    /** Every line is marked done (or dropped, at least one done). */
+    withdraw: { from: ['to_be_withdrawn'], to: 'withdrawn' },
+    /** Voided before any line was done: its lines are free to go on another slip. */
+    void: { from: ['to_be_withdrawn'], to: 'defunct' },
+  },
+  sets: {},
+});
+
+/** A line of a withdrawal slip: one settlement or payout sent by the bank. */
+export const slipLine = machine({
+  name: 'slipLine',
+  states: ['to_be_withdrawn', 'withdrawn', 'defunct'],
+  initial: 'to_be_withdrawn',
+  final: ['withdrawn', 'defunct'],
+  actions: {
+    /** The bank sent it: marked with the bank's reference, which completes its settlement or payout. */
+    withdraw: { from: ['to_be_withdrawn'], to: 'withdrawn' },
+    /** Dropped (the bank refused it, or the slip was voided): its settlement or payout may go on another slip. */
+    drop: { from: ['to_be_withdrawn'], to: 'defunct' },
+  },
+  sets: {
+    /** On a live slip: a settlement or payout is on at most one line in these states. */
+    live: ['to_be_withdrawn', 'withdrawn'],
+  },
+});
+
 /** Every machine, for the tests that sweep them and check their labels. */
-export const machines = [payin, payout, callback, recharge] as const;
+export const machines = [
+  payin,
+  payout,
+  callback,
+  recharge,
+  settlement,
+  approval,
+  tnLine,
+  slip,
+  slipLine,
+] as const;
 
 export type PayinStatus = StateOf<typeof payin>;
 export type PayinAction = ActionOf<typeof payin>;
@@ -135,3 +244,9 @@ export type PayoutStatus = StateOf<typeof payout>;
 export type PayoutAction = ActionOf<typeof payout>;
 export type CallbackStatus = StateOf<typeof callback>;
 export type RechargeStatus = StateOf<typeof recharge>;
+export type SettlementStatus = StateOf<typeof settlement>;
+export type SettlementAction = ActionOf<typeof settlement>;
+export type ApprovalStatus = StateOf<typeof approval>;
+export type TnLineStatus = StateOf<typeof tnLine>;
+export type SlipStatus = StateOf<typeof slip>;
+export type SlipLineStatus = StateOf<typeof slipLine>;

@@ -1,0 +1,130 @@
+/**
+ * Maker–checker (OPERATIONS.md section 1): an action on money above the `maker_checker_threshold`
+ * parameter is not run by the user who asks for it. `request` records it as a pending approval (one
+ * per object: the partial unique index refuses a second, answered as `approvalPending`); a second
+ * platform user approves it (the action then runs, through the executor its module registered) or
+ * rejects it. The database refuses an approval decided by its requester, whatever the code does.
+ *
+ * Modules register their executors at load (`onApproved`): the approval routes look the action up by
+ * name, so this module imports none of them.
+ */
+import { and, eq } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import { approval } from '../../../contract/machines.ts';
+import { type Db, sqlState } from '../../db/index.ts';
+import { approvals } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
+import { readParameter } from '../../lib/parameters.ts';
+
+export type Approval = typeof approvals.$inferSelect;
+
+/** The actions that can wait for a second person. */
+export type ApprovalAction = 'settlement.confirm' | 'payin.force' | 'payout.markSuccess' | 'wallet.adjust';
+
+export interface ApprovalRequest {
+  action: ApprovalAction;
+  refType: string;
+  refId: string | number;
+  merchantId: number | null;
+  currency: string;
+  /** What makes it need a second person: compared with the threshold. */
+  amount: number;
+  /** The action's input, replayed by its executor on approval (never a secret: no codes). */
+  payload: Record<string, unknown>;
+  reason?: string;
+}
+
+/** Runs an approved request inside the approver's transaction; throws AppError to refuse (nothing changes). */
+export type Executor = (deps: Deps, tx: Db, request: Approval, approverId: number) => Promise<void>;
+
+const executors = new Map<ApprovalAction, Executor>();
+
+/** Registers what runs when a request of `action` is approved (once per action, at module load). */
+export function onApproved(action: ApprovalAction, run: Executor): void {
+  if (executors.has(action)) throw new Error(`approval executor for ${action} registered twice`);
+  executors.set(action, run);
+}
+
+export function executorOf(action: string): Executor {
+  const run = executors.get(action as ApprovalAction);
+  if (!run) throw new Error(`no approval executor for ${action}`);
+  return run;
+}
+
+/** Whether `amount` (minor units) is above the threshold and so needs a second person. */
+export async function needsSecondPerson(tx: Db, amount: number): Promise<boolean> {
+  return amount > (await readParameter(tx, 'maker_checker_threshold'));
+}
+
+/** Records a pending request; a second one for the same object while one is pending is `approvalPending`. */
+export async function requestApproval(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  req: ApprovalRequest,
+  userId: number,
+): Promise<Approval> {
+  // A savepoint: the refused insert must not abort the caller's transaction.
+  try {
+    return await tx.transaction(async (sp) => {
+      const [row] = await sp
+        .insert(approvals)
+        .values({
+          action: req.action,
+          refType: req.refType,
+          refId: String(req.refId),
+          merchantId: req.merchantId,
+          currency: req.currency,
+          amount: req.amount,
+          payload: req.payload,
+          reason: req.reason ?? '',
+          requestedBy: userId,
+          requestedAt: deps.clock.now(),
+        })
+        .returning();
+      return row!;
+    });
+  } catch (err) {
+    if (sqlState(err) === '23505') throw new AppError(errno.approvalPending);
+    throw err;
+  }
+}
+
+/** The pending request on an object, if any. */
+export async function pendingApproval(
+  tx: Db,
+  refType: string,
+  refId: string | number,
+): Promise<Approval | undefined> {
+  const [row] = await tx
+    .select()
+    .from(approvals)
+    .where(
+      and(
+        eq(approvals.refType, refType),
+        eq(approvals.refId, String(refId)),
+        eq(approvals.status, approval.state.pending),
+      ),
+    );
+  return row;
+}
+
+/** Cancels the pending request on an object that moved on without it (rejected, cancelled, settled). */
+export async function cancelPendingApproval(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  refType: string,
+  refId: string | number,
+): Promise<void> {
+  // No decider: whoever moved the object may be the requester, who never decides their own request.
+  await tx
+    .update(approvals)
+    .set({ status: approval.to('cancel')!, decidedAt: deps.clock.now() })
+    .where(
+      and(
+        eq(approvals.refType, refType),
+        eq(approvals.refId, String(refId)),
+        eq(approvals.status, approval.state.pending),
+      ),
+    );
+}
