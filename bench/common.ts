@@ -237,7 +237,7 @@ export function prng(seed: number) {
 const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
 
 /** User + system CPU time of a process so far, in ms (0 when it is gone). */
-function cpuMsOf(pid: string): number {
+export function cpuMsOf(pid: string): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

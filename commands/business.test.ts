@@ -18,6 +18,8 @@ const merchant: Contexts['merchant'] = {
   platformFee: '0.00',
   payoutRate: '1',
   payoutFee: '5.00',
+  settlementRate: '0',
+  settlementFee: '0.00',
   surcharge: '0',
   exchangeRate: '0',
   minAmount: '1.00',

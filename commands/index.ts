@@ -1,3 +1,4 @@
 export * from './registry.ts';
 export * from './search.ts';
+export { settlementWallets } from './settlement.ts';
 export * from './types.ts';

@@ -38,6 +38,7 @@ describe('command registry', () => {
       'home.dashboard',
       'orders[merchantOrder.list,merchantPayout.list]',
       'funds[merchantWallet.info,merchantRechargeLog.list]',
+      'settlement[settlementQuery.list,settlementPayment.list,settlementPayout.list,approval.list,merchantSettlementtn.list,settlementtnLog.list,withdrawalSlip.list,statOrder.settlementSummary]',
       'business[merchant.list,agent.list,channel.list,simulator.list]',
       'settings[dev.settings,fees.settings]',
       'security[auth.google]',

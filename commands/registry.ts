@@ -1,12 +1,17 @@
 import { allows, type Grants } from '../contract/index.ts';
 import { accountActions, accountScreens, publicScreens } from './account.ts';
 import { appCommands, tableCommands } from './app.ts';
+import { approvalCommands } from './approval.ts';
 import { businessCommands } from './business.ts';
 import { fundCommands } from './funds.ts';
 import { orderCommands } from './orders.ts';
 import { payoutCommands } from './payouts.ts';
 import { settingCommands } from './settings.ts';
+import { settlementCommands } from './settlement.ts';
+import { slipCommands } from './slip.ts';
+import { statCommands } from './stat.ts';
 import { systemCommands } from './system.ts';
+import { tnCommands } from './tn.ts';
 import {
   type AnyAction,
   type Command,
@@ -55,6 +60,11 @@ export const commands: readonly Command[] = assemble([
   ...orderCommands,
   ...payoutCommands,
   ...fundCommands,
+  ...settlementCommands,
+  ...approvalCommands,
+  ...tnCommands,
+  ...slipCommands,
+  ...statCommands,
   ...businessCommands,
   ...settingCommands,
   ...systemCommands,

@@ -1,8 +1,9 @@
 import type { Endpoint, Input, Output } from '../contract/index.ts';
 import { endpoints } from '../contract/index.ts';
 import { stateLabel } from '../contract/machine.ts';
-import { payin, payout } from '../contract/machines.ts';
-import type { IconName, RunContext } from './types.ts';
+import { payin, payout, settlement } from '../contract/machines.ts';
+import { settlementWallets } from './settlement.ts';
+import type { IconName, RunContext, UserKind } from './types.ts';
 
 /** A live result in the palette: where choosing it goes. */
 export interface SearchHit {
@@ -23,6 +24,8 @@ export interface SearchContext {
   thousands(value: string | number): string;
   /** The order lists' whole window (`range=60d`: the last 60 days, today included), as the API takes it. */
   lookback: { from: string; to: string };
+  /** Who searches: a platform user's open settlement opens over the real-time queue, where it is decided. */
+  userKind: UserKind | null;
 }
 
 /**
@@ -103,9 +106,52 @@ function orderProvider(kind: 'payin' | 'payout'): SearchProvider {
   };
 }
 
+/** A settlement number, whole or its beginning (one word: settlements are found one at a time). */
+const settlementWord = /^[A-Za-z0-9_-]{3,64}$/;
+
+/**
+ * One wallet's settlements by number; choosing one opens its drawer. A platform user's open application
+ * opens over the real-time queue (where confirm, complete and reject are at hand), any other over its
+ * wallet's list.
+ */
+function settlementProvider(wallet: keyof typeof settlementWallets): SearchProvider {
+  const { base, route } = settlementWallets[wallet];
+  const list = endpoints[base].list;
+  return {
+    id: `settlement-${wallet}`,
+    needs: [list],
+    minLength: 3,
+    async search(query, c) {
+      const q = query.trim();
+      if (!settlementWord.test(q)) return [];
+      const page = await c.call(list, { ...c.lookback, q, pageSize: resultSize });
+      return page.list.map((s) => {
+        const queued = c.userKind === 'platform' && settlement.is('open', s.status);
+        const where = queued
+          ? `/settlementquery?wallet=${wallet}&settlement=${encodeURIComponent(s.settlementNo)}`
+          : `${route}?range=60d&settlement=${encodeURIComponent(s.settlementNo)}`;
+        return {
+          id: `settlement-${wallet}:${s.settlementNo}`,
+          title: s.settlementNo,
+          detail: [
+            `${c.thousands(s.amount)} ${s.currency}`,
+            stateLabel(c.t, settlement, s.status),
+            s.merchantCode,
+            c.t(`screens.settlement.wallets.${wallet}`),
+          ].join(' · '),
+          icon: 'bank',
+          route: where,
+        };
+      });
+    },
+  };
+}
+
 export const searchProviders: readonly SearchProvider[] = [
   orderProvider('payin'),
   orderProvider('payout'),
+  settlementProvider('collection'),
+  settlementProvider('payout'),
   {
     id: 'merchant',
     needs: [endpoints.merchant.list],

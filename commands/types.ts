@@ -18,11 +18,31 @@ export interface Contexts {
   /** Orders waiting at the simulator channel, on the simulated users screen (the test payer's keys). */
   simulatorPayin: Output<typeof endpoints.merchantOrder.list>['list'][number];
   simulatorPayout: Output<typeof endpoints.merchantPayout.list>['list'][number];
+  /** A T+N settlement line: a merchant's pending (or released) collection net of one business day. */
+  tnLine: Output<typeof endpoints.merchantSettlementtn.list>['list'][number];
+  /** A T+N settlement run. */
+  tnRun: Output<typeof endpoints.settlementtnLog.list>['list'][number];
+  /** A maker–checker request waiting for (or decided by) a second platform user. */
+  approval: Output<typeof endpoints.approval.list>['list'][number];
+  /** A settlement application of either wallet (its `wallet` says which endpoints act on it). */
+  settlement: Output<typeof endpoints.settlementPayment.list>['list'][number];
+  /** A withdrawal slip (its drawer lists its lines). */
+  slip: Output<typeof endpoints.withdrawalSlip.list>['list'][number];
+  /** A row of the D0 settlement summary: a merchant's collection wallet over one business day. */
+  d0Row: Output<typeof endpoints.statOrder.balance>['list'][number];
 }
 export type ContextName = keyof Contexts;
 
 /** Menu groups of the sidebar, in display order; their titles are `menu.<id>`. */
-export const menuGroups = ['orders', 'funds', 'business', 'settings', 'security', 'system'] as const;
+export const menuGroups = [
+  'orders',
+  'funds',
+  'settlement',
+  'business',
+  'settings',
+  'security',
+  'system',
+] as const;
 export type MenuGroup = (typeof menuGroups)[number];
 
 export type IconName =

@@ -53,6 +53,11 @@ export const errno = {
   approvalPending: 1041,
   /** The object is on a live withdrawal slip: void the slip or drop its line first. */
   onSlip: 1042,
+  /**
+   * Not run: recorded as a request a second platform user approves (maker–checker). A refusal that
+   * commits (the request, the code's use) and carries `{approvalId}`.
+   */
+  approvalRequested: 1043,
 } as const;
 
 export type Errno = (typeof errno)[keyof typeof errno];

@@ -164,6 +164,8 @@ export const callbackTypes = [
   'payin.unpaid',
   'payout.success',
   'payout.failed',
+  /** A settlement application entered a status (applied, confirmed, settled, failed). */
+  'settlement.updated',
 ] as const;
 export type CallbackType = (typeof callbackTypes)[number];
 

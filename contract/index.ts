@@ -4,6 +4,7 @@
  */
 import type { Endpoint } from './endpoint.ts';
 import { admin } from './endpoints/admin.ts';
+import { approvalEndpoints } from './endpoints/approval.ts';
 import { auth } from './endpoints/auth.ts';
 import { dashboard } from './endpoints/dashboard.ts';
 import { agent, channel, ledger, merchant } from './endpoints/merchant.ts';
@@ -16,7 +17,11 @@ import {
   simulatorPayout,
 } from './endpoints/orders.ts';
 import { role } from './endpoints/role.ts';
+import { settlementPayment, settlementPayout, settlementQuery } from './endpoints/settlement.ts';
+import { withdrawalSlip } from './endpoints/slip.ts';
+import { statOrder } from './endpoints/stat.ts';
 import { health, log, mailOutbox } from './endpoints/system.ts';
+import { merchantSettlementtn, settlementtnLog } from './endpoints/tn.ts';
 
 export const endpoints = {
   health,
@@ -34,6 +39,14 @@ export const endpoints = {
   merchantPayout,
   merchantOrder,
   dashboard,
+  approval: approvalEndpoints,
+  settlementPayment,
+  settlementPayout,
+  settlementQuery,
+  merchantSettlementtn,
+  settlementtnLog,
+  withdrawalSlip,
+  statOrder,
   simulator: { ...simulatorPay, ...simulatorPayout },
 };
 

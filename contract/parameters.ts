@@ -21,4 +21,5 @@ export const parameterDefs = {
 } as const;
 
 export type ParameterKey = keyof typeof parameterDefs;
-export type ParameterValue<K extends ParameterKey> = (typeof parameterDefs)[K]['default'];
+/** A parameter's value as its schema reads it (not the literal type of its default). */
+export type ParameterValue<K extends ParameterKey> = z.output<(typeof parameterDefs)[K]['schema']>;

@@ -136,6 +136,15 @@ test('merchant: created by keyboard, its code and secrets shown once', async () 
   await expect(form.getByLabel('Days (N)', { exact: true })).toBeFocused();
   await page.keyboard.press('Control+a');
   await page.keyboard.type('2');
+  // What taking money out of a wallet costs: a rate and a fixed fee.
+  await page.keyboard.press('Tab');
+  await expect(form.getByLabel('Settlement rate', { exact: true })).toBeFocused();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('0.5');
+  await page.keyboard.press('Tab');
+  await expect(form.getByLabel('Fee per settlement', { exact: true })).toBeFocused();
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('10.00');
   // The simulator route is ticked by default; on to its weight, then the callback URL.
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
@@ -179,6 +188,8 @@ test('merchant: created by keyboard, its code and secrets shown once', async () 
     minAmount: '500.00',
     maxAmount: '20000.00',
     settlementCycle: 'T2',
+    settlementRate: '0.5',
+    settlementFee: '10.00',
     payoutIpWhitelist: ['127.0.0.1', '10.20.0.0/16'],
     channels: [expect.objectContaining({ code: 'simulator', weight: 60 })],
   });

@@ -1,14 +1,17 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../contract/index.ts';
+import { settlement } from '../contract/machines.ts';
 import { bootstrap, type FirstStart } from './bootstrap.ts';
 import { demoEnabled } from './config.ts';
-import { demoCallbackUrls, demoMerchantSpecs, mountDemoSink, seedDemo } from './demo.ts';
+import { demoCallbackUrls, demoFinanceUser, demoMerchantSpecs, mountDemoSink, seedDemo } from './demo.ts';
 import { createApp } from './http/app.ts';
 import { checkLedger } from './ledger/check.ts';
 import { rowsOf } from './ledger/index.ts';
 import { checkOrderStats } from './modules/dashboard/stats.ts';
 import { checkPayoutInvariants } from './modules/payout/invariants.ts';
+import { checkSettlementHolds } from './modules/settlement/invariants.ts';
+import { checkTnLines } from './modules/settlement/tn.ts';
 import { gatewayRoutes, routes } from './routes.ts';
 import { engines, startTestServer, type TestServer } from './test/harness.ts';
 
@@ -75,6 +78,9 @@ describe.each(engines)('demo workspace on %s', (engine) => {
       accountMismatches: [],
     });
     expect(await checkPayoutInvariants(s.db)).toMatchObject({ ok: true });
+    // The T+1 merchant's pending balance is its pending settlement lines, bulk-written ones included.
+    expect(await checkTnLines(s.db)).toEqual({ ok: true, mismatches: [] });
+    expect(await n(sql`select count(*)::int as n from tn_lines`)).toBeGreaterThan(0);
     // The dashboard's order stats were made from the bulk-written orders, and hold figures.
     expect(await checkOrderStats(s.db)).toEqual({ ok: true, mismatches: [] });
     const [stats] = await q<{ n: number }>(sql`select count(*)::int as n from order_stats_daily`);
@@ -101,6 +107,48 @@ describe.each(engines)('demo workspace on %s', (engine) => {
       await n(sql`select a.balance as n from ledger_accounts a join merchants m on m.id = a.owner_id
                   where a.owner_type = 'merchant' and m.code = 'M10002' and a.kind = 'collection_pending'`),
     ).toBeGreaterThan(0);
+  });
+
+  it('takes money out: settlements in every state, T+N released by daily runs, a slip withdrawn and one waiting', async () => {
+    const byStatus = Object.fromEntries(
+      (
+        await q<{ status: string; n: number }>(
+          sql`select status, count(*)::int as n from settlements group by 1`,
+        )
+      ).map((r) => [r.status, Number(r.n)]),
+    );
+    for (const status of settlement.states) expect(byStatus[status], status).toBeGreaterThan(0);
+    // One confirmation waits for a second person; what was settled was completed by another user.
+    expect(await n(sql`select count(*)::int as n from approvals where status = 'pending'`)).toBe(1);
+    expect(
+      await n(
+        sql`select count(*)::int as n from settlements where status = 'settled' and completed_by = confirmed_by`,
+      ),
+    ).toBe(0);
+    expect(await checkSettlementHolds(s.db)).toEqual([]);
+    // A run each day: the T+1 merchant's pending holds only what is not yet due.
+    expect(await n(sql`select count(*)::int as n from tn_runs where started_by is null`)).toBeGreaterThan(25);
+    expect(await n(sql`select count(*)::int as n from tn_lines where status = 'released'`)).toBeGreaterThan(
+      25,
+    );
+    const [today] = await q<{ day: string }>(sql`select max(day)::text as day from tn_runs`);
+    expect(
+      await n(
+        sql`select count(*)::int as n from tn_lines where status = 'pending' and due_day <= ${today!.day}::date`,
+      ),
+    ).toBe(0);
+    expect(
+      Object.fromEntries(
+        (
+          await q<{ status: string; n: number }>(
+            sql`select status, count(*)::int as n from withdrawal_slips group by 1`,
+          )
+        ).map((r) => [r.status, Number(r.n)]),
+      ),
+    ).toEqual({ withdrawn: 1, to_be_withdrawn: 1 });
+    // The finance user signs in: maker–checker has its second person.
+    expect(await s.login(demoFinanceUser.username, demoFinanceUser.password)).toBeTruthy();
+    expect(first.demoFinance).toMatchObject({ username: demoFinanceUser.username });
   });
 
   it('has a few thousand pay-ins in every state, spread over 30 days like a business', async () => {

@@ -19,18 +19,19 @@
 import { inArray, sql } from 'drizzle-orm';
 import { type Db, inTransaction } from './db/index.ts';
 import { merchants, payinOrders, payoutOrders, recharges, users, webhookEvents } from './db/schema.ts';
-import { demoAgent, demoMerchantSpecs, demoUsernames } from './demo/business.ts';
+import { demoAgent, demoFinanceUser, demoMerchantSpecs, demoUsernames } from './demo/business.ts';
 import { settleQueuedCallbacks } from './demo/callbacks.ts';
 import { openMerchants, scheduleReceiversDown } from './demo/merchants.ts';
 import { type LostCallback, planPayins, schedulePayins } from './demo/payins.ts';
 import { planPayouts, schedulePayouts } from './demo/payouts.ts';
 import { openSeed } from './demo/seed.ts';
+import { openFinanceUser, scheduleSettlements, scheduleTnRuns } from './demo/settlements.ts';
 import { scheduleRecharges, scheduleTransfers } from './demo/wallets.ts';
 import type { Deps } from './deps.ts';
 import { businessTimeZoneOf, rebuildOrderStats } from './modules/dashboard/stats.ts';
 
 export { demoCallbackUrls, mountDemoSink } from './demo/callbacks.ts';
-export { demoAgent, demoMerchantSpecs, demoUsernames };
+export { demoAgent, demoFinanceUser, demoMerchantSpecs, demoUsernames };
 
 export interface DemoAccount {
   merchant: string;
@@ -93,6 +94,7 @@ export async function seedDemo(deps: Deps, opts: { seed?: number } = {}): Promis
 async function seedInto(deps: Deps, tx: Db, seedNumber: number): Promise<DemoSeed> {
   const seed = await openSeed(deps, tx, seedNumber);
   const ms = await openMerchants(seed);
+  const finance = await openFinanceUser(seed);
 
   // The plan, drawn from the seeded generator; then its steps on the timeline, run in time order. The
   // order of these calls is the order of the draws: changing it changes the workspace.
@@ -104,6 +106,8 @@ async function seedInto(deps: Deps, tx: Db, seedNumber: number): Promise<DemoSee
   const lost: LostCallback[] = [];
   schedulePayins(seed, arrivals, lost);
   schedulePayouts(seed, payouts);
+  await scheduleTnRuns(seed);
+  scheduleSettlements(seed, ms, finance);
   await seed.run();
 
   await settleQueuedCallbacks(seed);

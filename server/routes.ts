@@ -2,6 +2,7 @@ import type { GatewayRoute } from './gateway/app.ts';
 import type { Route } from './http/handle.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
 import { agentRoutes } from './modules/agent/routes.ts';
+import { approvalRoutes } from './modules/approval/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { channelRoutes } from './modules/channel/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
@@ -14,6 +15,10 @@ import { payoutGatewayRoutes } from './modules/payout/gateway.ts';
 import { payoutRoutes } from './modules/payout/routes.ts';
 import { rechargeRoutes } from './modules/recharge/routes.ts';
 import { roleRoutes } from './modules/role/routes.ts';
+import { settlementRoutes } from './modules/settlement/routes.ts';
+import { tnRoutes } from './modules/settlement/tnRoutes.ts';
+import { slipRoutes } from './modules/slip/routes.ts';
+import { statRoutes } from './modules/stat/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 
@@ -33,6 +38,11 @@ export const routes: readonly Route[] = [
   ...payinRoutes,
   ...exportRoutes,
   ...dashboardRoutes,
+  ...approvalRoutes,
+  ...settlementRoutes,
+  ...statRoutes,
+  ...tnRoutes,
+  ...slipRoutes,
 ];
 
 /** Every gateway route; `mountGateway` refuses to start when a registered gateway endpoint has none. */

@@ -59,6 +59,9 @@ const terms = {
   minAmount: z.optional(amount),
   maxAmount: z.optional(amount),
   settlementCycle: z.optional(settlementCycle),
+  /** A settlement application's fee: this percentage of its amount plus the fixed `settlementFee`. */
+  settlementRate: z.optional(ratePercent),
+  settlementFee: z.optional(amountOrZero),
   payoutIpWhitelist: z.optional(ipWhitelist),
   callbackUrl: z.optional(optionalUrl),
   channels: z.optional(z.array(channelAssignment).check(z.maxLength(50))),
@@ -86,6 +89,8 @@ export const merchantDetail = z.object({
   minAmount: moneyOut,
   maxAmount: moneyOut,
   settlementCycle: z.string(),
+  settlementRate: z.string(),
+  settlementFee: moneyOut,
   payoutIpWhitelist: z.array(z.string()),
   callbackUrl: z.string(),
   /** Masked: the secrets are answered in full only when created or reset. */
@@ -293,6 +298,9 @@ const channelFields = {
   settings: z.optional(simulatorSettings),
 };
 
+/** The adapters a channel can be created with (server/channels): the simulator, or a bank sent by hand on slips. */
+export const channelAdapters = ['simulator', 'manual_bank'] as const;
+
 export const channel = {
   list: endpoint({
     method: 'GET',
@@ -306,8 +314,13 @@ export const channel = {
     method: 'POST',
     path: '/channel/create',
     caller: 'platform',
-    input: strictObject({ code: merchantCode, adapter: z.enum(['simulator']), ...channelFields }).check(
+    input: strictObject({ code: merchantCode, adapter: z.enum(channelAdapters), ...channelFields }).check(
       minNotAboveMax,
+      // A manual bank channel sends payouts on withdrawal slips: there is no pay page to collect through.
+      z.refine((v) => !(v.adapter === 'manual_bank' && v.supportsPayin === true), {
+        message: 'validation.manualBankNoPayin',
+        path: ['supportsPayin'],
+      }),
     ),
     output: z.object({ id: z.number() }),
   }),
@@ -323,7 +336,10 @@ export const channel = {
 const moneyRow = z.object({ currency: z.string(), total: moneyOut });
 
 export const ledger = {
-  /** The books' health: every entry balanced, totals zero, every before/after chain unbroken. */
+  /**
+   * The books' health: every entry balanced, totals zero, every before/after chain unbroken, the daily
+   * movements what the postings add up to.
+   */
   trialBalance: endpoint({
     method: 'GET',
     path: '/ledger/trialBalance',
@@ -347,6 +363,8 @@ export const ledger = {
       ),
       brokenChains: z.array(z.object({ accountId: z.number(), seq: z.number() })),
       accountMismatches: z.array(z.object({ accountId: z.number() })),
+      /** Days whose stored daily movements of an account differ from its postings. */
+      dailyMismatches: z.array(z.object({ accountId: z.number(), day: z.string() })),
     }),
   }),
 };

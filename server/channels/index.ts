@@ -1,8 +1,12 @@
 import type { ChannelAdapter } from './adapter.ts';
+import { manualBankAdapter, manualBankAdapterName } from './manualBank.ts';
 import { simulatorAdapter } from './simulator.ts';
 
 /** Adapters by name (`channels.adapter`); a real provider is one more entry here. */
-export const adapters: Record<string, ChannelAdapter> = { simulator: simulatorAdapter };
+export const adapters: Record<string, ChannelAdapter> = {
+  simulator: simulatorAdapter,
+  [manualBankAdapterName]: manualBankAdapter,
+};
 
 export function adapterFor(name: string): ChannelAdapter {
   const adapter = adapters[name];

@@ -449,6 +449,29 @@ export const postings = pgTable(
   ],
 );
 
+/**
+ * What each account's postings added up to per business day (in the stored business time zone, the
+ * order stats' days) and entry cause: the flows a report reads instead of summing millions of postings.
+ * Kept by server/ledger in the transaction that posts (the account's lock orders writers to a row);
+ * rebuilt from the postings with the order stats when the zone changes. `checkLedger` guards it.
+ */
+export const ledgerDaily = pgTable(
+  'ledger_daily',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    /** The entries' `refType` and `kind`. */
+    refType: text('ref_type').notNull(),
+    kind: text('kind').notNull(),
+    /** Sum of the postings' signed amounts, and how many there were. */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    postings: integer('postings').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day, t.refType, t.kind] })],
+);
+
 // ---------------------------------------------------------------------------------------------------
 // Orders
 
@@ -635,7 +658,8 @@ export const webhookEvents = pgTable(
     merchantId: integer('merchant_id')
       .notNull()
       .references(() => merchants.id),
-    orderType: text('order_type').notNull().$type<'payin' | 'payout'>(),
+    /** What it is about: a pay-in, a payout, or a settlement application (`orderId` is its id). */
+    orderType: text('order_type').notNull().$type<'payin' | 'payout' | 'settlement'>(),
     orderId: bigint('order_id', { mode: 'number' }).notNull(),
     type: text('type').notNull(),
     url: text('url').notNull(),

@@ -173,8 +173,16 @@ export const demoMerchantSpecs: MerchantSpec[] = [
 
 export const demoAgent = { code: 'A10001', name: 'Northstar Partners', commissionPpm: 8_000 };
 
+/** The second platform user: finance, who completes what the administrator confirmed. */
+export const demoFinanceUser = {
+  username: 'priya',
+  password: 'Priya12345',
+  nickname: 'Priya (finance)',
+  note: 'platform finance: completes settlements and sends withdrawal slips',
+};
+
 /** The demo's usernames: the seed runs only when none of them exists. */
-export const demoUsernames = demoMerchantSpecs.map((m) => m.owner.username);
+export const demoUsernames = [...demoMerchantSpecs.map((m) => m.owner.username), demoFinanceUser.username];
 
 // ---- randomness -----------------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import {
   requestHash,
 } from '../modules/payin/creation.ts';
 import { type SimulatorPayment, settleSimulatorPayin } from '../modules/payin/simulator.ts';
-import { paymentEntry, transition } from '../modules/payin/state.ts';
+import { transition } from '../modules/payin/state.ts';
 import { findPayment, orderUsingUtr, withUtrGuard } from '../modules/payin/utr.ts';
 import { gatewayView, type PayinOrder } from '../modules/payin/views.ts';
 import {
@@ -418,7 +418,7 @@ function bulkPayin(seed: Seed, a: Arrival, req: PayinRequest): void {
         settledAt: simRow.settledAt,
       });
     if (order.status === payin.state.paid) {
-      await writer.post({ ...paymentEntry(order, m.row, null, new Date(outcomeAt)), ref: row });
+      await writer.payment(order, m.row, new Date(outcomeAt), row);
     }
     if (history)
       writer.callback(

@@ -20,6 +20,8 @@ import {
 } from '../db/schema.ts';
 import { type AccountRef, accountKey, type BatchEntry, LedgerBatch } from '../ledger/index.ts';
 import { chunks } from '../lib/chunks.ts';
+import { paymentEntry } from '../modules/payin/state.ts';
+import { addToTnLines, type TnPayment, tnPaymentOf } from '../modules/settlement/tn.ts';
 
 type PayinInsert = typeof payinOrders.$inferInsert;
 type PayoutInsert = typeof payoutOrders.$inferInsert;
@@ -58,6 +60,7 @@ export class BulkWriter {
   private sims: SimInsert[] = [];
   private events: { values: Omit<EventInsert, 'orderId'>; order: Ref; attempts: AttemptInsert[] }[] = [];
   private logs: LogInsert[] = [];
+  private tnPayments: TnPayment[] = [];
 
   constructor(private readonly tx: Db) {
     this.ledger = new LedgerBatch(tx);
@@ -70,7 +73,8 @@ export class BulkWriter {
       !this.sims.length &&
       !this.ledger.pending &&
       !this.events.length &&
-      !this.logs.length
+      !this.logs.length &&
+      !this.tnPayments.length
     );
   }
 
@@ -99,6 +103,21 @@ export class BulkWriter {
   async post({ ref, ...entry }: DemoEntry): Promise<void> {
     await this.hold(entry.lines.map((l) => l.account));
     await this.ledger.post({ ...entry, refId: () => refValue(ref) });
+  }
+
+  /**
+   * A paid pay-in's money, as the payment path moves it: its journal entry and, under T+N, its share of
+   * the merchant's settlement line of the day.
+   */
+  async payment(
+    order: Parameters<typeof paymentEntry>[0] & Parameters<typeof tnPaymentOf>[0],
+    terms: Parameters<typeof paymentEntry>[1],
+    at: Date,
+    ref: Ref,
+  ): Promise<void> {
+    await this.post({ ...paymentEntry(order, terms, null, at), ref });
+    const tn = tnPaymentOf(order, terms, at);
+    if (tn) this.tnPayments.push(tn);
   }
 
   payin(values: PayinInsert): Pending<PayinInsert> {
@@ -148,6 +167,9 @@ export class BulkWriter {
     for (const chunk of chunks(this.sims, 1000)) await tx.insert(simulatorTransactions).values(chunk);
     // After the orders: the entries' causes are their ids.
     await this.ledger.write();
+    // The seed writes in time order and runs no settlement between, so no line is released yet.
+    const released = await addToTnLines(tx, this.tnPayments);
+    if (released.length) throw new Error('demo writer: a T+N payment on a released settlement line');
 
     const attempts: (AttemptInsert & { eventId: number })[] = [];
     for (const chunk of chunks(this.events, 500)) {
@@ -169,5 +191,6 @@ export class BulkWriter {
     this.sims = [];
     this.events = [];
     this.logs = [];
+    this.tnPayments = [];
   }
 }

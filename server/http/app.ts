@@ -192,8 +192,12 @@ export function createApp(
             audit = undefined;
             after.length = 0;
             const r = await route.run(ctxFor(tx) as never);
-            // A password step that asks for the second factor (1002) went well: it is no failure.
-            const failed = r instanceof Refusal && r.errno !== errno.secondStepNeeded;
+            // A password step that asks for the second factor (1002), or an action sent for a second
+            // person's approval (1043), went well: neither is a failure.
+            const failed =
+              r instanceof Refusal &&
+              r.errno !== errno.secondStepNeeded &&
+              r.errno !== errno.approvalRequested;
             await writeLog(
               tx,
               ep,

@@ -9,6 +9,7 @@ import { errorForLog } from '../lib/logger.ts';
 import { expireDuePayins } from '../modules/payin/expiry.ts';
 import { runSimulatorAuto } from '../modules/payin/simulator.ts';
 import { autoSettleSimulatorPayouts, submitAllDuePayouts } from '../modules/payout/jobs.ts';
+import { runDailyTnSettlement } from '../modules/settlement/tn.ts';
 import { startWebhookWorker } from './webhooks.ts';
 
 export interface PeriodicJob {
@@ -24,6 +25,8 @@ export const periodicJobs: PeriodicJob[] = [
   { name: 'nonce-prune', everyMs: 60_000, run: pruneNonces },
   { name: 'payout-submit', everyMs: 1_000, run: (deps) => submitAllDuePayouts(deps) },
   { name: 'simulator-payout-auto', everyMs: 1_000, run: (deps) => autoSettleSimulatorPayouts(deps) },
+  // The daily T+N settlement run, within a minute of `tn_run_time` (business time), once a day.
+  { name: 'tn-settlement-run', everyMs: 30_000, run: (deps) => runDailyTnSettlement(deps) },
 ];
 
 export interface Jobs {

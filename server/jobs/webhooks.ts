@@ -46,8 +46,11 @@ export async function callbackSchedule(db: Db): Promise<number[]> {
     : defaultSchedule;
 }
 
+/** What a callback is about (`webhook_events.order_type`): an order, or a settlement application. */
+export type CallbackObject = 'payin' | 'payout' | 'settlement';
+
 /** An order's callbacks with every delivery attempt, oldest first, as the order's detail shows them. */
-export async function callbacksOf(tx: Db, orderType: 'payin' | 'payout', orderId: number) {
+export async function callbacksOf(tx: Db, orderType: CallbackObject, orderId: number) {
   const events = await tx
     .select()
     .from(webhookEvents)
@@ -92,7 +95,7 @@ export async function enqueueCallback(
   tx: Db,
   e: {
     merchantId: number;
-    orderType: 'payin' | 'payout';
+    orderType: CallbackObject;
     orderId: number;
     type: CallbackType;
     url: string;
@@ -195,6 +198,8 @@ async function secretOf(deps: Deps, merchantId: number): Promise<string> {
 }
 
 async function markPushed(tx: Db, event: Event, at: Date) {
+  // Orders show whether their merchant heard of them; a settlement's callbacks are their own record.
+  if (event.orderType === 'settlement') return;
   const table = event.orderType === 'payin' ? payinOrders : payoutOrders;
   await tx.update(table).set({ pushStatus: 'pushed', callbackAt: at }).where(eq(table.id, event.orderId));
 }

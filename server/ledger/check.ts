@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
+import { storedZone } from '../lib/businessDay.ts';
 import { rowsOf } from './index.ts';
 
 export interface LedgerReport {
@@ -18,6 +19,15 @@ export interface LedgerReport {
     fromPostings: number;
     version: number;
     lastSeq: number;
+  }[];
+  /** Daily movements (`ledger_daily`) that are not what the day's postings add up to. */
+  dailyMismatches: {
+    accountId: number;
+    day: string;
+    refType: string;
+    kind: string;
+    stored: number | null;
+    fromPostings: number | null;
   }[];
 }
 
@@ -77,10 +87,42 @@ export async function checkLedger(db: Db): Promise<LedgerReport> {
     lastSeq: Number(r.last_seq),
   }));
 
+  const dailyMismatches = rowsOf<{
+    account_id: number;
+    day: string;
+    ref_type: string;
+    kind: string;
+    stored: string | null;
+    from_postings: string | null;
+  }>(
+    await db.execute(sql`
+      with p as (
+        select p.account_id, (p.at at time zone ${storedZone})::date as day, e.ref_type, e.kind,
+          sum(p.amount) as amount, count(*)::int as n
+        from postings p join journal_entries e on e.id = p.entry_id
+        group by 1, 2, 3, 4)
+      select coalesce(d.account_id, p.account_id) as account_id, coalesce(d.day, p.day)::text as day,
+        coalesce(d.ref_type, p.ref_type) as ref_type, coalesce(d.kind, p.kind) as kind,
+        d.amount::text as stored, p.amount::text as from_postings
+      from ledger_daily d
+      full join p on p.account_id = d.account_id and p.day = d.day and p.ref_type = d.ref_type and p.kind = d.kind
+      where row(d.amount, d.postings) is distinct from row(p.amount, p.n)
+      order by 1, 2, 3, 4
+      limit 100`),
+  ).map((r) => ({
+    accountId: Number(r.account_id),
+    day: r.day,
+    refType: r.ref_type,
+    kind: r.kind,
+    stored: r.stored === null ? null : Number(r.stored),
+    fromPostings: r.from_postings === null ? null : Number(r.from_postings),
+  }));
+
   const balanced =
     totals.every((t) => t.total === 0) &&
     !unbalancedEntries.length &&
     !brokenChains.length &&
-    !accountMismatches.length;
-  return { balanced, totals, unbalancedEntries, brokenChains, accountMismatches };
+    !accountMismatches.length &&
+    !dailyMismatches.length;
+  return { balanced, totals, unbalancedEntries, brokenChains, accountMismatches, dailyMismatches };
 }

@@ -3,13 +3,15 @@
  * sum to zero per currency; accounts are locked in id order, each posting records the balance before
  * and after, and the database refuses a negative wallet (CHECK) even if this code were wrong. `post`
  * writes one entry; `postMany` and `LedgerBatch` write many in batched inserts, with the same result.
+ * Both add the postings to their accounts' daily movements (`ledger_daily`) in the same transaction.
  */
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { errno } from '../../contract/errno.ts';
 import { formatMinor } from '../../contract/money.ts';
 import type { Db } from '../db/index.ts';
 import { type AccountKind, journalEntries, ledgerAccounts, postings } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
+import { storedZone } from '../lib/businessDay.ts';
 import { chunks } from '../lib/chunks.ts';
 
 export interface AccountRef {
@@ -200,14 +202,76 @@ async function insertPostings(tx: Db, rows: (typeof postings.$inferInsert)[]): P
   for (const chunk of chunks(rows, 1000)) await tx.insert(postings).values(chunk);
 }
 
-/** Writes the held accounts' balance and version, in one statement. */
-async function saveAccounts(tx: Db, accounts: Iterable<HeldAccount>): Promise<void> {
+/** A posting as the daily movements count it: its account, instant and the entry's cause. */
+interface DailyMove {
+  accountId: number;
+  at: Date;
+  refType: string;
+  kind: string;
+  amount: number;
+}
+
+/** The upsert of summed daily movements (at most 1,000 rows: 6,000 parameters). */
+const dailyUpsert = (rows: readonly (DailyMove & { n: number })[]) => sql`
+  insert into ledger_daily as d (account_id, day, ref_type, kind, amount, postings)
+  select v.account_id, (v.at at time zone ${storedZone})::date, v.ref_type, v.kind, sum(v.amount), sum(v.n)
+  from (values ${sql.join(
+    rows.map(
+      (m) =>
+        sql`(${m.accountId}::int, ${m.at.toISOString()}::timestamptz, ${m.refType}::text, ${m.kind}::text, ${m.amount}::bigint, ${m.n}::int)`,
+    ),
+    sql`, `,
+  )}) as v(account_id, at, ref_type, kind, amount, n)
+  group by 1, 2, 3, 4
+  order by 1, 2, 3, 4
+  on conflict (account_id, day, ref_type, kind) do update set
+    amount = d.amount + excluded.amount, postings = d.postings + excluded.postings`;
+
+/**
+ * Writes the held accounts' balance and version and adds the postings to their accounts' daily
+ * movements (`ledger_daily`), in one statement (more only for a batch of over 1,000 account-instants).
+ * The moves are summed here first (a batch pays one account many times a second), then bucketed into
+ * business days by the database, rows in key order. The accounts are locked by the caller, so no other
+ * writer touches these rows meanwhile.
+ */
+async function saveAccounts(
+  tx: Db,
+  accounts: Iterable<HeldAccount>,
+  moves: readonly DailyMove[],
+): Promise<void> {
+  const summed = new Map<string, DailyMove & { n: number }>();
+  for (const m of moves) {
+    const key = `${m.accountId}\u0000${m.at.getTime()}\u0000${m.refType}\u0000${m.kind}`;
+    const s = summed.get(key);
+    if (s) {
+      s.amount += m.amount;
+      s.n += 1;
+    } else summed.set(key, { ...m, n: 1 });
+  }
+  const [first = [], ...rest] = chunks([...summed.values()], 1000);
   const rows = [...accounts].map((a) => sql`(${a.id}::int, ${a.balance}::bigint, ${a.version}::bigint)`);
-  if (!rows.length) return;
-  await tx.execute(sql`
+  const balances = sql`
     update ${ledgerAccounts} a set balance = v.balance, version = v.version
     from (values ${sql.join(rows, sql`, `)}) as v(id, balance, version)
-    where a.id = v.id`);
+    where a.id = v.id`;
+  if (rows.length && first.length)
+    await tx.execute(sql`with balances as (${balances} returning 1) ${dailyUpsert(first)}`);
+  else if (rows.length) await tx.execute(balances);
+  else if (first.length) await tx.execute(dailyUpsert(first));
+  for (const chunk of rest) await tx.execute(dailyUpsert(chunk));
+}
+
+/**
+ * Makes the daily movements again from the postings, bucketed in `zone` (SQL), in the caller's
+ * transaction: when the stored business time zone changes (`rebuildOrderStats`). A full scan.
+ */
+export async function rebuildLedgerDaily(tx: Db, zone: SQL): Promise<void> {
+  await tx.execute(sql`delete from ledger_daily`);
+  await tx.execute(sql`
+    insert into ledger_daily (account_id, day, ref_type, kind, amount, postings)
+    select p.account_id, (p.at at time zone ${zone})::date, e.ref_type, e.kind, sum(p.amount), count(*)
+    from postings p join journal_entries e on e.id = p.entry_id
+    group by 1, 2, 3, 4`);
 }
 
 const postingRows = (entryId: number, at: Date, lines: readonly PostedLine[]) =>
@@ -220,6 +284,15 @@ const postingRows = (entryId: number, at: Date, lines: readonly PostedLine[]) =>
     balanceAfter: p.balanceAfter,
     currency: p.account.currency,
     at,
+  }));
+
+const dailyMoves = (entry: Pick<Entry, 'at' | 'refType' | 'kind'>, lines: readonly PostedLine[]) =>
+  lines.map((p) => ({
+    accountId: p.accountId,
+    at: entry.at,
+    refType: entry.refType,
+    kind: entry.kind,
+    amount: p.amount,
   }));
 
 const alreadyPosted = (e: { refType: string; refId: string | number; kind: string }) =>
@@ -250,7 +323,7 @@ export async function post(tx: Db, entry: Entry): Promise<PostedLine[]> {
   if (!inserted.length) throw alreadyPosted(entry);
   const posted = applyLines(accounts, entry.lines);
   await insertPostings(tx, postingRows(inserted[0]!.id, entry.at, posted));
-  await saveAccounts(tx, accounts.values());
+  await saveAccounts(tx, accounts.values(), dailyMoves(entry, posted));
   return posted;
 }
 
@@ -364,7 +437,11 @@ export class LedgerBatch {
         postingRows(ids.get(causeOf(entry.refType, refId, entry.kind))!, entry.at, lines),
       ),
     );
-    await saveAccounts(tx, this.touched);
+    await saveAccounts(
+      tx,
+      this.touched,
+      written.flatMap(({ entry, lines }) => dailyMoves(entry, lines)),
+    );
     this.entries = [];
     this.touched.clear();
   }

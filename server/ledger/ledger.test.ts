@@ -62,6 +62,48 @@ describe.each(engines)('ledger on %s', (engine) => {
     expect((await merchantBalances(s.db, m, cur)).payout_available).toBe(10_000);
   });
 
+  it('adds postings to their daily movements per business day and cause, and notices a difference', async () => {
+    const own = (await s.makeMerchant()).id;
+    const wallet = merchantAccount(own, 'payout_available', cur);
+    const entry = (ref: string, at: Date, amount: number): Entry => ({
+      kind: 'test_credit',
+      refType: 'test',
+      refId: ref,
+      at,
+      lines: [
+        { account: platformAccount('channel_clearing', cur), amount: -amount },
+        { account: wallet, amount },
+      ],
+    });
+    // 23:50 and 00:10 in Kolkata (UTC+05:30): two business days; one posted alone, two in a batch.
+    const lateEvening = new Date('2026-04-01T18:20:00Z');
+    const afterMidnight = new Date('2026-04-01T18:40:00Z');
+    await inTransaction(s.db, (tx) => post(tx, entry(`d-${own}-1`, lateEvening, 1_000)));
+    await inTransaction(s.db, (tx) =>
+      postMany(tx, [entry(`d-${own}-2`, lateEvening, 2_000), entry(`d-${own}-3`, afterMidnight, 4_000)]),
+    );
+    const days = () =>
+      s.db.execute(sql`
+        select d.day::text as day, d.ref_type, d.kind, d.amount::int as amount, d.postings
+        from ledger_daily d join ledger_accounts a on a.id = d.account_id
+        where a.owner_type = 'merchant' and a.owner_id = ${own} order by d.day`);
+    expect(rowsOf(await days())).toEqual([
+      { day: '2026-04-01', ref_type: 'test', kind: 'test_credit', amount: 3_000, postings: 2 },
+      { day: '2026-04-02', ref_type: 'test', kind: 'test_credit', amount: 4_000, postings: 1 },
+    ]);
+    const tamper = (by: number) =>
+      s.db.execute(sql`update ledger_daily set amount = amount + ${by}
+        where day = '2026-04-02' and account_id = (select id from ledger_accounts
+          where owner_type = 'merchant' and owner_id = ${own} and kind = 'payout_available')`);
+    await tamper(1);
+    const report = await checkLedger(s.db);
+    expect(report.balanced).toBe(false);
+    expect(report.dailyMismatches).toEqual([
+      expect.objectContaining({ day: '2026-04-02', stored: 4_001, fromPostings: 4_000 }),
+    ]);
+    await tamper(-1);
+  });
+
   it('refuses an entry that does not balance, writing nothing', async () => {
     const before = await s.db.select().from(journalEntries);
     await expect(

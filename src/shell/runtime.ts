@@ -97,6 +97,7 @@ export function searchContext(signal: AbortSignal): SearchContext {
     t,
     thousands,
     lookback: { from: startOfDay(now, lookbackDays - 1).toISOString(), to: endOfDay(now).toISOString() },
+    userKind: $user.get()?.kind ?? null,
   };
 }
 

@@ -61,6 +61,7 @@ export interface Filter {
   kind: 'text' | 'select' | 'date' | 'multi';
   options?: { value: string; label: string }[];
   pasteMany?: string;
+  /** A text filter's placeholder; a select's choice of nothing (default "any"), when it means something else. */
   placeholder?: string;
   /** A longer explanation, shown on hover. */
   hint?: string;
@@ -76,7 +77,7 @@ export function splitPasted(text: string, limit = pasteLimit): string[] {
 
 interface ListAnswer<R> {
   list: R[];
-  total: number;
+  total?: number;
   totalCapped?: boolean;
   nextCursor: string | null;
 }
@@ -105,8 +106,13 @@ interface DataTableProps<C extends ContextName> {
   toolbar?: ReactNode;
   /** Before the filters in the toolbar (a time range chooser, for example). */
   toolbarStart?: ReactNode;
-  /** Between the toolbar and the rows (a totals bar, for example). */
-  summary?: ReactNode;
+  /**
+   * Between the toolbar and the rows (a totals bar, for example). A function draws it from the page's
+   * answer (undefined until one arrives), for lists whose endpoint answers its totals with the rows.
+   */
+  summary?: ReactNode | ((answer: unknown) => ReactNode);
+  /** The footer's count, for an answer that carries it elsewhere than `total` (in its own totals, say). */
+  countOf?: (answer: unknown) => number;
   /**
    * Live refresh: while on the first page, scrolled to the top and the tab visible, the page is read
    * again every few seconds; rows that arrive or change are highlighted for a moment.
@@ -461,7 +467,7 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
         </DropdownMenu.Root>
       </div>
 
-      {props.summary}
+      {typeof props.summary === 'function' ? props.summary(blocked ? undefined : query.data) : props.summary}
 
       <div
         className="datatable-scroll"
@@ -626,7 +632,14 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
       <footer className="datatable-footer no-print">
         <span className="dt-total">
           {t('table.total', {
-            n: formatTotal(blocked ? 0 : (query.data?.total ?? 0), query.data?.totalCapped),
+            n: formatTotal(
+              blocked || !query.data
+                ? 0
+                : props.countOf
+                  ? props.countOf(query.data)
+                  : (query.data.total ?? 0),
+              query.data?.totalCapped,
+            ),
           })}
           {liveInterval !== false && (
             <span className="dt-live" title={t('lists.live.title')}>
@@ -769,7 +782,7 @@ function FilterInput({
       <label className="filter">
         <span className="filter-label">{filter.label}</span>
         <select value={value} onChange={(e) => onValue(e.target.value)}>
-          <option value="">{t('table.any')}</option>
+          <option value="">{filter.placeholder ?? t('table.any')}</option>
           {filter.options?.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}

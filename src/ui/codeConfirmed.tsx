@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
 import { errno } from '../../contract/index.ts';
 import { api, isApiError } from '../lib/api.ts';
+import { toast } from '../lib/notify.ts';
 import { useT } from '../lib/useT.ts';
 
 /**
@@ -14,22 +15,42 @@ const codeRefusals: readonly number[] = [errno.badCode, errno.accountLocked, err
 /**
  * Calls an endpoint confirmed by the acting user's Google code. A refused code lands at the form's
  * `code` field (an unbound key also raises `unbound`, for `UnboundNotice`) and the call answers
- * undefined; a 422 is left to the form's own field errors; anything else propagates to `api`'s alerts.
+ * undefined; a 422 is left to the form's own field errors; a refusal among `shown` (the rules of the
+ * action: another person must do it, it waits for an approval…) becomes `refusal`, said inside the
+ * dialog, which stays open; anything else propagates to `api`'s alerts. An action above the
+ * maker–checker threshold answers that it was sent for a second person's approval: with
+ * `onSentForApproval` that is no failure but news, told in a toast, and the call answers undefined.
  */
-export function useCodeConfirmed(form: { setErrors(errors: Record<string, string>): void }) {
+export function useCodeConfirmed(
+  form: { setErrors(errors: Record<string, string>): void },
+  shown: readonly number[] = [],
+  onSentForApproval?: () => void,
+) {
   const t = useT();
   const [unbound, setUnbound] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
   const call = async <E extends Endpoint>(endpoint: E, input: Input<E>): Promise<Output<E> | undefined> => {
+    setRefusal(null);
     try {
-      return await api(endpoint, input, { quiet: [errno.invalid, ...codeRefusals] });
+      const requested = onSentForApproval ? [errno.approvalRequested] : [];
+      return await api(endpoint, input, { quiet: [errno.invalid, ...codeRefusals, ...shown, ...requested] });
     } catch (error) {
+      if (onSentForApproval && isApiError(error, errno.approvalRequested)) {
+        toast('info', error.message);
+        onSentForApproval();
+        return undefined;
+      }
+      if (isApiError(error) && shown.includes(error.errno)) {
+        setRefusal(`${error.errno}: ${error.message}`);
+        return undefined;
+      }
       if (!isApiError(error) || !codeRefusals.includes(error.errno)) throw error;
       setUnbound(error.errno === errno.googleNotBound);
       form.setErrors({ code: t(`errno.${error.errno}`) });
       return undefined;
     }
   };
-  return { unbound, call };
+  return { unbound, refusal, call };
 }
 
 /** Said when the user has no Google key yet: the action cannot be confirmed until one is bound. */

@@ -9,18 +9,19 @@
  * name, so this module imports none of them.
  */
 import { and, eq } from 'drizzle-orm';
+import type { ApprovalAction } from '../../../contract/endpoints/approval.ts';
 import { errno } from '../../../contract/errno.ts';
 import { approval } from '../../../contract/machines.ts';
 import { type Db, sqlState } from '../../db/index.ts';
 import { approvals } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import type { AuditEntry } from '../../http/handle.ts';
 import { readParameter } from '../../lib/parameters.ts';
 
 export type Approval = typeof approvals.$inferSelect;
 
-/** The actions that can wait for a second person. */
-export type ApprovalAction = 'settlement.confirm' | 'payin.force' | 'payout.markSuccess' | 'wallet.adjust';
+export type { ApprovalAction };
 
 export interface ApprovalRequest {
   action: ApprovalAction;
@@ -35,8 +36,17 @@ export interface ApprovalRequest {
   reason?: string;
 }
 
-/** Runs an approved request inside the approver's transaction; throws AppError to refuse (nothing changes). */
-export type Executor = (deps: Deps, tx: Db, request: Approval, approverId: number) => Promise<void>;
+/**
+ * Runs an approved request inside the approver's transaction; throws AppError to refuse (nothing
+ * changes). May answer what the approval's operation log entry should add (the object's changes).
+ */
+export type Executor = (
+  deps: Deps,
+  tx: Db,
+  request: Approval,
+  approverId: number,
+  // biome-ignore lint/suspicious/noConfusingVoidType: an executor that adds nothing is a plain async function
+) => Promise<Pick<AuditEntry, 'changes' | 'detail'> | void>;
 
 const executors = new Map<ApprovalAction, Executor>();
 

@@ -2,6 +2,7 @@ import { count, desc, eq, getTableColumns, ilike, like, or } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
+import { manualBankAdapterName } from '../../channels/manualBank.ts';
 import { sqlState } from '../../db/index.ts';
 import { channels } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -115,6 +116,8 @@ export const channelRoutes = [
     if (!channelUsable(deps, { adapter: input.adapter }))
       throw invalidField(req.lang, 'adapter', 'validation.simulatorOff');
     checkLimits(input.minAmount ?? defaults.minAmount, input.maxAmount ?? defaults.maxAmount, req.lang);
+    // A manual bank channel only sends payouts (on withdrawal slips): it is never offered a pay-in.
+    const manualBank = input.adapter === manualBankAdapterName;
     const [taken] = await tx.select({ id: channels.id }).from(channels).where(eq(channels.code, input.code));
     if (taken) throw codeTaken(input.code);
     const now = deps.clock.now();
@@ -127,6 +130,7 @@ export const channelRoutes = [
           adapter: input.adapter,
           name: input.name,
           ...fieldsSet(deps, input),
+          ...(manualBank ? { supportsPayin: false } : {}),
           createdAt: now,
           updatedAt: now,
         })
@@ -145,6 +149,8 @@ export const channelRoutes = [
     if (!old) throw new AppError(errno.notFound);
     audit({ target: `channel:${old.id}` });
     checkLimits(input.minAmount ?? old.minAmount, input.maxAmount ?? old.maxAmount, req.lang);
+    if (old.adapter === manualBankAdapterName && input.supportsPayin === true)
+      throw invalidField(req.lang, 'supportsPayin', 'validation.manualBankNoPayin');
     const [row] = await tx
       .update(channels)
       .set({ ...fieldsSet(deps, input, old), updatedAt: deps.clock.now() })

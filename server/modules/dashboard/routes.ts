@@ -132,6 +132,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
       group by 1, 3, 4`),
   );
   const mayListRecharges = allows(user, [endpoints.merchantRechargeLog.list]);
+  // Callbacks that gave up are counted for orders only: the queue links into the order lists.
   const [queues] = rowsOf<{
     gave_up: number;
     queued: number;
@@ -142,7 +143,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
   }>(
     await db.execute(sql`
       select
-        (select count(*)::int from webhook_events where ${inStates(status, [callback.state.gave_up])}${ofTenant('merchant_id')}) as gave_up,
+        (select count(*)::int from webhook_events where ${inStates(status, [callback.state.gave_up])} and order_type in ('payin','payout')${ofTenant('merchant_id')}) as gave_up,
         ${payoutQueue('payoutsQueued')} as queued,
         ${payoutQueue('payoutsProcessing')} as processing,
         ${payoutQueue('payoutsNeedReview')} as review,

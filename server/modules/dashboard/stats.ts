@@ -16,7 +16,8 @@ import { type Config, defaultBusinessTimeZone } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
-import { rowsOf } from '../../ledger/index.ts';
+import { rebuildLedgerDaily, rowsOf } from '../../ledger/index.ts';
+import { storedZone, timeZoneParameter } from '../../lib/businessDay.ts';
 
 export type OrderKind = 'payin' | 'payout';
 
@@ -27,13 +28,10 @@ const ended = (kind: OrderKind, status: string) =>
 const succeeded = (kind: OrderKind, status: string) =>
   (machineOf[kind].sets.succeeded as readonly string[]).includes(status);
 
-export const timeZoneParameter = 'order_stats_time_zone';
+export { storedZone, timeZoneParameter };
 
 export const businessTimeZoneOf = (config: Pick<Config, 'businessTimeZone'>): string =>
   config.businessTimeZone ?? defaultBusinessTimeZone;
-
-/** The zone the stored rows use, as SQL (the migration stores the default; fallback for safety). */
-export const storedZone = sql`coalesce((select value #>> '{}' from parameters where key = ${timeZoneParameter}), ${defaultBusinessTimeZone})`;
 
 /** What of an order the stats need, in one state. */
 export interface OrderState {
@@ -148,7 +146,8 @@ const groupedOrders = (zone: SQL) => sql`
 /**
  * Rebuilds every row from the orders in `zone` and records the zone, in the caller's transaction or
  * its own: after a bulk load that bypassed the services (benchmark seed, demo workspace), or when the
- * business time zone changes. A full scan of the orders: never on a request.
+ * business time zone changes. The ledger's daily movements are bucketed by the same stored zone, so
+ * they are rebuilt with it. Full scans of the orders and postings: never on a request.
  */
 export async function rebuildOrderStats(db: Db, zone: string): Promise<void> {
   const run = async (tx: Db) => {
@@ -157,11 +156,13 @@ export async function rebuildOrderStats(db: Db, zone: string): Promise<void> {
       insert into order_stats_daily
         (day, kind, merchant_id, channel_id, currency, finished_count, success_count, success_amount, success_fee, success_commission)
       ${groupedOrders(sql`${zone}::text`)}`);
+    await rebuildLedgerDaily(tx, sql`${zone}::text`);
     await tx.execute(sql`
       insert into parameters (key, value) values (${timeZoneParameter}, ${JSON.stringify(zone)}::jsonb)
       on conflict (key) do update set value = excluded.value, updated_at = now()`);
     // The planner's statistics of a table just rewritten whole (PGlite runs no autovacuum).
     await tx.execute(sql`analyze order_stats_daily`);
+    await tx.execute(sql`analyze ledger_daily`);
   };
   // One transaction of its own, or a savepoint inside the caller's (a seed's).
   await db.transaction((tx) => run(tx as unknown as Db));

@@ -40,6 +40,7 @@ export const ledgerRoutes = [
       })),
       brokenChains: report.brokenChains.map((b) => ({ accountId: b.accountId, seq: b.seq })),
       accountMismatches: report.accountMismatches.map((m) => ({ accountId: m.accountId })),
+      dailyMismatches: report.dailyMismatches.map((m) => ({ accountId: m.accountId, day: m.day })),
     };
   }),
 ];

@@ -58,6 +58,8 @@ export const merchantRoutes = [
         minAmount: input.minAmount,
         maxAmount: input.maxAmount,
         settlementDays: input.settlementCycle === undefined ? undefined : cycleDays(input.settlementCycle),
+        settlementRatePpm: input.settlementRate,
+        settlementFee: input.settlementFee,
         payoutIpWhitelist: whitelist,
         callbackUrl: input.callbackUrl,
         channels: input.channels,

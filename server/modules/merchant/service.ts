@@ -38,6 +38,8 @@ export interface NewMerchant {
   minAmount?: number;
   maxAmount?: number;
   settlementDays?: number;
+  settlementRatePpm?: number;
+  settlementFee?: number;
   payoutIpWhitelist?: string[];
   callbackUrl?: string;
   /** Channels to route through; default: none. */
@@ -94,6 +96,8 @@ export async function createMerchant(deps: Pick<Deps, 'sealer'>, tx: Db, m: NewM
       ...(m.minAmount !== undefined ? { minAmount: m.minAmount } : {}),
       ...(m.maxAmount !== undefined ? { maxAmount: m.maxAmount } : {}),
       settlementDays: m.settlementDays ?? 0,
+      settlementRatePpm: m.settlementRatePpm ?? 0,
+      settlementFee: m.settlementFee ?? 0,
       payoutIpWhitelist: m.payoutIpWhitelist ?? [],
       callbackUrl: m.callbackUrl ?? '',
       apiSecret: deps.sealer.seal(apiSecret),

@@ -39,6 +39,8 @@ export function termsOf(m: Merchant) {
     minAmount: formatMinor(m.minAmount),
     maxAmount: formatMinor(m.maxAmount),
     settlementCycle: cycleOf(m.settlementDays),
+    settlementRate: ppmToPercent(m.settlementRatePpm),
+    settlementFee: formatMinor(m.settlementFee),
     payoutIpWhitelist: m.payoutIpWhitelist,
     callbackUrl: m.callbackUrl,
   };
@@ -56,6 +58,8 @@ export interface TermsInput {
   minAmount?: number;
   maxAmount?: number;
   settlementCycle?: string;
+  settlementRate?: number;
+  settlementFee?: number;
   payoutIpWhitelist?: string[];
   callbackUrl?: string;
   channels?: { channelId: number; weight: number }[];
@@ -81,6 +85,8 @@ export function termsSet(input: TermsInput, lang: Lang): Partial<typeof merchant
   if (input.minAmount !== undefined) set.minAmount = input.minAmount;
   if (input.maxAmount !== undefined) set.maxAmount = input.maxAmount;
   if (input.settlementCycle !== undefined) set.settlementDays = cycleDays(input.settlementCycle);
+  if (input.settlementRate !== undefined) set.settlementRatePpm = input.settlementRate;
+  if (input.settlementFee !== undefined) set.settlementFee = input.settlementFee;
   if (input.payoutIpWhitelist !== undefined)
     set.payoutIpWhitelist = checkedWhitelist(input.payoutIpWhitelist, lang);
   if (input.callbackUrl !== undefined) set.callbackUrl = input.callbackUrl;

@@ -1,4 +1,7 @@
-/** Payment proof images: checked by their bytes (not their name), stored under DATA_DIR/uploads/<orderId>/. */
+/**
+ * Proof images (a pay-in's payment proof, a settlement's transfer receipt): checked by their bytes (not
+ * their name), stored under DATA_DIR/uploads/<folder>/ (a pay-in's id, or `settlements`).
+ */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
@@ -45,18 +48,18 @@ export function decodeImage(
 
 const uploadsDir = (deps: Pick<Deps, 'config'>) => resolve(deps.config.dataDir, 'uploads');
 
-/** Writes the image; answers its path relative to the uploads folder. */
+/** Writes the image into `folder` of the uploads folder; answers its path relative to the uploads folder. */
 export async function storeImage(
   deps: Pick<Deps, 'config'>,
-  orderId: number,
+  folder: number | string,
   mime: ImageMime,
   bytes: Buffer,
 ): Promise<string> {
-  const dir = join(uploadsDir(deps), String(orderId));
+  const dir = join(uploadsDir(deps), String(folder));
   await mkdir(dir, { recursive: true });
   const name = `${randomBytes(12).toString('hex')}.${extensions[mime]}`;
   await writeFile(join(dir, name), bytes, { flag: 'wx', mode: 0o640 });
-  return `${orderId}/${name}`;
+  return `${folder}/${name}`;
 }
 
 /** Resolves a stored path, refusing anything that would leave the uploads folder. */

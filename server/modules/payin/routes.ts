@@ -19,12 +19,14 @@ import {
   webhookEvents,
 } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
+import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { orderPostings } from '../../ledger/index.ts';
 import { changes } from '../../lib/redact.ts';
+import { needsSecondPerson, onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { recordOrderMoves } from '../dashboard/stats.ts';
 import { loadMerchant } from '../merchant/scope.ts';
@@ -62,6 +64,67 @@ function allowed(order: PayinOrder, action: PayinAction) {
 }
 
 const auditTarget = (o: PayinOrder) => `payin:${o.orderNo}`;
+
+/** What a forced supplement records: why, the UTR if any, and the amount paid (minor units). */
+interface Forced {
+  reason: string;
+  utr: string | null;
+  paidAmount: number;
+}
+
+/** The ledger's and the approvals' name for a pay-in. */
+const forceRef = 'payin';
+
+/** Refuses a forced supplement the order's state or the UTR no longer allows. */
+async function mayForce(tx: Db, order: PayinOrder, force: Forced): Promise<void> {
+  allowed(order, 'force');
+  if (force.utr && (await orderUsingUtr(tx, force.utr))) throw new AppError(errno.utrUsed);
+}
+
+/** The order paid on `userId`'s word (the `force` transition), or 409 when it moved meanwhile. */
+async function forcePaid(
+  deps: Deps,
+  tx: Db,
+  order: PayinOrder,
+  force: Forced,
+  userId: number,
+): Promise<PayinOrder> {
+  const paid = await withUtrGuard(() =>
+    transition(
+      deps,
+      tx,
+      order.id,
+      'force',
+      {
+        utr: force.utr ?? order.utr,
+        paidAmount: force.paidAmount,
+        paidBy: 'force',
+        paidAt: deps.clock.now(),
+        failureReason: order.failureReason,
+      },
+      userId,
+    ),
+  );
+  if (!paid) throw new AppError(errno.conflict, null, 'moved meanwhile');
+  return paid;
+}
+
+// A forced supplement above the maker–checker threshold runs when a second platform user approves it:
+// the same checks and transition, in the approver's name.
+onApproved('payin.force', async (deps, tx, request, approverId) => {
+  const [order] = await tx
+    .select()
+    .from(payinOrders)
+    .where(eq(payinOrders.id, Number(request.refId)));
+  if (!order) throw new AppError(errno.notFound);
+  const force = request.payload as unknown as Forced;
+  await mayForce(tx, order, force);
+  const paid = await forcePaid(deps, tx, order, force, approverId);
+  return {
+    changes: { orderStatus: { before: order.status, after: paid.status } },
+    detail: { order: auditTarget(order), paidAmount: formatMinor(force.paidAmount), utr: force.utr },
+  };
+});
 
 export const payinRoutes = [
   handle(endpoints.merchantOrder.list, ({ input, user, tx, deps, req }) =>
@@ -287,14 +350,12 @@ export const payinRoutes = [
     endpoints.merchantOrder.forceSupplement,
     async ({ input, user, tx, deps, req, audit, afterCommit }) => {
       const order = await orderFor(tx, user, { id: input.id }, req.lang);
-      audit({
-        target: auditTarget(order),
-        detail: {
-          reason: input.reason,
-          utr: input.utr ?? null,
-          paidAmount: input.paidAmount === undefined ? null : formatMinor(input.paidAmount),
-        },
-      });
+      const detail = {
+        reason: input.reason,
+        utr: input.utr ?? null,
+        paidAmount: input.paidAmount === undefined ? null : formatMinor(input.paidAmount),
+      };
+      audit({ target: auditTarget(order), detail });
       const paidAmount = input.paidAmount ?? order.amount;
       // A payment above the order's amount is a separate adjustment, never a forced supplement.
       if (paidAmount > order.amount) {
@@ -310,25 +371,30 @@ export const payinRoutes = [
       // The code before the order's state, so a wrong one is counted (committed) whatever that state.
       const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
       if (refused) return refused;
-      allowed(order, 'force');
-      if (input.utr && (await orderUsingUtr(tx, input.utr))) throw new AppError(errno.utrUsed);
-      const paid = await withUtrGuard(() =>
-        transition(
+      const force: Forced = { reason: input.reason, utr: input.utr ?? null, paidAmount };
+      await mayForce(tx, order, force);
+      // While a second person is asked about this order, nobody forces it by hand meanwhile.
+      if (await pendingApproval(tx, forceRef, order.id)) throw new AppError(errno.approvalPending);
+      if (await needsSecondPerson(tx, paidAmount)) {
+        const request = await requestApproval(
           deps,
           tx,
-          order.id,
-          'force',
           {
-            utr: input.utr ?? order.utr,
-            paidAmount,
-            paidBy: 'force',
-            paidAt: deps.clock.now(),
-            failureReason: order.failureReason,
+            action: 'payin.force',
+            refType: forceRef,
+            refId: order.id,
+            merchantId: order.merchantId,
+            currency: order.currency,
+            amount: paidAmount,
+            payload: { id: order.id, ...force },
+            reason: input.reason,
           },
           user.id,
-        ),
-      );
-      if (!paid) throw new AppError(errno.conflict, null, 'moved meanwhile');
+        );
+        audit({ detail: { ...detail, approvalId: request.id } });
+        return refuse(errno.approvalRequested, { approvalId: request.id });
+      }
+      const paid = await forcePaid(deps, tx, order, force, user.id);
       afterCommit(wakeWebhookWorkers);
       return loadRow(tx, paid.id);
     },

@@ -1,7 +1,8 @@
 /**
  * The pay-in state machine (declared once in contract/machines.ts; PRODUCT.md section 6 tells it) as
- * compare-and-set updates, and what entering a state does: entering `paid` posts one journal entry,
- * entering an announced state queues the merchant callback, both in the same transaction.
+ * compare-and-set updates, and what entering a state does: entering `paid` posts one journal entry (and,
+ * under T+N, adds to the merchant's settlement line of the day), entering an announced state queues the
+ * merchant callback, all in the same transaction.
  */
 import { and, eq, lte } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
@@ -23,7 +24,9 @@ import {
   platformAccount,
   post,
 } from '../../ledger/index.ts';
+import { cancelPendingApproval } from '../approval/service.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
+import { addToTnLines, tnPaymentOf } from '../settlement/tn.ts';
 import { gatewayView, type PayinOrder } from './views.ts';
 
 /** Where a state-changing action leads; asking it of an action that changes no state is a programming error. */
@@ -65,6 +68,8 @@ export async function transition(
     .returning();
   const order = rows[0];
   if (!order) return null;
+  // A forced supplement waiting for a second person is moot once the order cannot be forced (paid).
+  if (!payin.can('force', order.status)) await cancelPendingApproval(deps, tx, 'payin', order.id);
   await entered(deps, tx, order, userId);
   await recordOrderMoves(tx, [statusMove('payin', order, left ?? null)]);
   return order;
@@ -108,28 +113,28 @@ export async function entered(
   }
 }
 
+/** Where a paid order's net goes: pending under T+N (until a settlement run), available under D0. */
+export type PaymentWallet = 'collection_pending' | 'collection_available';
+const walletOf = (terms: { settlementDays: number }): PaymentWallet =>
+  terms.settlementDays > 0 ? 'collection_pending' : 'collection_available';
+
 /**
  * One entry per paid order: the channel's clearing account gives what the payer paid; the merchant gets
- * it net of the fee (pending under T+N, available under D0); the platform keeps the fee less the agent's
- * commission; the agent's commission becomes payable. Zero lines are left out.
+ * it net of the fee (pending under T+N, available under D0, or `wallet` when the caller knows better);
+ * the platform keeps the fee less the agent's commission; the agent's commission becomes payable. Zero
+ * lines are left out.
  */
 export function paymentLines(
   order: Pick<PayinOrder, 'merchantId' | 'currency' | 'paidAmount' | 'amount' | 'fee' | 'agentCommission'>,
   terms: { settlementDays: number; agentId: number | null },
+  wallet: PaymentWallet = walletOf(terms),
 ): EntryLine[] {
   const paid = order.paidAmount ?? order.amount;
   const cur = order.currency;
   const commission = terms.agentId === null ? 0 : order.agentCommission;
   const lines: EntryLine[] = [
     { account: platformAccount('channel_clearing', cur), amount: -paid },
-    {
-      account: merchantAccount(
-        order.merchantId,
-        terms.settlementDays > 0 ? 'collection_pending' : 'collection_available',
-        cur,
-      ),
-      amount: paid - order.fee,
-    },
+    { account: merchantAccount(order.merchantId, wallet, cur), amount: paid - order.fee },
     { account: platformAccount('fee_income', cur), amount: order.fee - commission },
   ];
   if (terms.agentId !== null) lines.push({ account: agentAccount(terms.agentId, cur), amount: commission });
@@ -154,7 +159,13 @@ async function postPayment(deps: Pick<Deps, 'clock'>, tx: Db, order: PayinOrder,
       ],
     });
   }
-  await post(tx, paymentEntry(order, m, userId, deps.clock.now()));
+  const at = deps.clock.now();
+  // Under T+N the payment joins its business day's line. When the run has released that line already (a
+  // payment committing past midnight after the run), its money is due: straight to available, so that
+  // pending stays the sum of the pending lines.
+  const tn = tnPaymentOf(order, m, at);
+  const due = tn !== null && (await addToTnLines(tx, [tn])).length > 0;
+  await post(tx, paymentEntry(order, m, userId, at, due ? 'collection_available' : undefined));
 }
 
 /** The journal entry of a paid order (its lines: `paymentLines`); the demo seed posts the same in bulk. */
@@ -163,7 +174,8 @@ export function paymentEntry(
   terms: Parameters<typeof paymentLines>[1],
   userId: number | null,
   at: Date,
+  wallet?: PaymentWallet,
 ): Entry {
-  const lines = paymentLines(order, terms);
+  const lines = paymentLines(order, terms, wallet);
   return { kind: 'payin_paid', refType: 'payin', refId: order.id, memo: order.orderNo, userId, at, lines };
 }

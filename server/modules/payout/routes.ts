@@ -7,15 +7,19 @@ import { type Errno, errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { payout } from '../../../contract/machines.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
+import type { Db } from '../../db/index.ts';
 import { channels, payoutOrders } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { t } from '../../http/i18n.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances, orderPostings } from '../../ledger/index.ts';
+import { needsSecondPerson, onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 import { payoutList } from '../orders/kinds.ts';
+import { refuseWhileOnSlip } from '../slip/service.ts';
 import { type BulkError, readBulkFile } from './bulk.ts';
 import {
   completePayout,
@@ -29,6 +33,31 @@ import { settleSimulatorPayout } from './simulator.ts';
 
 /** A payout the user may see, by id or order number, or 404 (the list engine's rule for every kind). */
 const findOrder = payoutList.orderFor;
+
+/** What a person's mark of success records: why, and the bank's UTR if they have it. */
+interface Marked {
+  reason: string;
+  utr: string | null;
+}
+
+/** `markSuccess` in `userId`'s name: the hold is spent and the merchant told (409 when it moved on). */
+const markPaid = (deps: Deps, tx: Db, orderId: number, mark: Marked, userId: number) =>
+  completePayout(deps, tx, { orderId, result: 'success', ...mark, by: 'manual', userId });
+
+// A mark of success above the maker–checker threshold runs when a second platform user approves it.
+onApproved('payout.markSuccess', async (deps, tx, request, approverId) => {
+  // Put on a withdrawal slip since it was asked: the slip settles it now.
+  await refuseWhileOnSlip(tx, 'payout', Number(request.refId));
+  const [before] = await tx
+    .select({ status: payoutOrders.status })
+    .from(payoutOrders)
+    .where(eq(payoutOrders.id, Number(request.refId)));
+  const o = await markPaid(deps, tx, Number(request.refId), request.payload as unknown as Marked, approverId);
+  return {
+    changes: { orderStatus: { before: before?.status ?? null, after: o.status } },
+    detail: { order: `payout:${o.orderNo}` },
+  };
+});
 
 export const payoutRoutes = [
   handle(endpoints.merchantPayout.list, ({ input, user, tx, deps, req }) =>
@@ -167,19 +196,38 @@ export const payoutRoutes = [
 
   handle(endpoints.merchantPayout.markSuccess, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
     const before = await findOrder(tx, user, { id: input.id }, req.lang);
-    const detail = { reason: input.reason, utr: input.utr ?? null };
-    audit({ target: `payout:${before.orderNo}`, detail });
+    const mark: Marked = { reason: input.reason, utr: input.utr ?? null };
+    audit({ target: `payout:${before.orderNo}`, detail: { ...mark } });
+    // On a live withdrawal slip the bank may still send it: its slip line settles it, or is dropped first.
+    await refuseWhileOnSlip(tx, 'payout', before.id);
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
-    const o = await completePayout(deps, tx, {
-      orderId: input.id,
-      result: 'success',
-      utr: input.utr ?? null,
-      reason: input.reason,
-      by: 'manual',
-      userId: user.id,
-    });
-    audit({ changes: { status: { before: before.status, after: o.status } }, detail });
+    if (!payout.can('markSuccess', before.status)) {
+      throw new AppError(errno.conflict, null, `markSuccess: not from ${before.status}`);
+    }
+    // While a second person is asked about this payout, nobody marks it paid by hand meanwhile.
+    if (await pendingApproval(tx, payoutRefType, before.id)) throw new AppError(errno.approvalPending);
+    if (await needsSecondPerson(tx, before.amount)) {
+      const request = await requestApproval(
+        deps,
+        tx,
+        {
+          action: 'payout.markSuccess',
+          refType: payoutRefType,
+          refId: before.id,
+          merchantId: before.merchantId,
+          currency: before.currency,
+          amount: before.amount,
+          payload: { id: before.id, ...mark },
+          reason: input.reason,
+        },
+        user.id,
+      );
+      audit({ detail: { ...mark, approvalId: request.id } });
+      return refuse(errno.approvalRequested, { approvalId: request.id });
+    }
+    const o = await markPaid(deps, tx, before.id, mark, user.id);
+    audit({ changes: { status: { before: before.status, after: o.status } }, detail: { ...mark } });
     afterCommit(wakeWebhookWorkers);
     return payoutRowById(tx, o.id);
   }),
@@ -187,6 +235,7 @@ export const payoutRoutes = [
   handle(endpoints.merchantPayout.markFailed, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
     const before = await findOrder(tx, user, { id: input.id }, req.lang);
     audit({ target: `payout:${before.orderNo}`, detail: { reason: input.reason } });
+    await refuseWhileOnSlip(tx, 'payout', before.id);
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
     const o = await completePayout(deps, tx, {

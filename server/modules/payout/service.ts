@@ -30,6 +30,7 @@ import { type Lang, t } from '../../http/i18n.ts';
 import { enqueueCallback } from '../../jobs/webhooks.ts';
 import { type Entry, type EntryLine, merchantAccount, platformAccount, post } from '../../ledger/index.ts';
 import { errorForLog } from '../../lib/logger.ts';
+import { cancelPendingApproval } from '../approval/service.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { routesOf } from '../merchant/service.ts';
 import { payoutOrderRow } from '../orders/kinds.ts';
@@ -434,6 +435,8 @@ export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Compl
   const memo = [c.by, c.reason].filter(Boolean).join(': ');
   if (success) await spend(deps, tx, o, memo, c.userId ?? null);
   else await release(deps, tx, o, memo, c.userId ?? null);
+  // A mark of success waiting for a second person is moot once the order is settled either way.
+  await cancelPendingApproval(deps, tx, payoutRefType, o.id);
   await notify(deps, tx, o);
   await recordOrderMoves(tx, [statusMove('payout', o, from)]);
   return o;

@@ -69,6 +69,12 @@ export default function ChannelForm({ channel, close }: Props) {
       );
     };
   const isSimulator = values.adapter === 'simulator';
+  // A manual bank channel sends payouts on withdrawal slips: it never takes a pay-in.
+  const isManualBank = values.adapter === 'manual_bank';
+  const setAdapter = (adapter: string) => {
+    set('adapter')(adapter);
+    if (adapter === 'manual_bank') set('supportsPayin')(false);
+  };
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -84,7 +90,7 @@ export default function ChannelForm({ channel, close }: Props) {
     const fields = {
       name: values.name,
       status: values.status,
-      supportsPayin: values.supportsPayin,
+      supportsPayin: isManualBank ? false : values.supportsPayin,
       supportsPayout: values.supportsPayout,
       payinCostRate: values.payinCostRate,
       payoutCostRate: values.payoutCostRate,
@@ -180,7 +186,7 @@ export default function ChannelForm({ channel, close }: Props) {
           <SelectField
             label={t('screens.channel.adapter')}
             value={values.adapter}
-            onValue={set('adapter')}
+            onValue={setAdapter}
             options={adapters.map((a) => ({ value: a, label: t(`screens.channel.adapters.${a}`) }))}
             disabled={editing}
             hint={editing ? t('screens.channel.adapterFixed') : undefined}
@@ -200,7 +206,8 @@ export default function ChannelForm({ channel, close }: Props) {
               <label className="check">
                 <input
                   type="checkbox"
-                  checked={values.supportsPayin}
+                  checked={values.supportsPayin && !isManualBank}
+                  disabled={isManualBank}
                   onChange={(e) => set('supportsPayin')(e.target.checked)}
                 />
                 {t('screens.channel.payin')}
@@ -214,6 +221,12 @@ export default function ChannelForm({ channel, close }: Props) {
                 {t('screens.channel.payout')}
               </label>
             </div>
+            {isManualBank && <p className="field-hint">{t('screens.channel.manualBankHint')}</p>}
+            {errors.supportsPayin && (
+              <p className="field-error" role="alert">
+                {errors.supportsPayin}
+              </p>
+            )}
           </fieldset>
         </FieldGroup>
 

@@ -68,6 +68,8 @@ export default function MerchantForm({ merchant, close }: Props) {
     maxAmount: merchant?.maxAmount ?? defaults.maxAmount,
     cycleKind: cycle === 'D0' ? 'D0' : 'T',
     cycleDays: cycle === 'D0' ? '1' : cycle.slice(1),
+    settlementRate: merchant?.settlementRate ?? defaults.rate,
+    settlementFee: merchant?.settlementFee ?? defaults.fee,
     callbackUrl: merchant?.callbackUrl ?? '',
     whitelist: (merchant?.payoutIpWhitelist ?? []).join('\n'),
   });
@@ -130,6 +132,8 @@ export default function MerchantForm({ merchant, close }: Props) {
       minAmount: values.minAmount,
       maxAmount: values.maxAmount,
       settlementCycle: values.cycleKind === 'D0' ? 'D0' : `T${values.cycleDays.trim()}`,
+      settlementRate: blankToUndefined(values.settlementRate),
+      settlementFee: blankToUndefined(values.settlementFee),
       payoutIpWhitelist: whitelistOf(values.whitelist),
       callbackUrl: values.callbackUrl.trim(),
       ...(channels.data ? { channels: assigned } : {}),
@@ -356,6 +360,22 @@ export default function MerchantForm({ merchant, close }: Props) {
               />
             )}
           </div>
+          <Field
+            label={t('screens.merchant.settlementRate')}
+            value={values.settlementRate}
+            onValue={set('settlementRate')}
+            error={err('settlementRate')}
+            hint={percentHint}
+            inputMode="decimal"
+          />
+          <Field
+            label={t('screens.merchant.settlementFee')}
+            value={values.settlementFee}
+            onValue={set('settlementFee')}
+            error={err('settlementFee')}
+            hint={t('screens.merchant.settlementFeeHint')}
+            inputMode="decimal"
+          />
         </FieldGroup>
 
         {channels.data && (

@@ -1,7 +1,7 @@
-import { endpoints, errno } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { Field, GoogleCodeField, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
@@ -17,13 +17,14 @@ interface Props {
 /**
  * Forced supplement: the order is paid without a UTR match, on the operator's word: a reason, the
  * amount actually paid (the order's amount unless told otherwise), an optional unused UTR, and the
- * operator's Google code.
+ * operator's Google code. Above the maker–checker threshold it is sent for a second person's approval.
  */
 export default function ForceSupplementDialog({ order, close }: Props) {
   const t = useT();
   const formRef = useOpeningFocus();
   const form = useForm({ reason: '', utr: '', paidAmount: '', code: '' });
   const { values, set, errors } = form;
+  const { unbound, call } = useCodeConfirmed(form, [], () => close(true));
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -37,7 +38,8 @@ export default function ForceSupplementDialog({ order, close }: Props) {
       };
       const valid = validate(endpoints.merchantOrder.forceSupplement.input, input);
       if (!valid.ok) return form.setErrors(valid.errors);
-      const paid = await api(endpoints.merchantOrder.forceSupplement, input, { quiet: [errno.invalid] });
+      const paid = await call(endpoints.merchantOrder.forceSupplement, input);
+      if (!paid) return;
       toast('success', t('screens.order.supplement.done', { orderNo: paid.orderNo }));
       close(true);
     });
@@ -50,6 +52,7 @@ export default function ForceSupplementDialog({ order, close }: Props) {
           {t('screens.order.force.warning')}
         </p>
         <OrderSummary order={order} />
+        {unbound && <UnboundNotice close={() => close()} />}
         <Field
           label={t('screens.order.force.reason')}
           value={values.reason}

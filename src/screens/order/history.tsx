@@ -23,9 +23,12 @@ function named(prefix: string, value: string): string {
   return hasKey(key) ? t(key) : value;
 }
 
-/** Ledger causes: payout holds are numbered per attempt (`payout_freeze_2`), shown after the name. */
+/**
+ * Ledger causes: payout holds are numbered per attempt (`payout_freeze_2`) and a settlement's hold per
+ * change (`settlement_hold_2`), shown after the name.
+ */
 export function entryKindName(kind: string): string {
-  const hold = /^(payout_freeze|payout_release)_(\d+)$/.exec(kind);
+  const hold = /^(payout_freeze|payout_release|settlement_hold)_(\d+)$/.exec(kind);
   if (hold) {
     const name = named('screens.order.entryKinds', hold[1] ?? '');
     return Number(hold[2]) > 1 ? `${name} #${hold[2]}` : name;

@@ -39,7 +39,8 @@ export default function MarkDialog({ payout, action, close }: Props) {
   const t = useT();
   const formRef = useOpeningFocus();
   const form = useForm({ reason: '', utr: '', code: '' });
-  const { unbound, call } = useCodeConfirmed(form);
+  // Above the maker–checker threshold a mark of success is sent for a second person's approval.
+  const { unbound, call } = useCodeConfirmed(form, [], () => close(true));
   const title = t(`commands.merchantPayout.${action}.title`);
 
   const onSubmit = (e: React.FormEvent) => {

@@ -152,7 +152,15 @@ function ChangeLog({ merchantId }: { merchantId: number | undefined }) {
       id: 'kind',
       label: t('screens.wallet.kind'),
       kind: 'select',
-      options: ['payin_paid', 'wallet_transfer', 'recharge', 'payout_success'].map((k) => ({
+      options: [
+        'payin_paid',
+        'wallet_transfer',
+        'recharge',
+        'payout_success',
+        'settlement_hold',
+        'settlement_release',
+        'settlement_paid',
+      ].map((k) => ({
         value: k,
         label: entryKindLabel(k),
       })),

@@ -23,10 +23,11 @@ export function Money({ value, signed = false }: { value: string; signed?: boole
 
 /**
  * The cause of a posting in words. Payout holds are numbered per attempt (`payout_freeze_2` is the hold
- * of a retried payout), so the number shows after the name; an unknown kind shows as it is stored.
+ * of a retried payout) and a settlement's later hold changes per change (`settlement_hold_2`: an edited
+ * amount, a lower audit amount), so the number shows after the name; an unknown kind shows as stored.
  */
 export function entryKindLabel(kind: string): string {
-  const hold = /^(payout_freeze|payout_release)_(\d+)$/.exec(kind);
+  const hold = /^(payout_freeze|payout_release|settlement_hold)_(\d+)$/.exec(kind);
   if (hold) {
     const name = t(`screens.wallet.kinds.${hold[1]}`);
     return Number(hold[2]) > 1 ? `${name} #${hold[2]}` : name;

@@ -1,0 +1,223 @@
+/**
+ * The maker–checker queue (`approval.*`): platform users list the requests others made and approve
+ * (the requested action runs, in the approver's name, in the same transaction) or reject them. A user
+ * never decides their own request (errno sameUser; the database's check says so too).
+ */
+import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import type * as z from 'zod/mini';
+import type { approvalRow } from '../../../contract/endpoints/approval.ts';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { approval } from '../../../contract/machines.ts';
+import { formatMinor } from '../../../contract/money.ts';
+import type { Db } from '../../db/index.ts';
+import { approvals, merchants, payinOrders, payoutOrders, settlements, users } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
+import { AppError } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
+import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
+import { checkGoogleCode } from '../auth/googleCode.ts';
+import { type Approval, executorOf } from './service.ts';
+
+type ApprovalRow = z.output<typeof approvalRow>;
+
+/** How people name the object of each kind of request: its number (one query per kind on the page). */
+const labelSources = [
+  { refType: 'payin', table: payinOrders, id: payinOrders.id, no: payinOrders.orderNo },
+  { refType: 'payout', table: payoutOrders, id: payoutOrders.id, no: payoutOrders.orderNo },
+  { refType: 'settlement', table: settlements, id: settlements.id, no: settlements.settlementNo },
+] as const;
+
+async function labelsOf(tx: Db, rows: readonly Approval[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const source of labelSources) {
+    const ids = [
+      ...new Set(rows.filter((r) => r.refType === source.refType).map((r) => Number(r.refId))),
+    ].filter(Number.isSafeInteger);
+    if (!ids.length) continue;
+    const found: { id: number; no: string }[] = await tx
+      .select({ id: source.id, no: source.no })
+      .from(source.table)
+      .where(inArray(source.id, ids));
+    for (const f of found) out.set(`${source.refType}:${f.id}`, f.no);
+  }
+  return out;
+}
+
+/** A payload's facts for the approver: the object's id and the reason have their own fields; amounts formatted. */
+function summaryOf(payload: Record<string, unknown>): ApprovalRow['summary'] {
+  return Object.entries(payload)
+    .filter(([key, value]) => key !== 'id' && key !== 'reason' && value !== null && value !== undefined)
+    .map(([key, value]) => ({
+      key,
+      value:
+        typeof value === 'number' && /amount$/i.test(key)
+          ? formatMinor(value)
+          : typeof value === 'string'
+            ? value
+            : JSON.stringify(value),
+    }));
+}
+
+/** Console rows: usernames, merchant codes and object labels fetched in a few small queries. */
+async function rowsOf(tx: Db, rows: readonly Approval[]): Promise<ApprovalRow[]> {
+  if (!rows.length) return [];
+  const userIds = [
+    ...new Set(rows.flatMap((r) => (r.decidedBy === null ? [r.requestedBy] : [r.requestedBy, r.decidedBy]))),
+  ];
+  const merchantIds = [...new Set(rows.flatMap((r) => (r.merchantId === null ? [] : [r.merchantId])))];
+  const names = new Map(
+    (
+      await tx
+        .select({ id: users.id, username: users.username })
+        .from(users)
+        .where(inArray(users.id, userIds))
+    ).map((u) => [u.id, u.username]),
+  );
+  const codes = new Map(
+    merchantIds.length
+      ? (
+          await tx
+            .select({ id: merchants.id, code: merchants.code })
+            .from(merchants)
+            .where(inArray(merchants.id, merchantIds))
+        ).map((m) => [m.id, m.code])
+      : [],
+  );
+  const labels = await labelsOf(tx, rows);
+  return rows.map((r) => ({
+    id: r.id,
+    action: r.action as ApprovalRow['action'],
+    refType: r.refType,
+    refId: r.refId,
+    label: labels.get(`${r.refType}:${r.refId}`) ?? null,
+    merchantId: r.merchantId,
+    merchantCode: r.merchantId === null ? null : (codes.get(r.merchantId) ?? null),
+    currency: r.currency,
+    amount: formatMinor(r.amount),
+    summary: summaryOf(r.payload),
+    reason: r.reason,
+    status: r.status,
+    requestedBy: names.get(r.requestedBy) ?? String(r.requestedBy),
+    requestedAt: r.requestedAt.toISOString(),
+    decidedBy: r.decidedBy === null ? null : (names.get(r.decidedBy) ?? String(r.decidedBy)),
+    decidedAt: r.decidedAt?.toISOString() ?? null,
+    decisionNote: r.decisionNote,
+  }));
+}
+
+/**
+ * The request `decision` may be taken on, by `userId`: read before the user's Google code is spent. An
+ * unknown one is 404, a decided one 409, one the user asked for themselves `sameUser`.
+ */
+async function decidable(
+  tx: Db,
+  id: number,
+  decision: 'approve' | 'reject',
+  userId: number,
+): Promise<Approval> {
+  const [row] = await tx.select().from(approvals).where(eq(approvals.id, id));
+  if (!row) throw new AppError(errno.notFound);
+  if (!approval.can(decision, row.status))
+    throw new AppError(errno.conflict, null, `${decision} of ${row.status}`);
+  if (row.requestedBy === userId) throw new AppError(errno.sameUser);
+  return row;
+}
+
+/** Compare-and-set from the states `decision` starts from: of two deciders racing, one wins, the other 409. */
+async function decide(
+  tx: Db,
+  id: number,
+  decision: 'approve' | 'reject',
+  set: Pick<Approval, 'decidedBy' | 'decidedAt' | 'decisionNote'>,
+): Promise<Approval> {
+  const [row] = await tx
+    .update(approvals)
+    .set({ ...set, status: approval.to(decision)! })
+    .where(and(eq(approvals.id, id), inStates(approvals.status, approval.from(decision))))
+    .returning();
+  if (!row) throw new AppError(errno.conflict, null, `${decision}: decided meanwhile`);
+  return row;
+}
+
+const refOf = (r: Approval) => `${r.refType}:${r.refId}`;
+
+export const approvalRoutes = [
+  handle(endpoints.approval.list, async ({ input, tx }) => {
+    const filters = and(
+      eq(approvals.status, input.status),
+      input.action ? eq(approvals.action, input.action) : undefined,
+    );
+    // Oldest first: the queue's order, the index read backwards.
+    const c = input.cursor ? decodeCursor(input.cursor, 2_147_483_647) : undefined;
+    const after = c
+      ? or(gt(approvals.requestedAt, c.at), and(eq(approvals.requestedAt, c.at), gt(approvals.id, c.id)))
+      : undefined;
+    const found = await tx
+      .select()
+      .from(approvals)
+      .where(and(filters, after))
+      .orderBy(asc(approvals.requestedAt), asc(approvals.id))
+      .limit(input.pageSize + 1);
+    const page = found.slice(0, input.pageSize);
+    const last = page.at(-1);
+    return {
+      list: await rowsOf(tx, page),
+      ...(await cappedCount(tx, sql`${approvals}`, filters)),
+      nextCursor: found.length > input.pageSize && last ? encodeCursor(last.requestedAt, last.id) : null,
+    };
+  }),
+
+  handle(endpoints.approval.approve, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
+    audit({ target: `approval:${input.id}` });
+    const request = await decidable(tx, input.id, 'approve', user.id);
+    const asked = { action: request.action, object: refOf(request), requestedBy: request.requestedBy };
+    audit({ detail: asked });
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+    if (refused) return refused;
+    const row = await decide(tx, request.id, 'approve', {
+      decidedBy: user.id,
+      decidedAt: deps.clock.now(),
+      decisionNote: null,
+    });
+    // The action itself, as its module runs it: a refusal there (the object moved on) undoes the approval too.
+    const outcome = await executorOf(row.action)(deps, tx, row, user.id);
+    const view = (await rowsOf(tx, [row]))[0]!;
+    audit({
+      changes: { status: { before: request.status, after: row.status }, ...outcome?.changes },
+      detail: {
+        ...asked,
+        requestedByName: view.requestedBy,
+        label: view.label,
+        amount: view.amount,
+        ...outcome?.detail,
+      },
+    });
+    afterCommit(wakeWebhookWorkers);
+    return view;
+  }),
+
+  handle(endpoints.approval.reject, async ({ input, user, tx, deps, req, audit }) => {
+    audit({ target: `approval:${input.id}`, detail: { reason: input.reason } });
+    const request = await decidable(tx, input.id, 'reject', user.id);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+    if (refused) return refused;
+    const row = await decide(tx, request.id, 'reject', {
+      decidedBy: user.id,
+      decidedAt: deps.clock.now(),
+      decisionNote: input.reason,
+    });
+    audit({
+      changes: { status: { before: request.status, after: row.status } },
+      detail: {
+        action: row.action,
+        object: refOf(row),
+        requestedBy: row.requestedBy,
+        amount: formatMinor(row.amount),
+        reason: input.reason,
+      },
+    });
+    return (await rowsOf(tx, [row]))[0]!;
+  }),
+];

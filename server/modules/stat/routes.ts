@@ -1,0 +1,38 @@
+/**
+ * `GET /statOrder/balance`: the balance views of the reports. `view=d0` is the D0 settlement summary
+ * (`d0.ts`). A merchant user sees its own merchant only; naming another answers 404, as if it did not exist.
+ */
+import { balanceViewDays, balanceViewDefaultDays } from '../../../contract/endpoints/stat.ts';
+import { daysBetween } from '../../../contract/endpoints/tn.ts';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { AppError } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { invalidField } from '../../http/validation.ts';
+import { businessNow } from '../settlement/tn.ts';
+import { d0Page, d0Totals, decodeD0Cursor } from './d0.ts';
+
+/** `YYYY-MM-DD` plus `n` calendar days. */
+function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
+export const statRoutes = [
+  handle(endpoints.statOrder.balance, async ({ input, user, tx, deps, req }) => {
+    const tenant = user.kind === 'merchant' ? user.merchantId! : null;
+    if (tenant !== null && input.merchantId !== undefined && input.merchantId !== tenant)
+      throw new AppError(errno.notFound);
+    const to = input.to ?? (await businessNow(tx, deps.clock.now())).day;
+    const from = input.from ?? addDays(to, 1 - balanceViewDefaultDays);
+    // The contract checks a period it is given whole; this, one completed with today.
+    if (from > to) throw invalidField(req.lang, 'to', 'validation.periodOrder');
+    if (daysBetween(from, to) >= balanceViewDays) throw invalidField(req.lang, 'to', 'validation.dayPeriod');
+    const filters = { from, to, merchantId: tenant ?? input.merchantId ?? null };
+    const after = input.cursor ? decodeD0Cursor(input.cursor) : null;
+    const page = await d0Page(tx, filters, after, input.pageSize);
+    const { businessTimeZone, totals } = await d0Totals(tx, filters);
+    return { view: input.view, from, to, businessTimeZone, ...page, totals };
+  }),
+];

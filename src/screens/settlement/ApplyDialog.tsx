@@ -1,0 +1,247 @@
+import { useStore } from '@nanostores/react';
+import { useState } from 'react';
+import { settlementWallets } from '../../../commands/index.ts';
+import { allows, endpoints, errno, type Output } from '../../../contract/index.ts';
+import { formatMinor, toMinor } from '../../../contract/money.ts';
+import { toast } from '../../lib/notify.ts';
+import { $grants } from '../../lib/session.ts';
+import { useT } from '../../lib/useT.ts';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
+import { SelectField } from '../../ui/fields.tsx';
+import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { money, type Settlement, SettlementSummary, useAvailable, type Wallet, walletApi } from './parts.tsx';
+import '../order/order.css';
+import './settlement.css';
+
+type Answer = Output<typeof endpoints.settlementPayment.create>;
+
+/** Refusals said inside the dialog: the balance does not cover it, or the application moved on meanwhile. */
+const refusals = [errno.insufficientBalance, errno.conflict, errno.notFound];
+
+/** An amount as typed, in minor units, or null when it is not one (the schema says why). */
+const minorOf = (typed: string) => (/^\d+(\.\d{1,2})?$/.test(typed.trim()) ? toMinor(typed.trim()) : null);
+
+/**
+ * A merchant applies to take money out of one wallet, to its bank account or a USDT address, confirmed
+ * with its Google code; the answer says the fee held with the amount. With `settlement` it edits an
+ * application still to be confirmed (its type stays; a new amount recomputes the fee).
+ */
+export default function ApplyDialog({
+  wallet,
+  settlement,
+  close,
+}: {
+  wallet: Wallet;
+  settlement?: Settlement;
+  close: (result?: unknown) => void;
+}) {
+  const t = useT();
+  const api = walletApi(wallet);
+  const { base } = settlementWallets[wallet];
+  const formRef = useOpeningFocus();
+  const canBalance = allows(useStore($grants), [endpoints.merchantWallet.info]);
+  const balance = useAvailable(wallet, undefined, canBalance);
+  const form = useForm({
+    type: settlement?.type ?? ('bank' as Settlement['type']),
+    amount: settlement?.amount ?? '',
+    accountName: settlement?.accountName ?? '',
+    cardNumber: settlement?.cardNumber ?? '',
+    ifsc: settlement?.ifsc ?? '',
+    returnAddress: settlement?.returnAddress ?? '',
+    code: '',
+  });
+  const { values, set, errors } = form;
+  const { unbound, refusal, call } = useCodeConfirmed(form, refusals);
+  const [applied, setApplied] = useState<Answer | null>(null);
+  const bank = values.type === 'bank';
+  const title = t(`commands.${base}.${settlement ? 'update' : 'create'}.title`);
+
+  const destination = bank
+    ? { accountName: values.accountName, cardNumber: values.cardNumber, ifsc: values.ifsc }
+    : { returnAddress: values.returnAddress };
+
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const code = values.code.trim();
+    const amount = values.amount.trim();
+    if (settlement) {
+      // Only what changed is sent: an unchanged amount keeps the fee the merchant was told.
+      const changed = Object.fromEntries(
+        Object.entries(destination).filter(
+          ([k, v]) => v.trim() !== (settlement[k as keyof Settlement] ?? ''),
+        ),
+      );
+      const sameAmount = minorOf(amount) !== null && minorOf(amount) === toMinor(settlement.amount);
+      const input = { id: settlement.id, ...(sameAmount ? {} : { amount }), ...changed, code };
+      const checked = validate(api.update.input, input);
+      if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
+      void form.submit(async () => {
+        const done = await call(api.update, input);
+        if (!done) return;
+        toast(
+          'success',
+          t('screens.settlement.updated', {
+            settlementNo: done.settlementNo,
+            amount: money(done.amount),
+            fee: money(done.fee),
+          }),
+        );
+        close(true);
+      });
+      return;
+    }
+    const input = { type: values.type, amount, ...destination, code };
+    const checked = validate(api.create.input, input);
+    if (!checked.ok) {
+      // The destination rule reports on `type`; its missing fields are what the person must fill.
+      const fieldErrors = missingFirst(checked.errors, input);
+      if (fieldErrors.type) delete fieldErrors.type;
+      return form.setErrors(Object.keys(fieldErrors).length ? fieldErrors : checked.errors);
+    }
+    void form.submit(async () => {
+      const done = await call(api.create, input);
+      if (done) setApplied(done);
+    });
+  };
+
+  if (applied) {
+    const held = formatMinor(toMinor(applied.amount) + toMinor(applied.fee));
+    return (
+      <Modal title={title} onClose={() => close(true)}>
+        <div className="form" data-testid="settlement-applied">
+          <p role="status">{t('screens.settlement.appliedText', { settlementNo: applied.settlementNo })}</p>
+          <dl className="facts">
+            <div>
+              <dt>{t('screens.settlement.settlementNo')}</dt>
+              <dd className="mono">{applied.settlementNo}</dd>
+            </div>
+            <div>
+              <dt>{t('screens.settlement.amount')}</dt>
+              <dd className="money">
+                {money(applied.amount)} {applied.currency}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('screens.settlement.fee')}</dt>
+              <dd className="money">
+                {money(applied.fee)} {applied.currency}
+              </dd>
+            </div>
+            <div>
+              <dt>{t('screens.settlement.held')}</dt>
+              <dd className="money">
+                {money(held)} {applied.currency}
+              </dd>
+            </div>
+          </dl>
+          <div className="form-actions">
+            <button
+              type="button"
+              className="button primary"
+              onClick={() => close(true)}
+              // biome-ignore lint/a11y/noAutofocus: the one thing left to do; Enter closes it
+              autoFocus
+            >
+              {t('app.done')}
+            </button>
+          </div>
+        </div>
+      </Modal>
+    );
+  }
+
+  return (
+    <Modal title={title} description={t(`screens.settlement.applyHint.${wallet}`)} onClose={() => close()}>
+      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+        {settlement && <SettlementSummary row={settlement} />}
+        {balance && (
+          <dl className="facts settlement-balance">
+            <div>
+              <dt>{t(`screens.settlement.available.${wallet}`)}</dt>
+              <dd className="money">
+                {money(balance.available)} {balance.currency}
+              </dd>
+            </div>
+          </dl>
+        )}
+        {unbound && <UnboundNotice close={() => close()} />}
+        {refusal && (
+          <p className="danger-note" role="alert">
+            {refusal}
+          </p>
+        )}
+        {!settlement && (
+          <SelectField
+            label={t('screens.settlement.type')}
+            value={values.type}
+            onValue={(v) => set('type', v as Settlement['type'])}
+            options={(['bank', 'usdt'] as const).map((v) => ({
+              value: v,
+              label: t(`screens.settlement.types.${v}`),
+            }))}
+            error={errors.type}
+          />
+        )}
+        <Field
+          label={t('screens.settlement.amount')}
+          value={values.amount}
+          onValue={(v) => set('amount', v)}
+          error={errors.amount}
+          hint={t('screens.settlement.amountHint')}
+          inputMode="decimal"
+          autoComplete="off"
+          required
+        />
+        {bank ? (
+          <>
+            <Field
+              label={t('screens.settlement.accountName')}
+              value={values.accountName}
+              onValue={(v) => set('accountName', v)}
+              error={errors.accountName}
+              maxLength={100}
+              autoComplete="off"
+              required
+            />
+            <Field
+              label={t('screens.settlement.cardNumber')}
+              value={values.cardNumber}
+              onValue={(v) => set('cardNumber', v)}
+              error={errors.cardNumber}
+              inputMode="numeric"
+              maxLength={20}
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
+            <Field
+              label={t('screens.settlement.ifsc')}
+              value={values.ifsc}
+              onValue={(v) => set('ifsc', v)}
+              error={errors.ifsc}
+              maxLength={11}
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
+          </>
+        ) : (
+          <Field
+            label={t('screens.settlement.returnAddress')}
+            value={values.returnAddress}
+            onValue={(v) => set('returnAddress', v)}
+            error={errors.returnAddress}
+            hint={t('screens.settlement.returnAddressHint')}
+            maxLength={42}
+            autoComplete="off"
+            spellCheck={false}
+            required
+          />
+        )}
+        <CodeAndActions form={form} onCancel={() => close()} submitLabel={title} />
+      </form>
+    </Modal>
+  );
+}

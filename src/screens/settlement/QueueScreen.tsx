@@ -1,0 +1,153 @@
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'wouter';
+import { endpoints, type Output } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
+import { settlement } from '../../../contract/machines.ts';
+import { useT } from '../../lib/useT.ts';
+import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { TotalsBar } from '../../ui/TotalsBar.tsx';
+import { Page } from '../Page.tsx';
+import { ageText, money, type Settlement, settlementColumns, type Wallet } from './parts.tsx';
+import { SettlementDrawer } from './SettlementDrawer.tsx';
+import './settlement.css';
+
+type Answer = Output<typeof endpoints.settlementQuery.list>;
+type Queued = Answer['list'][number];
+
+/** Waiting longer than this is painted as late. */
+const lateSeconds = 4 * 3600;
+
+/**
+ * The platform's real-time settlement queue: open applications of both wallets and every merchant,
+ * oldest first, with how long each has waited; what waits to be confirmed and to be completed (count,
+ * sum, oldest) above; confirm (c), complete (o) and reject (r) on the focused row or in the drawer. The
+ * page re-reads itself every few seconds while it is at its top.
+ */
+export default function QueueScreen() {
+  const t = useT();
+  const [params, setParams] = useSearchParams();
+  const [merchantId, setMerchantId] = useMerchantParam();
+  const columns = useMemo<Column<Settlement>[]>(
+    () => [
+      {
+        id: 'age',
+        header: 'screens.settlement.age.header',
+        value: (r) => (r as Queued).ageSeconds,
+        cell: (r) => {
+          const age = (r as Queued).ageSeconds;
+          return <span className={`num${age >= lateSeconds ? ' settlement-late' : ''}`}>{ageText(age)}</span>;
+        },
+        width: '76px',
+        sortable: true,
+      },
+      ...settlementColumns({ platform: true, wallet: true }),
+    ],
+    [],
+  );
+  const filters: Filter[] = [
+    {
+      id: 'status',
+      label: t('screens.settlement.status'),
+      kind: 'select',
+      options: settlement.sets.open.map((s) => ({ value: s, label: stateLabel(t, settlement, s) })),
+    },
+  ];
+  const toInput = useCallback((f: Record<string, string>) => ({ status: f.status }), []);
+
+  // The drawer names its wallet (both wallets' applications are here, each read through its own
+  // endpoints); a link with the number alone leaves the drawer to find it.
+  const statusFilter = params.get('status');
+  const settlementNo = params.get('settlement');
+  const walletParam = params.get('wallet');
+  const wallet: Wallet | undefined =
+    walletParam === 'payout' || walletParam === 'collection' ? walletParam : undefined;
+  const [shown, setShown] = useState<Settlement | null>(null);
+  const open = shown && shown.settlementNo === settlementNo ? shown : null;
+  const setOpen = (row: Settlement | null) =>
+    setParams(
+      (p) => {
+        const out = new URLSearchParams(p);
+        if (row) {
+          out.set('settlement', row.settlementNo);
+          out.set('wallet', row.wallet);
+        } else {
+          out.delete('settlement');
+          out.delete('wallet');
+        }
+        return out;
+      },
+      row ? {} : { replace: true },
+    );
+  const title = t('commands.settlementQuery.list.title');
+
+  return (
+    <Page title={title}>
+      <DataTable
+        id="settlement-queue"
+        label={title}
+        endpoint={endpoints.settlementQuery.list}
+        context="settlement"
+        columns={columns}
+        filters={filters}
+        toInput={toInput}
+        input={{ merchantId }}
+        paging="cursor"
+        live
+        rowKey={(r) => r.settlementNo}
+        detailTitle={(r) => r.settlementNo}
+        onOpen={setOpen}
+        openRecord={open}
+        countOf={(a) => {
+          // The summary counts every open application; the footer counts the rows the filter keeps.
+          const { toConfirm, toComplete } = (a as Answer).summary;
+          if (statusFilter === settlement.state.to_be_confirmed) return toConfirm.count;
+          if (statusFilter === settlement.state.confirmed) return toComplete.count;
+          return toConfirm.count + toComplete.count;
+        }}
+        toolbarStart={<MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+        summary={(a) => <QueueSummary answer={a as Answer | undefined} />}
+      />
+      {settlementNo && (
+        <SettlementDrawer
+          wallet={wallet}
+          settlementNo={settlementNo}
+          onClose={() => setOpen(null)}
+          onShown={setShown}
+        />
+      )}
+    </Page>
+  );
+}
+
+/** What waits for each step: how many, what they hold, and how long the oldest has waited. */
+function QueueSummary({ answer }: { answer: Answer | undefined }) {
+  const t = useT();
+  const step = (id: 'toConfirm' | 'toComplete') => {
+    const s = answer?.summary[id];
+    return {
+      id,
+      label: t(`screens.settlement.queue.${id}`),
+      value: s ? (
+        <span className="queue-step" data-testid={`queue-${id}`}>
+          <span className="queue-count">{s.count}</span>
+          <span className="muted">·</span>
+          <span className="money">{money(s.amount)}</span>
+          {s.oldestAgeSeconds !== null && (
+            <>
+              <span className="muted">·</span>
+              <span className="muted">
+                {t('screens.settlement.queue.oldest', { age: ageText(s.oldestAgeSeconds) })}
+              </span>
+            </>
+          )}
+        </span>
+      ) : (
+        '—'
+      ),
+    };
+  };
+  return (
+    <TotalsBar label={t('screens.settlement.queue.label')} items={[step('toConfirm'), step('toComplete')]} />
+  );
+}

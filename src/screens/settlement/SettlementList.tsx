@@ -1,0 +1,178 @@
+import { useStore } from '@nanostores/react';
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'wouter';
+import { settlementWallets } from '../../../commands/index.ts';
+import { allows, endpoints, type Output } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
+import { settlement } from '../../../contract/machines.ts';
+import { formatTotal } from '../../lib/format.ts';
+import { $grants } from '../../lib/session.ts';
+import { useT } from '../../lib/useT.ts';
+import { CommandButton } from '../../ui/CommandButton.tsx';
+import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { TimeRangeChooser, useTimeRange } from '../../ui/TimeRange.tsx';
+import { TotalsBar } from '../../ui/TotalsBar.tsx';
+import { reachesNow } from '../../ui/timeRange.ts';
+import { TimeCell } from '../order/parts.tsx';
+import { Page } from '../Page.tsx';
+import { money, type Settlement, settlementColumns, useAvailable, type Wallet, walletApi } from './parts.tsx';
+import { SettlementDrawer } from './SettlementDrawer.tsx';
+import './settlement.css';
+
+type Answer = Output<typeof endpoints.settlementPayment.list>;
+
+/**
+ * One wallet's settlement applications: the wallet's available balance, the period (at most the last 60
+ * days), filters in the URL, totals of the filtered set, keyset pages and the application's drawer as
+ * `?settlement=<number>`. A merchant user sees its own and applies; platform users see every merchant's
+ * (or the one chosen).
+ */
+export function SettlementList({ wallet }: { wallet: Wallet }) {
+  const t = useT();
+  const api = walletApi(wallet);
+  const { base } = settlementWallets[wallet];
+  const grants = useStore($grants);
+  const platform = grants?.kind === 'platform';
+  const [params, setParams] = useSearchParams();
+  const range = useTimeRange('7d');
+  const [merchantId, setMerchantId] = useMerchantParam();
+  const canBalance =
+    allows(grants, [endpoints.merchantWallet.info]) && (!platform || merchantId !== undefined);
+  const balance = useAvailable(wallet, platform ? merchantId : undefined, canBalance);
+
+  const columns = useMemo<Column<Settlement>[]>(
+    () => [
+      {
+        id: 'createdAt',
+        header: 'screens.settlement.createdAt',
+        value: (r) => r.createdAt,
+        cell: (r) => <TimeCell value={r.createdAt} />,
+        width: '160px',
+        sortable: true,
+      },
+      ...settlementColumns({ platform, wallet: false }),
+    ],
+    [platform],
+  );
+  const filters: Filter[] = [
+    {
+      id: 'q',
+      label: t('screens.settlement.search'),
+      kind: 'text',
+      placeholder: t('screens.settlement.searchPlaceholder'),
+    },
+    {
+      id: 'status',
+      label: t('screens.settlement.status'),
+      kind: 'select',
+      options: settlement.states.map((s) => ({ value: s, label: stateLabel(t, settlement, s) })),
+    },
+    {
+      id: 'type',
+      label: t('screens.settlement.type'),
+      kind: 'select',
+      options: (['bank', 'usdt'] as const).map((v) => ({
+        value: v,
+        label: t(`screens.settlement.types.${v}`),
+      })),
+    },
+  ];
+  const toInput = useCallback(
+    (f: Record<string, string>) => ({ q: f.q, status: f.status, type: f.type }),
+    [],
+  );
+
+  const settlementNo = params.get('settlement');
+  const [shown, setShown] = useState<Settlement | null>(null);
+  const open = shown && shown.settlementNo === settlementNo ? shown : null;
+  const setOpen = (no: string | null) =>
+    setParams(
+      (p) => {
+        const out = new URLSearchParams(p);
+        if (no) out.set('settlement', no);
+        else out.delete('settlement');
+        return out;
+      },
+      no ? {} : { replace: true },
+    );
+
+  const live =
+    range.period !== null && reachesNow({ from: new Date(range.period.from), to: new Date(range.period.to) });
+  const title = t(`commands.${base}.list.title`);
+
+  return (
+    <Page title={title} actions={<CommandButton id={`${base}.create`} primary />}>
+      {balance && (
+        <p className="settlement-available" data-testid="settlement-available">
+          <span className="muted">{t(`screens.settlement.available.${wallet}`)}</span>{' '}
+          <strong className="money">{money(balance.available)}</strong>{' '}
+          <span className="muted">{balance.currency}</span>
+        </p>
+      )}
+      <DataTable
+        id={`settlement-${wallet}`}
+        label={title}
+        endpoint={api.list}
+        context="settlement"
+        columns={columns}
+        filters={filters}
+        toInput={toInput}
+        input={range.period ? { ...range.period, merchantId: platform ? merchantId : undefined } : null}
+        blockedText={range.error ? t(range.error) : undefined}
+        paging="cursor"
+        live={live}
+        rowKey={(r) => r.settlementNo}
+        detailTitle={(r) => r.settlementNo}
+        onOpen={(r) => setOpen(r.settlementNo)}
+        openRecord={open}
+        countOf={(a) => (a as Answer).totals.count}
+        toolbarStart={
+          <>
+            <TimeRangeChooser range={range} />
+            {platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+          </>
+        }
+        summary={(a) => <Totals answer={a as Answer | undefined} />}
+      />
+      {settlementNo && (
+        <SettlementDrawer
+          wallet={wallet}
+          settlementNo={settlementNo}
+          onClose={() => setOpen(null)}
+          onShown={setShown}
+        />
+      )}
+    </Page>
+  );
+}
+
+/** Count and sums of the filtered set, as the list answers them. */
+function Totals({ answer }: { answer: Answer | undefined }) {
+  const t = useT();
+  const totals = answer?.totals;
+  return (
+    <TotalsBar
+      label={t('screens.settlement.totalsLabel')}
+      items={[
+        {
+          id: 'count',
+          label: t('screens.settlement.count'),
+          value: totals ? formatTotal(totals.count) : '—',
+          tone: 'strong',
+        },
+        {
+          id: 'amount',
+          label: t('screens.settlement.totalAmount'),
+          value: totals ? money(totals.amount) : '—',
+        },
+        {
+          id: 'auditAmount',
+          label: t('screens.settlement.totalAudit'),
+          value: totals ? money(totals.auditAmount) : '—',
+        },
+        { id: 'fee', label: t('screens.settlement.totalFee'), value: totals ? money(totals.fee) : '—' },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,121 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { endpoints } from '../../../contract/index.ts';
+import { slipLine } from '../../../contract/machines.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
+import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { money } from '../order/parts.tsx';
+import { objectName, type Slip } from './parts.tsx';
+import './slip.css';
+
+/**
+ * Drops a line the bank refused (its settlement or payout is free for another slip; a payout keeps
+ * waiting as processing), or voids the whole slip before any line was withdrawn. Either with the
+ * user's Google code; the button is the danger one.
+ */
+export default function DropDialog({
+  slip,
+  decision,
+  lineId,
+  close,
+}: {
+  slip: Slip;
+  decision: 'drop' | 'void';
+  lineId?: number;
+  close: (result?: unknown) => void;
+}) {
+  const t = useT();
+  const formRef = useRef<HTMLFormElement>(null);
+  const form = useForm({ code: '' });
+  const { unbound, call } = useCodeConfirmed(form);
+  const [picked, setPicked] = useState<number | undefined>(lineId);
+  const info = useQuery({
+    queryKey: ['slip-info', slip.id],
+    queryFn: ({ signal }) => api(endpoints.withdrawalSlip.info, { id: slip.id }, { signal }),
+    enabled: decision === 'drop',
+  });
+  const waiting = (info.data?.lines ?? []).filter((l) => slipLine.can('drop', l.status));
+  const chosen = picked ?? waiting[0]?.id;
+  const loaded = decision === 'void' || info.isSuccess;
+  // The chosen line's radio (or the code field, voiding) takes the focus once there is something to focus.
+  useEffect(() => {
+    if (!loaded) return;
+    const timer = window.setTimeout(
+      () => formRef.current?.querySelector<HTMLElement>('input[type="radio"]:checked, input')?.focus(),
+      0,
+    );
+    return () => window.clearTimeout(timer);
+  }, [loaded]);
+
+  const title = t(`commands.withdrawalSlip.${decision}.title`);
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const code = form.values.code.trim();
+    if (decision === 'void') {
+      const input = { id: slip.id, code };
+      const checked = validate(endpoints.withdrawalSlip.void.input, input);
+      if (!checked.ok) return form.setErrors(checked.errors);
+      void form.submit(async () => {
+        const done = await call(endpoints.withdrawalSlip.void, input);
+        if (!done) return;
+        toast('success', t('screens.slip.voided', { slipNo: done.slipNo }));
+        close(true);
+      });
+      return;
+    }
+    const input = { id: slip.id, lineId: chosen ?? 0, code };
+    const checked = validate(endpoints.withdrawalSlip.drop.input, input);
+    if (!checked.ok) return form.setErrors(checked.errors);
+    void form.submit(async () => {
+      const done = await call(endpoints.withdrawalSlip.drop, input);
+      if (!done) return;
+      const line = done.lines.find((l) => l.id === input.lineId);
+      toast(
+        'success',
+        t('screens.slip.dropped', { object: line ? objectName(line) : '', slipNo: done.slipNo }),
+      );
+      close(true);
+    });
+  };
+
+  return (
+    <Modal
+      title={title}
+      description={t(decision === 'void' ? 'screens.slip.voidHint' : 'screens.slip.dropHint', {
+        slipNo: slip.slipNo,
+        lines: slip.lineCount,
+      })}
+      onClose={() => close()}
+    >
+      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+        {unbound && <UnboundNotice close={() => close()} />}
+        {decision === 'drop' && (
+          <fieldset className="field slip-pick">
+            <legend>{t('screens.slip.pickLine')}</legend>
+            {waiting.map((l) => (
+              <label key={l.id} className="check">
+                <input type="radio" name="line" checked={chosen === l.id} onChange={() => setPicked(l.id)} />
+                <span className="mono">
+                  #{l.lineNo} {objectName(l)}
+                </span>
+                <span className="muted">
+                  {l.beneficiaryName} · {money(l.amount)} {slip.currency}
+                </span>
+              </label>
+            ))}
+            {form.errors.lineId && (
+              <p className="field-error" role="alert">
+                {form.errors.lineId}
+              </p>
+            )}
+          </fieldset>
+        )}
+        <CodeAndActions form={form} onCancel={() => close()} submitLabel={title} tone="danger" />
+      </form>
+    </Modal>
+  );
+}

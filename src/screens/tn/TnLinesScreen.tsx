@@ -1,0 +1,190 @@
+import { useStore } from '@nanostores/react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'wouter';
+import type { Contexts } from '../../../commands/index.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
+import { tnLine } from '../../../contract/machines.ts';
+import { api } from '../../lib/api.ts';
+import { formatTime, thousands } from '../../lib/format.ts';
+import { t } from '../../lib/i18n.ts';
+import { $user } from '../../lib/session.ts';
+import { useT } from '../../lib/useT.ts';
+import { Badge, type Tone } from '../../ui/Badge.tsx';
+import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
+import { Page } from '../Page.tsx';
+import { Money } from '../wallet/money.tsx';
+import '../wallet/wallet.css';
+
+type Line = Contexts['tnLine'];
+
+const lineTone: Record<Line['status'], Tone> = { pending: 'warn', released: 'ok' };
+
+function columnsFor(platform: boolean): Column<Line>[] {
+  const money = (id: 'gross' | 'fee' | 'net', width = 'minmax(110px, 0.8fr)'): Column<Line> => ({
+    id,
+    header: `screens.tn.${id}`,
+    value: (l) => Number(l[id]),
+    cell: (l) => <Money value={l[id]} />,
+    width,
+    sortable: true,
+  });
+  return [
+    {
+      id: 'orderDay',
+      header: 'screens.tn.orderDay',
+      value: (l) => l.orderDay,
+      width: '110px',
+      sortable: true,
+    },
+    ...(platform
+      ? [
+          {
+            id: 'merchantCode',
+            header: 'screens.tn.merchant',
+            value: (l: Line) => l.merchantCode,
+            width: 'minmax(80px, 0.6fr)',
+            sortable: true,
+          },
+        ]
+      : []),
+    { id: 'dueDay', header: 'screens.tn.dueDay', value: (l) => l.dueDay, width: '110px', sortable: true },
+    {
+      id: 'orders',
+      header: 'screens.tn.orders',
+      value: (l) => l.orders,
+      cell: (l) => thousands(l.orders),
+      width: '80px',
+      sortable: true,
+    },
+    money('gross'),
+    money('fee', 'minmax(90px, 0.6fr)'),
+    money('net'),
+    { id: 'currency', header: 'screens.tn.currency', value: (l) => l.currency, width: '70px' },
+    {
+      id: 'status',
+      header: 'screens.tn.status',
+      value: (l) => l.status,
+      cell: (l) => <Badge tone={lineTone[l.status]}>{stateLabel(t, tnLine, l.status)}</Badge>,
+      width: '100px',
+      sortable: true,
+    },
+    {
+      id: 'runId',
+      header: 'screens.tn.runId',
+      value: (l) => l.runId,
+      width: '70px',
+      hiddenByDefault: !platform,
+    },
+    {
+      id: 'releasedAt',
+      header: 'screens.tn.releasedAt',
+      value: (l) => l.releasedAt ?? '',
+      cell: (l) => (l.releasedAt ? formatTime(l.releasedAt, false) : null),
+      width: '150px',
+      hiddenByDefault: true,
+    },
+  ];
+}
+
+/**
+ * T+N settlement lines: what a T+N merchant's pending collection is made of, one line per order day,
+ * pending until the run of its due day releases it to the available balance. Merchant users see their
+ * own; platform users every merchant's or one chosen. Totals of the filtered set above the rows.
+ */
+export default function TnLinesScreen() {
+  const t = useT();
+  const user = useStore($user);
+  const platform = user?.kind === 'platform';
+  const [merchantId, setMerchantId] = useMerchantParam();
+  const [params] = useSearchParams();
+  const columns = useMemo(() => columnsFor(platform), [platform]);
+  const filters: Filter[] = [
+    {
+      id: 'status',
+      label: t('screens.tn.status'),
+      kind: 'select',
+      options: tnLine.states.map((s) => ({ value: s, label: stateLabel(t, tnLine, s) })),
+    },
+    { id: 'from', label: t('screens.tn.from'), kind: 'date', hint: t('screens.tn.periodHint') },
+    { id: 'to', label: t('screens.tn.to'), kind: 'date' },
+  ];
+  const toInput = useCallback(
+    (f: Record<string, string>) => ({
+      status: f.status,
+      from: f.from,
+      to: f.to,
+      merchantId: platform ? merchantId : undefined,
+    }),
+    [platform, merchantId],
+  );
+  // The same filters as the list, one row: the answer's totals and the order days it covers.
+  const filtered: Record<string, string> = {};
+  for (const k of ['status', 'from', 'to']) {
+    const v = params.get(k);
+    if (v) filtered[k] = v;
+  }
+  const sumsInput = { ...toInput(filtered), pageSize: 1 };
+  const sums = useQuery({
+    queryKey: ['totals', endpoints.merchantSettlementtn.list.id, sumsInput],
+    queryFn: ({ signal }) => api(endpoints.merchantSettlementtn.list, sumsInput as never, { signal }),
+    placeholderData: keepPreviousData,
+  });
+  const figures = sums.data;
+  const items: TotalItem[] = [
+    {
+      id: 'period',
+      label: t('screens.tn.period'),
+      value: figures ? `${figures.from} – ${figures.to}` : '—',
+    },
+    {
+      id: 'lines',
+      label: t('screens.tn.lines'),
+      value: figures ? thousands(figures.total) : '—',
+      tone: 'strong',
+    },
+    ...(figures?.totals ?? []).flatMap((c) => [
+      { id: `orders-${c.currency}`, label: t('screens.tn.orders'), value: thousands(c.orders) },
+      {
+        id: `gross-${c.currency}`,
+        label: t('screens.tn.gross'),
+        value: `${thousands(c.gross)} ${c.currency}`,
+      },
+      { id: `fee-${c.currency}`, label: t('screens.tn.fee'), value: `${thousands(c.fee)} ${c.currency}` },
+      {
+        id: `net-${c.currency}`,
+        label: t('screens.tn.net'),
+        value: `${thousands(c.net)} ${c.currency}`,
+        tone: 'strong' as const,
+      },
+    ]),
+  ];
+  return (
+    <Page title={t('commands.merchantSettlementtn.list.title')}>
+      <p className="muted">{t('screens.tn.linesHint')}</p>
+      <DataTable
+        id={platform ? 'tnLinesPlatform' : 'tnLines'}
+        label={t('commands.merchantSettlementtn.list.title')}
+        endpoint={endpoints.merchantSettlementtn.list}
+        context="tnLine"
+        columns={columns}
+        filters={filters}
+        toInput={toInput}
+        paging="cursor"
+        rowKey={(l) => String(l.id)}
+        detailTitle={(l) => t('screens.tn.lineTitle', { merchant: l.merchantCode, day: l.orderDay })}
+        toolbarStart={platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+        summary={
+          <TotalsBar
+            label={t('screens.tn.totals')}
+            busy={sums.isFetching && sums.isPlaceholderData}
+            items={items}
+          />
+        }
+      />
+    </Page>
+  );
+}
