@@ -30,7 +30,9 @@ export const tnCommands: readonly Command[] = [
   action({
     id: 'settlementtnLog.run',
     icon: 'play',
-    shortcut: 'r',
+    // Shift-R, as forcing moves are: a plain r is reject on rows, and on a row it does not apply to it
+    // would fall through to this global action.
+    shortcut: 'R',
     needs: [settlementtnLog.run],
     // The dialog is the confirmation: it names the day and asks for the Google code.
     run: async (c) => {

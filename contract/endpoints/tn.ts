@@ -30,6 +30,13 @@ export const businessDay = z.string().check(
 export const daysBetween = (from: string, to: string) =>
   Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
+/** `day` plus `n` calendar days (dates `YYYY-MM-DD`: no time zone involved). */
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+}
+
 export const tnLineStatus = z.enum(tnLine.states);
 export const tnRunOutcome = z.enum(['running', 'succeeded', 'partial', 'failed']);
 

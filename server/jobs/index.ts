@@ -25,7 +25,8 @@ export const periodicJobs: PeriodicJob[] = [
   { name: 'nonce-prune', everyMs: 60_000, run: pruneNonces },
   { name: 'payout-submit', everyMs: 1_000, run: (deps) => submitAllDuePayouts(deps) },
   { name: 'simulator-payout-auto', everyMs: 1_000, run: (deps) => autoSettleSimulatorPayouts(deps) },
-  // The daily T+N settlement run, within a minute of `tn_run_time` (business time), once a day.
+  // The daily T+N settlement run, once a business day, at the first wake-up from `tn_run_time` on (a
+  // server down at that time runs it when it comes back).
   { name: 'tn-settlement-run', everyMs: 30_000, run: (deps) => runDailyTnSettlement(deps) },
 ];
 

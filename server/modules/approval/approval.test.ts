@@ -398,6 +398,16 @@ describe.each(engines)('maker–checker on %s', (engine) => {
       expect(withoutUser(approved)).toEqual(withoutUser(await linesOf('payout', same.id)));
     });
 
+    it('a finished payout or one waiting for approval is refused before the code is looked at', async () => {
+      const o = await payout('150.00');
+      await markSuccess(one, o.id);
+      const wrong = { code: '000000' };
+      expect((await markSuccess(two, o.id, wrong)).errno).toBe(errno.approvalPending);
+      const done = await s.call(endpoints.simulator.payout, { orderNo: o.orderNo, result: 'success' }, root);
+      expect(done.errno, done.errmsg).toBe(0);
+      expect((await markSuccess(two, o.id, wrong)).errno).toBe(errno.conflict);
+    });
+
     it('rejected: the payout stays with its channel and its hold open', async () => {
       const o = await payout('150.00');
       const asked = await markSuccess(one, o.id);

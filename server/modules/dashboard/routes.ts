@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { payoutQueueStates } from '../../../contract/endpoints/dashboard.ts';
+import { addDays } from '../../../contract/endpoints/tn.ts';
 import { allows, endpoints } from '../../../contract/index.ts';
 import { callback, payin, payout, recharge } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
@@ -20,13 +21,6 @@ import { type OrderKind, storedZone } from './stats.ts';
 const status = sql.raw('status');
 
 const ppm = (part: number, whole: number) => (whole > 0 ? Math.round((part * 1_000_000) / whole) : null);
-
-/** `YYYY-MM-DD` plus `n` calendar days (dates only: no time zone involved). */
-function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
 
 /** Figures of one day, kind, currency and channel: stored (finished) plus live (under way). */
 interface Cell {

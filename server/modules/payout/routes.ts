@@ -19,7 +19,7 @@ import { needsSecondPerson, onApproved, pendingApproval, requestApproval } from 
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 import { payoutList } from '../orders/kinds.ts';
-import { refuseWhileOnSlip } from '../slip/service.ts';
+import { refuseWhileOnSlip } from '../slip/live.ts';
 import { type BulkError, readBulkFile } from './bulk.ts';
 import {
   completePayout,
@@ -200,13 +200,13 @@ export const payoutRoutes = [
     audit({ target: `payout:${before.orderNo}`, detail: { ...mark } });
     // On a live withdrawal slip the bank may still send it: its slip line settles it, or is dropped first.
     await refuseWhileOnSlip(tx, 'payout', before.id);
-    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
-    if (refused) return refused;
     if (!payout.can('markSuccess', before.status)) {
       throw new AppError(errno.conflict, null, `markSuccess: not from ${before.status}`);
     }
     // While a second person is asked about this payout, nobody marks it paid by hand meanwhile.
     if (await pendingApproval(tx, payoutRefType, before.id)) throw new AppError(errno.approvalPending);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+    if (refused) return refused;
     if (await needsSecondPerson(tx, before.amount)) {
       const request = await requestApproval(
         deps,

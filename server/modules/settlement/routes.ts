@@ -26,6 +26,7 @@ import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 import { lookbackMs, tenantOf } from '../orders/list.ts';
 import { decodeImage, type ImageMime, readImage, storeImage } from '../payin/images.ts';
+import { refuseWhileOnSlip } from '../slip/live.ts';
 import {
   ageSeconds,
   allowed,
@@ -41,7 +42,6 @@ import {
   heldOf,
   loadSettlement,
   queueSummary,
-  refuseOnLiveSlip,
   rejectSettlement,
   type Settlement,
   type SettlementWallet,
@@ -198,7 +198,7 @@ function walletRoutes(wallet: SettlementWallet): Route[] {
       audit({ target: auditTarget(s), detail: { reference: c.reference, attachments: c.attachments ?? [] } });
       await checkComplete(tx, s, c, user.id, req.lang);
       // The slip completes it through completeSettlement; by hand it must come off the slip first.
-      await refuseOnLiveSlip(tx, s);
+      await refuseWhileOnSlip(tx, 'settlement', s.id);
       const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
       if (refused) return refused;
       const row = await completeSettlement(deps, tx, s.id, c, user.id, req.lang);

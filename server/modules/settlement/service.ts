@@ -49,6 +49,7 @@ import {
   post,
   rowsOf,
 } from '../../ledger/index.ts';
+import { storedZone } from '../../lib/businessDay.ts';
 import { readParameter } from '../../lib/parameters.ts';
 import {
   cancelPendingApproval,
@@ -57,8 +58,8 @@ import {
   pendingApproval,
   requestApproval,
 } from '../approval/service.ts';
-import { storedZone } from '../dashboard/stats.ts';
 import { decimalOut } from '../merchant/terms.ts';
+import { refuseWhileOnSlip } from '../slip/live.ts';
 
 export type Settlement = typeof settlements.$inferSelect;
 export type SettlementWallet = Settlement['wallet'];
@@ -524,25 +525,7 @@ export const cancelSettlement = (deps: Pick<Deps, 'clock'>, tx: Db, s: Settlemen
 /** The checks of a rejection before the code is spent: its state, and not on a live withdrawal slip (1042). */
 export async function checkReject(tx: Db, s: Settlement): Promise<void> {
   allowed(s, 'reject');
-  await refuseOnLiveSlip(tx, s);
-}
-
-/**
- * A settlement on a live withdrawal slip is the slip's to finish (marked withdrawn or dropped there):
- * rejected or completed by hand meanwhile, the bank could pay it twice or the slip line wait forever.
- */
-export async function refuseOnLiveSlip(tx: Db, s: Settlement): Promise<void> {
-  const [line] = await tx
-    .select({ id: withdrawalSlipLines.id })
-    .from(withdrawalSlipLines)
-    .where(
-      and(
-        eq(withdrawalSlipLines.objectType, 'settlement'),
-        eq(withdrawalSlipLines.objectId, s.id),
-        inStates(withdrawalSlipLines.status, slipLine.sets.live),
-      ),
-    );
-  if (line) throw new AppError(errno.onSlip);
+  await refuseWhileOnSlip(tx, 'settlement', s.id);
 }
 
 export async function rejectSettlement(

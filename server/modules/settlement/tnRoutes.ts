@@ -4,7 +4,7 @@
  * (`/settlementtnLog/run`). The work itself is in `tn.ts`.
  */
 import { and, eq, gte, lte, or, type SQL, sql } from 'drizzle-orm';
-import { daysBetween, tnListDays } from '../../../contract/endpoints/tn.ts';
+import { addDays, daysBetween, tnListDays } from '../../../contract/endpoints/tn.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
@@ -23,10 +23,6 @@ import {
   tnRunMerchantOutcomes,
   tnRunsWithStarter,
 } from './tn.ts';
-
-/** `day` moved by `n` days (dates `YYYY-MM-DD`). */
-const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** A page's place in the lines: the last row's order day and id, opaque. */
 const lineCursor = (orderDay: string, id: number) => Buffer.from(`${orderDay}|${id}`).toString('base64url');

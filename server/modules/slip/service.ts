@@ -9,7 +9,8 @@
  * one, the second sees the first's line once it gets the lock, and the index refuses what slips past.
  * Marking a line withdrawn completes its object in the same transaction: a settlement through the
  * settlement engine (`completeSettlement`, never by the user who confirmed it), a payout as a manual
- * success with the bank's reference as its UTR. A dropped line frees its object for another slip.
+ * success with the bank's reference as its UTR (above the maker–checker threshold never by the slip's
+ * maker). A dropped line frees its object for another slip.
  */
 import { randomInt } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, notExists, type SQL, sql } from 'drizzle-orm';
@@ -39,36 +40,17 @@ import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
-import { storedOrderStatsZone } from '../dashboard/stats.ts';
+import { needsSecondPerson } from '../approval/service.ts';
 import { completePayout } from '../payout/service.ts';
 import { checkComplete, completeSettlement, loadSettlement } from '../settlement/service.ts';
+import { businessNow } from '../settlement/tn.ts';
 import { type SlipLineInput, slipLayouts, writeSlipFile } from './formats.ts';
+import { liveLineOf, type SlipObjectType } from './live.ts';
 
 export type Slip = typeof withdrawalSlips.$inferSelect;
 export type SlipLine = typeof withdrawalSlipLines.$inferSelect;
-type ObjectType = SlipLine['objectType'];
 
 const lines = withdrawalSlipLines;
-
-/** A live line of the object `objectType`/`id` (a column or a value): no other slip may take it. */
-const liveLineOf = (objectType: ObjectType, id: SQL | number) =>
-  and(eq(lines.objectType, objectType), eq(lines.objectId, id), inStates(lines.status, slipLine.sets.live));
-
-/** The slip number of the live slip a settlement or payout is on, or null. */
-export async function liveSlipOf(tx: Db, objectType: ObjectType, objectId: number): Promise<string | null> {
-  const [row] = await tx
-    .select({ slipNo: withdrawalSlips.slipNo })
-    .from(lines)
-    .innerJoin(withdrawalSlips, eq(withdrawalSlips.id, lines.slipId))
-    .where(liveLineOf(objectType, objectId));
-  return row?.slipNo ?? null;
-}
-
-/** Refuses (1042) a hand action on an object while a live slip carries it. */
-export async function refuseWhileOnSlip(tx: Db, objectType: ObjectType, objectId: number): Promise<void> {
-  const slipNo = await liveSlipOf(tx, objectType, objectId);
-  if (slipNo) throw new AppError(errno.onSlip, { slipNo });
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Candidates
@@ -243,12 +225,6 @@ export function newSlipNo(now: Date): string {
   return `WS${day}${String(randomInt(0, 100_000)).padStart(5, '0')}`;
 }
 
-/** The business day of `at` (`YYYY-MM-DD`) in the stored business time zone. */
-async function businessDay(tx: Db, at: Date): Promise<string> {
-  const zone = await storedOrderStatsZone(tx);
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(at);
-}
-
 const live = (err: unknown) => {
   // The partial unique index on live lines: a concurrent slip took one of the objects.
   if (sqlState(err) === '23505') throw new AppError(errno.conflict);
@@ -263,7 +239,7 @@ export async function writeSlip(
   userId: number,
 ): Promise<Slip> {
   const now = deps.clock.now();
-  const day = await businessDay(tx, now);
+  const { day } = await businessNow(tx, now);
   for (let attempt = 0; attempt < 5; attempt++) {
     const slipNo = newSlipNo(now);
     const file = writeSlipFile(prepared.format, { slipNo, day, lines: prepared.lines });
@@ -401,10 +377,12 @@ async function closeWhenDone(deps: Pick<Deps, 'clock'>, tx: Db, s: Slip, userId:
 /**
  * The checks of marking lines withdrawn before the code is spent: each settlement may still be
  * completed, and by this user (1040 for the one who confirmed it); each payout may still be marked a
- * success (409).
+ * success (409), and above the maker–checker threshold by a user other than the slip's maker (1040):
+ * marking it withdrawn is a manual payout success, which takes a second person there.
  */
 export async function checkWithdraw(
   tx: Db,
+  s: Slip,
   chosen: readonly { line: SlipLine; reference: string }[],
   userId: number,
   lang: Lang,
@@ -415,12 +393,14 @@ export async function checkWithdraw(
       await checkComplete(tx, s, { reference }, userId, lang);
     } else {
       const [o] = await tx
-        .select({ status: payoutOrders.status })
+        .select({ status: payoutOrders.status, amount: payoutOrders.amount })
         .from(payoutOrders)
         .where(eq(payoutOrders.id, line.objectId))
         .for('update');
       if (!o || !payout.can('markSuccess', o.status))
         throw new AppError(errno.conflict, { lineIds: [line.id] });
+      if (s.createdBy === userId && (await needsSecondPerson(tx, o.amount)))
+        throw new AppError(errno.sameUser, { lineIds: [line.id] });
     }
   }
 }
@@ -428,7 +408,7 @@ export async function checkWithdraw(
 /** What a withdrawn line completed, for the operation log. */
 export interface Completed {
   lineId: number;
-  objectType: ObjectType;
+  objectType: SlipObjectType;
   objectId: number;
   reference: string;
 }

@@ -26,6 +26,7 @@ import {
   withdrawalSlips,
 } from '../../db/schema.ts';
 import { merchantBalances } from '../../ledger/index.ts';
+import { writeParameter } from '../../lib/parameters.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { sweep } from '../../test/sweep.ts';
 import { createPayout } from '../payout/service.ts';
@@ -436,6 +437,31 @@ describe.each(engines)('withdrawal slips on %s', (engine) => {
       operator.token,
     );
     expect(ok.errno, ok.errmsg).toBe(0);
+  });
+
+  it('above the threshold the slip maker cannot mark its payout withdrawn (1040): a manual success takes a second person', async () => {
+    const po = await manualPayout(75_000);
+    const made = await slipOf({ payoutIds: [po.id] });
+    const mark = (who: typeof operator) =>
+      s.call(
+        ws.withdraw,
+        { id: made.id, lines: [{ lineId: made.lines[0]!.id, reference: '612345678902' }], code: who.code() },
+        who.token,
+      );
+    await writeParameter(s.db, 'maker_checker_threshold', 50_000);
+    try {
+      const refused = await mark(operator);
+      expect(refused.errno).toBe(errno.sameUser);
+      expect((await info(made.id)).lines[0]!.status).toBe('to_be_withdrawn');
+      const [waiting] = await s.db.select().from(payoutOrders).where(eq(payoutOrders.id, po.id));
+      expect(waiting).toMatchObject({ status: payout.state.processing, holdOpen: true });
+      const ok = await mark(other);
+      expect(ok.errno, ok.errmsg).toBe(0);
+      const [paid] = await s.db.select().from(payoutOrders).where(eq(payoutOrders.id, po.id));
+      expect(paid).toMatchObject({ status: payout.state.success, utr: '612345678902' });
+    } finally {
+      await writeParameter(s.db, 'maker_checker_threshold', 10_000_000);
+    }
   });
 
   it('drop frees the object for a new slip; the payout stays processing; a slip of dropped lines is defunct', async () => {

@@ -3,7 +3,7 @@
  * (`d0.ts`). A merchant user sees its own merchant only; naming another answers 404, as if it did not exist.
  */
 import { balanceViewDays, balanceViewDefaultDays } from '../../../contract/endpoints/stat.ts';
-import { daysBetween } from '../../../contract/endpoints/tn.ts';
+import { addDays, daysBetween } from '../../../contract/endpoints/tn.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { AppError } from '../../http/errors.ts';
@@ -11,13 +11,6 @@ import { handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { businessNow } from '../settlement/tn.ts';
 import { d0Page, d0Totals, decodeD0Cursor } from './d0.ts';
-
-/** `YYYY-MM-DD` plus `n` calendar days. */
-function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-}
 
 export const statRoutes = [
   handle(endpoints.statOrder.balance, async ({ input, user, tx, deps, req }) => {

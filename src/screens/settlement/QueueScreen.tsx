@@ -38,7 +38,7 @@ export default function QueueScreen() {
           const age = (r as Queued).ageSeconds;
           return <span className={`num${age >= lateSeconds ? ' settlement-late' : ''}`}>{ageText(age)}</span>;
         },
-        width: '76px',
+        width: '128px',
         sortable: true,
       },
       ...settlementColumns({ platform: true, wallet: true }),

@@ -125,7 +125,7 @@ export function settlementColumns(options: { platform: boolean; wallet: boolean 
       header: 'screens.settlement.amount',
       value: (r) => Number(r.amount),
       cell: (r) => <span className="num">{money(r.amount)}</span>,
-      width: '96px',
+      width: '116px',
       sortable: true,
     },
     {
@@ -133,7 +133,7 @@ export function settlementColumns(options: { platform: boolean; wallet: boolean 
       header: 'screens.settlement.audited',
       value: (r) => Number(r.auditAmount ?? 0),
       cell: (r) => <span className="num">{money(r.auditAmount)}</span>,
-      width: '96px',
+      width: '116px',
     },
     {
       id: 'fee',

@@ -33,7 +33,7 @@ const columns: Column<Slip>[] = [
     header: 'screens.slip.format',
     value: (r) => r.format,
     cell: (r) => formatName(r.format),
-    width: 'minmax(130px, 1fr)',
+    width: 'minmax(170px, 1.2fr)',
   },
   {
     id: 'lines',
@@ -65,7 +65,7 @@ const columns: Column<Slip>[] = [
     header: 'screens.slip.status',
     value: (r) => r.status,
     cell: (r) => <SlipStatus status={r.status} />,
-    width: '120px',
+    width: '136px',
     sortable: true,
   },
   {

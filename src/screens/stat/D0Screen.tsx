@@ -86,7 +86,7 @@ function columnsFor(platform: boolean, t: Translate): Column<Row>[] {
       header: 'screens.d0.paidCount',
       value: (r) => r.paidCount,
       cell: (r) => thousands(r.paidCount),
-      width: '80px',
+      width: '100px',
       sortable: true,
     },
     money('gross'),
@@ -97,7 +97,7 @@ function columnsFor(platform: boolean, t: Translate): Column<Row>[] {
     money('adjustments', 'minmax(90px, 0.6fr)'),
     closing('closing'),
     closing('ledgerClosing'),
-    { id: 'currency', header: 'screens.d0.currency', value: (r) => r.currency, width: '70px' },
+    { id: 'currency', header: 'screens.d0.currency', value: (r) => r.currency, width: '84px' },
   ];
 }
 

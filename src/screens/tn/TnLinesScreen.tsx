@@ -63,7 +63,7 @@ function columnsFor(platform: boolean): Column<Line>[] {
     money('gross'),
     money('fee', 'minmax(90px, 0.6fr)'),
     money('net'),
-    { id: 'currency', header: 'screens.tn.currency', value: (l) => l.currency, width: '70px' },
+    { id: 'currency', header: 'screens.tn.currency', value: (l) => l.currency, width: '84px' },
     {
       id: 'status',
       header: 'screens.tn.status',

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
+import { tnRunOutcome } from '../../../contract/endpoints/tn.ts';
 import { endpoints, type Output } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime, thousands } from '../../lib/format.ts';
@@ -15,7 +16,6 @@ import '../wallet/wallet.css';
 
 type Run = Contexts['tnRun'];
 
-export const runOutcomes = ['running', 'succeeded', 'partial', 'failed'] as const;
 const outcomeTone: Record<Run['outcome'], Tone> = {
   running: 'info',
   succeeded: 'ok',
@@ -23,7 +23,7 @@ const outcomeTone: Record<Run['outcome'], Tone> = {
   failed: 'bad',
 };
 
-export function OutcomeBadge({ outcome }: { outcome: Run['outcome'] }) {
+function OutcomeBadge({ outcome }: { outcome: Run['outcome'] }) {
   return <Badge tone={outcomeTone[outcome]}>{t(`screens.tn.outcomes.${outcome}`)}</Badge>;
 }
 
@@ -153,7 +153,7 @@ function OutcomeTable({ rows }: { rows: Output<typeof endpoints.settlementtnLog.
 
 /**
  * T+N settlement runs: the daily job's and those started by hand, newest first, each with what it
- * released; a run's drawer says how each merchant fared. "Run settlement now" (r) releases what is due
+ * released; a run's drawer says how each merchant fared. "Run settlement now" (Shift-R) releases what is due
  * by a day up to today.
  */
 export default function TnRunsScreen() {
@@ -164,7 +164,7 @@ export default function TnRunsScreen() {
         id: 'outcome',
         label: t('screens.tn.outcome'),
         kind: 'select',
-        options: runOutcomes.map((o) => ({ value: o, label: t(`screens.tn.outcomes.${o}`) })),
+        options: tnRunOutcome.options.map((o) => ({ value: o, label: t(`screens.tn.outcomes.${o}`) })),
       },
     ],
     [t],

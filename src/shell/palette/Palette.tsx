@@ -65,14 +65,20 @@ function entryOf(command: RegistryCommand, chinese: boolean, prefix: string, tar
   };
 }
 
+interface Ranked {
+  entries: Entry[];
+  /** The best entry's score (0 with no query): groups are ordered by it. */
+  best: number;
+}
+
 /** Ranks entries with cmdk's own scorer; we filter ourselves because server results must not be. */
-function rank(entries: Entry[], query: string): Entry[] {
-  if (!query) return entries;
-  return entries
+function rank(entries: Entry[], query: string): Ranked {
+  if (!query) return { entries, best: 0 };
+  const scored = entries
     .map((e) => ({ e, score: defaultFilter(e.title, query, e.keywords) }))
     .filter((x) => x.score > 0)
-    .sort((a, b) => b.score - a.score)
-    .map((x) => x.e);
+    .sort((a, b) => b.score - a.score);
+  return { entries: scored.map((x) => x.e), best: scored[0]?.score ?? 0 };
 }
 
 function Item({ entry, close }: { entry: Entry; close: () => void }) {
@@ -140,9 +146,15 @@ export default function Palette() {
   }, [grants, chinese]);
 
   const q = query.trim();
-  const selection = rank(groups.selection, q);
-  const screens = rank(groups.screens, q);
-  const global = rank(groups.global, q);
+  // cmdk selects the first item in the list: the group holding the best match comes first, so typing
+  // an action's name picks that action even when a screen's keywords match the letters too. Ties (and
+  // an empty query, where recent commands follow the row's actions) keep the declared order.
+  const ranked = [
+    { heading: 'app.palette.selection', ...rank(groups.selection, q) },
+    { heading: 'app.palette.recent', entries: q ? [] : groups.recent, best: 0 },
+    { heading: 'app.palette.screens', ...rank(groups.screens, q) },
+    { heading: 'app.palette.actions', ...rank(groups.global, q) },
+  ].sort((a, b) => b.best - a.best);
 
   return (
     <Dialog.Root open={open} onOpenChange={(o) => $paletteOpen.set(o)}>
@@ -174,33 +186,15 @@ export default function Palette() {
             {/* `data-results-for`: the search term every provider has answered (tests wait on it). */}
             <Command.List className="palette-list" data-results-for={settled}>
               <Command.Empty className="palette-empty">{tr('app.palette.empty')}</Command.Empty>
-              {selection.length > 0 && (
-                <Command.Group heading={tr('app.palette.selection')}>
-                  {selection.map((e) => (
-                    <Item key={e.value} entry={e} close={close} />
-                  ))}
-                </Command.Group>
-              )}
-              {!q && groups.recent.length > 0 && (
-                <Command.Group heading={tr('app.palette.recent')}>
-                  {groups.recent.map((e) => (
-                    <Item key={e.value} entry={e} close={close} />
-                  ))}
-                </Command.Group>
-              )}
-              {screens.length > 0 && (
-                <Command.Group heading={tr('app.palette.screens')}>
-                  {screens.map((e) => (
-                    <Item key={e.value} entry={e} close={close} />
-                  ))}
-                </Command.Group>
-              )}
-              {global.length > 0 && (
-                <Command.Group heading={tr('app.palette.actions')}>
-                  {global.map((e) => (
-                    <Item key={e.value} entry={e} close={close} />
-                  ))}
-                </Command.Group>
+              {ranked.map(
+                (group) =>
+                  group.entries.length > 0 && (
+                    <Command.Group key={group.heading} heading={tr(group.heading)}>
+                      {group.entries.map((e) => (
+                        <Item key={e.value} entry={e} close={close} />
+                      ))}
+                    </Command.Group>
+                  ),
               )}
               {hits.length > 0 && (
                 <Command.Group heading={tr('app.palette.results')}>
