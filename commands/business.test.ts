@@ -4,7 +4,17 @@ import { actionsFor, type Contexts, cheatSheet, menuFor, visibleScreens } from '
 
 const grants = (kind: Grants['kind'], ...perms: string[]): Grants => ({ kind, perms: new Set(perms) });
 const ids = (list: readonly { id: string }[]) => list.map((c) => c.id);
-const businessScreens = ['merchant.list', 'agent.list', 'channel.list', 'simulator.list'];
+const businessScreens = [
+  'merchant.list',
+  'agent.list',
+  'channel.list',
+  'simulator.list',
+  'receivingAccount.public',
+  'receivingAccount.cards',
+  'accountHolder.list',
+  'cardBinding.list',
+  'holderNumber.list',
+];
 
 const merchant: Contexts['merchant'] = {
   id: 7,

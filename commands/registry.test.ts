@@ -39,7 +39,7 @@ describe('command registry', () => {
       'orders[merchantOrder.list,merchantPayout.list]',
       'funds[merchantWallet.info,merchantRechargeLog.list]',
       'settlement[settlementQuery.list,settlementPayment.list,settlementPayout.list,approval.list,merchantSettlementtn.list,settlementtnLog.list,withdrawalSlip.list,statOrder.settlementSummary]',
-      'business[merchant.list,agent.list,channel.list,simulator.list]',
+      'business[merchant.list,agent.list,channel.list,simulator.list,receivingAccount.public,receivingAccount.cards,accountHolder.list,cardBinding.list,holderNumber.list]',
       'settings[dev.settings,fees.settings]',
       'security[auth.google]',
       'system[admin.list,role.list,log.list,mailOutbox.list]',

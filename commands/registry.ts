@@ -6,6 +6,7 @@ import { businessCommands } from './business.ts';
 import { fundCommands } from './funds.ts';
 import { orderCommands } from './orders.ts';
 import { payoutCommands } from './payouts.ts';
+import { receivingCommands } from './receiving.ts';
 import { settingCommands } from './settings.ts';
 import { settlementCommands } from './settlement.ts';
 import { slipCommands } from './slip.ts';
@@ -66,6 +67,7 @@ export const commands: readonly Command[] = assemble([
   ...slipCommands,
   ...statCommands,
   ...businessCommands,
+  ...receivingCommands,
   ...settingCommands,
   ...systemCommands,
   ...appCommands,

@@ -30,6 +30,11 @@ export interface Contexts {
   slip: Output<typeof endpoints.withdrawalSlip.list>['list'][number];
   /** A row of the D0 settlement summary: a merchant's collection wallet over one business day. */
   d0Row: Output<typeof endpoints.statOrder.balance>['list'][number];
+  /** A receiving account: a public account or a donor card, with today's figures. */
+  receivingAccount: Output<typeof endpoints.receivingAccount.list>['list'][number];
+  accountHolder: Output<typeof endpoints.accountHolder.list>['list'][number];
+  cardBinding: Output<typeof endpoints.cardBinding.list>['list'][number];
+  holderNumber: Output<typeof endpoints.holderNumber.list>['list'][number];
 }
 export type ContextName = keyof Contexts;
 

@@ -16,6 +16,7 @@ import {
   simulatorPay,
   simulatorPayout,
 } from './endpoints/orders.ts';
+import { accountHolder, cardBinding, holderNumber, receivingAccount } from './endpoints/receiving.ts';
 import { role } from './endpoints/role.ts';
 import { settlementPayment, settlementPayout, settlementQuery } from './endpoints/settlement.ts';
 import { withdrawalSlip } from './endpoints/slip.ts';
@@ -46,6 +47,10 @@ export const endpoints = {
   merchantSettlementtn,
   settlementtnLog,
   withdrawalSlip,
+  receivingAccount,
+  accountHolder,
+  cardBinding,
+  holderNumber,
   statOrder,
   simulator: { ...simulatorPay, ...simulatorPayout },
 };

@@ -13,6 +13,7 @@ import { payinGatewayRoutes } from './modules/payin/gateway.ts';
 import { payinRoutes } from './modules/payin/routes.ts';
 import { payoutGatewayRoutes } from './modules/payout/gateway.ts';
 import { payoutRoutes } from './modules/payout/routes.ts';
+import { receivingRoutes } from './modules/receiving/routes.ts';
 import { rechargeRoutes } from './modules/recharge/routes.ts';
 import { roleRoutes } from './modules/role/routes.ts';
 import { settlementRoutes } from './modules/settlement/routes.ts';
@@ -43,6 +44,7 @@ export const routes: readonly Route[] = [
   ...statRoutes,
   ...tnRoutes,
   ...slipRoutes,
+  ...receivingRoutes,
 ];
 
 /** Every gateway route; `mountGateway` refuses to start when a registered gateway endpoint has none. */

@@ -298,8 +298,11 @@ const channelFields = {
   settings: z.optional(simulatorSettings),
 };
 
-/** The adapters a channel can be created with (server/channels): the simulator, or a bank sent by hand on slips. */
-export const channelAdapters = ['simulator', 'manual_bank'] as const;
+/**
+ * The adapters a channel can be created with (server/channels): the simulator, a bank sent by hand on
+ * slips (payouts), or the bank channel collecting into receiving accounts (pay-ins).
+ */
+export const channelAdapters = ['simulator', 'manual_bank', 'bank'] as const;
 
 export const channel = {
   list: endpoint({

@@ -72,10 +72,12 @@ export type ChannelPayoutState =
 export interface ChannelAdapter {
   createPayin(
     ctx: ChannelContext,
-    order: { orderNo: string; amount: number; currency: string; expiresAt: Date },
+    order: { orderNo: string; merchantId: number; amount: number; currency: string; expiresAt: Date },
   ): Promise<{
     channelOrderId: string;
     payUrl: string;
+    /** The receiving account a bank channel assigned the order to (its capacity reserved in `tx`). */
+    receivingAccountId?: number;
     /**
      * A channel whose books are in this database (the simulator) gives the statement that books the order
      * there instead of running it: it runs in the statement that inserts our order, one round trip.

@@ -1,4 +1,5 @@
 import type { ChannelAdapter } from './adapter.ts';
+import { bankAdapter, bankAdapterName } from './bank.ts';
 import { manualBankAdapter, manualBankAdapterName } from './manualBank.ts';
 import { simulatorAdapter } from './simulator.ts';
 
@@ -6,6 +7,7 @@ import { simulatorAdapter } from './simulator.ts';
 export const adapters: Record<string, ChannelAdapter> = {
   simulator: simulatorAdapter,
   [manualBankAdapterName]: manualBankAdapter,
+  [bankAdapterName]: bankAdapter,
 };
 
 export function adapterFor(name: string): ChannelAdapter {

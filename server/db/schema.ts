@@ -525,9 +525,16 @@ export const payinOrders = pgTable(
     callbackAt: at('callback_at'),
     createdAt: createdAt(),
     updatedAt: at('updated_at').notNull().defaultNow(),
+    /** The receiving account a bank channel assigned the order to (server/modules/receiving). */
+    receivingAccountId: integer('receiving_account_id'),
+    /** The UTR the payer says they paid with (normalised: trimmed, upper case): recorded, never trusted. */
+    payerUtr: text('payer_utr'),
   },
   (t) => [
     unique('payin_orders_order_no_key').on(t.orderNo),
+    index('payin_orders_receiving_account_idx')
+      .on(t.receivingAccountId, t.createdAt.desc().nullsFirst())
+      .where(sql`${t.receivingAccountId} is not null`),
     unique('payin_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
     uniqueIndex('payin_orders_utr_key').on(t.utr).where(sql`${t.utr} is not null`),
     index('payin_orders_merchant_time_idx').on(
@@ -1086,5 +1093,129 @@ export const withdrawalSlipLines = pgTable(
     check('withdrawal_slip_lines_status', sql`${t.status} in (${statesSql(slipLine.states)})`),
     check('withdrawal_slip_lines_object_type', sql`${t.objectType} in ('settlement','payout')`),
     check('withdrawal_slip_lines_amount', sql`${t.amount} > 0`),
+  ],
+);
+
+// ---- receiving accounts (server/modules/receiving) ----------------------------------------------
+
+/** A person who lends the platform bank accounts (donor cards), paid a commission on what they receive. */
+export const accountHolders = pgTable(
+  'account_holders',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    idNumber: text('id_number').notNull(),
+    commissionPpm: integer('commission_ppm').notNull().default(0),
+    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    check('account_holders_status', sql`${t.status} in ('active','disabled')`),
+    check('account_holders_commission', sql`${t.commissionPpm} between 0 and 1000000`),
+  ],
+);
+
+/** A bank account payers pay into: the platform's own (`public`) or a donor card (`card`, with its holder). */
+export const receivingAccounts = pgTable(
+  'receiving_accounts',
+  {
+    id: serial('id').primaryKey(),
+    kind: text('kind').notNull().$type<'public' | 'card'>(),
+    bankName: text('bank_name').notNull(),
+    accountName: text('account_name').notNull(),
+    accountNumber: text('account_number').notNull(),
+    ifsc: text('ifsc').notNull(),
+    vpa: text('vpa'),
+    /** Most money received per business day, minor units. */
+    dailyLimit: bigint('daily_limit', { mode: 'number' }).notNull(),
+    /** Most orders per business day (none: no count limit). */
+    dailyCount: integer('daily_count'),
+    minAmount: bigint('min_amount', { mode: 'number' }),
+    maxAmount: bigint('max_amount', { mode: 'number' }),
+    holderId: integer('holder_id').references(() => accountHolders.id),
+    status: text('status').notNull().default('active').$type<'active' | 'paused' | 'frozen'>(),
+    lastKnownBalance: bigint('last_known_balance', { mode: 'number' }),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('receiving_accounts_number_key').on(t.ifsc, t.accountNumber),
+    check('receiving_accounts_kind', sql`${t.kind} in ('public','card')`),
+    check('receiving_accounts_status', sql`${t.status} in ('active','paused','frozen')`),
+    check('receiving_accounts_holder', sql`(${t.kind} = 'card') = (${t.holderId} is not null)`),
+    check(
+      'receiving_accounts_limits',
+      sql`${t.dailyLimit} > 0 and (${t.dailyCount} is null or ${t.dailyCount} > 0) and (${t.minAmount} is null or ${t.minAmount} > 0) and (${t.maxAmount} is null or ${t.maxAmount} >= coalesce(${t.minAmount}, 1))`,
+    ),
+  ],
+);
+
+/**
+ * A receiving account's business day: what the orders assigned to it hold (pending and paid). The bank
+ * channel locks this one row to judge and reserve capacity; unpaid and failed orders give theirs back.
+ */
+export const receivingAccountDays = pgTable(
+  'receiving_account_days',
+  {
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => receivingAccounts.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull().default(0),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.day] })],
+);
+
+/** A receiving account bound to a bank channel: its weight, the merchants it serves (none: all), its hours. */
+export const cardBindings = pgTable(
+  'card_bindings',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => receivingAccounts.id),
+    channelId: integer('channel_id')
+      .notNull()
+      .references(() => channels.id),
+    weight: integer('weight').notNull().default(100),
+    merchantIds: integer('merchant_ids').array().notNull().default(sql`'{}'::integer[]`),
+    /** Minutes of the business day (0–1439) between which it takes orders; `to` before `from` spans midnight. */
+    activeFrom: integer('active_from'),
+    activeTo: integer('active_to'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('card_bindings_account_channel_key').on(t.accountId, t.channelId),
+    index('card_bindings_channel_idx').on(t.channelId),
+    check('card_bindings_weight', sql`${t.weight} between 1 and 10000`),
+    check(
+      'card_bindings_hours',
+      sql`(${t.activeFrom} is null) = (${t.activeTo} is null) and coalesce(${t.activeFrom}, 0) between 0 and 1439 and coalesce(${t.activeTo}, 0) between 0 and 1439`,
+    ),
+  ],
+);
+
+/** A phone number or UPI handle registered to an account holder, and the cards it links to. */
+export const holderNumbers = pgTable(
+  'holder_numbers',
+  {
+    id: serial('id').primaryKey(),
+    holderId: integer('holder_id')
+      .notNull()
+      .references(() => accountHolders.id),
+    kind: text('kind').notNull().$type<'phone' | 'upi'>(),
+    value: text('value').notNull(),
+    accountIds: integer('account_ids').array().notNull().default(sql`'{}'::integer[]`),
+    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('holder_numbers_value_key').on(t.kind, t.value),
+    index('holder_numbers_holder_idx').on(t.holderId),
+    check('holder_numbers_kind', sql`${t.kind} in ('phone','upi')`),
+    check('holder_numbers_status', sql`${t.status} in ('active','disabled')`),
   ],
 );

@@ -364,6 +364,8 @@ function bulkPayin(seed: Seed, a: Arrival, req: PayinRequest): void {
     callbackAt: null,
     createdAt,
     updatedAt: createdAt,
+    receivingAccountId: null,
+    payerUtr: null,
   };
   order.responseSnapshot = gatewayView(order);
   let outcomeAt: number;

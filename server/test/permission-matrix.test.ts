@@ -130,6 +130,20 @@ const matrix: Record<EndpointId, Caller> = {
   'withdrawalSlip.withdraw': 'platform',
   'withdrawalSlip.drop': 'platform',
   'withdrawalSlip.void': 'platform',
+  'receivingAccount.create': 'platform',
+  'receivingAccount.list': 'platform',
+  'receivingAccount.info': 'platform',
+  'receivingAccount.update': 'platform',
+  'receivingAccount.status': 'platform',
+  'accountHolder.create': 'platform',
+  'accountHolder.list': 'platform',
+  'accountHolder.update': 'platform',
+  'cardBinding.create': 'platform',
+  'cardBinding.list': 'platform',
+  'cardBinding.delete': 'platform',
+  'holderNumber.create': 'platform',
+  'holderNumber.list': 'platform',
+  'holderNumber.update': 'platform',
 };
 
 /** The outbox's string too, as a role stored before the outbox became super administrators' only holds it. */

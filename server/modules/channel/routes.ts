@@ -2,6 +2,7 @@ import { count, desc, eq, getTableColumns, ilike, like, or } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
+import { bankAdapterName } from '../../channels/bank.ts';
 import { manualBankAdapterName } from '../../channels/manualBank.ts';
 import { sqlState } from '../../db/index.ts';
 import { channels } from '../../db/schema.ts';
@@ -131,6 +132,8 @@ export const channelRoutes = [
           name: input.name,
           ...fieldsSet(deps, input),
           ...(manualBank ? { supportsPayin: false } : {}),
+          // A bank channel collects into receiving accounts: it sends no payouts.
+          ...(input.adapter === bankAdapterName ? { supportsPayout: false } : {}),
           createdAt: now,
           updatedAt: now,
         })
@@ -151,6 +154,8 @@ export const channelRoutes = [
     checkLimits(input.minAmount ?? old.minAmount, input.maxAmount ?? old.maxAmount, req.lang);
     if (old.adapter === manualBankAdapterName && input.supportsPayin === true)
       throw invalidField(req.lang, 'supportsPayin', 'validation.manualBankNoPayin');
+    if (old.adapter === bankAdapterName && input.supportsPayout === true)
+      throw invalidField(req.lang, 'supportsPayout', 'validation.bankNoPayout');
     const [row] = await tx
       .update(channels)
       .set({ ...fieldsSet(deps, input, old), updatedAt: deps.clock.now() })

@@ -9,6 +9,7 @@ import { errno } from '../../../contract/errno.ts';
 import { payin } from '../../../contract/machines.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
 import { type Channel, ChannelRefused } from '../../channels/adapter.ts';
+import { bankAdapterName } from '../../channels/bank.ts';
 import { adapterFor } from '../../channels/index.ts';
 import { type Db, inTransaction, RetryTransaction } from '../../db/index.ts';
 import { type merchants, payinOrders } from '../../db/schema.ts';
@@ -168,6 +169,13 @@ export async function createPayin(
   const terms = await creationTerms(deps, tx, merchant);
   const routes = routesFor(terms.routes, req.amount, req.channel);
   if (!routes.length) throw new AppError(errno.noChannel, null, `no channel for ${req.amount}`);
+  // A bank channel reserves a receiving account's capacity: the reservation and the order commit together
+  // (the gateway creates without a transaction; it gets one when a bank channel may be tried).
+  if (tx === deps.database.db && routes.some((r) => r.channel.adapter === bankAdapterName)) {
+    // Without `exists`: a retry after losing the number to a concurrent create looks the order up again.
+    const { exists: _known, ...asked } = meta;
+    return inTransaction(tx, (t) => createPayin(deps, t, merchant, req, asked));
+  }
 
   const now = deps.clock.now();
   const minutes = positiveInt(terms.expiryParameter, defaultExpiryMinutes);
@@ -178,20 +186,27 @@ export async function createPayin(
   const orderNo = newOrderNo(now);
 
   let made:
-    | { channel: Channel; channelOrderId: string; payUrl: string; book?: { text: string; params: unknown[] } }
+    | {
+        channel: Channel;
+        channelOrderId: string;
+        payUrl: string;
+        receivingAccountId?: number;
+        book?: { text: string; params: unknown[] };
+      }
     | undefined;
   const refusals: string[] = [];
   for (const route of weightedOrder(routes)) {
     try {
       const at = await adapterFor(route.channel.adapter).createPayin(
         { deps, tx, channel: route.channel },
-        { orderNo, amount: req.amount, currency: merchant.currency, expiresAt },
+        { orderNo, merchantId: merchant.id, amount: req.amount, currency: merchant.currency, expiresAt },
       );
       const payUrl = at.payUrl.startsWith('/') ? `${publicUrl(deps)}${at.payUrl}` : at.payUrl;
       made = {
         channel: route.channel,
         channelOrderId: at.channelOrderId,
         payUrl,
+        ...(at.receivingAccountId !== undefined ? { receivingAccountId: at.receivingAccountId } : {}),
         ...(at.book ? { book: at.book } : {}),
       };
       break;
@@ -234,6 +249,8 @@ export async function createPayin(
     callbackAt: null,
     createdAt: now,
     updatedAt: now,
+    receivingAccountId: made?.receivingAccountId ?? null,
+    payerUtr: null,
   };
   const answer = gatewayView({ id: 0, ...draft });
   // The response snapshot is the answer, made from the draft itself.

@@ -6,6 +6,7 @@ import { payinOrders } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
+import { recordCapacityMoves } from '../receiving/capacity.ts';
 import { destination, entered } from './state.ts';
 
 /**
@@ -47,6 +48,10 @@ export async function expireDuePayins(deps: Deps, batch = 200, maxBatches = 50):
       await recordOrderMoves(
         tx,
         expired.map((o) => statusMove('payin', o, left.get(o.id) ?? null)),
+      );
+      await recordCapacityMoves(
+        tx,
+        expired.map((order) => ({ order, left: left.get(order.id) })),
       );
       total += expired.length;
       return due.length;

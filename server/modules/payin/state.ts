@@ -26,6 +26,7 @@ import {
 } from '../../ledger/index.ts';
 import { cancelPendingApproval } from '../approval/service.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
+import { recordCapacityMoves } from '../receiving/capacity.ts';
 import { addToTnLines, tnPaymentOf } from '../settlement/tn.ts';
 import { gatewayView, type PayinOrder } from './views.ts';
 
@@ -72,6 +73,7 @@ export async function transition(
   if (!payin.can('force', order.status)) await cancelPendingApproval(deps, tx, 'payin', order.id);
   await entered(deps, tx, order, userId);
   await recordOrderMoves(tx, [statusMove('payin', order, left ?? null)]);
+  await recordCapacityMoves(tx, [{ order, left }]);
   return order;
 }
 

@@ -3,8 +3,7 @@
  * further non-empty row is one payout. Rows are validated with the contract's own schemas; the caller
  * creates all of them or none.
  */
-import { promisify } from 'node:util';
-import { inflateRaw } from 'node:zlib';
+import { createInflateRaw } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import * as z from 'zod/mini';
@@ -116,13 +115,29 @@ function cellText(cell: ExcelJS.Cell): string {
   return cell.text ?? '';
 }
 
-const inflate = promisify(inflateRaw);
+/** What raw-deflated data inflates to, counted chunk by chunk and nothing kept; `tooBig` past `limit`. */
+function inflatedLength(data: Buffer, limit: number): Promise<number | 'tooBig' | 'unreadable'> {
+  return new Promise((resolve) => {
+    const stream = createInflateRaw();
+    let length = 0;
+    stream.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > limit) {
+        resolve('tooBig');
+        stream.destroy();
+      }
+    });
+    stream.on('error', () => resolve('unreadable'));
+    stream.on('end', () => resolve(length));
+    stream.end(data);
+  });
+}
 
 /**
  * Measures what a zip unpacks to before exceljs opens it, since exceljs inflates every part whole: the
  * sizes its central directory states must add up to at most `cap`, and so must what the entries
- * actually inflate to (a stated size may lie), each inflated with what is left of `cap` as its output
- * limit. Every directory entry is counted, so entries sharing their data (an overlapping bomb) are
+ * actually inflate to (a stated size may lie), each inflated as a stream that is counted and dropped,
+ * stopped as soon as it passes what is left of `cap`. Every directory entry is counted, so entries sharing their data (an overlapping bomb) are
  * counted each time. Answers `tooBig`, `unreadable` (not a zip exceljs could read) or null.
  */
 export async function unpackedSizeCheck(zip: Buffer, cap: number): Promise<'tooBig' | 'unreadable' | null> {
@@ -162,12 +177,9 @@ export async function unpackedSizeCheck(zip: Buffer, cap: number): Promise<'tooB
     const left = cap - unpacked;
     if (part.method === 0) unpacked += data.length;
     else if (part.method === 8) {
-      try {
-        unpacked += (await inflate(data, { maxOutputLength: Math.max(1, left) })).length;
-      } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return 'tooBig';
-        return 'unreadable';
-      }
+      const length = await inflatedLength(data, left);
+      if (typeof length !== 'number') return length;
+      unpacked += length;
     } else return 'unreadable';
     if (unpacked > cap) return 'tooBig';
   }

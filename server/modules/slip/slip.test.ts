@@ -183,6 +183,7 @@ describe.each(engines)('withdrawal slips on %s', (engine) => {
         { deps: s.deps, tx: s.db, channel: row! },
         {
           orderNo: 'X',
+          merchantId: 1,
           amount: 100,
           currency: cur,
           expiresAt: s.clock.now(),

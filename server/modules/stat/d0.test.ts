@@ -301,6 +301,12 @@ describe.each(engines)('D0 settlement summary on %s', (engine) => {
     ]) {
       expect((await query(platform, input)).errno, JSON.stringify(input)).toBe(422);
     }
+    // A bad cursor names its field in words, not as a bare key.
+    const bad = await query(platform, { cursor: 'bm90LWEtY3Vyc29y' });
+    expect((bad.data as { fields: { path: string; message: string }[] }).fields[0]).toMatchObject({
+      path: 'cursor',
+      message: 'Not valid',
+    });
     // A period completed with today (the 12th) must fit too.
     expect((await s.call(balance, { view: 'd0', from: '2026-01-01' }, platform)).errno).toBe(422);
     expect((await s.call(balance, { view: 'd0', from: '2026-03-13' }, platform)).errno).toBe(422);

@@ -14,10 +14,10 @@
  * Days are cut in the stored business time zone, the one the rollups were bucketed in.
  */
 import { type SQL, sql } from 'drizzle-orm';
-import { errno } from '../../../contract/errno.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import { AppError } from '../../http/errors.ts';
+import type { Lang } from '../../http/i18n.ts';
+import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
 
@@ -88,7 +88,7 @@ export function encodeD0Cursor(k: D0Key): string {
   return Buffer.from(`${k.day}|${k.merchantId}|${k.currency}`).toString('base64url');
 }
 
-export function decodeD0Cursor(cursor: string): D0Key {
+export function decodeD0Cursor(cursor: string, lang: Lang): D0Key {
   const [day = '', merchant = '', currency = ''] = Buffer.from(cursor, 'base64url')
     .toString('utf8')
     .split('|');
@@ -101,7 +101,7 @@ export function decodeD0Cursor(cursor: string): D0Key {
     merchantId > 2_147_483_647 ||
     !/^[A-Z]{3}$/.test(currency)
   ) {
-    throw new AppError(errno.invalid, { fields: [{ path: 'cursor', code: 'invalid', message: 'cursor' }] });
+    throw invalidField(lang, 'cursor', 'validation.invalid');
   }
   return { day, merchantId, currency };
 }

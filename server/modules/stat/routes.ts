@@ -23,7 +23,7 @@ export const statRoutes = [
     if (from > to) throw invalidField(req.lang, 'to', 'validation.periodOrder');
     if (daysBetween(from, to) >= balanceViewDays) throw invalidField(req.lang, 'to', 'validation.dayPeriod');
     const filters = { from, to, merchantId: tenant ?? input.merchantId ?? null };
-    const after = input.cursor ? decodeD0Cursor(input.cursor) : null;
+    const after = input.cursor ? decodeD0Cursor(input.cursor, req.lang) : null;
     const page = await d0Page(tx, filters, after, input.pageSize);
     const { businessTimeZone, totals } = await d0Totals(tx, filters);
     return { view: input.view, from, to, businessTimeZone, ...page, totals };

@@ -74,6 +74,7 @@ export default function ChannelForm({ channel, close }: Props) {
   const setAdapter = (adapter: string) => {
     set('adapter')(adapter);
     if (adapter === 'manual_bank') set('supportsPayin')(false);
+    if (adapter === 'bank') set('supportsPayout')(false);
   };
 
   const onSubmit = async (e: React.FormEvent) => {

@@ -1,0 +1,746 @@
+/**
+ * The statement parser without a database: each bank preset reads its documented sample exactly,
+ * amounts are exact (Indian grouping, Dr/Cr, parentheses), errors name rows and columns, the dedupe
+ * key is the same from CSV, XLSX and a paste, balance gaps are found in either listing order, and
+ * oversized input and zip bombs are refused before anything large is allocated.
+ */
+import { readFileSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { type StatementMapping, statementMapping } from '../../../contract/statementMapping.ts';
+import {
+  dedupeKey,
+  maxStatementRows,
+  parseAmount,
+  parseDate,
+  parseStatement,
+  type StatementLine,
+} from './parse.ts';
+import { statementPresets } from './presets.ts';
+
+const preset = (id: string) => statementPresets.find((p) => p.id === id)!.mapping;
+const csv = (s: string) => ({ file: Buffer.from(s) });
+async function parsed(input: { file: Buffer } | { text: string }, mapping: StatementMapping) {
+  const r = await parseStatement(input, mapping);
+  if (!r.ok) throw new Error(`file refused: ${r.error.key}`);
+  return r;
+}
+/** Golden lines without the hash (checked for shape and in its own tests). */
+const plain = (lines: StatementLine[]) =>
+  lines.map(({ dedupeKey: key, ...l }) => {
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    return l;
+  });
+
+/** The samples in docs/STATEMENTS.md, word for word (the last test checks the page holds them). */
+const samples: Record<string, string> = {
+  hdfc: `Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance
+01/11/26,UPI-ASHA RAO-asha.rao@okicici-ICIC0001234-631512345678-PAYMENT,0000631512345678,01/11/26,,"1,500.00","1,01,500.00"
+01/11/26,NEFT CR-SBIN0001234-RAVI KUMAR-PAYGATE-SBIN426305123456,SBIN426305123456,01/11/26,,"25,000.00","1,26,500.00"
+02/11/26,IMPS-631612345679-MEERA S-HDFC-XXXXXX1234-REFUND,0000631612345679,02/11/26,"2,000.00",,"1,24,500.00"
+02/11/26,CHQ DEP - CLEARING,000123,02/11/26,,500.50,"1,25,000.50"
+`,
+  icici: `S No.,Value Date,Transaction Date,Cheque Number,Transaction Remarks,Withdrawal Amount (INR ),Deposit Amount (INR ),Balance (INR )
+1,03/11/2026,03/11/2026,-,UPI/631712345680/Payment/asha@okaxis/Axis Bank/ICI7de43fa4,0.00,"4,999.00","54,999.00"
+2,02/11/2026,02/11/2026,-,MMT/IMPS/631612345681/Refund/MEERA S/HDFC0000443,"10,000.00",0.00,"50,000.00"
+3,01/11/2026,01/11/2026,-,NEFT-HDFCN52026110112345678-RAVI KUMAR-PAYGATE,0.00,"60,000.00","60,000.00"
+`,
+  sbi: `Txn Date,Value Date,Description,Ref No./Cheque No.,Debit,Credit,Balance
+1 Nov 2026,1 Nov 2026,BY TRANSFER-UPI/CR/631512345690/ASHA RAO/ICIC/asha.rao@okicici/Payment,TRANSFER FROM 3199412345678,,750.00,"10,750.00"
+2 Nov 2026,2 Nov 2026,BY TRANSFER-NEFT*HDFC0000001*HDFCN52026110298765*RAVI KUMAR,TRANSFER FROM 4897691234567,,"1,00,000.00","1,10,750.00"
+3 Nov 2026,3 Nov 2026,TO TRANSFER-INB IMPS631712345691/9876543210/XX1234/Refund,TRANSFER TO 4897691234567,"5,000.00",,"1,05,750.00"
+`,
+  axis: `Tran Date,CHQNO,PARTICULARS,DR,CR,BAL,SOL
+01-11-2026,,UPI/P2A/631512345700/ASHA RAO/ICICI Bank/Payment,,1200.00,21200.00,1234
+02-11-2026,,IMPS/P2A/631612345701/MEERA S/HDFC/Refund,300.00,,20900.00,1234
+`,
+};
+
+describe('bank presets', () => {
+  it('every preset passes the contract schema', () => {
+    for (const p of statementPresets) expect(z.safeParse(statementMapping, p.mapping).success).toBe(true);
+  });
+
+  it('HDFC Bank: UTR from the UPI narration, not the zero-padded reference; NEFT UTR from the reference', async () => {
+    const r = await parsed(csv(samples.hdfc!), preset('hdfc'));
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(r.order).toBe('oldestFirst');
+    expect(plain(r.lines)).toEqual([
+      {
+        row: 2,
+        date: '2026-11-01',
+        narration: 'UPI-ASHA RAO-asha.rao@okicici-ICIC0001234-631512345678-PAYMENT',
+        reference: '0000631512345678',
+        direction: 'credit',
+        amount: 150_000,
+        balance: 10_150_000,
+        utr: '631512345678',
+      },
+      {
+        row: 3,
+        date: '2026-11-01',
+        narration: 'NEFT CR-SBIN0001234-RAVI KUMAR-PAYGATE-SBIN426305123456',
+        reference: 'SBIN426305123456',
+        direction: 'credit',
+        amount: 2_500_000,
+        balance: 12_650_000,
+        utr: 'SBIN426305123456',
+      },
+      {
+        row: 4,
+        date: '2026-11-02',
+        narration: 'IMPS-631612345679-MEERA S-HDFC-XXXXXX1234-REFUND',
+        reference: '0000631612345679',
+        direction: 'debit',
+        amount: 200_000,
+        balance: 12_450_000,
+        utr: '631612345679',
+      },
+      {
+        row: 5,
+        date: '2026-11-02',
+        narration: 'CHQ DEP - CLEARING',
+        reference: '000123',
+        direction: 'credit',
+        amount: 50_050,
+        balance: 12_500_050,
+        utr: null,
+      },
+    ]);
+  });
+
+  it('ICICI Bank: newest first, zeros in the other column, UTRs from UPI, IMPS and NEFT remarks', async () => {
+    const r = await parsed(csv(samples.icici!), preset('icici'));
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(r.order).toBe('newestFirst');
+    expect(plain(r.lines)).toEqual([
+      {
+        row: 2,
+        date: '2026-11-03',
+        narration: 'UPI/631712345680/Payment/asha@okaxis/Axis Bank/ICI7de43fa4',
+        reference: null,
+        direction: 'credit',
+        amount: 499_900,
+        balance: 5_499_900,
+        utr: '631712345680',
+      },
+      {
+        row: 3,
+        date: '2026-11-02',
+        narration: 'MMT/IMPS/631612345681/Refund/MEERA S/HDFC0000443',
+        reference: null,
+        direction: 'debit',
+        amount: 1_000_000,
+        balance: 5_000_000,
+        utr: '631612345681',
+      },
+      {
+        row: 4,
+        date: '2026-11-01',
+        narration: 'NEFT-HDFCN52026110112345678-RAVI KUMAR-PAYGATE',
+        reference: null,
+        direction: 'credit',
+        amount: 6_000_000,
+        balance: 6_000_000,
+        utr: 'HDFCN52026110112345678',
+      },
+    ]);
+  });
+
+  it('State Bank of India: d MMM yyyy, UPI and NEFT UTRs, a transfer reference that is no UTR', async () => {
+    const r = await parsed(csv(samples.sbi!), preset('sbi'));
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(plain(r.lines)).toEqual([
+      {
+        row: 2,
+        date: '2026-11-01',
+        narration: 'BY TRANSFER-UPI/CR/631512345690/ASHA RAO/ICIC/asha.rao@okicici/Payment',
+        reference: 'TRANSFER FROM 3199412345678',
+        direction: 'credit',
+        amount: 75_000,
+        balance: 1_075_000,
+        utr: '631512345690',
+      },
+      {
+        row: 3,
+        date: '2026-11-02',
+        narration: 'BY TRANSFER-NEFT*HDFC0000001*HDFCN52026110298765*RAVI KUMAR',
+        reference: 'TRANSFER FROM 4897691234567',
+        direction: 'credit',
+        amount: 10_000_000,
+        balance: 11_075_000,
+        utr: 'HDFCN52026110298765',
+      },
+      {
+        row: 4,
+        date: '2026-11-03',
+        narration: 'TO TRANSFER-INB IMPS631712345691/9876543210/XX1234/Refund',
+        reference: 'TRANSFER TO 4897691234567',
+        direction: 'debit',
+        amount: 500_000,
+        balance: 10_575_000,
+        utr: null,
+      },
+    ]);
+  });
+
+  it('Axis Bank: dd-MM-yyyy, plain amounts', async () => {
+    const r = await parsed(csv(samples.axis!), preset('axis'));
+    expect(r.errors).toEqual([]);
+    expect(plain(r.lines)).toEqual([
+      {
+        row: 2,
+        date: '2026-11-01',
+        narration: 'UPI/P2A/631512345700/ASHA RAO/ICICI Bank/Payment',
+        reference: null,
+        direction: 'credit',
+        amount: 120_000,
+        balance: 2_120_000,
+        utr: '631512345700',
+      },
+      {
+        row: 3,
+        date: '2026-11-02',
+        narration: 'IMPS/P2A/631612345701/MEERA S/HDFC/Refund',
+        reference: null,
+        direction: 'debit',
+        amount: 30_000,
+        balance: 2_090_000,
+        utr: '631612345701',
+      },
+    ]);
+  });
+
+  it('docs/STATEMENTS.md shows every preset and its sample', () => {
+    const page = readFileSync(new URL('../../../docs/STATEMENTS.md', import.meta.url), 'utf8');
+    for (const p of statementPresets) {
+      expect(page).toContain(`\`${p.id}\``);
+      expect(page).toContain(samples[p.id]!.trimEnd());
+      for (const c of Object.values(p.mapping)) expect(page).toContain(String(c).replaceAll('|', '\\|'));
+    }
+  });
+});
+
+describe('amounts', () => {
+  it('reads Indian and Western grouping, Dr/Cr, signs and parentheses exactly', () => {
+    const cases: [string, number, boolean, 'dr' | 'cr' | null][] = [
+      ['1,00,000.00', 10_000_000, false, null],
+      ['12,34,56,789.05', 123_456_789_05, false, null],
+      ['100,000.5', 10_000_050, false, null],
+      ['0.29', 29, false, null],
+      ['1,234.56 Cr', 123_456, false, 'cr'],
+      ['1,234.56Dr', 123_456, false, 'dr'],
+      ['Dr 50', 5_000, false, 'dr'],
+      ['(500.00)', 50_000, true, null],
+      ['-2,50,000', 25_000_000, true, null],
+      ['500.00-', 50_000, true, null],
+      ['₹ 1,000.10', 100_010, false, null],
+      ['Rs. 99.9 CR.', 9_990, false, 'cr'],
+      ['-₹5', 500, true, null],
+      ['4503599627370.49', 450_359_962_737_049, false, null],
+    ];
+    for (const [text, minor, negative, mark] of cases)
+      expect(parseAmount(text), text).toEqual({ minor, negative, mark });
+  });
+
+  it('refuses what is not an amount', () => {
+    for (const text of [
+      '',
+      '1.234',
+      '1,2,3',
+      '12,3456.00',
+      'abc',
+      '(-5)',
+      '5 5',
+      '1e5',
+      '--5',
+      '1,00,000,00.00',
+    ])
+      expect(parseAmount(text), text).toBeNull();
+  });
+
+  it('a signed amount column: Dr, minus and parentheses are debits; Cr and plain are credits', async () => {
+    const mapping = {
+      headerRow: 1,
+      dateColumn: 'Date',
+      dateFormat: 'yyyy-MM-dd',
+      narrationColumn: 'Details',
+      amountColumn: 'Amount',
+      balanceColumn: 'Balance',
+    };
+    const r = await parsed(
+      csv(
+        'Date,Details,Amount,Balance\n2026-11-01,a,"1,00,000.00 Cr","1,00,000.00 Cr"\n2026-11-01,b,250.00 Dr,"99,750.00"\n2026-11-02,c,(750.00),"99,000.00"\n2026-11-02,d,-1000,"98,000"\n2026-11-03,e,"2,00,000.00","1,02,000.00 Dr"\n',
+      ),
+      mapping,
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.lines.map((l) => [l.direction, l.amount, l.balance])).toEqual([
+      ['credit', 10_000_000, 10_000_000],
+      ['debit', 25_000, 9_975_000],
+      ['debit', 75_000, 9_900_000],
+      ['debit', 100_000, 9_800_000],
+      ['credit', 20_000_000, -10_200_000],
+    ]);
+    expect(r.warnings).toEqual([{ row: 6, expected: 29_800_000, found: -10_200_000 }]);
+  });
+});
+
+describe('dates', () => {
+  it('reads the declared format and nothing else', () => {
+    expect(parseDate('05/11/26', 'dd/MM/yy')).toBe('2026-11-05');
+    expect(parseDate('5 Nov 2026', 'd MMM yyyy')).toBe('2026-11-05');
+    expect(parseDate('05-Sept-2026', 'dd-MMM-yyyy')).toBe('2026-09-05');
+    expect(parseDate('05 november  2026', 'dd MMM yyyy')).toBe('2026-11-05');
+    expect(parseDate('29/02/2028 10:15:22 AM', 'dd/MM/yyyy')).toBe('2028-02-29');
+    expect(parseDate({ day: '2026-11-05' }, 'dd/MM/yyyy')).toBe('2026-11-05');
+    for (const [text, format] of [
+      ['2026-11-05', 'dd/MM/yyyy'],
+      ['31/11/2026', 'dd/MM/yyyy'],
+      ['29/02/2027', 'dd/MM/yyyy'],
+      ['11/13/2026', 'dd/MM/yyyy'],
+      ['5 Nvm 2026', 'd MMM yyyy'],
+      ['05/11/2026x', 'dd/MM/yyyy'],
+    ])
+      expect(parseDate(text!, format!), `${text} ${format}`).toBeNull();
+  });
+});
+
+describe('errors', () => {
+  const mapping = preset('hdfc');
+  const head = 'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance\n';
+
+  it('names each bad row and column, keeps the good lines, skips rows that are no transaction', async () => {
+    const r = await parsed(
+      csv(
+        `${head}********,********,********,********,********,********,********\n01/11/26,ok,,01/11/26,,100.00,100.00\n2026-11-01,bad date,,,,100.00,200.00\n02/11/26,both,,,5.00,5.00,\n02/11/26,neither,,,,,\n02/11/26,words,,,,ten,\n02/11/26,minus credit,,,,-5.00,\n02/11/26,bad balance,,,,5.00,1.2.3\n02/11/26,short\n\nSTATEMENT SUMMARY :-\n`,
+      ),
+      mapping,
+    );
+    expect(r.lines.map((l) => l.row)).toEqual([3]);
+    expect(r.skipped).toBe(2);
+    expect(r.errors).toEqual([
+      {
+        row: 4,
+        column: 'Date',
+        code: 'date',
+        key: 'statement.row.date',
+        params: { value: '2026-11-01', format: 'dd/MM/yy' },
+      },
+      { row: 5, column: 'Deposit Amt.', code: 'bothAmounts', key: 'statement.row.bothAmounts' },
+      { row: 6, column: 'Deposit Amt.', code: 'noAmount', key: 'statement.row.noAmount' },
+      {
+        row: 7,
+        column: 'Deposit Amt.',
+        code: 'amount',
+        key: 'statement.row.amount',
+        params: { value: 'ten' },
+      },
+      {
+        row: 8,
+        column: 'Deposit Amt.',
+        code: 'amount',
+        key: 'statement.row.amount',
+        params: { value: '-5.00' },
+      },
+      {
+        row: 9,
+        column: 'Closing Balance',
+        code: 'balance',
+        key: 'statement.row.balance',
+        params: { value: '1.2.3' },
+      },
+      { row: 10, column: 'Deposit Amt.', code: 'missing', key: 'statement.row.missing' },
+      { row: 10, column: 'Withdrawal Amt.', code: 'missing', key: 'statement.row.missing' },
+    ]);
+  });
+
+  it('wrong columns: names the missing ones and the row where the columns are', async () => {
+    const r = await parseStatement(
+      csv(`HDFC BANK Ltd.\nAccount No :50100012345678\n\n${head}01/11/26,a,,,,1.00,1.00\n`),
+      mapping,
+    );
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        code: 'columns',
+        key: 'statement.columnsFound',
+        params: {
+          row: 1,
+          columns: 'Date, Narration, Chq./Ref.No., Deposit Amt., Withdrawal Amt., Closing Balance',
+          found: 4,
+        },
+      },
+    });
+    const wrong = await parseStatement(csv('Date,Narration,Debit,Credit\n01/11/26,a,,1.00\n'), mapping);
+    expect(wrong).toMatchObject({
+      ok: false,
+      error: {
+        code: 'columns',
+        params: { columns: 'Chq./Ref.No., Deposit Amt., Withdrawal Amt., Closing Balance' },
+      },
+    });
+    expect(wrong.ok || 'found' in (wrong.error.params ?? {})).toBe(false);
+    // Header names match trimmed, whatever the case and spacing.
+    const loose = await parsed(
+      csv(
+        ' date ,NARRATION,chq./ref.no.,Value Dt,withdrawal  amt.,Deposit Amt.,Closing Balance\n01/11/26,a,,,,1.00,1.00\n',
+      ),
+      mapping,
+    );
+    expect(loose.lines).toHaveLength(1);
+  });
+
+  it('a header row past the end, an empty file, a file of headers only', async () => {
+    expect(await parseStatement(csv(head), { ...mapping, headerRow: 5 })).toEqual({
+      ok: false,
+      error: { code: 'headerRow', key: 'statement.headerRow', params: { row: 5, rows: 1 } },
+    });
+    for (const empty of ['', '\n\n', ' , ,\n'])
+      expect(await parseStatement(csv(empty), mapping)).toEqual({
+        ok: false,
+        error: { code: 'empty', key: 'statement.empty' },
+      });
+    expect(await parseStatement(csv(head), mapping)).toEqual({
+      ok: false,
+      error: { code: 'empty', key: 'statement.empty' },
+    });
+  });
+
+  it('too many rows', async () => {
+    const r = await parseStatement(
+      csv(`${head}${'01/11/26,a,,,,1.00,\n'.repeat(maxStatementRows + 1)}`),
+      mapping,
+    );
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'tooManyRows', key: 'statement.tooManyRows', params: { max: 200_000 } },
+    });
+  });
+
+  it('an old binary .xls and binary junk are refused by content', async () => {
+    const xls = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0]);
+    expect(await parseStatement({ file: xls }, mapping)).toEqual({
+      ok: false,
+      error: { code: 'xls', key: 'statement.xls' },
+    });
+    expect(await parseStatement({ file: Buffer.from([1, 2, 0, 3]) }, mapping)).toEqual({
+      ok: false,
+      error: { code: 'unreadable', key: 'statement.unreadable' },
+    });
+    expect(await parseStatement({ file: Buffer.from('PK\x03\x04 not really a zip') }, mapping)).toEqual({
+      ok: false,
+      error: { code: 'unreadable', key: 'statement.unreadable' },
+    });
+  });
+});
+
+describe('dedupe key and balances', () => {
+  it('is the reference with the direction when there is one, else day, amount, narration and balance', () => {
+    const base = {
+      date: '2026-11-01',
+      narration: 'UPI credit',
+      reference: null,
+      direction: 'credit',
+      amount: 100,
+      balance: 500,
+    } as const;
+    const key = dedupeKey(base);
+    expect(key).toBe(dedupeKey({ ...base }));
+    expect(key).toBe(dedupeKey({ ...base, narration: 'upi CREDIT' }));
+    for (const change of [
+      { date: '2026-11-02' },
+      { amount: 101 },
+      { narration: 'other' },
+      { balance: 600 },
+      { balance: null },
+      { direction: 'debit' as const },
+    ])
+      expect(dedupeKey({ ...base, ...change })).not.toBe(key);
+    const ref = dedupeKey({ ...base, reference: 'SBIN426305123456' });
+    expect(dedupeKey({ ...base, reference: 'sbin426305123456', narration: 'changed', balance: 1 })).toBe(ref);
+    // A reversal carries the reference of the credit it reverses: another line.
+    expect(dedupeKey({ ...base, reference: 'SBIN426305123456', direction: 'debit' })).not.toBe(ref);
+  });
+
+  it('flags a running-balance gap, oldest first and newest first', async () => {
+    const mapping = preset('axis');
+    const oldest = `Tran Date,CHQNO,PARTICULARS,DR,CR,BAL,SOL
+01-11-2026,,a,,100.00,1100.00,1
+01-11-2026,,b,,200.00,1300.00,1
+02-11-2026,,c,,300.00,1650.00,1
+03-11-2026,,d,50.00,,1600.00,1
+`;
+    const r1 = await parsed(csv(oldest), mapping);
+    expect(r1.order).toBe('oldestFirst');
+    expect(r1.warnings).toEqual([{ row: 4, expected: 160_000, found: 165_000 }]);
+
+    const [h, ...rows] = oldest.trimEnd().split('\n');
+    const r2 = await parsed(csv(`${[h, ...rows.reverse()].join('\n')}\n`), mapping);
+    expect(r2.order).toBe('newestFirst');
+    expect(r2.warnings).toEqual([{ row: 3, expected: 160_000, found: 165_000 }]);
+  });
+
+  it('reads the order from balances when every line has one day', async () => {
+    const mapping = preset('axis');
+    const newest =
+      'Tran Date,CHQNO,PARTICULARS,DR,CR,BAL,SOL\n01-11-2026,,c,,300.00,1600.00,1\n01-11-2026,,b,,200.00,1300.00,1\n01-11-2026,,a,,100.00,1100.00,1\n';
+    const r = await parsed(csv(newest), mapping);
+    expect(r.order).toBe('newestFirst');
+    expect(r.warnings).toEqual([]);
+  });
+});
+
+describe('XLSX', () => {
+  async function workbook(rows: unknown[][]): Promise<Buffer> {
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet('Statement');
+    for (const r of rows) sheet.addRow(r);
+    return Buffer.from(await book.xlsx.writeBuffer());
+  }
+
+  it('round trip: date cells, number cells, text amounts and the same keys as the CSV', async () => {
+    const file = await workbook([
+      ['HDFC BANK Ltd.'],
+      [],
+      ['Date', 'Narration', 'Chq./Ref.No.', 'Value Dt', 'Withdrawal Amt.', 'Deposit Amt.', 'Closing Balance'],
+      [
+        new Date(Date.UTC(2026, 10, 1)),
+        'UPI-ASHA RAO-asha.rao@okicici-ICIC0001234-631512345678-PAYMENT',
+        '0000631512345678',
+        '01/11/26',
+        null,
+        1500,
+        101500,
+      ],
+      [
+        '01/11/26',
+        'NEFT CR-SBIN0001234-RAVI KUMAR-PAYGATE-SBIN426305123456',
+        'SBIN426305123456',
+        '01/11/26',
+        null,
+        '25,000.00',
+        '1,26,500.00',
+      ],
+      [
+        new Date(Date.UTC(2026, 10, 2)),
+        'IMPS-631612345679-MEERA S-HDFC-XXXXXX1234-REFUND',
+        '0000631612345679',
+        null,
+        2000,
+        null,
+        124500,
+      ],
+      ['02/11/26', 'CHQ DEP - CLEARING', '000123', null, null, 500.5, 125000.5],
+    ]);
+    const fromXlsx = await parsed({ file }, { ...preset('hdfc'), headerRow: 3 });
+    const fromCsv = await parsed(csv(samples.hdfc!), preset('hdfc'));
+    expect(fromXlsx.errors).toEqual([]);
+    expect(fromXlsx.lines.map((l) => ({ ...l, row: l.row - 2 }))).toEqual(fromCsv.lines);
+  });
+
+  it('a number with more than two decimals is no amount', async () => {
+    const file = await workbook([
+      ['Tran Date', 'CHQNO', 'PARTICULARS', 'DR', 'CR', 'BAL', 'SOL'],
+      ['01-11-2026', null, 'a', null, 0.125, null, 1],
+    ]);
+    const r = await parsed({ file }, preset('axis'));
+    expect(r.errors).toMatchObject([{ row: 2, column: 'CR', code: 'amount' }]);
+  });
+});
+
+/** A zip written by hand: each entry's bytes, compression method and the sizes its headers state. */
+function zip(entries: { name: string; data: Buffer; method: 0 | 8; stated: number }[]): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const e of entries) {
+    const name = Buffer.from(e.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(e.method, 8);
+    local.writeUInt32LE(e.data.length, 18);
+    local.writeUInt32LE(e.stated, 22);
+    local.writeUInt16LE(name.length, 26);
+    const dir = Buffer.alloc(46);
+    dir.writeUInt32LE(0x02014b50, 0);
+    dir.writeUInt16LE(20, 4);
+    dir.writeUInt16LE(20, 6);
+    dir.writeUInt16LE(e.method, 10);
+    dir.writeUInt32LE(e.data.length, 20);
+    dir.writeUInt32LE(e.stated, 24);
+    dir.writeUInt16LE(name.length, 28);
+    dir.writeUInt32LE(offset, 42);
+    locals.push(local, name, e.data);
+    central.push(dir, name);
+    offset += 30 + name.length + e.data.length;
+  }
+  const dirSize = central.reduce((n, b) => n + b.length, 0);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(dirSize, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, ...central, end]);
+}
+
+describe('limits', () => {
+  const mapping = preset('hdfc');
+  const unpacked = {
+    ok: false,
+    error: { code: 'unpacked', key: 'statement.unpacked', params: { max: 50, entries: 200 } },
+  };
+
+  it('a 50 MB file and a 50 MB paste are refused at once', async () => {
+    const big = Buffer.alloc(50 * 1024 * 1024, 0x41);
+    const started = performance.now();
+    const refusal = {
+      ok: false,
+      error: { code: 'tooLarge', key: 'statement.tooLarge', params: { max: 10 } },
+    };
+    expect(await parseStatement({ file: big }, mapping)).toEqual(refusal);
+    expect(await parseStatement({ text: 'x'.repeat(11 * 1024 * 1024) }, mapping)).toEqual(refusal);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('a zip whose directory claims gigabytes is refused before inflating', async () => {
+    const data = deflateRawSync(Buffer.from('<worksheet/>'));
+    const bomb = zip([{ name: 'xl/worksheets/sheet1.xml', data, method: 8, stated: 0xfffffff0 }]);
+    expect(await parseStatement({ file: bomb }, mapping)).toEqual(unpacked);
+  });
+
+  it('a zip that lies about its size and inflates to 200 MB is stopped at the limit', async () => {
+    const data = deflateRawSync(Buffer.alloc(200 * 1024 * 1024), { level: 9 });
+    expect(data.length).toBeLessThan(300 * 1024);
+    const bomb = zip([{ name: 'xl/worksheets/sheet1.xml', data, method: 8, stated: 1000 }]);
+    const started = performance.now();
+    expect(await parseStatement({ file: bomb }, mapping)).toEqual(unpacked);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('a zip of too many entries is refused from its directory', async () => {
+    const entries = Array.from({ length: 201 }, (_, i) => ({
+      name: `f${i}`,
+      data: Buffer.from('x'),
+      method: 0 as const,
+      stated: 1,
+    }));
+    expect(await parseStatement({ file: zip(entries) }, mapping)).toEqual(unpacked);
+  });
+});
+
+describe('pasted text', () => {
+  it('tab-separated, as copied from a bank page table', async () => {
+    const text = samples
+      .hdfc!.split('\n')
+      .map((l) =>
+        (l.match(/("[^"]*"|[^,]*)(,|$)/g) ?? [])
+          .filter((c) => c !== '')
+          .map((c) => c.replace(/,$/, '').replaceAll('"', ''))
+          .join('\t'),
+      )
+      .join('\n');
+    const r = await parsed({ text }, preset('hdfc'));
+    const fromCsv = await parsed(csv(samples.hdfc!), preset('hdfc'));
+    expect(r.errors).toEqual([]);
+    expect(r.lines).toEqual(fromCsv.lines);
+  });
+
+  it('columns lined up with spaces, empty columns and right-aligned amounts included', async () => {
+    const text = [
+      'Txn Date      Description                         Debit        Credit        Balance',
+      '1 Nov 2026    BY TRANSFER-UPI/CR/631512345690/A                   750.00      10,750.00',
+      '2 Nov 2026    TO TRANSFER-IMPS REFUND          5,000.00                       5,750.00',
+      '3 Nov 2026    BY TRANSFER-UPI/CR/631612345691/B              1,00,000.00    1,05,750.00',
+    ].join('\n');
+    const r = await parsed(
+      { text },
+      {
+        headerRow: 1,
+        dateColumn: 'Txn Date',
+        dateFormat: 'd MMM yyyy',
+        narrationColumn: 'Description',
+        debitColumn: 'Debit',
+        creditColumn: 'Credit',
+        balanceColumn: 'Balance',
+        utrPattern: preset('sbi').utrPattern,
+      },
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(r.lines.map((l) => [l.row, l.date, l.narration, l.direction, l.amount, l.balance, l.utr])).toEqual(
+      [
+        [2, '2026-11-01', 'BY TRANSFER-UPI/CR/631512345690/A', 'credit', 75_000, 1_075_000, '631512345690'],
+        [3, '2026-11-02', 'TO TRANSFER-IMPS REFUND', 'debit', 500_000, 575_000, null],
+        [
+          4,
+          '2026-11-03',
+          'BY TRANSFER-UPI/CR/631612345691/B',
+          'credit',
+          10_000_000,
+          10_575_000,
+          '631612345691',
+        ],
+      ],
+    );
+  });
+});
+
+describe('messages', () => {
+  it('every key the parser and the mapping schema answer is in both languages', () => {
+    const keys = [
+      ...[
+        'tooLarge',
+        'unpacked',
+        'xls',
+        'unreadable',
+        'empty',
+        'tooManyRows',
+        'headerRow',
+        'columns',
+        'columnsFound',
+      ],
+      ...['dateFormatInvalid', 'utrPatternInvalid', 'amountColumns', 'balanceGap'],
+      ...['date', 'amount', 'balance', 'bothAmounts', 'noAmount', 'missing'].map((c) => `row.${c}`),
+    ];
+    for (const lang of ['en', 'zh_CN']) {
+      const messages = JSON.parse(
+        readFileSync(new URL(`../../../locales/${lang}.json`, import.meta.url), 'utf8'),
+      );
+      for (const k of keys)
+        expect(typeof k.split('.').reduce((o, p) => o?.[p], messages.statement), `${lang} ${k}`).toBe(
+          'string',
+        );
+    }
+  });
+});
+
+describe('the mapping schema', () => {
+  const ok = {
+    headerRow: 1,
+    dateColumn: 'Date',
+    dateFormat: 'dd/MM/yyyy',
+    narrationColumn: 'Narration',
+    amountColumn: 'Amount',
+  };
+  it('refuses both ways of giving amounts, neither, a pattern without a group and a format without a year', () => {
+    expect(z.safeParse(statementMapping, ok).success).toBe(true);
+    for (const bad of [
+      { ...ok, creditColumn: 'Credit' },
+      { ...ok, amountColumn: undefined },
+      { ...ok, utrPattern: 'UPI/\\d{12}' },
+      { ...ok, utrPattern: '(' },
+      { ...ok, dateFormat: 'dd/MM' },
+      { ...ok, headerRow: 0 },
+      { ...ok, extra: 1 },
+    ])
+      expect(z.safeParse(statementMapping, bad).success, JSON.stringify(bad)).toBe(false);
+  });
+});

@@ -1,0 +1,458 @@
+/**
+ * A bank statement read through a mapping (contract/statementMapping.ts; docs/STATEMENTS.md): lines
+ * with a day, a direction, an exact amount in minor units, the balance, the UTR and the key that makes
+ * re-importing idempotent; errors per row and per file; running-balance gaps as warnings. Pure: no
+ * database, no clock. The import endpoint saves what this answers.
+ */
+import { createHash } from 'node:crypto';
+import { normalUtr } from '../../../contract/schemas.ts';
+import type { StatementMapping } from '../../../contract/statementMapping.ts';
+import { type Cell, maxStatementRows, type ReadRefusal, readStatement, type SheetRow } from './read.ts';
+
+export { maxStatementBytes, maxStatementRows, maxXlsxEntries, maxXlsxUnpacked } from './read.ts';
+
+export type Direction = 'credit' | 'debit';
+
+export interface StatementLine {
+  /** The row as a spreadsheet numbers it. */
+  row: number;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  narration: string;
+  reference: string | null;
+  direction: Direction;
+  /** Minor units, above zero. */
+  amount: number;
+  /** Minor units after this line (negative when overdrawn), or null when the file gives none. */
+  balance: number | null;
+  /** Trimmed, upper case. */
+  utr: string | null;
+  /** Unique per account: equal keys are the same bank line (re-imports add nothing). */
+  dedupeKey: string;
+}
+
+export type RowErrorCode = 'date' | 'amount' | 'balance' | 'bothAmounts' | 'noAmount' | 'missing';
+
+export interface RowError {
+  row: number;
+  /** The column's header name as the mapping gives it. */
+  column: string;
+  code: RowErrorCode;
+  /** A locale key (`statement.*`) and its parameters. */
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+export interface BalanceGap {
+  row: number;
+  /** The balance the chronologically previous line and this line's amount give (minor units). */
+  expected: number;
+  /** The balance the file states. */
+  found: number;
+}
+
+export type FileErrorCode = ReadRefusal['code'] | 'empty' | 'tooManyRows' | 'headerRow' | 'columns';
+
+export interface FileError {
+  code: FileErrorCode;
+  key: string;
+  params?: Record<string, string | number>;
+}
+
+export type ParseResult =
+  | {
+      ok: true;
+      lines: StatementLine[];
+      errors: RowError[];
+      warnings: BalanceGap[];
+      /** How the bank listed the lines, read from their dates (or balances when all share one day). */
+      order: 'oldestFirst' | 'newestFirst';
+      /** Rows below the header that are no transaction (blank, or no digit where the date goes). */
+      skipped: number;
+    }
+  | { ok: false; error: FileError };
+
+const fileError = (
+  code: FileErrorCode,
+  params?: Record<string, string | number>,
+  key: string = code,
+): ParseResult => ({
+  ok: false,
+  error: { code, key: `statement.${key}`, ...(params ? { params } : {}) },
+});
+
+/* ---------- amounts ---------- */
+
+export interface ParsedAmount {
+  /** Minor units, not negative. */
+  minor: number;
+  /** A minus sign, parentheses, or a trailing minus. */
+  negative: boolean;
+  /** A `Dr` or `Cr` written after (or before) the number. */
+  mark: 'dr' | 'cr' | null;
+}
+
+/** Digits with Indian (`1,00,000`) or Western (`100,000`) grouping or none, at most two decimals. */
+const amountBody = /^(\d{1,3}(?:,\d{3})+|\d{1,2}(?:,\d{2})*,\d{3}|\d+)(?:\.(\d{1,2}))?$/;
+
+/**
+ * A bank's amount text, exactly (string arithmetic, never a float): `1,00,000.00`, `12,345.5 Cr`,
+ * `(500.00)`, `-500`, `500.00-`, `₹ 1,000`, `Rs. 250 Dr`. Answers null for anything else (three
+ * decimals, letters, two signs).
+ */
+export function parseAmount(text: string): ParsedAmount | null {
+  let s = text.trim().replace(/\s+/g, ' ');
+  let mark: ParsedAmount['mark'] = null;
+  const markAt = /^(?:(dr|cr)\.?\s*(.*)|(.*?)\s*(dr|cr)\.?)$/i.exec(s);
+  if (markAt) {
+    mark = (markAt[1] ?? markAt[4])!.toLowerCase() as 'dr' | 'cr';
+    s = (markAt[2] ?? markAt[3])!;
+  }
+  let signs = 0;
+  if (/^\(.*\)$/.test(s)) {
+    signs++;
+    s = s.slice(1, -1).trim();
+  }
+  if (/^[-+]/.test(s)) {
+    if (s[0] === '-') signs++;
+    s = s.slice(1).trim();
+  } else if (s.endsWith('-')) {
+    signs++;
+    s = s.slice(0, -1).trim();
+  }
+  s = s.replace(/^(?:₹|rs\.?|inr)\s*/i, '');
+  if (signs === 0 && /^-/.test(s)) {
+    signs++;
+    s = s.slice(1);
+  }
+  if (signs > 1) return null;
+  const m = amountBody.exec(s);
+  if (!m) return null;
+  const whole = m[1]!.replaceAll(',', '');
+  if (whole.replace(/^0+/, '').length > 13) return null;
+  const minor = Number(whole) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  return { minor, negative: signs === 1 && minor !== 0, mark };
+}
+
+/* ---------- dates ---------- */
+
+const months = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+/** `Jan`, `January`, `Sept` (any case) → 1…12; 0 for anything else. */
+const monthOf = (name: string) => {
+  const n = name.toLowerCase();
+  return months.findIndex((m) => m === n || m.slice(0, 3) === n || (n === 'sept' && m === 'september')) + 1;
+};
+
+interface DateReader {
+  regex: RegExp;
+  fields: ('d' | 'M' | 'MMM' | 'y2' | 'y4')[];
+}
+
+const readers = new Map<string, DateReader>();
+
+/**
+ * A date format's reader: `d`/`dd` day, `M`/`MM` month, `MMM` month name (`Jan`, `January`, any case),
+ * `yy`/`yyyy` year (`yy` is 2000 + yy); anything else stands for itself, a blank for any run of blanks.
+ * A time after the date (`10:15`, `10:15:22 AM`) is allowed and ignored.
+ */
+function dateReader(format: string): DateReader {
+  const cached = readers.get(format);
+  if (cached) return cached;
+  const fields: DateReader['fields'] = [];
+  let source = '';
+  const groups: Record<string, [string, DateReader['fields'][number]]> = {
+    yyyy: ['(\\d{4})', 'y4'],
+    yy: ['(\\d{2})', 'y2'],
+    MMM: ['([A-Za-z]{3,9})\\.?', 'MMM'],
+    MM: ['(\\d{2})', 'M'],
+    M: ['(\\d{1,2})', 'M'],
+    dd: ['(\\d{2})', 'd'],
+    d: ['(\\d{1,2})', 'd'],
+  };
+  for (const token of format.match(/yyyy|yy|MMM|MM|M|dd|d|\s+|./g) ?? []) {
+    const group = groups[token];
+    if (group) {
+      source += group[0];
+      fields.push(group[1]);
+    } else if (/^\s+$/.test(token)) source += '\\s+';
+    else source += token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  }
+  const reader = {
+    regex: new RegExp(`^${source}(?:[ T]+\\d{1,2}:\\d{2}(?::\\d{2})?(?:\\s*[AaPp][Mm])?)?$`),
+    fields,
+  };
+  readers.set(format, reader);
+  return reader;
+}
+
+/** `YYYY-MM-DD` of a cell read in the declared format, or null when it is not a real day in it. */
+export function parseDate(cell: Cell, format: string): string | null {
+  if (typeof cell !== 'string') return cell.day;
+  const { regex, fields } = dateReader(format);
+  const m = regex.exec(cell.trim());
+  if (!m) return null;
+  let d = 0;
+  let mo = 0;
+  let y = 0;
+  fields.forEach((f, i) => {
+    const v = m[i + 1]!;
+    if (f === 'd') d = Number(v);
+    else if (f === 'M') mo = Number(v);
+    else if (f === 'y2') y = 2000 + Number(v);
+    else if (f === 'y4') y = Number(v);
+    else mo = monthOf(v);
+  });
+  if (mo < 1 || mo > 12 || d < 1 || y < 1900) return null;
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (d > days) return null;
+  return `${y}-${String(mo).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/* ---------- lines ---------- */
+
+/** Header names compare trimmed, case and runs of blanks ignored. */
+const headerKey = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+const text = (cell: Cell | undefined) =>
+  cell === undefined ? '' : typeof cell === 'string' ? cell : cell.day;
+const blank = (s: string) => s === '' || /^-+$/.test(s);
+
+/** A reference that says nothing: empty, dashes, `NA`, all zeros. */
+function cleanReference(s: string): string | null {
+  const r = s.trim().replace(/\s+/g, ' ');
+  if (r === '' || /^[-–/.]*$/.test(r) || /^n\/?a$/i.test(r) || /^0+$/.test(r)) return null;
+  return r;
+}
+
+/** A reference that reads as a UTR: 10 to 32 letters and digits, at least six of them digits. */
+export function looksLikeUtr(reference: string): boolean {
+  const r = normalUtr(reference);
+  return /^[A-Z0-9]{10,32}$/.test(r) && (r.match(/\d/g)?.length ?? 0) >= 6;
+}
+
+function utrOf(narration: string, reference: string | null, pattern: RegExp | null): string | null {
+  if (pattern) {
+    const m = pattern.exec(narration);
+    const found = m?.[1] === undefined ? null : normalUtr(m[1]);
+    if (found && /^[A-Z0-9]{6,32}$/.test(found)) return found;
+  }
+  return reference && looksLikeUtr(reference) ? normalUtr(reference) : null;
+}
+
+/**
+ * The line's identity within its account: the bank's reference with the direction (a reversal carries
+ * the reference of what it reverses), else day + direction + amount + narration + balance. Hashed, so
+ * the key is short whatever the narration; the same line gives the same key from CSV, XLSX or a paste.
+ */
+export function dedupeKey(line: Omit<StatementLine, 'dedupeKey' | 'row' | 'utr'>): string {
+  const parts = line.reference
+    ? ['ref', line.direction, line.reference.toUpperCase()]
+    : [
+        'line',
+        line.date,
+        line.direction,
+        String(line.amount),
+        line.narration.toUpperCase(),
+        String(line.balance ?? ''),
+      ];
+  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+const signed = (l: StatementLine) => (l.direction === 'credit' ? l.amount : -l.amount);
+
+/** Balance gaps walking the lines oldest first: each balance must be the previous one ± its amount. */
+function balanceGaps(lines: StatementLine[], order: 'oldestFirst' | 'newestFirst'): BalanceGap[] {
+  const seq = order === 'oldestFirst' ? lines : [...lines].reverse();
+  const gaps: BalanceGap[] = [];
+  for (let i = 1; i < seq.length; i++) {
+    const prev = seq[i - 1]!;
+    const cur = seq[i]!;
+    if (prev.balance === null || cur.balance === null) continue;
+    const expected = prev.balance + signed(cur);
+    if (expected !== cur.balance) gaps.push({ row: cur.row, expected, found: cur.balance });
+  }
+  return gaps.sort((a, b) => a.row - b.row);
+}
+
+function listingOrder(lines: StatementLine[]): 'oldestFirst' | 'newestFirst' {
+  const first = lines[0]?.date ?? '';
+  const last = lines.at(-1)?.date ?? '';
+  if (first !== last) return first < last ? 'oldestFirst' : 'newestFirst';
+  return balanceGaps(lines, 'newestFirst').length < balanceGaps(lines, 'oldestFirst').length
+    ? 'newestFirst'
+    : 'oldestFirst';
+}
+
+/** Finds the first of the first 50 rows that holds every named column (to say where the header is). */
+function rowWithColumns(rows: SheetRow[], wanted: string[]): number | null {
+  for (const r of rows.slice(0, 50)) {
+    const names = new Set(r.cells.map((c) => headerKey(text(c))));
+    if (wanted.every((w) => names.has(headerKey(w)))) return r.row;
+  }
+  return null;
+}
+
+type MappedColumn = Exclude<keyof StatementMapping, 'headerRow' | 'dateFormat' | 'utrPattern'>;
+const mappedColumns: MappedColumn[] = [
+  'dateColumn',
+  'narrationColumn',
+  'referenceColumn',
+  'creditColumn',
+  'debitColumn',
+  'amountColumn',
+  'balanceColumn',
+];
+
+/** Reads and interprets a statement; the mapping has passed `statementMapping`. */
+export async function parseStatement(
+  input: { file: Buffer } | { text: string },
+  mapping: StatementMapping,
+): Promise<ParseResult> {
+  const read = await readStatement(input, mapping.headerRow);
+  if (!read.ok) return fileError(read.code, 'params' in read ? read.params : undefined);
+  const rows = read.rows;
+  if (!rows.some((r) => r.cells.some((c) => text(c) !== ''))) return fileError('empty');
+
+  const header = rows.find((r) => r.row === mapping.headerRow);
+  const last = rows.at(-1)?.row ?? 0;
+  if (!header) return fileError('headerRow', { row: mapping.headerRow, rows: last });
+  const index = new Map<string, number>();
+  header.cells.forEach((c, i) => {
+    const k = headerKey(text(c));
+    if (k && !index.has(k)) index.set(k, i);
+  });
+  const wanted = mappedColumns.flatMap((f) => (mapping[f] ? [mapping[f]] : []));
+  const missing = wanted.filter((w) => !index.has(headerKey(w)));
+  if (missing.length) {
+    const found = rowWithColumns(rows, wanted);
+    const params = { row: mapping.headerRow, columns: missing.join(', ') };
+    return found === null
+      ? fileError('columns', params)
+      : fileError('columns', { ...params, found }, 'columnsFound');
+  }
+  const col = (name: string | undefined) => (name === undefined ? -1 : index.get(headerKey(name))!);
+  const at = {
+    date: col(mapping.dateColumn),
+    narration: col(mapping.narrationColumn),
+    reference: col(mapping.referenceColumn),
+    credit: col(mapping.creditColumn),
+    debit: col(mapping.debitColumn),
+    amount: col(mapping.amountColumn),
+    balance: col(mapping.balanceColumn),
+  };
+
+  const body = rows.filter((r) => r.row > mapping.headerRow && r.cells.some((c) => text(c) !== ''));
+  if (body.length > maxStatementRows) return fileError('tooManyRows', { max: maxStatementRows });
+  const pattern = mapping.utrPattern ? new RegExp(mapping.utrPattern, 'i') : null;
+
+  const lines: StatementLine[] = [];
+  const errors: RowError[] = [];
+  let skipped = 0;
+  for (const r of body) {
+    const dateCell = r.cells[at.date];
+    // Not a transaction: a row of asterisks, a footer's words ("Statement Summary"), a blank date.
+    if (typeof dateCell !== 'object' && !/\d/.test(text(dateCell))) {
+      skipped++;
+      continue;
+    }
+    const rowErrors: RowError[] = [];
+    const fail = (column: string, code: RowErrorCode, params?: Record<string, string | number>) =>
+      rowErrors.push({
+        row: r.row,
+        column,
+        code,
+        key: `statement.row.${code}`,
+        ...(params ? { params } : {}),
+      });
+
+    for (const [field, i] of [
+      ['narrationColumn', at.narration],
+      ['creditColumn', at.credit],
+      ['debitColumn', at.debit],
+      ['amountColumn', at.amount],
+    ] as const)
+      if (i >= 0 && i >= r.cells.length) fail(mapping[field]!, 'missing');
+    if (rowErrors.length) {
+      errors.push(...rowErrors);
+      continue;
+    }
+
+    const date = parseDate(dateCell!, mapping.dateFormat);
+    if (!date) fail(mapping.dateColumn, 'date', { value: text(dateCell), format: mapping.dateFormat });
+
+    let direction: Direction | null = null;
+    let amount = 0;
+    if (at.amount >= 0) {
+      const raw = text(r.cells[at.amount]);
+      const a = blank(raw) ? null : parseAmount(raw);
+      if (blank(raw)) fail(mapping.amountColumn!, 'noAmount');
+      else if (!a || (a.negative && a.mark === 'cr')) fail(mapping.amountColumn!, 'amount', { value: raw });
+      else if (a.minor === 0) fail(mapping.amountColumn!, 'noAmount');
+      else {
+        direction = a.negative || a.mark === 'dr' ? 'debit' : 'credit';
+        amount = a.minor;
+      }
+    } else {
+      const side = (i: number, name: string | undefined, dir: Direction) => {
+        if (i < 0) return null;
+        const raw = text(r.cells[i]);
+        if (blank(raw)) return null;
+        const a = parseAmount(raw);
+        // A credit written negative or marked Dr contradicts its column; a debit may carry a minus.
+        if (!a || (dir === 'credit' ? a.negative || a.mark === 'dr' : a.mark === 'cr')) {
+          fail(name!, 'amount', { value: raw });
+          return 'bad';
+        }
+        return a.minor === 0 ? null : a.minor;
+      };
+      const credit = side(at.credit, mapping.creditColumn, 'credit');
+      const debit = side(at.debit, mapping.debitColumn, 'debit');
+      const first = (mapping.creditColumn ?? mapping.debitColumn)!;
+      if (credit !== 'bad' && debit !== 'bad') {
+        if (credit !== null && debit !== null) fail(first, 'bothAmounts');
+        else if (credit === null && debit === null) fail(first, 'noAmount');
+        else [direction, amount] = credit !== null ? ['credit', credit] : ['debit', debit!];
+      }
+    }
+
+    let balance: number | null = null;
+    if (at.balance >= 0) {
+      const raw = text(r.cells[at.balance]);
+      if (!blank(raw)) {
+        const b = parseAmount(raw);
+        if (!b) fail(mapping.balanceColumn!, 'balance', { value: raw });
+        else balance = b.negative || b.mark === 'dr' ? -b.minor : b.minor;
+      }
+    }
+
+    if (rowErrors.length || !date || !direction) {
+      errors.push(...rowErrors);
+      continue;
+    }
+    const narration = text(r.cells[at.narration]).replace(/\s+/g, ' ').trim();
+    const reference = at.reference >= 0 ? cleanReference(text(r.cells[at.reference])) : null;
+    const line = { date, narration, reference, direction, amount, balance };
+    lines.push({
+      row: r.row,
+      ...line,
+      utr: utrOf(narration, reference, pattern),
+      dedupeKey: dedupeKey(line),
+    });
+  }
+  if (!lines.length && !errors.length) return fileError('empty');
+
+  const order = listingOrder(lines);
+  return { ok: true, lines, errors, warnings: balanceGaps(lines, order), order, skipped };
+}

@@ -1,0 +1,142 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Contexts } from '../../../commands/index.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { SelectField } from '../../ui/fields.tsx';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+
+type Account = Contexts['receivingAccount'];
+
+interface Props {
+  kind: Account['kind'];
+  account?: Account;
+  close: (result?: unknown) => void;
+}
+
+/** An optional field: left out when blank. */
+const given = (v: string) => (v.trim() === '' ? undefined : v.trim());
+
+/** Creates or edits a public account or a donor card: bank details, UPI address, daily and per-order limits. */
+export default function AccountForm({ kind, account, close }: Props) {
+  const t = useT();
+  const form = useForm({
+    bankName: account?.bankName ?? '',
+    accountName: account?.accountName ?? '',
+    accountNumber: account?.accountNumber ?? '',
+    ifsc: account?.ifsc ?? '',
+    vpa: account?.vpa ?? '',
+    dailyLimit: account?.dailyLimit ?? '',
+    dailyCount: account?.dailyCount == null ? '' : String(account.dailyCount),
+    minAmount: account?.minAmount ?? '',
+    maxAmount: account?.maxAmount ?? '',
+    holderId: account?.holderId == null ? '' : String(account.holderId),
+  });
+  const { values, set, errors } = form;
+  const holders = useQuery({
+    queryKey: ['accountHolder', 'all'],
+    queryFn: ({ signal }) =>
+      api(endpoints.accountHolder.list, { status: 'active', pageSize: 100 }, { signal }),
+    enabled: kind === 'card',
+  });
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void form.submit(async () => {
+      const count = given(values.dailyCount);
+      const fields = {
+        bankName: values.bankName,
+        accountName: values.accountName,
+        ifsc: values.ifsc,
+        dailyLimit: values.dailyLimit,
+        ...(given(values.minAmount) ? { minAmount: given(values.minAmount) } : {}),
+        ...(given(values.maxAmount) ? { maxAmount: given(values.maxAmount) } : {}),
+        ...(count ? { dailyCount: Number(count) } : {}),
+        ...(given(values.holderId) ? { holderId: Number(values.holderId) } : {}),
+      };
+      if (account) {
+        const input = {
+          id: account.id,
+          ...fields,
+          vpa: given(values.vpa) ?? null,
+          ...(count ? {} : { dailyCount: null }),
+          ...(given(values.minAmount) ? {} : { minAmount: null }),
+          ...(given(values.maxAmount) ? {} : { maxAmount: null }),
+        };
+        const checked = validate(endpoints.receivingAccount.update.input, input);
+        if (!checked.ok) return form.setErrors(checked.errors);
+        await api(endpoints.receivingAccount.update, input, { quiet: [422] });
+      } else {
+        const input = {
+          kind,
+          accountNumber: values.accountNumber,
+          ...fields,
+          ...(given(values.vpa) ? { vpa: given(values.vpa) } : {}),
+        };
+        const checked = validate(endpoints.receivingAccount.create.input, input);
+        if (!checked.ok) return form.setErrors(checked.errors);
+        await api(endpoints.receivingAccount.create, input, { quiet: [422, 409] });
+      }
+      toast('success', t('app.saved'));
+      close(true);
+    });
+  };
+  const text = (
+    key: keyof typeof values,
+    label: string,
+    extra: { required?: boolean; hint?: string } = {},
+  ) => (
+    <Field
+      label={t(`screens.receiving.${label}`)}
+      value={values[key]}
+      onValue={(v) => set(key, v)}
+      error={errors[key]}
+      autoComplete="off"
+      {...extra}
+    />
+  );
+  const title = account
+    ? 'commands.receivingAccount.edit.title'
+    : kind === 'public'
+      ? 'commands.receivingAccount.createPublic.title'
+      : 'commands.receivingAccount.createCard.title';
+  return (
+    <Modal title={t(title)} onClose={() => close()}>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        {kind === 'card' && (
+          <SelectField
+            label={t('screens.receiving.holder')}
+            value={values.holderId}
+            onValue={(v) => set('holderId', v)}
+            error={errors.holderId}
+            options={[
+              { value: '', label: t('screens.receiving.chooseHolder') },
+              ...(holders.data?.list ?? []).map((h) => ({
+                value: String(h.id),
+                label: `${h.name} · ${h.phone}`,
+              })),
+            ]}
+          />
+        )}
+        {text('bankName', 'bankName', { required: true })}
+        {text('accountName', 'accountName', { required: true })}
+        {account ? null : text('accountNumber', 'accountNumber', { required: true })}
+        {text('ifsc', 'ifsc', { required: true, hint: t('screens.receiving.ifscHint') })}
+        {text('vpa', 'vpa', { hint: t('screens.receiving.vpaHint') })}
+        {text('dailyLimit', 'dailyLimit', { required: true })}
+        {text('dailyCount', 'dailyCount')}
+        {text('minAmount', 'minAmount')}
+        {text('maxAmount', 'maxAmount')}
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={form.busy}>
+            {t('app.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

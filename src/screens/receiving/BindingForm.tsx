@@ -1,0 +1,122 @@
+import { useQuery } from '@tanstack/react-query';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { SelectField } from '../../ui/fields.tsx';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+
+interface Props {
+  close: (result?: unknown) => void;
+}
+
+/** Binds a receiving account to a bank channel: weight, the merchants it serves (none: all), active hours. */
+export default function BindingForm({ close }: Props) {
+  const t = useT();
+  const form = useForm({
+    accountId: '',
+    channelId: '',
+    weight: '100',
+    merchantIds: '',
+    activeFrom: '',
+    activeTo: '',
+  });
+  const { values, set, errors } = form;
+  const accounts = useQuery({
+    queryKey: ['receivingAccount', 'all'],
+    queryFn: ({ signal }) => api(endpoints.receivingAccount.list, { pageSize: 100 }, { signal }),
+  });
+  const channels = useQuery({
+    queryKey: ['channel', 'all'],
+    queryFn: ({ signal }) => api(endpoints.channel.list, { pageSize: 100 }, { signal }),
+  });
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void form.submit(async () => {
+      const input = {
+        accountId: Number(values.accountId),
+        channelId: Number(values.channelId),
+        weight: Number(values.weight),
+        merchantIds: values.merchantIds
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map(Number),
+        ...(values.activeFrom ? { activeFrom: values.activeFrom } : {}),
+        ...(values.activeTo ? { activeTo: values.activeTo } : {}),
+      };
+      const checked = validate(endpoints.cardBinding.create.input, input);
+      if (!checked.ok) return form.setErrors(checked.errors);
+      await api(endpoints.cardBinding.create, input, { quiet: [422, 409] });
+      toast('success', t('app.saved'));
+      close(true);
+    });
+  };
+  return (
+    <Modal title={t('commands.cardBinding.create.title')} onClose={() => close()}>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <SelectField
+          label={t('screens.receiving.account')}
+          value={values.accountId}
+          onValue={(v) => set('accountId', v)}
+          error={errors.accountId}
+          options={[
+            { value: '', label: t('screens.receiving.chooseAccount') },
+            ...(accounts.data?.list ?? []).map((a) => ({
+              value: String(a.id),
+              label: `${a.bankName} · ${a.accountNumber}`,
+            })),
+          ]}
+        />
+        <SelectField
+          label={t('screens.receiving.channel')}
+          value={values.channelId}
+          onValue={(v) => set('channelId', v)}
+          error={errors.channelId}
+          options={[
+            { value: '', label: t('screens.receiving.chooseChannel') },
+            ...(channels.data?.list ?? [])
+              .filter((c) => c.adapter === 'bank')
+              .map((c) => ({ value: String(c.id), label: `${c.code} · ${c.name}` })),
+          ]}
+        />
+        <Field
+          label={t('screens.receiving.weight')}
+          value={values.weight}
+          onValue={(v) => set('weight', v)}
+          error={errors.weight}
+          inputMode="numeric"
+        />
+        <Field
+          label={t('screens.receiving.merchantIds')}
+          value={values.merchantIds}
+          onValue={(v) => set('merchantIds', v)}
+          error={errors.merchantIds}
+          hint={t('screens.receiving.merchantIdsHint')}
+        />
+        <Field
+          label={t('screens.receiving.activeFrom')}
+          value={values.activeFrom}
+          onValue={(v) => set('activeFrom', v)}
+          error={errors.activeFrom}
+          placeholder="09:00"
+        />
+        <Field
+          label={t('screens.receiving.activeTo')}
+          value={values.activeTo}
+          onValue={(v) => set('activeTo', v)}
+          error={errors.activeTo}
+          placeholder="21:00"
+        />
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={form.busy}>
+            {t('app.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

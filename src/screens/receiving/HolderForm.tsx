@@ -1,0 +1,88 @@
+import type { Contexts } from '../../../commands/index.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { SelectField } from '../../ui/fields.tsx';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+
+type Holder = Contexts['accountHolder'];
+
+interface Props {
+  holder?: Holder;
+  close: (result?: unknown) => void;
+}
+
+/** Creates or edits an account holder: name, phone, ID document number, commission rate, status. */
+export default function HolderForm({ holder, close }: Props) {
+  const t = useT();
+  const form = useForm({
+    name: holder?.name ?? '',
+    phone: holder?.phone ?? '',
+    idNumber: holder?.idNumber ?? '',
+    commissionRate: holder?.commissionRate ?? '0',
+    status: holder?.status ?? 'active',
+  });
+  const { values, set, errors } = form;
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void form.submit(async () => {
+      const { status, ...fields } = values;
+      if (holder) {
+        const input = { id: holder.id, ...fields, status };
+        const checked = validate(endpoints.accountHolder.update.input, input);
+        if (!checked.ok) return form.setErrors(checked.errors);
+        await api(endpoints.accountHolder.update, input, { quiet: [422] });
+      } else {
+        const checked = validate(endpoints.accountHolder.create.input, fields);
+        if (!checked.ok) return form.setErrors(checked.errors);
+        await api(endpoints.accountHolder.create, fields, { quiet: [422] });
+      }
+      toast('success', t('app.saved'));
+      close(true);
+    });
+  };
+  const text = (key: 'name' | 'phone' | 'idNumber' | 'commissionRate', label: string) => (
+    <Field
+      label={t(`screens.receiving.${label}`)}
+      value={values[key]}
+      onValue={(v) => set(key, v)}
+      error={errors[key]}
+      autoComplete="off"
+      required
+    />
+  );
+  return (
+    <Modal
+      title={t(holder ? 'commands.accountHolder.edit.title' : 'commands.accountHolder.create.title')}
+      onClose={() => close()}
+    >
+      <form className="form" onSubmit={onSubmit} noValidate>
+        {text('name', 'holderName')}
+        {text('phone', 'phone')}
+        {text('idNumber', 'idNumber')}
+        {text('commissionRate', 'commissionRatePercent')}
+        {holder && (
+          <SelectField
+            label={t('screens.receiving.status')}
+            value={values.status}
+            onValue={(v) => set('status', v as Holder['status'])}
+            options={(['active', 'disabled'] as const).map((s) => ({
+              value: s,
+              label: t(`screens.receiving.holderStatuses.${s}`),
+            }))}
+          />
+        )}
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={form.busy}>
+            {t('app.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,124 @@
+import { useQuery } from '@tanstack/react-query';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { SelectField } from '../../ui/fields.tsx';
+import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+
+interface Props {
+  close: (result?: unknown) => void;
+}
+
+/** Registers a phone number or UPI handle to an account holder, linked to some of the holder's cards. */
+export default function NumberForm({ close }: Props) {
+  const t = useT();
+  const form = useForm({
+    holderId: '',
+    kind: 'phone' as 'phone' | 'upi',
+    value: '',
+    accountIds: [] as string[],
+  });
+  const { values, set, errors } = form;
+  const holders = useQuery({
+    queryKey: ['accountHolder', 'all'],
+    queryFn: ({ signal }) => api(endpoints.accountHolder.list, { pageSize: 100 }, { signal }),
+  });
+  const cards = useQuery({
+    queryKey: ['receivingAccount', 'holder', values.holderId],
+    queryFn: ({ signal }) =>
+      api(
+        endpoints.receivingAccount.list,
+        { kind: 'card', holderId: Number(values.holderId), pageSize: 100 },
+        { signal },
+      ),
+    enabled: values.holderId !== '',
+  });
+  const toggle = (id: string) =>
+    set(
+      'accountIds',
+      values.accountIds.includes(id) ? values.accountIds.filter((x) => x !== id) : [...values.accountIds, id],
+    );
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void form.submit(async () => {
+      const input = {
+        holderId: Number(values.holderId),
+        kind: values.kind,
+        value: values.value,
+        accountIds: values.accountIds.map(Number),
+      };
+      const checked = validate(endpoints.holderNumber.create.input, input);
+      if (!checked.ok) return form.setErrors(checked.errors);
+      await api(endpoints.holderNumber.create, input, { quiet: [422, 409] });
+      toast('success', t('app.saved'));
+      close(true);
+    });
+  };
+  return (
+    <Modal title={t('commands.holderNumber.create.title')} onClose={() => close()}>
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <SelectField
+          label={t('screens.receiving.holder')}
+          value={values.holderId}
+          onValue={(v) => {
+            set('holderId', v);
+            set('accountIds', []);
+          }}
+          error={errors.holderId}
+          options={[
+            { value: '', label: t('screens.receiving.chooseHolder') },
+            ...(holders.data?.list ?? []).map((h) => ({
+              value: String(h.id),
+              label: `${h.name} · ${h.phone}`,
+            })),
+          ]}
+        />
+        <SelectField
+          label={t('screens.receiving.numberKind')}
+          value={values.kind}
+          onValue={(v) => set('kind', v as 'phone' | 'upi')}
+          options={(['phone', 'upi'] as const).map((k) => ({
+            value: k,
+            label: t(`screens.receiving.numberKinds.${k}`),
+          }))}
+        />
+        <Field
+          label={t('screens.receiving.number')}
+          value={values.value}
+          onValue={(v) => set('value', v)}
+          error={errors.value}
+          autoComplete="off"
+          required
+        />
+        {(cards.data?.list.length ?? 0) > 0 && (
+          <fieldset className="field">
+            <legend>{t('screens.receiving.linkedCards')}</legend>
+            <div className="checks">
+              {cards.data!.list.map((c) => (
+                <label key={c.id}>
+                  <input
+                    type="checkbox"
+                    checked={values.accountIds.includes(String(c.id))}
+                    onChange={() => toggle(String(c.id))}
+                  />{' '}
+                  {`${c.bankName} · ${c.accountNumber}`}
+                </label>
+              ))}
+            </div>
+            {errors.accountIds && <p className="field-error">{errors.accountIds}</p>}
+          </fieldset>
+        )}
+        <div className="form-actions">
+          <button type="button" className="button" onClick={() => close()}>
+            {t('app.cancel')}
+          </button>
+          <button type="submit" className="button primary" disabled={form.busy}>
+            {t('app.save')}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
