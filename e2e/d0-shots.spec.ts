@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { adminApi, signIn } from './orders-support.ts';
 import { financeUser } from './settlement-support.ts';
+import { setLanguage, shooter, widths } from './shots.ts';
 import { watchConsole } from './support.ts';
 
 // Screenshots of the D0 settlement summary for people to look at, in both languages, at 1280 and 800 px:
@@ -12,20 +12,7 @@ import { watchConsole } from './support.ts';
 const dir = process.env.D0_SHOTS_DIR ?? '';
 test.skip(!dir, 'screenshots are taken on demand (D0_SHOTS_DIR)');
 
-const widths = [1280, 800];
-
-async function setLanguage(page: Page, language: 'en' | 'zh_CN') {
-  const current = await page.evaluate(() => document.documentElement.lang);
-  if ((current === 'zh-CN') === (language === 'zh_CN')) return;
-  await page.getByRole('button', { name: language === 'zh_CN' ? 'Language' : '语言' }).click();
-  await page.getByRole('menuitemradio', { name: language === 'zh_CN' ? '中文' : 'English' }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh_CN' ? 'zh-CN' : 'en');
-}
-
-async function shoot(page: Page, name: string, language: string, width: number) {
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: join(dir, `${name}-${language}-${width}.png`) });
-}
+const shoot = shooter(dir);
 
 test('D0 settlement summary: every merchant, one merchant, the totals', async ({ browser }) => {
   test.setTimeout(300_000);

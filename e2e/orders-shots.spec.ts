@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { adminApi, demoMerchantOperator, lastDays, signIn } from './orders-support.ts';
+import { setLanguage, shooter, widths } from './shots.ts';
 import { adminPassword, watchConsole } from './support.ts';
 
 // Screenshots of the order screens for people to look at, in both languages, at 1280 and 800 px:
@@ -12,25 +12,7 @@ const dir = process.env.ORDERS_SHOTS_DIR ?? '';
 test.skip(!dir, 'screenshots are taken on demand (ORDERS_SHOTS_DIR)');
 test.describe.configure({ mode: 'serial' });
 
-const languages = [
-  { id: 'en', menu: 'Language', pick: '中文' },
-  { id: 'zh_CN', menu: '语言', pick: 'English' },
-] as const;
-const widths = [1280, 800];
-
-async function setLanguage(page: Page, language: 'en' | 'zh_CN') {
-  const current = await page.evaluate(() => document.documentElement.lang);
-  if ((current === 'zh-CN') === (language === 'zh_CN')) return;
-  const from = languages.find((l) => l.id !== language)!;
-  await page.getByRole('button', { name: from.menu }).click();
-  await page.getByRole('menuitemradio', { name: from.pick }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh_CN' ? 'zh-CN' : 'en');
-}
-
-async function shoot(page: Page, name: string, language: string, width: number) {
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: join(dir, `${name}-${language}-${width}.png`) });
-}
+const shoot = shooter(dir);
 
 test('order screens: list, drawer, palette results and the single transfer form', async ({ browser }) => {
   test.setTimeout(240_000);

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { adminApi, demoMerchantOperator, nextCode, type Operator, signIn } from './orders-support.ts';
 import { clientAs, financeUser } from './settlement-support.ts';
+import { setLanguage, shooter, widths } from './shots.ts';
 import { watchConsole } from './support.ts';
 
 // Screenshots of the settlement screens for people to look at, in both languages, at 1280 and 800 px:
@@ -13,25 +13,7 @@ const dir = process.env.SETTLEMENT_SHOTS_DIR ?? '';
 test.skip(!dir, 'screenshots are taken on demand (SETTLEMENT_SHOTS_DIR)');
 test.describe.configure({ mode: 'serial' });
 
-const languages = [
-  { id: 'en', menu: 'Language', pick: '中文' },
-  { id: 'zh_CN', menu: '语言', pick: 'English' },
-] as const;
-const widths = [1280, 800];
-
-async function setLanguage(page: Page, language: 'en' | 'zh_CN') {
-  const current = await page.evaluate(() => document.documentElement.lang);
-  if ((current === 'zh-CN') === (language === 'zh_CN')) return;
-  const from = languages.find((l) => l.id !== language)!;
-  await page.getByRole('button', { name: from.menu }).click();
-  await page.getByRole('menuitemradio', { name: from.pick }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh_CN' ? 'zh-CN' : 'en');
-}
-
-async function shoot(page: Page, name: string, language: string, width: number) {
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: join(dir, `${name}-${language}-${width}.png`) });
-}
+const shoot = shooter(dir);
 
 /** Applications in each open state (bank and USDT), so the queue and its drawer have something to show. */
 async function openApplications(merchant: Operator, confirmer: Operator): Promise<string[]> {

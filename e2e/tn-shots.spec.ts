@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { adminApi, nextCode, signIn } from './orders-support.ts';
 import { financeUser } from './settlement-support.ts';
+import { setLanguage, shooter, widths } from './shots.ts';
 import { watchConsole } from './support.ts';
 
 // Screenshots of the T+N screens for people to look at, in both languages, at 1280 and 800 px:
@@ -13,20 +13,7 @@ import { watchConsole } from './support.ts';
 const dir = process.env.TN_SHOTS_DIR ?? '';
 test.skip(!dir, 'screenshots are taken on demand (TN_SHOTS_DIR)');
 
-const widths = [1280, 800];
-
-async function setLanguage(page: Page, language: 'en' | 'zh_CN') {
-  const current = await page.evaluate(() => document.documentElement.lang);
-  if ((current === 'zh-CN') === (language === 'zh_CN')) return;
-  await page.getByRole('button', { name: language === 'zh_CN' ? 'Language' : '语言' }).click();
-  await page.getByRole('menuitemradio', { name: language === 'zh_CN' ? '中文' : 'English' }).click();
-  await expect(page.locator('html')).toHaveAttribute('lang', language === 'zh_CN' ? 'zh-CN' : 'en');
-}
-
-async function shoot(page: Page, name: string, language: string, width: number) {
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: join(dir, `${name}-${language}-${width}.png`) });
-}
+const shoot = shooter(dir);
 
 test('T+N screens: the lines, a run by keyboard, the runs and a run’s drawer', async ({ browser }) => {
   test.setTimeout(300_000);

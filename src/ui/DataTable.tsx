@@ -82,7 +82,7 @@ interface ListAnswer<R> {
   nextCursor: string | null;
 }
 
-interface DataTableProps<C extends ContextName> {
+export interface DataTableProps<C extends ContextName> {
   /** Names the column choice in localStorage. */
   id: string;
   endpoint: Endpoint;

@@ -168,7 +168,6 @@ export function CodeAndActions({
   submitLabel: string;
   tone?: 'primary' | 'danger';
 }) {
-  const t = useT();
   return (
     <>
       <GoogleCodeField
@@ -176,14 +175,32 @@ export function CodeAndActions({
         onValue={(v) => form.set('code', v)}
         error={form.errors.code}
       />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={onCancel}>
-          {t('app.cancel')}
-        </button>
-        <button type="submit" className={`button ${tone}`} disabled={form.busy}>
-          {submitLabel}
-        </button>
-      </div>
+      <FormActions busy={form.busy} onCancel={onCancel} submitLabel={submitLabel} tone={tone} />
     </>
+  );
+}
+
+/** The foot of a form: Cancel, then the submitting button (Save unless named), off while it is sending. */
+export function FormActions({
+  busy,
+  onCancel,
+  submitLabel,
+  tone = 'primary',
+}: {
+  busy: boolean;
+  onCancel: () => void;
+  submitLabel?: string;
+  tone?: 'primary' | 'danger';
+}) {
+  const t = useT();
+  return (
+    <div className="form-actions">
+      <button type="button" className="button" onClick={onCancel}>
+        {t('app.cancel')}
+      </button>
+      <button type="submit" className={`button ${tone}`} disabled={busy}>
+        {submitLabel ?? t('app.save')}
+      </button>
+    </div>
   );
 }

@@ -204,6 +204,11 @@ describe.each(engines)('receiving accounts and the bank channel on %s', (engine)
     );
     expect(unknownHolder.errno).toBe(errno.invalid);
     expect((await s.db.select().from(receivingAccounts)).length).toBe(before);
+    expect((await s.call(receivingAccount.create, base, root)).errno).toBe(0);
+    const again = await s.call(receivingAccount.create, base, root);
+    expect(again.errno).toBe(errno.conflict);
+    expect(JSON.stringify(again.data)).toContain('accountNumber');
+    expect((await s.db.select().from(receivingAccounts)).length).toBe(before + 1);
     const card = await newCard();
     const upd = await s.call(
       receivingAccount.update,

@@ -5,6 +5,7 @@
  * a bank channel), a taken account number or binding with 409, and are audited.
  */
 import { and, count, desc, eq, ilike, inArray, or, type SQL, sql } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
@@ -35,6 +36,25 @@ type Holder = typeof accountHolders.$inferSelect;
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 const taken = (path: string) =>
   new AppError(errno.conflict, { fields: [{ path, code: 'taken', message: path }] });
+/** Runs an insert or update; a unique key already held answers 409 on `path` instead. */
+async function orTaken<T>(path: string, write: PromiseLike<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    if (sqlState(err) === '23505') throw taken(path);
+    throw err;
+  }
+}
+/** How many rows of `table` a list's filter matches, for its pager. */
+async function totalOf(tx: Db, table: PgTable, where: SQL | undefined): Promise<number> {
+  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(table).where(where);
+  return n;
+}
+/** A row the request names must exist: 404 otherwise. */
+function found<T>(row: T | undefined): T {
+  if (!row) throw new AppError(errno.notFound);
+  return row;
+}
 const money = (v: number | null) => (v === null ? null : formatMinor(v));
 
 /** "HH:MM" → minutes of the day, and back. */
@@ -125,9 +145,9 @@ function checkBounds(min: number | null, max: number | null, lang: Lang) {
 }
 
 async function lockedAccount(tx: Db, id: number): Promise<Account> {
-  const [a] = await tx.select().from(receivingAccounts).where(eq(receivingAccounts.id, id)).for('update');
-  if (!a) throw new AppError(errno.notFound);
-  return a;
+  return found(
+    (await tx.select().from(receivingAccounts).where(eq(receivingAccounts.id, id)).for('update'))[0],
+  );
 }
 
 export const receivingRoutes = [
@@ -135,9 +155,9 @@ export const receivingRoutes = [
     if (input.holderId !== undefined) await holderOr422(tx, input.holderId, req.lang);
     checkBounds(input.minAmount ?? null, input.maxAmount ?? null, req.lang);
     const now = deps.clock.now();
-    let row: Account | undefined;
-    try {
-      [row] = await tx
+    const [row] = await orTaken(
+      'accountNumber',
+      tx
         .insert(receivingAccounts)
         .values({
           kind: input.kind,
@@ -154,11 +174,8 @@ export const receivingRoutes = [
           createdAt: now,
           updatedAt: now,
         })
-        .returning();
-    } catch (err) {
-      if (sqlState(err) === '23505') throw taken('accountNumber');
-      throw err;
-    }
+        .returning(),
+    );
     audit({ target: `receivingAccount:${row!.id}`, changes: changes({}, auditedAccount(row!)) });
     return { id: row!.id };
   }),
@@ -179,14 +196,12 @@ export const receivingRoutes = [
         : undefined,
     );
     const list = await accountRows(tx, deps.clock.now(), where, pageWindow(input.page, input.pageSize));
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(receivingAccounts).where(where);
+    const n = await totalOf(tx, receivingAccounts, where);
     return { list, total: n, nextCursor: null };
   }),
 
   handle(receivingAccount.info, async ({ input, tx, deps }) => {
-    const [row] = await accountRows(tx, deps.clock.now(), eq(receivingAccounts.id, input.id));
-    if (!row) throw new AppError(errno.notFound);
-    return row;
+    return found((await accountRows(tx, deps.clock.now(), eq(receivingAccounts.id, input.id)))[0]);
   }),
 
   handle(receivingAccount.update, async ({ input, tx, deps, req, audit }) => {
@@ -211,17 +226,14 @@ export const receivingRoutes = [
       set.maxAmount === undefined ? old.maxAmount : set.maxAmount,
       req.lang,
     );
-    let row: Account | undefined;
-    try {
-      [row] = await tx
+    const [row] = await orTaken(
+      'ifsc',
+      tx
         .update(receivingAccounts)
         .set({ ...set, updatedAt: deps.clock.now() })
         .where(eq(receivingAccounts.id, old.id))
-        .returning();
-    } catch (err) {
-      if (sqlState(err) === '23505') throw taken('ifsc');
-      throw err;
-    }
+        .returning(),
+    );
     audit({ changes: changes(auditedAccount(old), auditedAccount(row!)) });
     return { ok: true as const };
   }),
@@ -278,7 +290,7 @@ export const receivingRoutes = [
       .orderBy(desc(accountHolders.id))
       .limit(limit)
       .offset(offset);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(accountHolders).where(where);
+    const n = await totalOf(tx, accountHolders, where);
     return {
       list: rows.map(({ holder: h, cards }) => ({
         id: h.id,
@@ -296,8 +308,9 @@ export const receivingRoutes = [
   }),
 
   handle(accountHolder.update, async ({ input, tx, deps, audit }) => {
-    const [old] = await tx.select().from(accountHolders).where(eq(accountHolders.id, input.id)).for('update');
-    if (!old) throw new AppError(errno.notFound);
+    const old = found(
+      (await tx.select().from(accountHolders).where(eq(accountHolders.id, input.id)).for('update'))[0],
+    );
     audit({ target: `accountHolder:${old.id}` });
     const set: Partial<typeof accountHolders.$inferInsert> = {};
     if (input.name !== undefined) set.name = input.name;
@@ -338,9 +351,9 @@ export const receivingRoutes = [
     const from = input.activeFrom === undefined ? null : minutesOf(input.activeFrom);
     const to = input.activeTo === undefined ? null : minutesOf(input.activeTo);
     if (from !== null && from === to) throw invalidField(req.lang, 'activeTo', 'validation.hoursPair');
-    let row: typeof cardBindings.$inferSelect | undefined;
-    try {
-      [row] = await tx
+    const [row] = await orTaken(
+      'channelId',
+      tx
         .insert(cardBindings)
         .values({
           accountId: input.accountId,
@@ -351,11 +364,8 @@ export const receivingRoutes = [
           activeTo: to,
           createdAt: deps.clock.now(),
         })
-        .returning();
-    } catch (err) {
-      if (sqlState(err) === '23505') throw taken('channelId');
-      throw err;
-    }
+        .returning(),
+    );
     audit({ target: `cardBinding:${row!.id}` });
     return { id: row!.id };
   }),
@@ -380,7 +390,7 @@ export const receivingRoutes = [
       .orderBy(desc(cardBindings.id))
       .limit(limit)
       .offset(offset);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(cardBindings).where(where);
+    const n = await totalOf(tx, cardBindings, where);
     return {
       list: rows.map(({ binding: b, bankName, accountNumber, channelCode }) => ({
         id: b.id,
@@ -400,8 +410,7 @@ export const receivingRoutes = [
   }),
 
   handle(cardBinding.delete, async ({ input, tx, audit }) => {
-    const [gone] = await tx.delete(cardBindings).where(eq(cardBindings.id, input.id)).returning();
-    if (!gone) throw new AppError(errno.notFound);
+    const gone = found((await tx.delete(cardBindings).where(eq(cardBindings.id, input.id)).returning())[0]);
     audit({
       target: `cardBinding:${gone.id}`,
       detail: { accountId: gone.accountId, channelId: gone.channelId, weight: gone.weight },
@@ -413,9 +422,9 @@ export const receivingRoutes = [
     audit({ detail: input });
     await holderOr422(tx, input.holderId, req.lang);
     await checkHolderCards(tx, input.holderId, input.accountIds, req.lang);
-    let row: typeof holderNumbers.$inferSelect | undefined;
-    try {
-      [row] = await tx
+    const [row] = await orTaken(
+      'value',
+      tx
         .insert(holderNumbers)
         .values({
           holderId: input.holderId,
@@ -424,11 +433,8 @@ export const receivingRoutes = [
           accountIds: input.accountIds,
           createdAt: deps.clock.now(),
         })
-        .returning();
-    } catch (err) {
-      if (sqlState(err) === '23505') throw taken('value');
-      throw err;
-    }
+        .returning(),
+    );
     audit({ target: `holderNumber:${row!.id}` });
     return { id: row!.id };
   }),
@@ -444,7 +450,7 @@ export const receivingRoutes = [
       .orderBy(desc(holderNumbers.id))
       .limit(limit)
       .offset(offset);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(holderNumbers).where(where);
+    const n = await totalOf(tx, holderNumbers, where);
     return {
       list: rows.map(({ n: h, holderName }) => ({
         id: h.id,
@@ -462,8 +468,9 @@ export const receivingRoutes = [
   }),
 
   handle(holderNumber.update, async ({ input, tx, req, audit }) => {
-    const [old] = await tx.select().from(holderNumbers).where(eq(holderNumbers.id, input.id)).for('update');
-    if (!old) throw new AppError(errno.notFound);
+    const old = found(
+      (await tx.select().from(holderNumbers).where(eq(holderNumbers.id, input.id)).for('update'))[0],
+    );
     audit({ target: `holderNumber:${old.id}` });
     if (input.accountIds !== undefined) await checkHolderCards(tx, old.holderId, input.accountIds, req.lang);
     const set: Partial<typeof holderNumbers.$inferInsert> = {};

@@ -5,7 +5,7 @@ import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField } from '../../ui/fields.tsx';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 type Account = Contexts['receivingAccount'];
@@ -128,14 +128,7 @@ export default function AccountForm({ kind, account, close }: Props) {
         {text('dailyCount', 'dailyCount')}
         {text('minAmount', 'minAmount')}
         {text('maxAmount', 'maxAmount')}
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('app.save')}
-          </button>
-        </div>
+        <FormActions busy={form.busy} onCancel={() => close()} />
       </form>
     </Modal>
   );

@@ -2,9 +2,8 @@ import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
-import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
-import { Page } from '../Page.tsx';
+import type { Column, Filter } from '../../ui/DataTable.tsx';
+import { ListPage } from './ListPage.tsx';
 
 type Binding = Contexts['cardBinding'];
 
@@ -48,21 +47,13 @@ export default function BindingsScreen() {
     { id: 'channelId', label: tr('screens.receiving.channelId'), kind: 'text' },
   ];
   return (
-    <Page
-      title={tr('commands.cardBinding.list.title')}
-      actions={<CommandButton id="cardBinding.create" primary />}
-    >
-      <DataTable
-        id="card-binding"
-        label={tr('commands.cardBinding.list.title')}
-        endpoint={endpoints.cardBinding.list}
-        context="cardBinding"
-        columns={columns}
-        filters={filters}
-        paging="page"
-        rowKey={(r) => String(r.id)}
-        detailTitle={(r) => `${r.accountLabel} · ${r.channelCode}`}
-      />
-    </Page>
+    <ListPage
+      id="card-binding"
+      endpoint={endpoints.cardBinding.list}
+      context="cardBinding"
+      columns={columns}
+      filters={filters}
+      detailTitle={(r) => `${r.accountLabel} · ${r.channelCode}`}
+    />
   );
 }

@@ -1,13 +1,10 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatTime } from '../../lib/format.ts';
-import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
-import { Badge } from '../../ui/Badge.tsx';
-import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import type { Column, Filter } from '../../ui/DataTable.tsx';
 import { percent } from '../merchant/terms.ts';
-import { Page } from '../Page.tsx';
+import { ListPage, statusColumn } from './ListPage.tsx';
 
 type Holder = Contexts['accountHolder'];
 
@@ -36,18 +33,7 @@ const columns: Column<Holder>[] = [
     width: '80px',
     sortable: true,
   },
-  {
-    id: 'status',
-    header: 'screens.receiving.status',
-    value: (r) => r.status,
-    cell: (r) => (
-      <Badge tone={r.status === 'active' ? 'ok' : 'muted'}>
-        {t(`screens.receiving.holderStatuses.${r.status}`)}
-      </Badge>
-    ),
-    width: '90px',
-    sortable: true,
-  },
+  statusColumn(),
   {
     id: 'createdAt',
     header: 'screens.receiving.createdAt',
@@ -63,21 +49,13 @@ export default function HoldersScreen() {
   const tr = useT();
   const filters: Filter[] = [{ id: 'q', label: tr('screens.receiving.holderSearch'), kind: 'text' }];
   return (
-    <Page
-      title={tr('commands.accountHolder.list.title')}
-      actions={<CommandButton id="accountHolder.create" primary />}
-    >
-      <DataTable
-        id="account-holder"
-        label={tr('commands.accountHolder.list.title')}
-        endpoint={endpoints.accountHolder.list}
-        context="accountHolder"
-        columns={columns}
-        filters={filters}
-        paging="page"
-        rowKey={(r) => String(r.id)}
-        detailTitle={(r) => r.name}
-      />
-    </Page>
+    <ListPage
+      id="account-holder"
+      endpoint={endpoints.accountHolder.list}
+      context="accountHolder"
+      columns={columns}
+      filters={filters}
+      detailTitle={(r) => r.name}
+    />
   );
 }

@@ -4,7 +4,7 @@ import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField } from '../../ui/fields.tsx';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -110,14 +110,7 @@ export default function NumberForm({ close }: Props) {
             {errors.accountIds && <p className="field-error">{errors.accountIds}</p>}
           </fieldset>
         )}
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('app.save')}
-          </button>
-        </div>
+        <FormActions busy={form.busy} onCancel={() => close()} />
       </form>
     </Modal>
   );

@@ -2,10 +2,8 @@ import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
-import { Badge } from '../../ui/Badge.tsx';
-import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
-import { Page } from '../Page.tsx';
+import type { Column, Filter } from '../../ui/DataTable.tsx';
+import { ListPage, statusColumn } from './ListPage.tsx';
 
 type HolderNumber = Contexts['holderNumber'];
 
@@ -33,18 +31,7 @@ const columns: Column<HolderNumber>[] = [
     cell: (r) => (r.accountIds.length ? r.accountIds.map((id) => `#${id}`).join(', ') : '—'),
     width: '140px',
   },
-  {
-    id: 'status',
-    header: 'screens.receiving.status',
-    value: (r) => r.status,
-    cell: (r) => (
-      <Badge tone={r.status === 'active' ? 'ok' : 'muted'}>
-        {t(`screens.receiving.holderStatuses.${r.status}`)}
-      </Badge>
-    ),
-    width: '90px',
-    sortable: true,
-  },
+  statusColumn(),
 ];
 
 /** Number management: the phone numbers and UPI handles registered to account holders, and their cards. */
@@ -52,21 +39,13 @@ export default function NumbersScreen() {
   const tr = useT();
   const filters: Filter[] = [{ id: 'holderId', label: tr('screens.receiving.holderId'), kind: 'text' }];
   return (
-    <Page
-      title={tr('commands.holderNumber.list.title')}
-      actions={<CommandButton id="holderNumber.create" primary />}
-    >
-      <DataTable
-        id="holder-number"
-        label={tr('commands.holderNumber.list.title')}
-        endpoint={endpoints.holderNumber.list}
-        context="holderNumber"
-        columns={columns}
-        filters={filters}
-        paging="page"
-        rowKey={(r) => String(r.id)}
-        detailTitle={(r) => `${r.value} · ${r.holderName}`}
-      />
-    </Page>
+    <ListPage
+      id="holder-number"
+      endpoint={endpoints.holderNumber.list}
+      context="holderNumber"
+      columns={columns}
+      filters={filters}
+      detailTitle={(r) => `${r.value} · ${r.holderName}`}
+    />
   );
 }
