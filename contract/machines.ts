@@ -46,6 +46,8 @@ export const payin = machine({
     succeeded: ['paid'],
     /** Entering one of these sends the merchant a callback. */
     announced: ['paid', 'failed', 'unpaid'],
+    /** The order holds its receiving account's daily amount and count (a bank channel's pay-in). */
+    holdsAccountCapacity: ['pending', 'paid'],
   },
 });
 

@@ -12,9 +12,8 @@ import { rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
 import { weightedOrder } from '../payin/routing.ts';
 
-/** The states in which an order holds its account's capacity. */
-const holding: readonly PayinStatus[] = [payin.state.pending, payin.state.paid];
-const holds = (s: PayinStatus | null | undefined) => s != null && holding.includes(s);
+/** Whether an order in state `s` holds its account's capacity (the pay-in machine's set). */
+const holds = (s: PayinStatus | null | undefined) => s != null && payin.is('holdsAccountCapacity', s);
 
 /** A receiving account a pay-in of `amount` may go to now, with its binding's weight. */
 interface Candidate {
