@@ -14,6 +14,9 @@ const businessScreens = [
   'accountHolder.list',
   'cardBinding.list',
   'holderNumber.list',
+  'statement.import',
+  'statement.list',
+  'statement.exceptions',
 ];
 
 const merchant: Contexts['merchant'] = {

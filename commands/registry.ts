@@ -11,6 +11,7 @@ import { settingCommands } from './settings.ts';
 import { settlementCommands } from './settlement.ts';
 import { slipCommands } from './slip.ts';
 import { statCommands } from './stat.ts';
+import { statementCommands } from './statement.ts';
 import { systemCommands } from './system.ts';
 import { tnCommands } from './tn.ts';
 import {
@@ -68,6 +69,7 @@ export const commands: readonly Command[] = assemble([
   ...statCommands,
   ...businessCommands,
   ...receivingCommands,
+  ...statementCommands,
   ...settingCommands,
   ...systemCommands,
   ...appCommands,

@@ -29,7 +29,10 @@ export interface Contexts {
   /** A withdrawal slip (its drawer lists its lines). */
   slip: Output<typeof endpoints.withdrawalSlip.list>['list'][number];
   /** A row of the D0 settlement summary: a merchant's collection wallet over one business day. */
-  d0Row: Output<typeof endpoints.statOrder.balance>['list'][number];
+  d0Row: Extract<Output<typeof endpoints.statOrder.balance>, { view: 'd0' }>['list'][number];
+  accountRow: Extract<Output<typeof endpoints.statOrder.balance>, { view: 'account' }>['list'][number];
+  statementLineRow: Output<typeof endpoints.statement.list>['list'][number];
+  statementImportRow: Output<typeof endpoints.statement.imports>['list'][number];
   /** A receiving account: a public account or a donor card, with today's figures. */
   receivingAccount: Output<typeof endpoints.receivingAccount.list>['list'][number];
   accountHolder: Output<typeof endpoints.accountHolder.list>['list'][number];

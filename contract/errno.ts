@@ -58,6 +58,8 @@ export const errno = {
    * commits (the request, the code's use) and carries `{approvalId}`.
    */
   approvalRequested: 1043,
+  /** Bank statements (1050–1059). The file has rows that cannot be read (`data.rows`): nothing was saved. */
+  statementRows: 1050,
 } as const;
 
 export type Errno = (typeof errno)[keyof typeof errno];

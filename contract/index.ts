@@ -21,6 +21,7 @@ import { role } from './endpoints/role.ts';
 import { settlementPayment, settlementPayout, settlementQuery } from './endpoints/settlement.ts';
 import { withdrawalSlip } from './endpoints/slip.ts';
 import { statOrder } from './endpoints/stat.ts';
+import { statement, statementMappingEndpoints } from './endpoints/statement.ts';
 import { health, log, mailOutbox } from './endpoints/system.ts';
 import { merchantSettlementtn, settlementtnLog } from './endpoints/tn.ts';
 
@@ -48,6 +49,8 @@ export const endpoints = {
   settlementtnLog,
   withdrawalSlip,
   receivingAccount,
+  statementMapping: statementMappingEndpoints,
+  statement,
   accountHolder,
   cardBinding,
   holderNumber,

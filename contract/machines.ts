@@ -227,6 +227,34 @@ export const slipLine = machine({
   },
 });
 
+/**
+ * An imported bank statement line (OPERATIONS.md section 2). A line is saved `new`, then matching (on
+ * import, or on demand) moves it: `matched` (it paid a pay-in as a supplement whose source is the line,
+ * or closed a withdrawal-slip line), `proposed` (exactly one open pay-in of its amount on its account:
+ * shown for one click, never paid by itself) or `exception` (its kind says why: `amount_mismatch`,
+ * `ambiguous`, `unmatched`). A person resolves the open ones: match to an order, or dismiss with a reason.
+ */
+export const statementLine = machine({
+  name: 'statementLine',
+  states: ['new', 'proposed', 'exception', 'matched', 'dismissed'],
+  initial: 'new',
+  final: ['matched', 'dismissed'],
+  actions: {
+    /** Paid a pay-in or closed a slip line: by matching, or by a person choosing the order. */
+    match: { from: ['new', 'proposed', 'exception'], to: 'matched' },
+    /** One open pay-in of its amount on its account: waits for one click. */
+    propose: { from: ['new', 'exception'], to: 'proposed' },
+    /** Nothing it can pay by itself: an amount mismatch, several candidates, or none. */
+    except: { from: ['new', 'proposed', 'exception'], to: 'exception' },
+    /** Set aside with a reason (a refund, the bank's charges, a transfer of our own). */
+    dismiss: { from: ['proposed', 'exception'], to: 'dismissed' },
+  },
+  sets: {
+    /** Waiting for a person: the exception queue. */
+    open: ['proposed', 'exception'],
+  },
+});
+
 /** Every machine, for the tests that sweep them and check their labels. */
 export const machines = [
   payin,
@@ -238,6 +266,7 @@ export const machines = [
   tnLine,
   slip,
   slipLine,
+  statementLine,
 ] as const;
 
 export type PayinStatus = StateOf<typeof payin>;
@@ -252,3 +281,4 @@ export type ApprovalStatus = StateOf<typeof approval>;
 export type TnLineStatus = StateOf<typeof tnLine>;
 export type SlipStatus = StateOf<typeof slip>;
 export type SlipLineStatus = StateOf<typeof slipLine>;
+export type StatementLineStatus = StateOf<typeof statementLine>;

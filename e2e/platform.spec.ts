@@ -145,13 +145,30 @@ test('merchant: created by keyboard, its code and secrets shown once', async () 
   await expect(form.getByLabel('Fee per settlement', { exact: true })).toBeFocused();
   await page.keyboard.press('Control+a');
   await page.keyboard.type('10.00');
-  // The simulator route is ticked by default; on to its weight, then the callback URL.
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Control+a');
-  await page.keyboard.type('60');
-  await page.keyboard.press('Tab');
-  await expect(form.getByLabel('Callback URL', { exact: true })).toBeFocused();
+  // Every active channel is ticked by default: the simulator's route stays, at weight 60; the others
+  // (the demo's and other specs' bank channels) are unticked with Space on the way to the callback URL.
+  const callbackUrl = form.getByLabel('Callback URL', { exact: true });
+  const focused = () =>
+    page.evaluate(() => {
+      const el = document.activeElement as HTMLInputElement | null;
+      return {
+        box: el?.type === 'checkbox',
+        checked: !!el?.checked,
+        simulator: el?.closest('label')?.querySelector('code')?.textContent === 'simulator',
+        url: el?.type === 'url',
+      };
+    });
+  for (let tabs = 0; tabs < 30; tabs++) {
+    await page.keyboard.press('Tab');
+    const at = await focused();
+    if (at.url) break;
+    if (at.box && at.simulator) {
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Control+a');
+      await page.keyboard.type('60');
+    } else if (at.box && at.checked) await page.keyboard.press('Space');
+  }
+  await expect(callbackUrl).toBeFocused();
   await page.keyboard.type(`${baseURL}/demo/callback`);
   await page.keyboard.press('Tab');
   await page.keyboard.type('127.0.0.1\n10.20.0.0/16');

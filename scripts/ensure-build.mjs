@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Builds the console (`vite build` -> dist/console) only when it is missing or older than its sources.
+// Builds the console (`vite build` -> dist/console) and the pay page (`vite build -c vite.pay.config.ts`
+// -> dist/pay), each only when it is missing or older than its sources.
 // Used by `npm start` and by the e2e server; does nothing (in a few milliseconds) when up to date.
 // FORCE_BUILD=1 builds regardless.
 import { spawnSync } from 'node:child_process';
@@ -8,10 +9,23 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const target = join(root, 'dist', 'console', 'index.html');
-const sourceDirs = ['src', 'commands', 'contract', 'locales'];
 // package-lock.json too: a dependency change changes the bundle.
-const sourceFiles = ['index.html', 'vite.config.ts', 'package-lock.json'];
+const bundles = [
+  {
+    name: 'the console',
+    target: join('dist', 'console', 'index.html'),
+    sourceDirs: ['src', 'commands', 'contract', 'locales'],
+    sourceFiles: ['index.html', 'vite.config.ts', 'package-lock.json'],
+    args: ['build'],
+  },
+  {
+    name: 'the pay page',
+    target: join('dist', 'pay', 'index.html'),
+    sourceDirs: ['pay', 'contract'],
+    sourceFiles: ['vite.pay.config.ts', 'package-lock.json', 'src/tokens.css'],
+    args: ['build', '-c', 'vite.pay.config.ts'],
+  },
+];
 
 /** Newest modification time (ms) of any file under `dir`, or 0; stops early once past `limit`. */
 function newestUnder(dir, limit) {
@@ -40,10 +54,10 @@ function mtimeOf(path) {
   }
 }
 
-function staleReason() {
+function staleReason({ target, sourceDirs, sourceFiles }) {
   if (process.env.FORCE_BUILD === '1') return 'FORCE_BUILD=1';
-  if (!existsSync(target)) return 'dist/console/index.html is missing';
-  const built = mtimeOf(target);
+  if (!existsSync(join(root, target))) return `${target} is missing`;
+  const built = mtimeOf(join(root, target));
   for (const file of sourceFiles) {
     if (mtimeOf(join(root, file)) > built) return `${file} changed`;
   }
@@ -53,14 +67,15 @@ function staleReason() {
   return null;
 }
 
-const reason = staleReason();
-if (reason) {
-  console.log(`[ensure-build] building the console (${reason})`);
+for (const bundle of bundles) {
+  const reason = staleReason(bundle);
+  if (!reason) continue;
+  console.log(`[ensure-build] building ${bundle.name} (${reason})`);
   const started = Date.now();
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const result = existsSync(vite)
-    ? spawnSync(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit' })
-    : spawnSync('npx', ['--no-install', 'vite', 'build'], { cwd: root, stdio: 'inherit' });
+    ? spawnSync(process.execPath, [vite, ...bundle.args], { cwd: root, stdio: 'inherit' })
+    : spawnSync('npx', ['--no-install', 'vite', ...bundle.args], { cwd: root, stdio: 'inherit' });
   if (result.error) {
     console.error(`[ensure-build] could not run vite: ${result.error.message}`);
     process.exit(1);

@@ -151,6 +151,32 @@ describe.each(engines)('demo workspace on %s', (engine) => {
     expect(first.demoFinance).toMatchObject({ username: demoFinanceUser.username });
   });
 
+  it('collects into a public account and three donor cards, and its statement leaves work in the queue', async () => {
+    expect(await n(sql`select count(*)::int as n from receiving_accounts where kind = 'card'`)).toBe(3);
+    expect(await n(sql`select count(*)::int as n from receiving_accounts where kind = 'public'`)).toBe(1);
+    const lines = await q<{ status: string; kind: string | null; n: number }>(
+      sql`select status, exception_kind as kind, count(*)::int as n from statement_lines group by 1, 2`,
+    );
+    const count = (status: string, kind: string | null = null) =>
+      Number(lines.find((l) => l.status === status && l.kind === kind)?.n ?? 0);
+    expect(count('matched')).toBe(6);
+    expect(count('proposed')).toBe(1);
+    expect(count('dismissed')).toBe(1);
+    for (const kind of ['amount_mismatch', 'ambiguous', 'unmatched'])
+      expect(count('exception', kind), kind).toBe(1);
+    // Each matched credit paid its order once, proved by the statement.
+    expect(
+      await n(sql`select count(*)::int as n from payin_orders o join statement_lines l on l.payin_id = o.id
+        where o.status = 'paid' and o.paid_by = 'statement' and o.paid_amount = l.amount`),
+    ).toBe(6);
+    // Two of today's bank orders are open: their pay page shows the account.
+    expect(
+      await n(
+        sql`select count(*)::int as n from payin_orders where status = 'pending' and receiving_account_id is not null`,
+      ),
+    ).toBe(2);
+  });
+
   it('has a few thousand pay-ins in every state, spread over 30 days like a business', async () => {
     const byStatus = Object.fromEntries(
       (

@@ -24,6 +24,7 @@ import { settleQueuedCallbacks } from './demo/callbacks.ts';
 import { openMerchants, scheduleReceiversDown } from './demo/merchants.ts';
 import { type LostCallback, planPayins, schedulePayins } from './demo/payins.ts';
 import { planPayouts, schedulePayouts } from './demo/payouts.ts';
+import { openReceiving } from './demo/receiving.ts';
 import { openSeed } from './demo/seed.ts';
 import { openFinanceUser, scheduleSettlements, scheduleTnRuns } from './demo/settlements.ts';
 import { scheduleRecharges, scheduleTransfers } from './demo/wallets.ts';
@@ -109,6 +110,7 @@ async function seedInto(deps: Deps, tx: Db, seedNumber: number): Promise<DemoSee
   await scheduleTnRuns(seed);
   scheduleSettlements(seed, ms, finance);
   await seed.run();
+  await openReceiving(seed, ms, finance);
 
   await settleQueuedCallbacks(seed);
   // The simulator adapter stamps its books with database time; give them the time of their orders.

@@ -20,6 +20,7 @@ import { settlementRoutes } from './modules/settlement/routes.ts';
 import { tnRoutes } from './modules/settlement/tnRoutes.ts';
 import { slipRoutes } from './modules/slip/routes.ts';
 import { statRoutes } from './modules/stat/routes.ts';
+import { statementRoutes } from './modules/statement/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 
@@ -45,6 +46,7 @@ export const routes: readonly Route[] = [
   ...tnRoutes,
   ...slipRoutes,
   ...receivingRoutes,
+  ...statementRoutes,
 ];
 
 /** Every gateway route; `mountGateway` refuses to start when a registered gateway endpoint has none. */

@@ -145,6 +145,8 @@ export const merchantOrder = {
     output: z.object({
       ...payinRow.shape,
       agentCommission: moneyOut,
+      /** The UTR the payer says they paid with (the pay page): recorded, never trusted. */
+      payerUtr: z.nullable(z.string()),
       notifyUrl: z.string(),
       returnUrl: z.nullable(z.string()),
       payUrl: z.nullable(z.string()),

@@ -15,7 +15,7 @@ export const balanceViewDays = 62;
 /** The period without `from`: this many business days up to `to` (inclusive). */
 export const balanceViewDefaultDays = 7;
 
-export const balanceView = z.enum(['d0']);
+export const balanceView = z.enum(['d0', 'account']);
 
 /**
  * The collection wallet's figures over one business day (a row) or the whole period (the totals).
@@ -55,12 +55,82 @@ export const d0Row = z.object({
   ...d0Figures,
 });
 
+/** One business day's proof of collection, as a figure: how many and how much (minor units as decimals). */
+const countSum = z.object({ count: z.number(), sum: moneyOut });
+
+/**
+ * Reconciliation's figures (OPERATIONS.md section 2): what was paid against what the statements prove.
+ * Every difference is linked to its lines: `unmatchedCredits` to the statement list of that day and account
+ * (open credits), `unproved` to the paid orders with no statement line.
+ */
+const accountFigures = {
+  currency: z.string(),
+  /**
+   * Pay-ins routed to the account (or channel) and paid, on the day the money arrived: the day of the
+   * statement line that proves one, else the business day it was paid (unproved).
+   */
+  paid: countSum,
+  /** Statement credits of that day that paid an order (matched). */
+  matchedCredits: countSum,
+  /** Statement credits of that day still open or dismissed: money in that no order accounts for. */
+  unmatchedCredits: countSum,
+  /** Paid orders with no statement line (forced, or paid by the channel's word). */
+  unproved: countSum,
+  /**
+   * The channel clearing account's movement that day in the ledger, as the ledger signs it (a pay-in paid
+   * moves it by minus what the payer paid). The ledger keeps one clearing account per currency for every
+   * channel, so each channel's row of a day shows the same figure. Null when grouped by account.
+   */
+  clearing: z.nullable(moneyOut),
+  /** paid − matched credits: zero when every payment is proved by the bank. */
+  difference: moneyOut,
+};
+
+export const accountRow = z.object({
+  day: z.string(),
+  accountId: z.nullable(z.number()),
+  channelId: z.nullable(z.number()),
+  /** The account (bank and masked number) or the channel's name. */
+  label: z.string(),
+  ...accountFigures,
+});
+
+const period = {
+  /** The period answered (the defaults filled in), and the business time zone its days are cut in. */
+  from: z.string(),
+  to: z.string(),
+  businessTimeZone: z.string(),
+  /** Rows of the whole period. */
+  total: z.number(),
+  nextCursor: z.nullable(z.string()),
+};
+
+/** A paid order no statement line proves (reconciliation's `unproved`): what to look into. */
+export const unprovedOrder = z.object({
+  id: z.number(),
+  orderNo: z.string(),
+  merchantCode: z.string(),
+  amount: moneyOut,
+  paidAmount: moneyOut,
+  paidBy: z.nullable(z.string()),
+  paidAt: z.string(),
+  utr: z.nullable(z.string()),
+  accountLabel: z.string(),
+});
+
+/** At most this many unproved orders are listed for one row. */
+export const unprovedLimit = 500;
+
 export const statOrder = {
   /**
    * `view=d0`: one row per merchant, currency and business day on which its collection wallet moved or
    * it had pay-ins paid, newest day first, then by merchant; `totals` per currency over the whole
    * filtered period (opening when it began, closing when it ended). A merchant user sees its own rows;
    * naming another merchant answers 404.
+   * `view=account` (reconciliation, `/stat/stataccount`; platform users only, a merchant user gets 403):
+   * one row per business day, receiving account (or bank channel) and currency with paid orders or
+   * statement credits, newest day first, then by account (channel) id; by channel, credits that paid no
+   * order count under their account's bank channel, or under none (`channelId` null, `label` empty).
    */
   balance: endpoint({
     method: 'GET',
@@ -70,6 +140,10 @@ export const statOrder = {
     input: z
       .object({
         view: balanceView,
+        /** `view=account`: a row per receiving account (default) or per bank channel. */
+        by: z.optional(z.enum(['account', 'channel'])),
+        accountId: z.optional(id),
+        channelId: z.optional(id),
         /** Business days, inclusive: `to` defaults to today, `from` to the week up to `to`. */
         from: z.optional(businessDay),
         to: z.optional(businessDay),
@@ -87,17 +161,33 @@ export const statOrder = {
           path: ['to'],
         }),
       ),
-    output: z.object({
-      view: balanceView,
-      /** The period answered (the defaults filled in), and the business time zone its days are cut in. */
-      from: z.string(),
-      to: z.string(),
-      businessTimeZone: z.string(),
-      list: z.array(d0Row),
-      /** Rows of the whole period. */
-      total: z.number(),
-      nextCursor: z.nullable(z.string()),
-      totals: z.array(z.object({ merchants: z.number(), ...d0Figures })),
-    }),
+    output: z.discriminatedUnion('view', [
+      z.object({
+        view: z.literal('d0'),
+        ...period,
+        list: z.array(d0Row),
+        totals: z.array(z.object({ merchants: z.number(), ...d0Figures })),
+      }),
+      z.object({
+        view: z.literal('account'),
+        by: z.enum(['account', 'channel']),
+        ...period,
+        list: z.array(accountRow),
+        totals: z.array(z.object(accountFigures)),
+      }),
+    ]),
+  }),
+  /**
+   * The paid orders behind a reconciliation row's `unproved` figure: paid that business day into the
+   * receiving account (or through the bank channel) with no statement line, oldest payment first, at most
+   * `unprovedLimit` (`capped` says there were more). Platform users only.
+   */
+  unproved: endpoint({
+    method: 'GET',
+    path: '/statOrder/unproved',
+    caller: 'platform',
+    grants: { platform: ['finance', 'operator'] },
+    input: z.object({ day: businessDay, accountId: z.optional(id), channelId: z.optional(id) }),
+    output: z.object({ list: z.array(unprovedOrder), capped: z.boolean() }),
   }),
 };

@@ -36,12 +36,15 @@ import {
   type SettlementStatus,
   type SlipLineStatus,
   type SlipStatus,
+  type StatementLineStatus,
   settlement,
   slip,
   slipLine,
+  statementLine,
   type TnLineStatus,
   tnLine,
 } from '../../contract/machines.ts';
+import type { StatementMapping } from '../../contract/statementMapping.ts';
 import { statesSql } from './states.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -517,8 +520,11 @@ export const payinOrders = pgTable(
     requestHash: text('request_hash').notNull(),
     requestSnapshot: jsonb('request_snapshot'),
     responseSnapshot: jsonb('response_snapshot'),
-    /** How it became paid: channel callback, supplement (UTR matched) or forced supplement. */
-    paidBy: text('paid_by').$type<'channel' | 'supplement' | 'force'>(),
+    /**
+     * How it became paid: channel callback, supplement (UTR matched), a bank statement line (a supplement
+     * whose source is the line) or forced supplement.
+     */
+    paidBy: text('paid_by').$type<'channel' | 'supplement' | 'statement' | 'force'>(),
     failureReason: text('failure_reason'),
     expiresAt: at('expires_at').notNull(),
     paidAt: at('paid_at'),
@@ -537,6 +543,14 @@ export const payinOrders = pgTable(
       .where(sql`${t.receivingAccountId} is not null`),
     unique('payin_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
     uniqueIndex('payin_orders_utr_key').on(t.utr).where(sql`${t.utr} is not null`),
+    /** A statement credit's UTR is looked up among what payers said (never unique: a payer may lie). */
+    index('payin_orders_payer_utr_idx').on(t.payerUtr).where(sql`${t.payerUtr} is not null`),
+    /** Matching's amount candidates: the open pay-ins of one amount on one receiving account. */
+    index('payin_orders_account_amount_idx')
+      .on(t.receivingAccountId, t.amount, t.createdAt)
+      .where(
+        sql`${t.receivingAccountId} is not null and ${t.status} in (${statesSql(payin.actions.supplement.from)})`,
+      ),
     index('payin_orders_merchant_time_idx').on(
       t.merchantId,
       t.createdAt.desc().nullsFirst(),
@@ -1218,4 +1232,168 @@ export const holderNumbers = pgTable(
     check('holder_numbers_kind', sql`${t.kind} in ('phone','upi')`),
     check('holder_numbers_status', sql`${t.status} in ('active','disabled')`),
   ],
+);
+
+// ---- bank statements (server/modules/statement) -----------------------------------------------
+
+/** Bytes as the driver gives them (PostgreSQL `bytea`). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/** A statement mapping saved per bank (contract/statementMapping.ts): how its exports are read. */
+export const statementMappings = pgTable(
+  'statement_mappings',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    bankName: text('bank_name').notNull(),
+    mapping: jsonb('mapping').notNull().$type<StatementMapping>(),
+    createdBy: integer('created_by'),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [unique('statement_mappings_name_key').on(t.name)],
+);
+
+/**
+ * One import of a statement into a receiving account: the file exactly as it came (the audit copy), the
+ * mapping it was read with, and what it gave. `status` is `running` while its lines are written in
+ * batches (`processed` of `lineCount`: the console's progress), then `done`.
+ */
+export const statementImports = pgTable(
+  'statement_imports',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => receivingAccounts.id),
+    /** A key the console chose, to follow the import's progress while the request runs. */
+    key: text('key'),
+    fileName: text('file_name').notNull(),
+    /** `csv`, `xlsx` or `text` (pasted). */
+    format: text('format').notNull(),
+    sha256: text('sha256').notNull(),
+    size: integer('size').notNull(),
+    content: bytea('content').notNull(),
+    mapping: jsonb('mapping').notNull().$type<StatementMapping>(),
+    mappingId: integer('mapping_id').references(() => statementMappings.id),
+    status: text('status').notNull().default('running').$type<'running' | 'done'>(),
+    lineCount: integer('line_count').notNull(),
+    processed: integer('processed').notNull().default(0),
+    newCount: integer('new_count').notNull().default(0),
+    duplicateCount: integer('duplicate_count').notNull().default(0),
+    matchedCount: integer('matched_count').notNull().default(0),
+    proposedCount: integer('proposed_count').notNull().default(0),
+    exceptionCount: integer('exception_count').notNull().default(0),
+    /** Running-balance gaps the file shows: `[{row, expected, found}]`. */
+    gaps: jsonb('gaps')
+      .notNull()
+      .default(sql`'[]'::jsonb`)
+      .$type<{ row: number; expected: number; found: number }[]>(),
+    createdBy: integer('created_by').notNull(),
+    createdAt: createdAt(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    index('statement_imports_account_idx').on(t.accountId, t.id.desc()),
+    uniqueIndex('statement_imports_key').on(t.key).where(sql`${t.key} is not null`),
+    check('statement_imports_status', sql`${t.status} in ('running','done')`),
+  ],
+);
+
+/**
+ * A line of a receiving account's bank statement. Unique per account by `dedupeKey` (the bank's
+ * reference, or date + direction + amount + narration + balance): re-importing adds nothing. A line pays
+ * at most one pay-in and a pay-in is paid by at most one line (both unique); a debit may close one
+ * withdrawal-slip line.
+ */
+export const statementLines = pgTable(
+  'statement_lines',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => receivingAccounts.id),
+    importId: integer('import_id')
+      .notNull()
+      .references(() => statementImports.id),
+    /** The row in the file it came from. */
+    row: integer('row').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    narration: text('narration').notNull(),
+    reference: text('reference'),
+    direction: text('direction').notNull().$type<'credit' | 'debit'>(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    balance: bigint('balance', { mode: 'number' }),
+    /** Normalised: trimmed, upper case. */
+    utr: cText('utr'),
+    dedupeKey: text('dedupe_key').notNull(),
+    status: text('status').notNull().default(statementLine.initial).$type<StatementLineStatus>(),
+    /** Why an `exception` line waits: `amount_mismatch`, `ambiguous` or `unmatched`. */
+    exceptionKind: text('exception_kind').$type<'amount_mismatch' | 'ambiguous' | 'unmatched'>(),
+    /** The pay-in it paid (`matched`). */
+    payinId: bigint('payin_id', { mode: 'number' }),
+    /** The pay-in it proposes (`proposed`), or the one whose UTR it carries with another amount (`amount_mismatch`). */
+    candidatePayinId: bigint('candidate_payin_id', { mode: 'number' }),
+    slipLineId: integer('slip_line_id').references(() => withdrawalSlipLines.id),
+    /** Why a person dismissed it. */
+    reason: text('reason'),
+    resolvedBy: integer('resolved_by'),
+    resolvedAt: at('resolved_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('statement_lines_dedupe_key').on(t.accountId, t.dedupeKey),
+    uniqueIndex('statement_lines_payin_key').on(t.payinId).where(sql`${t.payinId} is not null`),
+    uniqueIndex('statement_lines_slip_line_key').on(t.slipLineId).where(sql`${t.slipLineId} is not null`),
+    /** The account's statement flow, by day. */
+    index('statement_lines_account_day_idx').on(t.accountId, t.day, t.id),
+    /** The exception queue, oldest first. */
+    index('statement_lines_open_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} in (${statesSql(statementLine.sets.open)})`),
+    index('statement_lines_utr_idx').on(t.utr).where(sql`${t.utr} is not null`),
+    check('statement_lines_status', sql`${t.status} in (${statesSql(statementLine.states)})`),
+    check('statement_lines_direction', sql`${t.direction} in ('credit','debit')`),
+    check('statement_lines_amount', sql`${t.amount} > 0`),
+    check(
+      'statement_lines_exception_kind',
+      sql`(${t.status} = 'exception') = (${t.exceptionKind} is not null) and coalesce(${t.exceptionKind}, 'unmatched') in ('amount_mismatch','ambiguous','unmatched')`,
+    ),
+    check(
+      'statement_lines_matched',
+      sql`${t.status} <> 'matched' or ${t.payinId} is not null or ${t.slipLineId} is not null`,
+    ),
+  ],
+);
+
+/**
+ * Reconciliation's figures (`GET /statOrder/balance?view=account`, server/modules/stat/account.ts) per
+ * business day (in the stored business time zone), receiving account, channel and currency. Kept by
+ * database triggers (migration `0017_reconciliation_rollup`) on `payin_orders` and `statement_lines`, so
+ * every path that pays an order or writes, matches or dismisses a line keeps it, in the same transaction.
+ * - paid, unproved: pay-ins with a receiving account, on the day they were paid; unproved when no
+ *   statement line points at them (forced, supplemented or paid by the channel's word);
+ * - matched, unmatched: statement credits on the line's own day; a matched one under the channel and
+ *   currency of the pay-in it paid, an open or dismissed one under channel 0 and rupees (receiving
+ *   accounts are Indian bank accounts).
+ */
+export const reconciliationDaily = pgTable(
+  'reconciliation_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    accountId: integer('account_id').notNull(),
+    /** 0: no channel known (a credit that paid no order). */
+    channelId: integer('channel_id').notNull(),
+    currency: text('currency').notNull(),
+    paidCount: integer('paid_count').notNull().default(0),
+    paidSum: bigint('paid_sum', { mode: 'number' }).notNull().default(0),
+    unprovedCount: integer('unproved_count').notNull().default(0),
+    unprovedSum: bigint('unproved_sum', { mode: 'number' }).notNull().default(0),
+    matchedCount: integer('matched_count').notNull().default(0),
+    matchedSum: bigint('matched_sum', { mode: 'number' }).notNull().default(0),
+    unmatchedCount: integer('unmatched_count').notNull().default(0),
+    unmatchedSum: bigint('unmatched_sum', { mode: 'number' }).notNull().default(0),
+  },
+  // No CHECK on the figures, as in order_stats_daily: an upsert's proposed row carries a signed change.
+  (t) => [primaryKey({ columns: [t.day, t.accountId, t.channelId, t.currency] })],
 );

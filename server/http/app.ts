@@ -14,6 +14,7 @@ import type { Deps } from '../deps.ts';
 import { type GatewayRoute, mountGateway } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
+import { mountPay } from '../modules/pay/routes.ts';
 import { jsonAnswer, withSecurityHeaders } from './answer.ts';
 import { declaredTooLarge, readBodyText } from './body.ts';
 import { clientIp } from './clientIp.ts';
@@ -257,6 +258,8 @@ export function createApp(
   }
 
   mountGateway(app, deps, gatewayRoutes);
+  // The bank channel's public pay page, before the console's catch-all.
+  mountPay(app, deps);
   app.get('/api/openapi.json', (c) => c.json(openApiDocument()));
   app.get('/api/docs', (c) => c.html(docsPage(openApiDocument())));
   app.all('/api/*', (c) =>

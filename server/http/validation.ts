@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { errno } from '../../contract/errno.ts';
 import { AppError } from './errors.ts';
-import { type Lang, t } from './i18n.ts';
+import { hasKey, type Lang, t } from './i18n.ts';
 
 export interface FieldError {
   path: string;
@@ -14,6 +14,8 @@ type Issue = z.core.$ZodIssue;
 /** One issue in the caller's language; a custom message that is a locale key is translated as such. */
 function message(issue: Issue, lang: Lang): string {
   if (issue.message?.startsWith('validation.')) return t(lang, issue.message);
+  // A refinement's own key (`statement.utrPatternInvalid`): its words, not a bare "not valid".
+  if (issue.code === 'custom' && issue.message && hasKey(lang, issue.message)) return t(lang, issue.message);
   switch (issue.code) {
     case 'invalid_type':
       return t(

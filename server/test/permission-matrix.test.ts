@@ -122,6 +122,7 @@ const matrix: Record<EndpointId, Caller> = {
   'settlementtnLog.info': 'platform',
   'settlementtnLog.run': 'platform',
   'statOrder.balance': 'both',
+  'statOrder.unproved': 'platform',
   'withdrawalSlip.candidates': 'platform',
   'withdrawalSlip.create': 'platform',
   'withdrawalSlip.list': 'platform',
@@ -144,6 +145,19 @@ const matrix: Record<EndpointId, Caller> = {
   'holderNumber.create': 'platform',
   'holderNumber.list': 'platform',
   'holderNumber.update': 'platform',
+  'statement.import': 'platform',
+  'statement.importInfo': 'platform',
+  'statement.imports': 'platform',
+  'statement.file': 'platform',
+  'statement.list': 'platform',
+  'statement.exceptions': 'platform',
+  'statement.match': 'platform',
+  'statement.accept': 'platform',
+  'statement.dismiss': 'platform',
+  'statement.rematch': 'platform',
+  'statementMapping.list': 'platform',
+  'statementMapping.save': 'platform',
+  'statementMapping.delete': 'platform',
 };
 
 /** The outbox's string too, as a role stored before the outbox became super administrators' only holds it. */

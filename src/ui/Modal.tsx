@@ -1,5 +1,5 @@
 import { Dialog } from 'radix-ui';
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useT } from '../lib/useT.ts';
 import { Icon } from './Icon.tsx';
 
@@ -17,6 +17,9 @@ interface ModalProps {
 /** A modal frame over Radix Dialog: focus trapped, Escape closes, the keyboard belongs to it. */
 export function Modal({ title, description, onClose, children, variant = 'dialog', persistent }: ModalProps) {
   const t = useT();
+  // What had the focus when it opened (a table's row, a button): it gets it back on close, as in the
+  // detail drawer; Radix's own return lands on the body once a table row re-rendered meanwhile.
+  const [opener] = useState(() => document.activeElement as HTMLElement | null);
   return (
     <Dialog.Root open onOpenChange={(open) => !open && onClose()}>
       <Dialog.Portal>
@@ -24,6 +27,11 @@ export function Modal({ title, description, onClose, children, variant = 'dialog
         <Dialog.Content
           className={`modal modal-${variant}`}
           aria-describedby={description ? undefined : undefined}
+          onCloseAutoFocus={(e) => {
+            if (!opener?.isConnected) return;
+            e.preventDefault();
+            opener.focus({ preventScroll: true });
+          }}
           {...(persistent
             ? {
                 onEscapeKeyDown: (e: Event) => e.preventDefault(),

@@ -8,7 +8,7 @@
  * Modules register their executors at load (`onApproved`): the approval routes look the action up by
  * name, so this module imports none of them.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { ApprovalAction } from '../../../contract/endpoints/approval.ts';
 import { errno } from '../../../contract/errno.ts';
 import { approval } from '../../../contract/machines.ts';
@@ -126,6 +126,17 @@ export async function cancelPendingApproval(
   refType: string,
   refId: string | number,
 ): Promise<void> {
+  await cancelPendingApprovals(deps, tx, refType, [refId]);
+}
+
+/** `cancelPendingApproval` for many objects of one type, in one statement. */
+export async function cancelPendingApprovals(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  refType: string,
+  refIds: readonly (string | number)[],
+): Promise<void> {
+  if (!refIds.length) return;
   // No decider: whoever moved the object may be the requester, who never decides their own request.
   await tx
     .update(approvals)
@@ -133,7 +144,10 @@ export async function cancelPendingApproval(
     .where(
       and(
         eq(approvals.refType, refType),
-        eq(approvals.refId, String(refId)),
+        inArray(
+          approvals.refId,
+          refIds.map((id) => String(id)),
+        ),
         eq(approvals.status, approval.state.pending),
       ),
     );

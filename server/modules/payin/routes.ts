@@ -44,7 +44,7 @@ import {
 } from './images.ts';
 import { settleSimulatorPayin } from './simulator.ts';
 import { transition } from './state.ts';
-import { findPayment, orderUsingUtr, withUtrGuard } from './utr.ts';
+import { findPayment, orderUsingUtr, statementLinePaid, utrSourcesFor, withUtrGuard } from './utr.ts';
 import { loadRow, loadWithCodes, type PayinOrder, payinOrderRow } from './views.ts';
 
 /** A pay-in the user may see, by id or order number, or 404 (the list engine's rule for every kind). */
@@ -149,6 +149,7 @@ export const payinRoutes = [
     return {
       ...payinOrderRow.view(order, withCodes!.merchantCode, withCodes!.channelCode),
       agentCommission: tenant === null ? formatMinor(order.agentCommission) : '0.00',
+      payerUtr: order.payerUtr,
       notifyUrl: order.notifyUrl,
       returnUrl: order.returnUrl,
       payUrl: order.payUrl,
@@ -267,7 +268,7 @@ export const payinRoutes = [
       } else {
         asked = await tx.select().from(channels).where(eq(channels.supportsPayin, true));
       }
-      const hit = await findPayment(deps, tx, input.utr, asked);
+      const hit = await findPayment(deps, tx, input.utr, asked, utrSourcesFor(tenant));
       const used = await orderUsingUtr(tx, input.utr);
       const payingOrder = hit?.orderNo
         ? (
@@ -319,11 +320,22 @@ export const payinRoutes = [
     });
     allowed(order, 'supplement');
     const channel = await channelOf(tx, order.channelId);
-    const hit = await findPayment(deps, tx, input.utr, channel ? [channel] : []);
+    const hit = await findPayment(
+      deps,
+      tx,
+      input.utr,
+      channel ? [channel] : [],
+      utrSourcesFor(tenantOf(user)),
+    );
     if (!hit) throw new AppError(errno.utrNotFound);
     if (await orderUsingUtr(tx, input.utr)) throw new AppError(errno.utrUsed);
     if (hit.orderNo !== undefined && hit.orderNo !== order.orderNo) {
       throw new AppError(errno.utrMismatch, null, `UTR paid ${hit.orderNo}`);
+    }
+    // A statement line proves only an order routed to its own account (the reconciliation sets them
+    // side by side): money that reached another account is that account's exception.
+    if (hit.source === 'statement' && hit.accountId !== order.receivingAccountId) {
+      throw new AppError(errno.utrMismatch, null, `statement of account ${hit.accountId}`);
     }
     if (input.paidAmount !== undefined && input.paidAmount !== hit.amount) {
       throw new AppError(errno.utrMismatch, null, `amount ${input.paidAmount} vs ${hit.amount}`);
@@ -337,11 +349,17 @@ export const payinRoutes = [
         tx,
         order.id,
         'supplement',
-        { utr: input.utr, paidAmount: hit.amount, paidBy: 'supplement', paidAt: deps.clock.now() },
+        {
+          utr: input.utr,
+          paidAmount: hit.amount,
+          paidBy: hit.source === 'statement' ? 'statement' : 'supplement',
+          paidAt: deps.clock.now(),
+        },
         user.id,
       ),
     );
     if (!paid) throw new AppError(errno.conflict, null, 'moved meanwhile');
+    await statementLinePaid(deps, tx, hit, paid.id, user.id);
     afterCommit(wakeWebhookWorkers);
     return loadRow(tx, paid.id);
   }),

@@ -1,15 +1,17 @@
 /**
- * UTR checks: where a payment's UTR can be found. Today that is the channels (each adapter's `findUtr`);
- * imported bank statements join as a second source when they exist (`statementSource` below is the seam).
+ * UTR checks: where a payment's UTR can be found: imported bank statements first (the bank's own word),
+ * then the channels (each adapter's `findUtr`).
  * And the guard of every write of a UTR (supplements, channel payments), which must stay unique.
  */
-import { eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
+import { statementLine } from '../../../contract/machines.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { Channel, ChannelPayment } from '../../channels/adapter.ts';
 import { adapterFor } from '../../channels/index.ts';
 import { type Db, sqlState } from '../../db/index.ts';
-import { payinOrders } from '../../db/schema.ts';
+import { cardBindings, payinOrders, receivingAccounts, statementLines } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { channelUsable } from './routing.ts';
@@ -22,6 +24,10 @@ export interface UtrPayment extends Partial<Pick<ChannelPayment, 'channelOrderId
   account: string;
   /** The channel that reported it (channel source only). */
   channelId?: number;
+  /** The statement line that carries it (statement source only). */
+  statementLineId?: number;
+  /** The receiving account whose statement holds it (statement source only). */
+  accountId?: number;
 }
 
 export interface UtrSource {
@@ -42,25 +48,108 @@ export const channelSource: UtrSource = {
 };
 
 /**
- * Imported bank statements: not built yet. When statement import exists, this looks the UTR up in the
- * imported lines (amount, time, account) and answers `source: 'statement'`.
+ * Imported bank statements: a credit line carrying the UTR on a receiving account bound to one of the
+ * channels (a line set aside, dismissed, proves nothing). Its day is the payment's date (midnight UTC).
  */
 export const statementSource: UtrSource = {
-  async find() {
-    return null;
+  async find(_deps, tx, utr, channels) {
+    if (!channels.length) return null;
+    const [hit] = await tx
+      .select({
+        id: statementLines.id,
+        accountId: statementLines.accountId,
+        amount: statementLines.amount,
+        day: statementLines.day,
+        bankName: receivingAccounts.bankName,
+        accountNumber: receivingAccounts.accountNumber,
+      })
+      .from(statementLines)
+      .innerJoin(receivingAccounts, eq(receivingAccounts.id, statementLines.accountId))
+      .where(
+        and(
+          eq(statementLines.utr, normalUtr(utr)),
+          eq(statementLines.direction, 'credit'),
+          ne(statementLines.status, 'dismissed'),
+          inArray(
+            statementLines.accountId,
+            tx
+              .select({ id: cardBindings.accountId })
+              .from(cardBindings)
+              .where(
+                inArray(
+                  cardBindings.channelId,
+                  channels.map((c) => c.id),
+                ),
+              ),
+          ),
+        ),
+      )
+      .orderBy(asc(statementLines.id))
+      .limit(1);
+    if (!hit) return null;
+    return {
+      source: 'statement',
+      utr: normalUtr(utr),
+      amount: hit.amount,
+      at: new Date(`${hit.day}T00:00:00Z`),
+      account: `${hit.bankName} ·${hit.accountNumber.slice(-4)}`,
+      statementLineId: hit.id,
+      accountId: hit.accountId,
+    };
   },
 };
 
+/**
+ * A supplement paid through a statement line: the line is matched to the order, so that it pays no
+ * second one (409 when it moved meanwhile).
+ */
+export async function statementLinePaid(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  hit: UtrPayment,
+  orderId: number,
+  userId: number,
+): Promise<void> {
+  if (hit.statementLineId === undefined) return;
+  const [moved] = await tx
+    .update(statementLines)
+    .set({
+      status: statementLine.to('match')!,
+      payinId: orderId,
+      exceptionKind: null,
+      candidatePayinId: null,
+      resolvedBy: userId,
+      resolvedAt: deps.clock.now(),
+    })
+    .where(
+      and(
+        eq(statementLines.id, hit.statementLineId),
+        inStates(statementLines.status, statementLine.from('match')),
+      ),
+    )
+    .returning({ id: statementLines.id });
+  if (!moved) throw new AppError(errno.conflict, null, 'statement line moved meanwhile');
+}
+
 /** The sources a UTR check consults, in order; the first that knows the UTR answers. */
-export const utrSources: UtrSource[] = [channelSource, statementSource];
+export const utrSources: UtrSource[] = [statementSource, channelSource];
+
+/**
+ * The sources a user of `tenant` (null: the platform) may consult: the bank statements are the
+ * platform's alone (OPERATIONS.md section 2), so a merchant's user neither reads a statement credit nor
+ * pays an order with one; the platform's queue and matching do.
+ */
+export const utrSourcesFor = (tenant: number | null): readonly UtrSource[] =>
+  tenant === null ? utrSources : utrSources.filter((s) => s !== statementSource);
 
 export async function findPayment(
   deps: Deps,
   tx: Db,
   utr: string,
   channels: readonly Channel[],
+  sources: readonly UtrSource[] = utrSources,
 ): Promise<UtrPayment | null> {
-  for (const source of utrSources) {
+  for (const source of sources) {
     const hit = await source.find(deps, tx, utr, channels);
     if (hit) return hit;
   }

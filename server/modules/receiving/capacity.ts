@@ -4,7 +4,7 @@
  * or paid order holds its amount and one count on the business day of its creation; an order that ends
  * unpaid or failed gives them back, and holds them again if it is paid later (supplement, forced).
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { PayinStatus } from '../../../contract/machines.ts';
 import { payin } from '../../../contract/machines.ts';
 import type { Db } from '../../db/index.ts';
@@ -100,20 +100,28 @@ export interface CapacityMove {
 
 /**
  * Gives back or takes again the capacity of orders whose state change crossed the holding line (pending
- * or paid on one side, unpaid or failed on the other), on the business day of their creation.
+ * or paid on one side, unpaid or failed on the other), on the business day of their creation: one
+ * statement whatever the number of moves, the rows changed in key order (so two writers never wait on
+ * each other crosswise).
  */
 export async function recordCapacityMoves(tx: Db, moves: readonly CapacityMove[]): Promise<void> {
+  const rows: SQL[] = [];
   for (const { order, left } of moves) {
     if (order.receivingAccountId === null) continue;
     const before = holds(left);
     const after = holds(order.status);
     if (before === after) continue;
     const sign = after ? 1 : -1;
-    await tx.execute(sql`
-      insert into receiving_account_days as rd (account_id, day, amount, count)
-      values (${order.receivingAccountId},
-        (${order.createdAt.toISOString()}::timestamptz at time zone ${storedZone})::date,
-        ${sign * order.amount}::bigint, ${sign})
-      on conflict (account_id, day) do update set amount = rd.amount + excluded.amount, count = rd.count + excluded.count`);
+    rows.push(
+      sql`(${order.receivingAccountId}::int, ${order.createdAt.toISOString()}::timestamptz, ${sign * order.amount}::bigint, ${sign}::int)`,
+    );
   }
+  if (!rows.length) return;
+  await tx.execute(sql`
+    insert into receiving_account_days as rd (account_id, day, amount, count)
+    select v.account_id, (v.created_at at time zone ${storedZone})::date, sum(v.amount), sum(v.count)
+    from (values ${sql.join(rows, sql`, `)}) as v(account_id, created_at, amount, count)
+    group by 1, 2
+    order by 1, 2
+    on conflict (account_id, day) do update set amount = rd.amount + excluded.amount, count = rd.count + excluded.count`);
 }

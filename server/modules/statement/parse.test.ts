@@ -17,6 +17,7 @@ import {
   parseDate,
   parseStatement,
   type StatementLine,
+  utrsByPattern,
 } from './parse.ts';
 import { statementPresets } from './presets.ts';
 
@@ -706,6 +707,7 @@ describe('messages', () => {
         'headerRow',
         'columns',
         'columnsFound',
+        'utrPatternSlow',
       ],
       ...['dateFormatInvalid', 'utrPatternInvalid', 'amountColumns', 'balanceGap'],
       ...['date', 'amount', 'balance', 'bothAmounts', 'noAmount', 'missing'].map((c) => `row.${c}`),
@@ -720,6 +722,36 @@ describe('messages', () => {
         );
     }
   });
+});
+
+describe('a UTR pattern', () => {
+  it('that backtracks catastrophically is stopped at its time limit, the server free meanwhile', async () => {
+    const started = Date.now();
+    let ticks = 0;
+    const tick = setInterval(() => ticks++, 20);
+    // Seconds for 30 letters, hours for 40: only a stopped worker answers within the limit.
+    const slow = await utrsByPattern('((a+)+)x', ['a'.repeat(40)], 300);
+    clearInterval(tick);
+    expect(slow).toBeNull();
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(ticks).toBeGreaterThan(5);
+    expect(await utrsByPattern('UTR (\\d+)', ['utr 123456', 'none'])).toEqual(['123456', null]);
+  });
+
+  it('too slow over a statement refuses the file in words', async () => {
+    const r = await parseStatement(csv(`Date,Narration,Amount\n01/11/2026,${'a'.repeat(40)},1.00\n`), {
+      headerRow: 1,
+      dateColumn: 'Date',
+      dateFormat: 'dd/MM/yyyy',
+      narrationColumn: 'Narration',
+      amountColumn: 'Amount',
+      utrPattern: '((a+)+)x',
+    });
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'utrPatternSlow', key: 'statement.utrPatternSlow', params: { seconds: 5 } },
+    });
+  }, 15_000);
 });
 
 describe('the mapping schema', () => {

@@ -5,6 +5,7 @@
  * database, no clock. The import endpoint saves what this answers.
  */
 import { createHash } from 'node:crypto';
+import { Worker } from 'node:worker_threads';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import { type Cell, maxStatementRows, type ReadRefusal, readStatement, type SheetRow } from './read.ts';
@@ -51,7 +52,13 @@ export interface BalanceGap {
   found: number;
 }
 
-export type FileErrorCode = ReadRefusal['code'] | 'empty' | 'tooManyRows' | 'headerRow' | 'columns';
+export type FileErrorCode =
+  | ReadRefusal['code']
+  | 'empty'
+  | 'tooManyRows'
+  | 'headerRow'
+  | 'columns'
+  | 'utrPatternSlow';
 
 export interface FileError {
   code: FileErrorCode;
@@ -242,13 +249,46 @@ export function looksLikeUtr(reference: string): boolean {
   return /^[A-Z0-9]{10,32}$/.test(r) && (r.match(/\d/g)?.length ?? 0) >= 6;
 }
 
-function utrOf(narration: string, reference: string | null, pattern: RegExp | null): string | null {
-  if (pattern) {
-    const m = pattern.exec(narration);
-    const found = m?.[1] === undefined ? null : normalUtr(m[1]);
-    if (found && /^[A-Z0-9]{6,32}$/.test(found)) return found;
-  }
+/** The pattern's first group on the narration when it reads as a UTR, else the reference when it does. */
+function utrOf(matched: string | null, reference: string | null): string | null {
+  const found = matched === null ? null : normalUtr(matched);
+  if (found && /^[A-Z0-9]{6,32}$/.test(found)) return found;
   return reference && looksLikeUtr(reference) ? normalUtr(reference) : null;
+}
+
+/** How long a mapping's `utrPattern` may take over a whole statement's narrations. */
+export const utrPatternMs = 5000;
+
+const utrWorker = `const { parentPort, workerData } = require('node:worker_threads');
+const re = new RegExp(workerData.pattern, 'i');
+parentPort.postMessage(workerData.narrations.map((n) => { const m = re.exec(n); return m && m[1] !== undefined ? m[1] : null; }));`;
+
+/**
+ * The pattern's first group on each narration, or null when it takes longer than `ms`: a pattern a person
+ * writes may backtrack catastrophically (`(a+)+x`), and JavaScript's regular expressions have no time
+ * limit, so they run in a worker that is stopped at the limit instead of the server's event loop.
+ */
+export function utrsByPattern(
+  pattern: string,
+  narrations: readonly string[],
+  ms = utrPatternMs,
+): Promise<(string | null)[] | null> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(utrWorker, { eval: true, workerData: { pattern, narrations } });
+    const timer = setTimeout(() => {
+      void worker.terminate();
+      resolve(null);
+    }, ms);
+    worker.once('message', (found: (string | null)[]) => {
+      clearTimeout(timer);
+      void worker.terminate();
+      resolve(found);
+    });
+    worker.once('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+  });
 }
 
 /**
@@ -355,7 +395,6 @@ export async function parseStatement(
 
   const body = rows.filter((r) => r.row > mapping.headerRow && r.cells.some((c) => text(c) !== ''));
   if (body.length > maxStatementRows) return fileError('tooManyRows', { max: maxStatementRows });
-  const pattern = mapping.utrPattern ? new RegExp(mapping.utrPattern, 'i') : null;
 
   const lines: StatementLine[] = [];
   const errors: RowError[] = [];
@@ -444,14 +483,19 @@ export async function parseStatement(
     const narration = text(r.cells[at.narration]).replace(/\s+/g, ' ').trim();
     const reference = at.reference >= 0 ? cleanReference(text(r.cells[at.reference])) : null;
     const line = { date, narration, reference, direction, amount, balance };
-    lines.push({
-      row: r.row,
-      ...line,
-      utr: utrOf(narration, reference, pattern),
-      dedupeKey: dedupeKey(line),
-    });
+    lines.push({ row: r.row, ...line, utr: null, dedupeKey: dedupeKey(line) });
   }
   if (!lines.length && !errors.length) return fileError('empty');
+  const matched = mapping.utrPattern
+    ? await utrsByPattern(
+        mapping.utrPattern,
+        lines.map((l) => l.narration),
+      )
+    : [];
+  if (!matched) return fileError('utrPatternSlow', { seconds: utrPatternMs / 1000 });
+  lines.forEach((l, i) => {
+    l.utr = utrOf(matched[i] ?? null, l.reference);
+  });
 
   const order = listingOrder(lines);
   return { ok: true, lines, errors, warnings: balanceGaps(lines, order), order, skipped };

@@ -95,6 +95,7 @@ export function OrderDrawer({
             ? [{ label: t('screens.order.agentCommission'), value: money(o.agentCommission) }]
             : []),
           { label: t('screens.order.utr'), value: o.utr, mono: true },
+          { label: t('screens.order.payerUtr'), value: o.payerUtr, mono: true },
           {
             label: t('screens.order.paidBy'),
             value: paidByKey && hasKey(paidByKey) ? t(paidByKey) : o.paidBy,

@@ -16,7 +16,7 @@ import '../wallet/wallet.css';
 import './stat.css';
 
 type Row = Contexts['d0Row'];
-type Answer = Output<typeof endpoints.statOrder.balance>;
+type Answer = Extract<Output<typeof endpoints.statOrder.balance>, { view: 'd0' }>;
 type Figures = Answer['totals'][number];
 type Translate = ReturnType<typeof useT>;
 

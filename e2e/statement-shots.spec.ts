@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { adminApi, platformOperator, signIn } from './orders-support.ts';
+import { setLanguage, shooter, widths } from './shots.ts';
+import { bankWorkspace, hdfcStatement, importByApi } from './statement-support.ts';
+import { watchConsole } from './support.ts';
+
+// Screenshots of the bank statement screens for people to look at, in both languages, at 1280 and 800 px:
+//   STATEMENT_SHOTS_DIR=/work/notes/shots E2E_PORT=8413 npx playwright test e2e/statement-shots.spec.ts
+// Skipped unless STATEMENT_SHOTS_DIR is set: the import preview (with a row that cannot be read and a
+// balance gap), the exception queue and the reconciliation.
+
+const dir = process.env.STATEMENT_SHOTS_DIR ?? '';
+test.skip(!dir, 'screenshots are taken on demand (STATEMENT_SHOTS_DIR)');
+
+const shoot = shooter(dir);
+
+test('statement import preview, exception queue, reconciliation', async ({ browser }) => {
+  test.setTimeout(300_000);
+  mkdirSync(dir, { recursive: true });
+  const admin = await adminApi();
+  const operator = await platformOperator(admin);
+  const bank = await bankWorkspace(admin, true);
+  const statement = hdfcStatement(bank);
+  // The preview's file: the statement, then a date that does not exist and a balance that skips a line.
+  const [header, ...lines] = statement.trim().split('\n');
+  const day = lines[0]?.split(',')[0] ?? '';
+  const previewText = [
+    header,
+    ...lines,
+    `31/11/26,NEFT CR-SBIN0001234-RAVI KUMAR-SBIN426305${bank.stamp.slice(-6)},,${day},,"25,000.00","1,50,000.00"`,
+    `${day},IMPS-631612345679-MEERA S-HDFC-XXXXXX1234-REFUND,0000631612345679,${day},"2,000.00",,"90,000.00"`,
+  ].join('\n');
+  // The queue and the reconciliation: the statement imported (one line pays, one is ambiguous).
+  const imported = await importByApi(admin, bank, statement);
+  expect(imported.counts).toMatchObject({ matched: 1, proposed: 1, exceptions: 3 });
+  await admin.dispose();
+
+  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const errors = watchConsole(page);
+  await signIn(page, operator);
+  for (const language of ['en', 'zh_CN'] as const) {
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: width < 1000 ? 1100 : 900 });
+      await page.goto(`/receiving/statements?accountId=${bank.accountId}`);
+      await setLanguage(page, language);
+      await page.locator('form.statement-import select').nth(1).selectOption({ label: 'HDFC Bank' });
+      await page.locator('form.statement-import textarea').fill(previewText);
+      await page.locator('.statement-mapping-box > summary').click();
+      await shoot(page, 'statement-import', language, width);
+      await page.locator('form.statement-import button[type="submit"]').click();
+      await expect(page.locator('.statement-table.bad')).toBeVisible();
+      await page.locator('.statement-preview').scrollIntoViewIfNeeded();
+      await shoot(page, 'statement-preview', language, width);
+
+      await page.goto('/receiving/exceptions');
+      await expect(page.getByRole('grid').getByRole('row').nth(1)).toBeVisible();
+      await expect(page.locator('.statement-kinds [data-kind="ambiguous"]')).toContainText(/[1-9]/);
+      await shoot(page, 'statement-queue', language, width);
+
+      await page.goto('/stat/stataccount');
+      await expect(page.getByRole('grid').getByRole('row').nth(1)).toBeVisible();
+      await shoot(page, 'reconciliation', language, width);
+    }
+  }
+  // How a day that does not tie looks: the answer altered on its way to the console.
+  await page.route('**/api/statOrder/balance?**', async (route) => {
+    const answer = await (await route.fetch()).json();
+    // An order paid without a statement line: paid and unproved grow by 500.00, and so does the difference.
+    for (const figures of [answer.data.list[0], answer.data.totals[0]]) {
+      Object.assign(figures, {
+        paid: { count: figures.paid.count + 1, sum: (Number(figures.paid.sum) + 500).toFixed(2) },
+        unproved: { count: figures.unproved.count + 1, sum: (Number(figures.unproved.sum) + 500).toFixed(2) },
+        difference: (Number(figures.difference) + 500).toFixed(2),
+      });
+    }
+    await route.fulfill({ json: answer });
+  });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto('/stat/stataccount');
+  await expect(page.locator('.recon-differs').first()).toBeVisible();
+  await shoot(page, 'reconciliation-differs', 'zh_CN', 1280);
+  await page.unroute('**/api/statOrder/balance?**');
+  await page.goto(`/receiving/statement?accountId=${bank.accountId}`);
+  await expect(page.getByRole('grid').getByRole('row').nth(5)).toBeVisible();
+  await shoot(page, 'statement-lines', 'zh_CN', 1280);
+  await page.setViewportSize({ width: 800, height: 1100 });
+  await page.goto('/stat/stataccount?by=channel');
+  await expect(page.getByRole('grid').getByRole('row').nth(1)).toBeVisible();
+  await shoot(page, 'reconciliation-channel', 'zh_CN', 800);
+  expect(errors).toEqual([]);
+  await context.close();
+});

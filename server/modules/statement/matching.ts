@@ -1,0 +1,493 @@
+/**
+ * Matching statement lines (OPERATIONS.md section 2; docs/STATEMENTS.md "Matching"), in this order and
+ * each line at most once:
+ * 1. a credit whose UTR equals an open pay-in's channel UTR or payer-submitted UTR (the order on the
+ *    line's account), with the same amount, pays it: a supplement whose source is the line;
+ * 2. the same UTR with another amount: exception `amount_mismatch` (the order as candidate);
+ * 3. otherwise exactly one open pay-in of the amount on the account whose life covers the line's day:
+ *    proposed, never paid by itself;
+ * 4. several: exception `ambiguous`; none: `unmatched`.
+ * A debit closes the one waiting withdrawal-slip line whose number it names, with the same amount.
+ * The lines of one call are read and decided together (a few queries per batch, not per line).
+ */
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import { type PayinStatus, payin, statementLine } from '../../../contract/machines.ts';
+import { type Db, RetryTransaction } from '../../db/index.ts';
+import { payinOrders, statementLines, withdrawalSlipLines } from '../../db/schema.ts';
+import { inStates, statesSql } from '../../db/states.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
+import { rowsOf } from '../../ledger/index.ts';
+import { storedZone } from '../../lib/businessDay.ts';
+import { transition, transitionMany } from '../payin/state.ts';
+import { orderUsingUtr, withUtrGuard } from '../payin/utr.ts';
+import { checkWithdraw, lockSlip, withdrawLines } from '../slip/service.ts';
+
+export type Line = typeof statementLines.$inferSelect;
+export type ExceptionKind = NonNullable<Line['exceptionKind']>;
+
+export interface MatchCounts {
+  matched: number;
+  proposed: number;
+  exceptions: number;
+}
+
+/** Open pay-in states: those a supplement may pay. */
+const openStates = payin.from('supplement');
+const openSql = statesSql(openStates);
+
+interface UtrOrder {
+  id: number;
+  amount: number;
+  paidAmount: number | null;
+  status: PayinStatus;
+  utr: string | null;
+  payerUtr: string | null;
+  receivingAccountId: number | null;
+}
+
+type Outcome =
+  | { kind: 'pay'; orderId: number }
+  | { kind: 'confirm'; orderId: number }
+  | { kind: 'slip'; slipLineId: number }
+  | { kind: 'propose'; orderId: number }
+  | { kind: 'except'; exception: ExceptionKind; orderId: number | null };
+
+/**
+ * Runs `lines` (open ones: new, proposed, exception) through matching in `tx` and moves each line
+ * (compare-and-set on its status). Paying an order that moved meanwhile, or a UTR taken meanwhile,
+ * restarts the transaction (`RetryTransaction`), which then sees the winner. `userId` is who the
+ * payments are posted for (the importer, or who asked for the rematch).
+ */
+export async function matchLines(
+  deps: Deps,
+  tx: Db,
+  lines: readonly Line[],
+  userId: number,
+): Promise<MatchCounts> {
+  const counts: MatchCounts = { matched: 0, proposed: 0, exceptions: 0 };
+  if (!lines.length) return counts;
+  const credits = lines.filter((l) => l.direction === 'credit');
+  const debits = lines.filter((l) => l.direction === 'debit');
+  const outcomes = new Map<number, Outcome>();
+  /** Orders this call pays or proposes: no second line takes them. */
+  const taken = new Set<number>();
+
+  // 1–2: by UTR.
+  const utrs = [...new Set(credits.flatMap((l) => (l.utr ? [l.utr] : [])))];
+  const byUtr = new Map<string, UtrOrder[]>();
+  const usedBy = new Map<string, UtrOrder>();
+  const confirmed = new Set<number>();
+  const paidNow = new Map<string, UtrOrder>();
+  if (utrs.length) {
+    const accounts = [...new Set(credits.map((l) => l.accountId))];
+    const cols = {
+      id: payinOrders.id,
+      amount: payinOrders.amount,
+      paidAmount: payinOrders.paidAmount,
+      status: payinOrders.status,
+      utr: payinOrders.utr,
+      payerUtr: payinOrders.payerUtr,
+      receivingAccountId: payinOrders.receivingAccountId,
+    };
+    const used = await tx.select(cols).from(payinOrders).where(inArray(payinOrders.utr, utrs));
+    for (const o of used) usedBy.set(o.utr!, o);
+    const claimed = await tx
+      .select(cols)
+      .from(payinOrders)
+      .where(
+        and(
+          inArray(payinOrders.receivingAccountId, accounts),
+          sql`${payinOrders.status} in (${openSql})`,
+          sql`(${inArray(payinOrders.payerUtr, utrs)} or ${inArray(payinOrders.utr, utrs)})`,
+        ),
+      )
+      .orderBy(payinOrders.id);
+    for (const o of claimed) {
+      for (const u of new Set([o.utr, o.payerUtr])) {
+        if (u && utrs.includes(u)) byUtr.set(u, [...(byUtr.get(u) ?? []), o]);
+      }
+    }
+    const usedIds = used.map((o) => o.id);
+    if (usedIds.length) {
+      const linked = await tx
+        .select({ payinId: statementLines.payinId })
+        .from(statementLines)
+        .where(inArray(statementLines.payinId, usedIds));
+      for (const l of linked) confirmed.add(l.payinId!);
+    }
+  }
+  for (const line of credits) {
+    if (!line.utr) continue;
+    const used = usedBy.get(line.utr) ?? paidNow.get(line.utr);
+    const open = payin.can('supplement', used?.status ?? 'pending');
+    if (used && !open) {
+      // The UTR already paid an order (by its channel, a supplement or a force): never a second one. When
+      // that order is on this account with this amount and no line yet, the line is its bank proof.
+      const own = used.receivingAccountId === line.accountId;
+      if (own && used.paidAmount === line.amount && payin.is('succeeded', used.status)) {
+        if (!confirmed.has(used.id)) {
+          confirmed.add(used.id);
+          outcomes.set(line.id, { kind: 'confirm', orderId: used.id });
+          continue;
+        }
+      }
+      const exception = own && used.amount !== line.amount ? 'amount_mismatch' : 'unmatched';
+      outcomes.set(line.id, { kind: 'except', exception, orderId: used.id });
+      continue;
+    }
+    // An open order holding the UTR as its channel's is the only one it may pay.
+    const claims = (used ? [used] : (byUtr.get(line.utr) ?? [])).filter(
+      (o) => o.receivingAccountId === line.accountId && !taken.has(o.id),
+    );
+    if (!claims.length) {
+      // Held by an open order elsewhere (another account, or a channel's): no order here may take it.
+      if (used) outcomes.set(line.id, { kind: 'except', exception: 'unmatched', orderId: used.id });
+      continue;
+    }
+    const same = claims.filter((o) => o.amount === line.amount);
+    if (same.length === 1) {
+      taken.add(same[0]!.id);
+      // A second line of the UTR (another reference) finds it used, as after this batch.
+      paidNow.set(line.utr, { ...same[0]!, status: 'paid', paidAmount: line.amount });
+      confirmed.add(same[0]!.id);
+      outcomes.set(line.id, { kind: 'pay', orderId: same[0]!.id });
+    } else if (same.length > 1) {
+      outcomes.set(line.id, { kind: 'except', exception: 'ambiguous', orderId: null });
+    } else {
+      outcomes.set(line.id, { kind: 'except', exception: 'amount_mismatch', orderId: claims[0]!.id });
+    }
+  }
+
+  // 3–4: by amount, within the order's life.
+  const rest = credits.filter((l) => !outcomes.has(l.id));
+  if (rest.length) {
+    const candidates = await amountCandidates(tx, rest);
+    const ids = [...new Set(candidates.map((c) => c.id))];
+    const lineIds = new Set(lines.map((l) => l.id));
+    if (ids.length) {
+      // Proposed by another open line already: that line waits for a person to take it.
+      const proposed = await tx
+        .select({ id: statementLines.id, orderId: statementLines.candidatePayinId })
+        .from(statementLines)
+        .where(and(eq(statementLines.status, 'proposed'), inArray(statementLines.candidatePayinId, ids)));
+      for (const p of proposed) if (!lineIds.has(p.id)) taken.add(p.orderId!);
+    }
+    for (const line of rest) {
+      const fit = candidates.filter(
+        (c) =>
+          c.accountId === line.accountId &&
+          c.amount === line.amount &&
+          c.fromDay <= line.day &&
+          line.day <= c.toDay &&
+          !taken.has(c.id),
+      );
+      if (fit.length === 1) {
+        taken.add(fit[0]!.id);
+        outcomes.set(line.id, { kind: 'propose', orderId: fit[0]!.id });
+      } else {
+        const exception = fit.length ? 'ambiguous' : 'unmatched';
+        outcomes.set(line.id, { kind: 'except', exception, orderId: null });
+      }
+    }
+  }
+
+  // Debits: the waiting slip line whose number the bank's narration or reference carries.
+  if (debits.length) {
+    const waiting = await tx
+      .select()
+      .from(withdrawalSlipLines)
+      .where(
+        and(
+          eq(withdrawalSlipLines.status, 'to_be_withdrawn'),
+          inArray(withdrawalSlipLines.amount, [...new Set(debits.map((d) => d.amount))]),
+        ),
+      );
+    const closing = new Set<number>();
+    for (const line of debits) {
+      const text = `${line.narration} ${line.reference ?? ''}`.toUpperCase();
+      const fit = waiting.filter(
+        (w) =>
+          w.amount === line.amount &&
+          w.narration.trim() !== '' &&
+          text.includes(w.narration.trim().toUpperCase()) &&
+          !closing.has(w.id),
+      );
+      if (fit.length === 1) {
+        closing.add(fit[0]!.id);
+        outcomes.set(line.id, { kind: 'slip', slipLineId: fit[0]!.id });
+      } else {
+        outcomes.set(line.id, {
+          kind: 'except',
+          exception: fit.length ? 'ambiguous' : 'unmatched',
+          orderId: null,
+        });
+      }
+    }
+  }
+
+  // The payments first, all at once: each pays an order of its own, and no other outcome depends on them.
+  const pays = lines.flatMap((line) => {
+    const o = outcomes.get(line.id)!;
+    return o.kind === 'pay' ? [{ line, orderId: o.orderId }] : [];
+  });
+  await payWithLines(deps, tx, pays, userId);
+  counts.matched += pays.length;
+  const proposals: { line: Line; orderId: number }[] = [];
+  const exceptions: { line: Line; kind: ExceptionKind; orderId: number | null }[] = [];
+  for (const line of lines) {
+    const o = outcomes.get(line.id)!;
+    if (o.kind === 'pay') continue;
+    if (o.kind === 'confirm') {
+      if (await setLine(deps, tx, line.id, 'match', { payinId: o.orderId })) counts.matched++;
+    } else if (o.kind === 'slip') {
+      if (await closeSlipLine(deps, tx, line, o.slipLineId, userId)) counts.matched++;
+      else exceptions.push({ line, kind: 'unmatched', orderId: null });
+    } else if (o.kind === 'propose') {
+      // A proposal matched again: the same order stays proposed, another one replaces it.
+      if (line.status !== 'proposed') proposals.push({ line, orderId: o.orderId });
+      else if (await repropose(tx, line, o.orderId)) counts.proposed++;
+    } else exceptions.push({ line, kind: o.exception, orderId: o.orderId });
+  }
+  counts.proposed += await setMany(
+    tx,
+    'propose',
+    proposals.map((p) => ({ id: p.line.id, kind: null, orderId: p.orderId })),
+  );
+  counts.exceptions += await setMany(
+    tx,
+    'except',
+    exceptions.map((e) => ({ id: e.line.id, kind: e.kind, orderId: e.orderId })),
+  );
+  return counts;
+}
+
+interface Candidate {
+  id: number;
+  accountId: number;
+  amount: number;
+  /** The business days of the order's life: created, and the day after it expires (a late bank day). */
+  fromDay: string;
+  toDay: string;
+}
+
+/** The open pay-ins on the lines' accounts of their amounts whose life may cover their days. */
+async function amountCandidates(tx: Db, lines: readonly Line[]): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  const byAccount = new Map<number, Line[]>();
+  for (const l of lines) {
+    const group = byAccount.get(l.accountId);
+    if (group) group.push(l);
+    else byAccount.set(l.accountId, [l]);
+  }
+  for (const [accountId, group] of byAccount) {
+    const amounts = [...new Set(group.map((l) => l.amount))];
+    const days = group.map((l) => l.day).sort();
+    const rows = rowsOf<{ id: string; amount: string; from_day: string; to_day: string }>(
+      await tx.execute(sql`
+        with z as (select ${storedZone} as zone)
+        select o.id, o.amount,
+          (o.created_at at time zone z.zone)::date::text as from_day,
+          ((o.expires_at at time zone z.zone)::date + 1)::text as to_day
+        from payin_orders o, z
+        where o.receiving_account_id = ${accountId}
+          and o.amount in (${sql.join(
+            amounts.map((a) => sql`${a}::bigint`),
+            sql`, `,
+          )})
+          and o.status in (${openSql})
+          and o.created_at < ((${days.at(-1)}::date + 1)::timestamp at time zone z.zone)
+          and o.expires_at >= ((${days[0]}::date - 1)::timestamp at time zone z.zone)
+        order by o.id`),
+    );
+    for (const r of rows) {
+      out.push({
+        id: Number(r.id),
+        accountId,
+        amount: Number(r.amount),
+        fromDay: r.from_day,
+        toDay: r.to_day,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * Moves one line by `action` (compare-and-set on its status): answers false when it had moved.
+ * Automatic moves leave `resolvedBy` empty; a person's carry their id.
+ */
+async function setLine(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  id: number,
+  action: 'match' | 'propose' | 'except' | 'dismiss',
+  set: Partial<Line>,
+): Promise<boolean> {
+  const [moved] = await tx
+    .update(statementLines)
+    .set({
+      status: statementLine.to(action)!,
+      exceptionKind: null,
+      candidatePayinId: null,
+      ...(action === 'match' || action === 'dismiss' ? { resolvedAt: deps.clock.now() } : {}),
+      ...set,
+    })
+    .where(and(eq(statementLines.id, id), inStates(statementLines.status, statementLine.from(action))))
+    .returning({ id: statementLines.id });
+  return !!moved;
+}
+
+async function repropose(tx: Db, line: Line, orderId: number): Promise<boolean> {
+  if (line.candidatePayinId === orderId) return true;
+  const [moved] = await tx
+    .update(statementLines)
+    .set({ candidatePayinId: orderId })
+    .where(and(eq(statementLines.id, line.id), eq(statementLines.status, 'proposed')))
+    .returning({ id: statementLines.id });
+  return !!moved;
+}
+
+/** Proposals or exceptions of many lines in one statement; answers how many moved. */
+async function setMany(
+  tx: Db,
+  action: 'propose' | 'except',
+  rows: readonly { id: number; kind: ExceptionKind | null; orderId: number | null }[],
+): Promise<number> {
+  if (!rows.length) return 0;
+  // One JSON parameter: a thousand-row statement built by the query builder costs more than running it.
+  const json = JSON.stringify(rows.map((r) => ({ id: r.id, kind: r.kind, order_id: r.orderId })));
+  const result = await tx.execute(sql`
+    update statement_lines l set status = ${statementLine.to(action)!}, exception_kind = v.kind,
+      candidate_payin_id = v.order_id
+    from jsonb_to_recordset(${json}::jsonb) as v(id bigint, kind text, order_id bigint)
+    where l.id = v.id and l.status in (${statesSql(statementLine.from(action))})
+    returning l.id`);
+  const moved = rowsOf(result).length;
+  return moved;
+}
+
+/**
+ * Pays order `orderId` with credit `line` (a supplement whose source is the line) and marks the line
+ * matched. `onLost` decides what a lost race does: `retry` restarts the transaction (matching in bulk,
+ * which then decides again), `refuse` answers 409 / 1032 (a person's click).
+ */
+export async function payWithLine(
+  deps: Deps,
+  tx: Db,
+  line: Pick<Line, 'id' | 'utr' | 'amount'>,
+  orderId: number,
+  userId: number,
+  resolvedBy: number | null,
+  onLost: 'retry' | 'refuse',
+): Promise<void> {
+  const lost = (err: AppError): never => {
+    if (onLost === 'retry') throw new RetryTransaction();
+    throw err;
+  };
+  const paid = await withUtrGuard(() =>
+    transition(
+      deps,
+      tx,
+      orderId,
+      'supplement',
+      // A line without a UTR (a proposal taken) leaves the order's UTR as it was.
+      {
+        ...(line.utr ? { utr: line.utr } : {}),
+        paidAmount: line.amount,
+        paidBy: 'statement',
+        paidAt: deps.clock.now(),
+      },
+      userId,
+    ),
+  ).catch((err: unknown) =>
+    err instanceof AppError && err.errno === errno.utrUsed ? lost(err) : Promise.reject(err),
+  );
+  if (!paid) lost(new AppError(errno.conflict, null, 'order moved meanwhile'));
+  const ok = await setLine(deps, tx, line.id, 'match', { payinId: orderId, resolvedBy });
+  if (!ok) lost(new AppError(errno.conflict, null, 'line moved meanwhile'));
+}
+
+/**
+ * `payWithLine` with `retry` for the lines one matching call pays, batched: one move of all their orders
+ * (`transitionMany`) and one statement marking the lines matched. A race lost anywhere (an order or a
+ * line moved, a UTR taken meanwhile: the unique index refuses the whole batch) restarts the transaction,
+ * as one line's would; matching then decides again and sees the winner.
+ */
+async function payWithLines(
+  deps: Deps,
+  tx: Db,
+  pays: readonly { line: Pick<Line, 'id' | 'utr' | 'amount'>; orderId: number }[],
+  userId: number,
+): Promise<void> {
+  if (!pays.length) return;
+  const now = deps.clock.now();
+  const paid = await withUtrGuard(() =>
+    transitionMany(
+      deps,
+      tx,
+      'supplement',
+      pays.map(({ line, orderId }) => ({
+        id: orderId,
+        set: {
+          ...(line.utr ? { utr: line.utr } : {}),
+          paidAmount: line.amount,
+          paidBy: 'statement' as const,
+          paidAt: now,
+        },
+      })),
+      userId,
+    ),
+  ).catch((err: unknown) =>
+    err instanceof AppError && err.errno === errno.utrUsed
+      ? Promise.reject(new RetryTransaction())
+      : Promise.reject(err),
+  );
+  if (paid.length < pays.length) throw new RetryTransaction();
+  const json = JSON.stringify(pays.map((p) => ({ id: p.line.id, order_id: p.orderId })));
+  const matched = rowsOf(
+    await tx.execute(sql`
+      update statement_lines l set status = ${statementLine.to('match')!}, exception_kind = null,
+        candidate_payin_id = null, payin_id = v.order_id, resolved_by = null,
+        resolved_at = ${now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${json}::jsonb) as v(id bigint, order_id bigint)
+      where l.id = v.id and l.status in (${statesSql(statementLine.from('match'))})
+      returning l.id`),
+  );
+  if (matched.length < pays.length) throw new RetryTransaction();
+}
+
+/** Marks the slip line withdrawn with the bank's reference (its settlement or payout completes). */
+async function closeSlipLine(
+  deps: Deps,
+  tx: Db,
+  line: Line,
+  slipLineId: number,
+  userId: number,
+): Promise<boolean> {
+  const [sl] = await tx.select().from(withdrawalSlipLines).where(eq(withdrawalSlipLines.id, slipLineId));
+  if (!sl) return false;
+  const slip = await lockSlip(tx, sl.slipId);
+  const chosen = [{ line: sl, reference: line.reference ?? line.utr ?? line.narration.slice(0, 100) }];
+  try {
+    // The slip's own rules stand (a settlement is not completed by who confirmed it): a refused line
+    // waits in the queue for a person.
+    await checkWithdraw(tx, slip, chosen, userId, 'en');
+  } catch (err) {
+    if (err instanceof AppError) return false;
+    throw err;
+  }
+  await withdrawLines(deps, tx, slip, chosen, userId);
+  return setLine(deps, tx, line.id, 'match', { slipLineId });
+}
+
+/** The order holding `utr`, or none; for a person's match (1032 when another order holds it). */
+export async function utrFreeFor(tx: Db, utr: string | null, orderId: number): Promise<boolean> {
+  if (!utr) return true;
+  const used = await orderUsingUtr(tx, utr);
+  return !used || used.id === orderId;
+}
+
+/** A condition on open lines (new, proposed, exception). */
+export const openLine: SQL = sql`${statementLines.status} in (${statesSql(['new', ...statementLine.sets.open])})`;

@@ -1,0 +1,370 @@
+/**
+ * Bank statement import (OPERATIONS.md section 2; docs/STATEMENTS.md "Import"): a statement read through
+ * a mapping (parse.ts) is previewed, or saved once per line and matched (matching.ts) in batches, each
+ * its own transaction, so that a large file neither holds one transaction for minutes nor leaves the
+ * console without progress (`processed` on the import row, followed by its key).
+ */
+import { createHash } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
+import { formatMinor } from '../../../contract/money.ts';
+import type { StatementMapping } from '../../../contract/statementMapping.ts';
+import { type Db, inTransaction, sqlState } from '../../db/index.ts';
+import { receivingAccounts, statementImports, statementLines, statementMappings } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
+import { type Lang, t } from '../../http/i18n.ts';
+import { invalidField } from '../../http/validation.ts';
+import { rowsOf } from '../../ledger/index.ts';
+import { type Line, type MatchCounts, matchLines, openLine } from './matching.ts';
+import { parseStatement, type StatementLine } from './parse.ts';
+
+/** Lines written and matched per transaction. */
+export const importBatch = 1000;
+/** Per-row errors answered at most (a file of wrong columns may have one per line). */
+const maxRowErrors = 1000;
+const previewLines = 100;
+
+export interface ImportInput {
+  accountId: number;
+  mappingId?: number;
+  mapping?: StatementMapping;
+  /** The file's bytes, base64. */
+  file?: string;
+  fileName?: string;
+  text?: string;
+  dryRun?: boolean;
+  key?: string;
+}
+
+export interface ImportCounts extends MatchCounts {
+  lines: number;
+  new: number;
+  duplicates: number;
+}
+
+export interface ImportAnswer {
+  importId: number | null;
+  counts: ImportCounts;
+  errors: { row: number; column: string; code: string; message: string }[];
+  gaps: { row: number; expected: string; found: string }[];
+  preview: {
+    row: number;
+    day: string;
+    narration: string;
+    reference: string | null;
+    direction: 'credit' | 'debit';
+    amount: string;
+    balance: string | null;
+    utr: string | null;
+    duplicate: boolean;
+  }[];
+}
+
+/** A receiving account's label: the bank and the account number's last four digits. */
+export const accountLabel = (a: { bankName: string; accountNumber: string }) =>
+  `${a.bankName} ·${a.accountNumber.slice(-4)}`;
+
+async function mappingOf(
+  tx: Db,
+  input: ImportInput,
+): Promise<{ mapping: StatementMapping; id: number | null }> {
+  if (input.mapping) return { mapping: input.mapping, id: null };
+  const [row] = await tx.select().from(statementMappings).where(eq(statementMappings.id, input.mappingId!));
+  if (!row) throw new AppError(errno.notFound, null, 'mapping');
+  return { mapping: row.mapping, id: row.id };
+}
+
+/** Dedupe keys of `account` already saved, among `keys`. */
+async function savedKeys(tx: Db, accountId: number, keys: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < keys.length; i += 5000) {
+    const rows = await tx
+      .select({ key: statementLines.dedupeKey })
+      .from(statementLines)
+      .where(
+        and(
+          eq(statementLines.accountId, accountId),
+          inArray(statementLines.dedupeKey, keys.slice(i, i + 5000)),
+        ),
+      );
+    for (const r of rows) out.add(r.key);
+  }
+  return out;
+}
+
+/** Which lines add nothing: saved already, or the same line earlier in the file. */
+function duplicatesOf(lines: readonly StatementLine[], saved: Set<string>): boolean[] {
+  const seen = new Set<string>();
+  return lines.map((l) => {
+    const dup = saved.has(l.dedupeKey) || seen.has(l.dedupeKey);
+    seen.add(l.dedupeKey);
+    return dup;
+  });
+}
+
+/**
+ * Saves a batch of lines of one import, skipping those the account has (by dedupe key); answers the
+ * lines saved. One JSON parameter instead of a dozen per line: building a thousand-row insert through
+ * the query builder costs more than the database's work.
+ */
+async function saveLines(
+  tx: Db,
+  accountId: number,
+  importId: number,
+  batch: readonly StatementLine[],
+  now: Date,
+): Promise<Line[]> {
+  const json = JSON.stringify(
+    batch.map((l) => ({
+      row: l.row,
+      day: l.date,
+      narration: l.narration,
+      reference: l.reference,
+      direction: l.direction,
+      amount: l.amount,
+      balance: l.balance,
+      utr: l.utr,
+      dedupe_key: l.dedupeKey,
+    })),
+  );
+  const rows = rowsOf<{ id: string | number; dedupe_key: string }>(
+    await tx.execute(sql`
+      insert into statement_lines (account_id, import_id, "row", day, narration, reference, direction, amount,
+        balance, utr, dedupe_key, created_at)
+      select ${accountId}, ${importId}, x."row", x.day, x.narration, x.reference, x.direction, x.amount,
+        x.balance, x.utr, x.dedupe_key, ${now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${json}::jsonb) as x("row" int, day date, narration text, reference text,
+        direction text, amount bigint, balance bigint, utr text, dedupe_key text)
+      on conflict (account_id, dedupe_key) do nothing
+      returning id, dedupe_key`),
+  );
+  const byKey = new Map<string, StatementLine>();
+  for (const l of batch) if (!byKey.has(l.dedupeKey)) byKey.set(l.dedupeKey, l);
+  return rows.map((r) => {
+    const l = byKey.get(r.dedupe_key)!;
+    return {
+      id: Number(r.id),
+      accountId,
+      importId,
+      row: l.row,
+      day: l.date,
+      narration: l.narration,
+      reference: l.reference,
+      direction: l.direction,
+      amount: l.amount,
+      balance: l.balance,
+      utr: l.utr,
+      dedupeKey: l.dedupeKey,
+      status: 'new',
+      exceptionKind: null,
+      payinId: null,
+      candidatePayinId: null,
+      slipLineId: null,
+      reason: null,
+      resolvedBy: null,
+      resolvedAt: null,
+      createdAt: now,
+    };
+  });
+}
+
+/**
+ * Previews (`dryRun`) or imports a statement into a receiving account, as `userId` (the importer, who
+ * the payments it makes are posted for). A file that cannot be read answers 422 on `file` (or `text`);
+ * a row that cannot be read refuses the whole file (1050, the rows in `data.rows`); both write nothing.
+ * Runs its own transactions: call it outside one.
+ */
+export async function importStatement(
+  deps: Deps,
+  userId: number,
+  input: ImportInput,
+  lang: Lang,
+): Promise<ImportAnswer> {
+  const db = deps.database.db;
+  const [account] = await db
+    .select()
+    .from(receivingAccounts)
+    .where(eq(receivingAccounts.id, input.accountId));
+  if (!account) throw new AppError(errno.notFound, null, 'receiving account');
+  const { mapping, id: mappingId } = await mappingOf(db, input);
+  const bytes =
+    input.file !== undefined ? Buffer.from(input.file, 'base64') : Buffer.from(input.text!, 'utf8');
+  const parsed = await parseStatement(
+    input.file !== undefined ? { file: bytes } : { text: input.text! },
+    mapping,
+  );
+  if (!parsed.ok) {
+    throw invalidField(
+      lang,
+      input.file !== undefined ? 'file' : 'text',
+      parsed.error.key,
+      parsed.error.params,
+    );
+  }
+  const { lines } = parsed;
+  const errors = parsed.errors.slice(0, maxRowErrors).map((e) => ({
+    row: e.row,
+    column: e.column,
+    code: e.code,
+    message: t(lang, e.key, e.params),
+  }));
+  const gaps = parsed.warnings.map((g) => ({
+    row: g.row,
+    expected: formatMinor(g.expected),
+    found: formatMinor(g.found),
+  }));
+  const head = lines.slice(0, previewLines);
+  const headDup = duplicatesOf(
+    head,
+    await savedKeys(
+      db,
+      account.id,
+      head.map((l) => l.dedupeKey),
+    ),
+  );
+  const preview = head.map((l, i) => ({
+    row: l.row,
+    day: l.date,
+    narration: l.narration,
+    reference: l.reference,
+    direction: l.direction,
+    amount: formatMinor(l.amount),
+    balance: l.balance === null ? null : formatMinor(l.balance),
+    utr: l.utr,
+    duplicate: headDup[i]!,
+  }));
+
+  if (input.dryRun) {
+    const dup = duplicatesOf(
+      lines,
+      await savedKeys(
+        db,
+        account.id,
+        lines.map((l) => l.dedupeKey),
+      ),
+    );
+    const duplicates = dup.filter(Boolean).length;
+    return {
+      importId: null,
+      counts: {
+        lines: lines.length,
+        new: lines.length - duplicates,
+        duplicates,
+        matched: 0,
+        proposed: 0,
+        exceptions: 0,
+      },
+      errors,
+      gaps,
+      preview,
+    };
+  }
+  if (parsed.errors.length)
+    throw new AppError(errno.statementRows, { rows: errors, count: parsed.errors.length });
+
+  const format =
+    input.text !== undefined
+      ? 'text'
+      : bytes.subarray(0, 4).toString('latin1') === 'PK\x03\x04'
+        ? 'xlsx'
+        : 'csv';
+  const fileName = input.fileName || (format === 'text' ? 'pasted.txt' : `statement.${format}`);
+  const started = await inTransaction(db, async (tx) => {
+    try {
+      const [row] = await tx
+        .insert(statementImports)
+        .values({
+          accountId: account.id,
+          key: input.key ?? null,
+          fileName,
+          format,
+          sha256: createHash('sha256').update(bytes).digest('hex'),
+          size: bytes.length,
+          content: bytes,
+          mapping,
+          mappingId,
+          lineCount: lines.length,
+          gaps: parsed.warnings,
+          createdBy: userId,
+          createdAt: deps.clock.now(),
+        })
+        .returning({ id: statementImports.id });
+      return row!;
+    } catch (err) {
+      if (sqlState(err) === '23505') throw new AppError(errno.conflict, null, 'import key in use');
+      throw err;
+    }
+  });
+  const importId = started.id;
+  const counts: ImportCounts = {
+    lines: lines.length,
+    new: 0,
+    duplicates: 0,
+    matched: 0,
+    proposed: 0,
+    exceptions: 0,
+  };
+  try {
+    for (let i = 0; i < lines.length; i += importBatch) {
+      const batch = lines.slice(i, i + importBatch);
+      const got = await inTransaction(db, async (tx) => {
+        const saved = await saveLines(tx, account.id, importId, batch, deps.clock.now());
+        const matched = await matchLines(deps, tx, saved, userId);
+        const step = { new: saved.length, duplicates: batch.length - saved.length, ...matched };
+        await tx
+          .update(statementImports)
+          .set({
+            processed: sql`${statementImports.processed} + ${batch.length}`,
+            newCount: sql`${statementImports.newCount} + ${step.new}`,
+            duplicateCount: sql`${statementImports.duplicateCount} + ${step.duplicates}`,
+            matchedCount: sql`${statementImports.matchedCount} + ${step.matched}`,
+            proposedCount: sql`${statementImports.proposedCount} + ${step.proposed}`,
+            exceptionCount: sql`${statementImports.exceptionCount} + ${step.exceptions}`,
+          })
+          .where(eq(statementImports.id, importId));
+        return step;
+      });
+      for (const k of ['new', 'duplicates', 'matched', 'proposed', 'exceptions'] as const)
+        counts[k] += got[k];
+    }
+  } finally {
+    // Done also when a batch failed: the lines saved stay (matched), the rest come with a re-import.
+    await db
+      .update(statementImports)
+      .set({ status: 'done', finishedAt: deps.clock.now() })
+      .where(eq(statementImports.id, importId));
+  }
+  return { importId, counts, errors, gaps, preview };
+}
+
+/**
+ * Runs the open lines (new, proposed, exception) of one account, or all, through matching again, in
+ * batches: a payer's UTR submitted after the import, or an order created after it, now counts.
+ */
+export async function rematch(deps: Deps, userId: number, accountId?: number): Promise<MatchCounts> {
+  const db = deps.database.db;
+  const counts: MatchCounts = { matched: 0, proposed: 0, exceptions: 0 };
+  let after = 0;
+  for (;;) {
+    const step = await inTransaction(db, async (tx) => {
+      const batch: Line[] = await tx
+        .select()
+        .from(statementLines)
+        .where(
+          and(
+            openLine,
+            sql`${statementLines.id} > ${after}`,
+            accountId === undefined ? undefined : eq(statementLines.accountId, accountId),
+          ),
+        )
+        .orderBy(statementLines.id)
+        .limit(importBatch)
+        .for('update', { skipLocked: true });
+      return { last: batch.at(-1)?.id, counts: await matchLines(deps, tx, batch, userId) };
+    });
+    for (const k of ['matched', 'proposed', 'exceptions'] as const) counts[k] += step.counts[k];
+    if (step.last === undefined) return counts;
+    after = step.last;
+  }
+}

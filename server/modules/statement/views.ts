@@ -1,0 +1,298 @@
+/** Statement lines, imports and mappings as the console lists them (contract/endpoints/statement.ts). */
+import { and, asc, count, desc, eq, gte, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { errno } from '../../../contract/errno.ts';
+import { formatMinor } from '../../../contract/money.ts';
+import { normalUtr } from '../../../contract/schemas.ts';
+import type { Db } from '../../db/index.ts';
+import {
+  payinOrders,
+  receivingAccounts,
+  statementImports,
+  statementLines,
+  statementMappings,
+  users,
+  withdrawalSlipLines,
+  withdrawalSlips,
+} from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { statementPresets } from './presets.ts';
+import { accountLabel } from './service.ts';
+
+const candidate = alias(payinOrders, 'candidate');
+const resolver = alias(users, 'resolver');
+
+const lineColumns = {
+  line: statementLines,
+  bankName: receivingAccounts.bankName,
+  accountNumber: receivingAccounts.accountNumber,
+  payinNo: payinOrders.orderNo,
+  candidateNo: candidate.orderNo,
+  candidateAmount: candidate.amount,
+  slipNo: withdrawalSlips.slipNo,
+  resolvedBy: resolver.username,
+};
+
+function linesQuery(tx: Db) {
+  return tx
+    .select(lineColumns)
+    .from(statementLines)
+    .innerJoin(receivingAccounts, eq(receivingAccounts.id, statementLines.accountId))
+    .leftJoin(payinOrders, eq(payinOrders.id, statementLines.payinId))
+    .leftJoin(candidate, eq(candidate.id, statementLines.candidatePayinId))
+    .leftJoin(withdrawalSlipLines, eq(withdrawalSlipLines.id, statementLines.slipLineId))
+    .leftJoin(withdrawalSlips, eq(withdrawalSlips.id, withdrawalSlipLines.slipId))
+    .leftJoin(resolver, eq(resolver.id, statementLines.resolvedBy));
+}
+
+type LineJoined = Awaited<ReturnType<ReturnType<typeof linesQuery>['execute']>>[number];
+
+function lineRow(r: LineJoined) {
+  const l = r.line;
+  return {
+    id: l.id,
+    accountId: l.accountId,
+    accountLabel: accountLabel(r),
+    importId: l.importId,
+    row: l.row,
+    day: l.day,
+    narration: l.narration,
+    reference: l.reference,
+    direction: l.direction,
+    amount: formatMinor(l.amount),
+    balance: l.balance === null ? null : formatMinor(l.balance),
+    utr: l.utr,
+    status: l.status,
+    exceptionKind: l.exceptionKind,
+    payinId: l.payinId,
+    payinNo: r.payinNo,
+    candidateId: l.candidatePayinId,
+    candidateNo: r.candidateNo,
+    candidateAmount: r.candidateAmount === null ? null : formatMinor(r.candidateAmount),
+    slipLineId: l.slipLineId,
+    slipNo: r.slipNo,
+    reason: l.reason,
+    resolvedBy: r.resolvedBy,
+    resolvedAt: l.resolvedAt?.toISOString() ?? null,
+    createdAt: l.createdAt.toISOString(),
+  };
+}
+
+export type StatementLineRow = ReturnType<typeof lineRow>;
+
+export async function lineInfo(tx: Db, id: number): Promise<StatementLineRow> {
+  const [r] = await linesQuery(tx).where(eq(statementLines.id, id));
+  if (!r) throw new AppError(errno.notFound);
+  return lineRow(r);
+}
+
+const offsetOf = (page: number | undefined, pageSize: number) => ((page ?? 1) - 1) * pageSize;
+
+async function totalOf(tx: Db, where: SQL | undefined): Promise<number> {
+  const [r] = await tx.select({ n: count() }).from(statementLines).where(where);
+  return r?.n ?? 0;
+}
+
+export interface LineFilter {
+  accountId?: number;
+  importId?: number;
+  status?: (typeof statementLines.$inferSelect)['status'] | 'unmatched';
+  direction?: 'credit' | 'debit';
+  from?: string;
+  to?: string;
+  q?: string;
+  page?: number;
+  pageSize: number;
+}
+
+/** An account's statement flow: by day (newest first), then file order. */
+export async function lineList(tx: Db, f: LineFilter) {
+  const q = f.q?.trim();
+  const where = and(
+    f.accountId === undefined ? undefined : eq(statementLines.accountId, f.accountId),
+    f.importId === undefined ? undefined : eq(statementLines.importId, f.importId),
+    f.status === undefined
+      ? undefined
+      : f.status === 'unmatched'
+        ? ne(statementLines.status, 'matched')
+        : eq(statementLines.status, f.status),
+    f.direction === undefined ? undefined : eq(statementLines.direction, f.direction),
+    f.from === undefined ? undefined : gte(statementLines.day, f.from),
+    f.to === undefined ? undefined : lte(statementLines.day, f.to),
+    q
+      ? sql`(${statementLines.utr} = ${normalUtr(q)} or ${statementLines.reference} = ${q} or ${statementLines.narration} ilike ${`%${q.replace(/[\\%_]/g, '\\$&')}%`})`
+      : undefined,
+  );
+  const rows = await linesQuery(tx)
+    .where(where)
+    .orderBy(desc(statementLines.day), asc(statementLines.id))
+    .limit(f.pageSize)
+    .offset(offsetOf(f.page, f.pageSize));
+  return { list: rows.map(lineRow), total: await totalOf(tx, where), nextCursor: null };
+}
+
+const openStates = sql`${statementLines.status} in ('proposed','exception')`;
+
+/** The exception queue: open lines oldest first, and how many of each kind wait (all accounts or one). */
+export async function exceptionList(
+  tx: Db,
+  f: { accountId?: number; kind?: string; page?: number; pageSize: number },
+) {
+  const account = f.accountId === undefined ? undefined : eq(statementLines.accountId, f.accountId);
+  const kind =
+    f.kind === undefined
+      ? undefined
+      : f.kind === 'proposed'
+        ? eq(statementLines.status, 'proposed')
+        : sql`${statementLines.exceptionKind} = ${f.kind}`;
+  const where = and(openStates, account, kind);
+  const rows = await linesQuery(tx)
+    .where(where)
+    .orderBy(asc(statementLines.createdAt), asc(statementLines.id))
+    .limit(f.pageSize)
+    .offset(offsetOf(f.page, f.pageSize));
+  const kinds = await tx
+    .select({
+      kind: sql<string>`coalesce(${statementLines.exceptionKind}, ${statementLines.status})`,
+      n: count(),
+    })
+    .from(statementLines)
+    .where(and(openStates, account))
+    .groupBy(sql`1`);
+  const byKind: Record<string, number> = { proposed: 0, amount_mismatch: 0, ambiguous: 0, unmatched: 0 };
+  for (const k of kinds) byKind[k.kind] = k.n;
+  return { list: rows.map(lineRow), total: await totalOf(tx, where), nextCursor: null, byKind };
+}
+
+const creator = alias(users, 'creator');
+
+function importsQuery(tx: Db) {
+  return tx
+    .select({
+      i: {
+        id: statementImports.id,
+        accountId: statementImports.accountId,
+        fileName: statementImports.fileName,
+        format: statementImports.format,
+        size: statementImports.size,
+        sha256: statementImports.sha256,
+        status: statementImports.status,
+        lineCount: statementImports.lineCount,
+        processed: statementImports.processed,
+        newCount: statementImports.newCount,
+        duplicateCount: statementImports.duplicateCount,
+        matchedCount: statementImports.matchedCount,
+        proposedCount: statementImports.proposedCount,
+        exceptionCount: statementImports.exceptionCount,
+        gaps: statementImports.gaps,
+        createdAt: statementImports.createdAt,
+        finishedAt: statementImports.finishedAt,
+      },
+      bankName: receivingAccounts.bankName,
+      accountNumber: receivingAccounts.accountNumber,
+      mappingName: statementMappings.name,
+      createdBy: creator.username,
+    })
+    .from(statementImports)
+    .innerJoin(receivingAccounts, eq(receivingAccounts.id, statementImports.accountId))
+    .leftJoin(statementMappings, eq(statementMappings.id, statementImports.mappingId))
+    .leftJoin(creator, eq(creator.id, statementImports.createdBy));
+}
+
+type ImportJoined = Awaited<ReturnType<ReturnType<typeof importsQuery>['execute']>>[number];
+
+function importRow(r: ImportJoined) {
+  const i = r.i;
+  return {
+    id: i.id,
+    accountId: i.accountId,
+    accountLabel: accountLabel(r),
+    fileName: i.fileName,
+    format: i.format,
+    size: i.size,
+    sha256: i.sha256,
+    mappingName: r.mappingName,
+    status: i.status,
+    lineCount: i.lineCount,
+    processed: i.processed,
+    counts: {
+      lines: i.lineCount,
+      new: i.newCount,
+      duplicates: i.duplicateCount,
+      matched: i.matchedCount,
+      proposed: i.proposedCount,
+      exceptions: i.exceptionCount,
+    },
+    gaps: i.gaps.map((g) => ({ row: g.row, expected: formatMinor(g.expected), found: formatMinor(g.found) })),
+    createdBy: r.createdBy,
+    createdAt: i.createdAt.toISOString(),
+    finishedAt: i.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export async function importInfo(tx: Db, key: string) {
+  const [r] = await importsQuery(tx).where(eq(statementImports.key, key));
+  if (!r) throw new AppError(errno.notFound);
+  return importRow(r);
+}
+
+export async function importList(tx: Db, f: { accountId?: number; page?: number; pageSize: number }) {
+  const where = f.accountId === undefined ? undefined : eq(statementImports.accountId, f.accountId);
+  const rows = await importsQuery(tx)
+    .where(where)
+    .orderBy(desc(statementImports.id))
+    .limit(f.pageSize)
+    .offset(offsetOf(f.page, f.pageSize));
+  const [total] = await tx.select({ n: count() }).from(statementImports).where(where);
+  return { list: rows.map(importRow), total: total?.n ?? 0, nextCursor: null };
+}
+
+const contentTypes: Record<string, string> = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  text: 'text/plain; charset=utf-8',
+};
+
+/** The imported file as it came, with an ASCII name and the content type of its format. */
+export async function importFile(tx: Db, id: number) {
+  const [f] = await tx
+    .select({
+      fileName: statementImports.fileName,
+      format: statementImports.format,
+      content: statementImports.content,
+    })
+    .from(statementImports)
+    .where(eq(statementImports.id, id));
+  if (!f) throw new AppError(errno.notFound);
+  const ascii = f.fileName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || `statement-${id}`;
+  return {
+    fileName: ascii,
+    contentType: contentTypes[f.format] ?? 'application/octet-stream',
+    content: Buffer.from(f.content),
+  };
+}
+
+/** Saved mappings by name, then the built-in presets (id null). */
+export async function mappingList(tx: Db) {
+  const saved = await tx.select().from(statementMappings).orderBy(asc(statementMappings.name));
+  return {
+    list: [
+      ...saved.map((m) => ({
+        id: m.id,
+        preset: null,
+        name: m.name,
+        bankName: m.bankName,
+        mapping: m.mapping,
+        updatedAt: m.updatedAt.toISOString(),
+      })),
+      ...statementPresets.map((p) => ({
+        id: null,
+        preset: p.id,
+        name: p.bankName,
+        bankName: p.bankName,
+        mapping: p.mapping,
+        updatedAt: null,
+      })),
+    ],
+  };
+}

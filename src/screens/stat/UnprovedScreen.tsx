@@ -1,0 +1,79 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'wouter';
+import { orderPath } from '../../../commands/statement.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { formatTime } from '../../lib/format.ts';
+import { useT } from '../../lib/useT.ts';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { Page } from '../Page.tsx';
+import { Money } from '../wallet/money.tsx';
+import './stat.css';
+
+const positive = (v: string | null) => (v && /^[1-9]\d*$/.test(v) ? Number(v) : undefined);
+
+/**
+ * The paid orders behind a reconciliation row's unproved figure (`/stat/unproved?day=…&accountId=…` or
+ * `channelId=…`): forced, supplemented without a line, or paid on the channel's word, each a link to the
+ * order, so a person can check them against the bank.
+ */
+export default function UnprovedScreen() {
+  const t = useT();
+  const [params] = useSearchParams();
+  const day = params.get('day') ?? '';
+  const accountId = positive(params.get('accountId'));
+  const channelId = positive(params.get('channelId'));
+  const label = params.get('label') ?? '';
+  const answer = useQuery({
+    queryKey: ['stat-unproved', day, accountId ?? null, channelId ?? null],
+    queryFn: ({ signal }) => api(endpoints.statOrder.unproved, { day, accountId, channelId }, { signal }),
+    enabled: /^\d{4}-\d{2}-\d{2}$/.test(day),
+  });
+  const rows = answer.data?.list ?? [];
+  return (
+    <Page title={t('reconciliation.unprovedTitle', { label, day })}>
+      <p className="muted">{t('reconciliation.unprovedHint')}</p>
+      {answer.isPending ? (
+        <Spinner />
+      ) : rows.length === 0 ? (
+        <p className="muted">{t('reconciliation.unprovedNone')}</p>
+      ) : (
+        <table className="mini-table">
+          <thead>
+            <tr>
+              <th>{t('screens.order.orderNo')}</th>
+              <th>{t('screens.order.merchant')}</th>
+              <th className="num">{t('screens.order.paidAmount')}</th>
+              <th>{t('reconciliation.paidBy')}</th>
+              <th>{t('reconciliation.paidAt')}</th>
+              <th>{t('screens.order.utr')}</th>
+              <th>{t('reconciliation.account')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((o) => (
+              <tr key={o.id}>
+                <td className="mono">
+                  <Link href={orderPath(o.orderNo)} className="link">
+                    {o.orderNo}
+                  </Link>
+                </td>
+                <td>{o.merchantCode}</td>
+                <td className="num">
+                  <Money value={o.paidAmount} />
+                </td>
+                <td>{o.paidBy ? t(`reconciliation.paidByKinds.${o.paidBy}`) : '—'}</td>
+                <td>{formatTime(o.paidAt)}</td>
+                <td className="mono">{o.utr ?? '—'}</td>
+                <td>{o.accountLabel}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {answer.data?.capped && (
+        <p className="muted">{t('reconciliation.unprovedCapped', { n: rows.length })}</p>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,174 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { endpoints, errno } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
+import { payin } from '../../../contract/machines.ts';
+import { ApiError, api } from '../../lib/api.ts';
+import { thousands } from '../../lib/format.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { Field, FormActions } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { Amount, kindLabel, kindOf, type Line } from './parts.tsx';
+import './statement.css';
+
+/** Refusals said inside the dialog: amounts differ, the order cannot take it, the UTR is used. */
+const refusals = [
+  errno.badRequest,
+  errno.notFound,
+  errno.conflict,
+  errno.invalid,
+  errno.utrUsed,
+  errno.utrMismatch,
+];
+/** Orders are looked up over the console's reach (the order lists go back 60 days). */
+const lookbackMs = 60 * 86_400_000;
+
+/**
+ * Pays an order with an open statement credit: the operator types the order's number (the system's or
+ * the merchant's), sees the order found with its amount and state, and confirms (Enter). The server
+ * refuses a different amount, an order that cannot be supplemented and a UTR already used.
+ */
+export default function MatchDialog({ line, close }: { line: Line; close: (result?: unknown) => void }) {
+  const t = useT();
+  const formRef = useOpeningFocus();
+  const [number, setNumber] = useState(line.candidateNo ?? '');
+  const [asked, setAsked] = useState(number.trim());
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  useEffect(() => {
+    const timer = window.setTimeout(() => setAsked(number.trim()), 250);
+    return () => window.clearTimeout(timer);
+  }, [number]);
+
+  const lookup = (q: string) => {
+    const now = Date.now();
+    return api(endpoints.merchantOrder.list, {
+      q,
+      from: new Date(now - lookbackMs).toISOString(),
+      to: new Date(now + 60_000).toISOString(),
+      pageSize: 10,
+    });
+  };
+  const found = useQuery({
+    queryKey: ['statement-match-lookup', asked],
+    queryFn: () => lookup(asked),
+    enabled: asked.length >= 3,
+    staleTime: 10_000,
+  });
+  /** The order the number names: the one whose number it is, or the only one found. */
+  const pick = (list: NonNullable<typeof found.data>['list'], q: string) =>
+    list.find((o) => o.orderNo === q || o.merchantOrderNo === q) ?? (list.length === 1 ? list[0] : undefined);
+  const order = found.data && asked === number.trim() ? pick(found.data.list, asked) : undefined;
+
+  const onSubmit = async (e: React.FormEvent) => {
+    e.preventDefault();
+    const q = number.trim();
+    setRefusal(null);
+    if (q === '') return setFieldError(t('validation.required'));
+    setBusy(true);
+    try {
+      const target = order ?? pick((await lookup(q)).list, q);
+      if (!target) return setFieldError(t('statement.match.notFound', { no: q }));
+      const done = await api(
+        endpoints.statement.match,
+        { lineId: line.id, orderId: target.id },
+        { quiet: refusals },
+      );
+      toast('success', t('statement.match.done', { no: done.payinNo ?? target.orderNo }));
+      close(true);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setRefusal(error.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const kind = kindOf(line);
+  const differs = order && order.amount !== line.amount;
+  return (
+    <Modal title={t('commands.statement.match.title')} onClose={() => close()}>
+      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+        <dl className="statement-line-facts">
+          <div>
+            <dt>{t('statement.screen.columns.amount')}</dt>
+            <dd>
+              <Amount line={line} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('statement.screen.columns.utr')}</dt>
+            <dd className="mono">{line.utr ?? '—'}</dd>
+          </div>
+          <div>
+            <dt>{t('statement.screen.columns.day')}</dt>
+            <dd>{line.day}</dd>
+          </div>
+          <div>
+            <dt>{t('statement.screen.columns.account')}</dt>
+            <dd>{line.accountLabel}</dd>
+          </div>
+          {kind && (
+            <div>
+              <dt>{t('statement.screen.columns.kind')}</dt>
+              <dd>{kindLabel(kind)}</dd>
+            </div>
+          )}
+          <div className="wide">
+            <dt>{t('statement.screen.columns.narration')}</dt>
+            <dd>{line.narration}</dd>
+          </div>
+        </dl>
+        {refusal && (
+          <p className="danger-note" role="alert">
+            {refusal}
+          </p>
+        )}
+        <Field
+          label={t('statement.match.orderNo')}
+          value={number}
+          onValue={(v) => {
+            setNumber(v);
+            setFieldError(undefined);
+            setRefusal(null);
+          }}
+          error={fieldError}
+          hint={t('statement.match.orderNoHint')}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={64}
+          required
+        />
+        <div className="statement-found" role="status" aria-live="polite">
+          {order ? (
+            <p data-testid="match-order">
+              <span className="mono">{order.orderNo}</span>
+              {' · '}
+              {order.merchantCode}
+              {' · '}
+              <span className={`money${differs ? ' statement-differs' : ''}`}>{thousands(order.amount)}</span>
+              {' · '}
+              {stateLabel(t, payin, order.status)}
+              {differs && (
+                <span className="statement-differs">
+                  {' · '}
+                  {t('statement.match.amountDiffers')}
+                </span>
+              )}
+            </p>
+          ) : found.data && asked === number.trim() && asked.length >= 3 ? (
+            <p className="muted">
+              {found.data.list.length === 0
+                ? t('statement.match.noneFound')
+                : t('statement.match.several', { n: found.data.list.length })}
+            </p>
+          ) : null}
+        </div>
+        <FormActions busy={busy} onCancel={() => close()} submitLabel={t('commands.statement.match.title')} />
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,148 @@
+import { useStore } from '@nanostores/react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import type { Contexts } from '../../../commands/index.ts';
+import { orderPath } from '../../../commands/statement.ts';
+import { allows, endpoints } from '../../../contract/index.ts';
+import { stateLabel } from '../../../contract/machine.ts';
+import { statementLine } from '../../../contract/machines.ts';
+import { api } from '../../lib/api.ts';
+import { thousands } from '../../lib/format.ts';
+import { t } from '../../lib/i18n.ts';
+import { $grants } from '../../lib/session.ts';
+import { Badge, type Tone } from '../../ui/Badge.tsx';
+import type { Column } from '../../ui/DataTable.tsx';
+import { Money } from '../wallet/money.tsx';
+
+export type Line = Contexts['statementLineRow'];
+export type Import = Contexts['statementImportRow'];
+/** Why a line waits in the queue: proposed for one click, or the exception's kind. */
+export type QueueKind = 'proposed' | NonNullable<Line['exceptionKind']>;
+export const queueKinds: readonly QueueKind[] = ['proposed', 'amount_mismatch', 'ambiguous', 'unmatched'];
+
+const tones: Record<Line['status'], Tone> = {
+  new: 'info',
+  proposed: 'warn',
+  exception: 'bad',
+  matched: 'ok',
+  dismissed: 'muted',
+};
+
+export function LineStatus({ status }: { status: Line['status'] }) {
+  return <Badge tone={tones[status]}>{stateLabel(t, statementLine, status)}</Badge>;
+}
+
+export const kindOf = (l: Line): QueueKind | null => (l.status === 'proposed' ? 'proposed' : l.exceptionKind);
+export const kindLabel = (kind: QueueKind) => t(`statement.queue.kinds.${kind}`);
+
+/** An amount as the API answers it, grouped; a debit shown with its minus. */
+export function Amount({ line }: { line: Pick<Line, 'amount' | 'direction'> }) {
+  return (
+    <span className={`money statement-${line.direction}`}>
+      {line.direction === 'debit' ? '−' : ''}
+      {thousands(line.amount)}
+    </span>
+  );
+}
+
+/** A pay-in by its number, opening its drawer in the pay-in list. */
+function OrderLink({ orderNo }: { orderNo: string }) {
+  return (
+    <Link href={orderPath(orderNo)} className="mono">
+      {orderNo}
+    </Link>
+  );
+}
+
+/** The order a line paid, or the one it points at (proposed, or its UTR with another amount). */
+function OrderCell({ line }: { line: Line }) {
+  if (line.payinNo) return <OrderLink orderNo={line.payinNo} />;
+  if (line.candidateNo)
+    return (
+      <span className="statement-candidate" title={t('statement.screen.candidateHint')}>
+        <OrderLink orderNo={line.candidateNo} />
+        {line.candidateAmount !== null && line.candidateAmount !== line.amount && (
+          <span className="muted"> · {thousands(line.candidateAmount)}</span>
+        )}
+      </span>
+    );
+  if (line.slipNo) return <span className="mono">{line.slipNo}</span>;
+  return null;
+}
+
+const col = (
+  id: string,
+  value: Column<Line>['value'],
+  rest: Omit<Column<Line>, 'id' | 'header' | 'value'> = {},
+): Column<Line> => ({ id, header: `statement.screen.columns.${id}`, value, ...rest });
+
+/** The columns a statement line shows in the flow and in the queue. */
+export const lineColumns = {
+  day: col('day', (r) => r.day, { width: '104px', sortable: true }),
+  account: col('account', (r) => r.accountLabel, { width: 'minmax(140px, 1fr)', sortable: true }),
+  direction: col('direction', (r) => r.direction, {
+    cell: (r) => t(`statement.screen.directions.${r.direction}`),
+    width: '96px',
+  }),
+  amount: col('amount', (r) => Number(r.amount) * (r.direction === 'debit' ? -1 : 1), {
+    cell: (r) => <Amount line={r} />,
+    width: '120px',
+    sortable: true,
+  }),
+  balance: col('balance', (r) => (r.balance === null ? null : Number(r.balance)), {
+    cell: (r) => (r.balance === null ? '—' : <Money value={r.balance} />),
+    width: '124px',
+  }),
+  utr: col('utr', (r) => r.utr, {
+    cell: (r) => (r.utr ? <span className="mono">{r.utr}</span> : '—'),
+    width: '130px',
+  }),
+  status: col('status', (r) => r.status, {
+    cell: (r) => <LineStatus status={r.status} />,
+    width: '100px',
+    sortable: true,
+  }),
+  kind: col('kind', (r) => kindOf(r), {
+    cell: (r) => {
+      const kind = kindOf(r);
+      return kind ? <Badge tone={kind === 'proposed' ? 'warn' : 'bad'}>{kindLabel(kind)}</Badge> : '—';
+    },
+    width: '150px',
+    sortable: true,
+  }),
+  order: col('order', (r) => r.payinNo ?? r.candidateNo ?? r.slipNo, {
+    cell: (r) => <OrderCell line={r} />,
+    // An order's number and, for a candidate of another amount, that amount beside it.
+    width: 'minmax(264px, 1.2fr)',
+  }),
+  narration: col('narration', (r) => r.narration, {
+    cell: (r) => (
+      <span className="statement-narration" title={r.narration}>
+        {r.narration}
+      </span>
+    ),
+    width: 'minmax(200px, 2fr)',
+  }),
+  reference: col('reference', (r) => r.reference, { width: '150px', hiddenByDefault: true }),
+  reason: col('reason', (r) => r.reason, { width: 'minmax(140px, 1fr)', hiddenByDefault: true }),
+};
+
+/** The receiving accounts (the first 100), read only by who may read them. */
+export function useReceivingAccounts() {
+  const grants = useStore($grants);
+  return useQuery({
+    queryKey: ['receivingAccount', 'all'],
+    queryFn: ({ signal }) => api(endpoints.receivingAccount.list, { pageSize: 100 }, { signal }),
+    enabled: allows(grants, [endpoints.receivingAccount.list]),
+    staleTime: 60_000,
+  });
+}
+
+/** The receiving accounts as a filter's choices. */
+export function useAccountOptions() {
+  const accounts = useReceivingAccounts();
+  return (accounts.data?.list ?? []).map((a) => ({
+    value: String(a.id),
+    label: `${a.bankName} · ${a.accountNumber}`,
+  }));
+}
