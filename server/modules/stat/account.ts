@@ -13,7 +13,7 @@ import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
-import { storedZone } from '../../lib/businessDay.ts';
+import { isCalendarDay, storedZone } from '../../lib/businessDay.ts';
 import { accountLabel } from '../statement/service.ts';
 
 export type AccountGrouping = 'account' | 'channel';
@@ -40,17 +40,7 @@ export function encodeAccountCursor(k: AccountKey): string {
 export function decodeAccountCursor(cursor: string, lang: Lang): AccountKey {
   const [day = '', key = '', currency = ''] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
   const n = Number(key);
-  // A calendar day that exists (Date.parse takes 2026-02-30 as 2 March; the database refuses it).
-  const parsed = Date.parse(`${day}T00:00:00Z`);
-  if (
-    !/^\d{4}-\d{2}-\d{2}$/.test(day) ||
-    Number.isNaN(parsed) ||
-    new Date(parsed).toISOString().slice(0, 10) !== day ||
-    day < '0001-01-01' ||
-    !/^\d+$/.test(key) ||
-    n > 2_147_483_647 ||
-    !/^[A-Z]{3}$/.test(currency)
-  ) {
+  if (!isCalendarDay(day) || !/^\d+$/.test(key) || n > 2_147_483_647 || !/^[A-Z]{3}$/.test(currency)) {
     throw invalidField(lang, 'cursor', 'validation.invalid');
   }
   return { day, key: n, currency };

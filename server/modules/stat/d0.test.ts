@@ -297,6 +297,9 @@ describe.each(engines)('D0 settlement summary on %s', (engine) => {
       { from: '10/03/2026' },
       { from: '2026-01-01', to: '2026-03-04' },
       { cursor: 'bm90LWEtY3Vyc29y' },
+      // A day the calendar lacks, and year 0: the database would refuse them (a 500 before).
+      { cursor: Buffer.from('2026-02-30|1|INR').toString('base64url') },
+      { cursor: Buffer.from('0000-01-01|1|INR').toString('base64url') },
       { pageSize: 0 },
     ]) {
       expect((await query(platform, input)).errno, JSON.stringify(input)).toBe(422);

@@ -19,7 +19,7 @@ import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
-import { storedZone } from '../../lib/businessDay.ts';
+import { isCalendarDay, storedZone } from '../../lib/businessDay.ts';
 
 /** The accounts that make up a merchant's collection wallet. */
 const walletKinds = sql`('collection_available', 'collection_pending')`;
@@ -94,8 +94,7 @@ export function decodeD0Cursor(cursor: string, lang: Lang): D0Key {
     .split('|');
   const merchantId = Number(merchant);
   if (
-    !/^\d{4}-\d{2}-\d{2}$/.test(day) ||
-    Number.isNaN(Date.parse(`${day}T00:00:00Z`)) ||
+    !isCalendarDay(day) ||
     !Number.isInteger(merchantId) ||
     merchantId < 1 ||
     merchantId > 2_147_483_647 ||
