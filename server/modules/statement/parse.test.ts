@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
 import { type StatementMapping, statementMapping } from '../../../contract/statementMapping.ts';
 import {
   dedupeKey,
+  maxNarration,
   maxStatementRows,
   parseAmount,
   parseDate,
@@ -315,6 +316,24 @@ describe('dates', () => {
 describe('errors', () => {
   const mapping = preset('hdfc');
   const head = 'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance\n';
+
+  it('refuses a narration longer than a bank writes (it is stored and listed)', async () => {
+    const long = 'X'.repeat(maxNarration + 1);
+    const r = await parsed(
+      csv(`${head}01/11/26,${long},,01/11/26,,100.00,100.00\n01/11/26,ok,,01/11/26,,1.00,101.00\n`),
+      mapping,
+    );
+    expect(r.lines.map((l) => l.row)).toEqual([3]);
+    expect(r.errors).toEqual([
+      {
+        row: 2,
+        column: 'Narration',
+        code: 'narrationLong',
+        key: 'statement.row.narrationLong',
+        params: { max: maxNarration, length: maxNarration + 1 },
+      },
+    ]);
+  });
 
   it('names each bad row and column, keeps the good lines, skips rows that are no transaction', async () => {
     const r = await parsed(
@@ -710,7 +729,9 @@ describe('messages', () => {
         'utrPatternSlow',
       ],
       ...['dateFormatInvalid', 'utrPatternInvalid', 'amountColumns', 'balanceGap'],
-      ...['date', 'amount', 'balance', 'bothAmounts', 'noAmount', 'missing'].map((c) => `row.${c}`),
+      ...['date', 'amount', 'balance', 'bothAmounts', 'noAmount', 'missing', 'narrationLong'].map(
+        (c) => `row.${c}`,
+      ),
     ];
     for (const lang of ['en', 'zh_CN']) {
       const messages = JSON.parse(

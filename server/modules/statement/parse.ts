@@ -32,7 +32,17 @@ export interface StatementLine {
   dedupeKey: string;
 }
 
-export type RowErrorCode = 'date' | 'amount' | 'balance' | 'bothAmounts' | 'noAmount' | 'missing';
+export type RowErrorCode =
+  | 'date'
+  | 'amount'
+  | 'balance'
+  | 'bothAmounts'
+  | 'noAmount'
+  | 'missing'
+  | 'narrationLong';
+
+/** Longest narration a line keeps (banks write well under 300 characters); a longer cell is a row error. */
+export const maxNarration = 1000;
 
 export interface RowError {
   row: number;
@@ -476,11 +486,14 @@ export async function parseStatement(
       }
     }
 
+    const narration = text(r.cells[at.narration]).replace(/\s+/g, ' ').trim();
+    // Stored and sent back with every list page: a cell of a megabyte is not a bank's narration.
+    if (narration.length > maxNarration)
+      fail(mapping.narrationColumn, 'narrationLong', { max: maxNarration, length: narration.length });
     if (rowErrors.length || !date || !direction) {
       errors.push(...rowErrors);
       continue;
     }
-    const narration = text(r.cells[at.narration]).replace(/\s+/g, ' ').trim();
     const reference = at.reference >= 0 ? cleanReference(text(r.cells[at.reference])) : null;
     const line = { date, narration, reference, direction, amount, balance };
     lines.push({ row: r.row, ...line, utr: null, dedupeKey: dedupeKey(line) });
