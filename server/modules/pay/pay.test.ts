@@ -248,6 +248,36 @@ describe.each(engines)('the pay page on %s', (engine) => {
     expect([row.status, row.payerUtr]).toEqual(['unpaid', 'LATE00000002']);
   });
 
+  it('a statement imported before the payer spoke pays the order as soon as the payer names its UTR', async () => {
+    const { order } = await bankPayin(s, bank.merchant, { amount: '642.00' });
+    const utr = `7${String(Date.now()).slice(-11)}`;
+    const day = new Date(s.clock.now()).toLocaleDateString('en-CA', { timeZone: 'Asia/Kolkata' });
+    const imported = await s.call(
+      endpoints.statement.import,
+      {
+        accountId: bank.accountId,
+        mapping: {
+          headerRow: 1,
+          dateColumn: 'Date',
+          dateFormat: 'yyyy-MM-dd',
+          narrationColumn: 'Narration',
+          creditColumn: 'Credit',
+          utrPattern: '^UPI-(\\d{12})-',
+        },
+        text: `Date,Narration,Credit\n${day},UPI-${utr}-A PAYER,642.00\n`,
+      },
+      await s.adminToken(),
+    );
+    expect(imported.errno, imported.errmsg + JSON.stringify(imported.data)).toBe(0);
+    // Nobody claimed the UTR yet: the credit waits as a proposal (the one open order of its amount).
+    expect(imported.data.counts).toMatchObject({ new: 1, matched: 0 });
+    expect((await stored(order.orderNo)).status).toBe('pending');
+
+    expect((await submit(order.orderNo, { utr })).json.errno).toBe(0);
+    expect(await stored(order.orderNo)).toMatchObject({ status: 'paid', paidBy: 'statement', utr });
+    expect((await info(order.orderNo)).json.data).toMatchObject({ status: 'paid' });
+  });
+
   it(`limits UTR submissions to ${payUtrsPerWindow} per address in ten minutes`, async () => {
     const { order } = await bankPayin(s, bank.merchant);
     const from = fromNewAddress();

@@ -33,9 +33,12 @@ import { clientIp } from '../../http/clientIp.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, langFrom, t } from '../../http/i18n.ts';
 import { fieldErrors } from '../../http/validation.ts';
+import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { isoOf } from '../../lib/isoTime.ts';
+import { errorForLog } from '../../lib/logger.ts';
 import { rateLimiter } from '../../lib/rateLimit.ts';
 import { orderUsingUtr } from '../payin/utr.ts';
+import { matchPayerUtr } from '../statement/service.ts';
 
 /** Page loads and polls per address per minute: a payer's tab polls 12 times a minute, a shared NAT a few. */
 export const payReadsPerMinute = 120;
@@ -225,7 +228,7 @@ export function mountPay(app: Hono<{ Variables: { requestId: string } }>, deps: 
     const orderNo = c.req.param('orderNo');
     if (!orderNoShape.test(orderNo)) return refuse(c, lang, errno.notFound);
 
-    type Outcome = { payerUtr: string } | { refused: Errno; key?: string };
+    type Outcome = { payerUtr: string; accountId?: number } | { refused: Errno; key?: string };
     const outcome = await inTransaction(db, async (tx): Promise<Outcome> => {
       const [order] = await tx
         .select({
@@ -268,10 +271,19 @@ export function mountPay(app: Hono<{ Variables: { requestId: string } }>, deps: 
         errno: 0,
         detail: { changes: { payerUtr: { before: order.payerUtr, after: utr } } },
       });
-      return { payerUtr: utr };
+      return { payerUtr: utr, accountId: order.receivingAccountId };
     });
     if ('refused' in outcome)
       return refuse(c, lang, outcome.refused, null, outcome.key && t(lang, outcome.key));
+    // A statement already imported may hold the payment: it pays the order now (matching's rules, never
+    // the payer's word). The payer's answer does not wait on it failing.
+    if (outcome.accountId !== undefined) {
+      try {
+        if (await matchPayerUtr(deps, outcome.accountId, utr)) wakeWebhookWorkers();
+      } catch (err) {
+        deps.logger.warn({ err: errorForLog(err), orderNo }, 'matching a payer UTR failed');
+      }
+    }
     return ok(c, { payerUtr: outcome.payerUtr } satisfies PayUtrAnswer);
   });
 

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { formatMinor } from '../../../contract/money.ts';
+import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import { type Db, inTransaction, sqlState } from '../../db/index.ts';
 import { receivingAccounts, statementImports, statementLines, statementMappings } from '../../db/schema.ts';
@@ -367,4 +368,38 @@ export async function rematch(deps: Deps, userId: number, accountId?: number): P
     if (step.last === undefined) return counts;
     after = step.last;
   }
+}
+
+/**
+ * A payer named `utr` on the pay page of an order on `accountId`: the account's open credit lines
+ * carrying it are matched again at once (a statement imported before the payer spoke pays the order now,
+ * not at the next rematch). Payments are posted for the user who imported each line. Answers how many
+ * lines it matched.
+ */
+export async function matchPayerUtr(deps: Deps, accountId: number, utr: string): Promise<number> {
+  return inTransaction(deps.database.db, async (tx) => {
+    const lines = await tx
+      .select({ line: statementLines, importer: statementImports.createdBy })
+      .from(statementLines)
+      .innerJoin(statementImports, eq(statementImports.id, statementLines.importId))
+      .where(
+        and(
+          openLine,
+          eq(statementLines.accountId, accountId),
+          eq(statementLines.utr, normalUtr(utr)),
+          eq(statementLines.direction, 'credit'),
+        ),
+      )
+      .orderBy(statementLines.id)
+      .for('update', { of: statementLines, skipLocked: true });
+    if (!lines.length) return 0;
+    return (
+      await matchLines(
+        deps,
+        tx,
+        lines.map((l) => l.line),
+        lines[0]!.importer,
+      )
+    ).matched;
+  });
 }
