@@ -175,6 +175,9 @@ function applyLines(accounts: Map<string, HeldAccount>, lines: readonly EntryLin
     const state = next.get(acc) ?? { balance: acc.balance, version: acc.version };
     const before = state.balance;
     const after = before + line.amount;
+    // Past 2^53 a JS number rounds: the balance would drift from its postings without a word.
+    if (!Number.isSafeInteger(after))
+      throw new Error(`ledger: ${keyOf(line.account)} would leave the safe range`);
     if (after < 0 && !acc.mayBeNegative) {
       throw new AppError(
         errno.insufficientBalance,

@@ -142,6 +142,27 @@ describe.each(engines)('ledger on %s', (engine) => {
     expect((await merchantBalances(s.db, m, cur)).payout_available).toBe(payout_available);
   });
 
+  it('refuses a balance past 2^53 minor units rather than round it, one entry or a batch', async () => {
+    // Its own currency: the platform's clearing account of the other tests stays small.
+    const usd = (amount: number, ref: string): Entry => ({
+      kind: 'test_credit',
+      refType: 'test',
+      refId: ref,
+      at: s.clock.now(),
+      lines: [
+        { account: platformAccount('channel_clearing', 'USD'), amount: -amount },
+        { account: merchantAccount(m, 'payout_available', 'USD'), amount },
+      ],
+    });
+    await inTransaction(s.db, (tx) => post(tx, usd(Number.MAX_SAFE_INTEGER, 'huge')));
+    // MAX_SAFE_INTEGER + 2 is 2^53 + 1, which a JS number cannot hold: it would be stored as 2^53.
+    await expect(inTransaction(s.db, (tx) => post(tx, usd(2, 'past')))).rejects.toThrow(/safe range/);
+    await expect(inTransaction(s.db, (tx) => postMany(tx, [usd(1, 'p1'), usd(1, 'p2')]))).rejects.toThrow(
+      /safe range/,
+    );
+    expect((await merchantBalances(s.db, m, 'USD')).payout_available).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it('posts a cause once only', async () => {
     await credit(100, 'once');
     const err = await credit(100, 'once').catch((e) => e);

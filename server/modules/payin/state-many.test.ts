@@ -380,4 +380,60 @@ describe.each(engines)('paying many pay-ins at once on %s', (engine) => {
     expect(moved(before, await figures())).toEqual({});
     await expectBalanced(s);
   });
+
+  // Two batches naming the same orders in opposite orders, a forced payment of every third one and a
+  // channel's payment (no lock taken before its update) of the next, all at once: every order is paid by
+  // exactly one of them, with one entry and one callback, and the ledger balances.
+  it.runIf(engine === 'postgres')(
+    'pays each order once when batches, forced and channel payments race',
+    async () => {
+      const orders = await Promise.all([
+        ...Array.from({ length: 8 }, () => createOrder(s, d0, { amount: '20.00' })),
+        ...Array.from({ length: 8 }, async () => (await bankPayin(s, tn, { amount: '20.00' })).order),
+      ]);
+      const set = { paidAmount: 2000, paidBy: 'statement' as const, paidAt: s.clock.now() };
+      const items = orders.map((o) => ({ id: o.id, set }));
+      const batch = (list: OrderMoveItem[]) =>
+        inTransaction(s.db, (tx) => transitionMany(s.deps, tx, 'supplement', list, userId));
+      const single = (o: PayinOrder, i: number) =>
+        inTransaction(s.db, (tx) =>
+          i % 3 === 0
+            ? transition(s.deps, tx, o.id, 'force', { paidBy: 'force', paidAt: s.clock.now() }, userId)
+            : transition(s.deps, tx, o.id, 'channelPaid', { paidBy: 'channel', paidAt: s.clock.now() }),
+        );
+      const [first, second, ...singles] = await Promise.all([
+        batch(items),
+        batch([...items].reverse()),
+        ...orders.flatMap((o, i) => (i % 3 === 2 ? [] : [single(o, i)])),
+      ]);
+      const payers = new Map<number, number>();
+      for (const o of [...first, ...second, ...singles.flatMap((o) => o ?? [])])
+        payers.set(o.id, (payers.get(o.id) ?? 0) + 1);
+      const ids = orders.map((o) => o.id).sort((a, b) => a - b);
+      expect(ids.map((id) => payers.get(id))).toEqual(ids.map(() => 1));
+      const count = async (q: ReturnType<typeof sql>) =>
+        rowsOf<{ id: string | number; n: string | number }>(await s.db.execute(q)).map((r) => [
+          Number(r.id),
+          Number(r.n),
+        ]);
+      const list = sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      );
+      expect(
+        await count(sql`select ref_id as id, count(*) as n from journal_entries
+        where ref_type = 'payin' and kind = 'payin_paid' and ref_id in (${sql.join(
+          ids.map((id) => sql`${String(id)}`),
+          sql`, `,
+        )}) group by ref_id order by ref_id::bigint`),
+      ).toEqual(ids.map((id) => [id, 1]));
+      expect(
+        await count(sql`select order_id as id, count(*) as n from webhook_events
+        where order_type = 'payin' and type = 'payin.paid' and order_id in (${list})
+        group by order_id order by order_id`),
+      ).toEqual(ids.map((id) => [id, 1]));
+      for (const id of ids) expect((await orderById(s, id)).status).toBe('paid');
+      await expectBalanced(s);
+    },
+  );
 });
