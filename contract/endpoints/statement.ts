@@ -48,8 +48,8 @@ export const statementRowError = z.object({
 /** A running balance that does not follow from the previous line (minor units as decimals). */
 export const statementGap = z.object({ row: z.number(), expected: moneyOut, found: moneyOut });
 
-/** A line as the file gives it, before it is saved (the preview). */
-export const previewLine = z.object({
+/** What a statement line says, as the file gives it (its row) and as it is kept. */
+const lineFields = {
   row: z.number(),
   day: z.string(),
   narration: z.string(),
@@ -58,6 +58,11 @@ export const previewLine = z.object({
   amount: moneyOut,
   balance: z.nullable(moneyOut),
   utr: z.nullable(z.string()),
+};
+
+/** A line as the file gives it, before it is saved (the preview). */
+export const previewLine = z.object({
+  ...lineFields,
   /** Already saved for this account (a re-import): it will add nothing. */
   duplicate: z.boolean(),
 });
@@ -99,14 +104,7 @@ export const statementLineRow = z.object({
   accountId: z.number(),
   accountLabel: z.string(),
   importId: z.number(),
-  row: z.number(),
-  day: z.string(),
-  narration: z.string(),
-  reference: z.nullable(z.string()),
-  direction: z.enum(lineDirections),
-  amount: moneyOut,
-  balance: z.nullable(moneyOut),
-  utr: z.nullable(z.string()),
+  ...lineFields,
   status: z.enum(statementLine.states),
   exceptionKind: z.nullable(z.enum(exceptionKinds)),
   /** The pay-in it paid. */
