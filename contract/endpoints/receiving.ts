@@ -43,6 +43,10 @@ const minNotAboveMax = z.refine<{ minAmount?: number | undefined; maxAmount?: nu
   { message: 'validation.maxBelowMin', path: ['maxAmount'] },
 );
 
+/** A receiving account as lists and logs name it: the bank and the account number's last four digits. */
+export const accountLabel = (a: { bankName: string; accountNumber: string }) =>
+  `${a.bankName} ·${a.accountNumber.slice(-4)}`;
+
 export const receivingAccountRow = z.object({
   id: z.number(),
   kind: z.enum(receivingKinds),

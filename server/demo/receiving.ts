@@ -11,6 +11,7 @@
  */
 import { and, eq } from 'drizzle-orm';
 import { endpoints } from '../../contract/index.ts';
+import { statementLine } from '../../contract/machines.ts';
 import { formatMinor } from '../../contract/money.ts';
 import {
   accountHolders,
@@ -301,7 +302,7 @@ export async function openReceiving(seed: Seed, ms: readonly DemoMerchant[], fin
     await tx
       .update(statementLines)
       .set({
-        status: 'dismissed',
+        status: statementLine.to('dismiss')!,
         exceptionKind: null,
         reason: 'Bank SMS charges',
         resolvedBy: finance.id,

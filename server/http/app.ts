@@ -35,6 +35,17 @@ export function envelope(lang: RequestMeta['lang'], code: Errno, data: unknown =
 /** `envelope` of a success whose data is already JSON text. */
 const envelopeOf = (data: JsonText) => new JsonText(`{"errno":${errno.ok},"errmsg":"","data":${data.text}}`);
 
+/**
+ * `attachment` with the file's name: an ASCII stand-in (each run of what is not a letter, digit, dot,
+ * dash or underscore becomes `_`) and the name itself percent-encoded (RFC 6266 `filename*`), so a name a user
+ * gave (an uploaded statement's, in any script, with quotes or line breaks) never breaks the header.
+ */
+export function contentDisposition(name: string): string {
+  if (/^[A-Za-z0-9._-]+$/.test(name)) return `attachment; filename="${name}"`;
+  const ascii = name.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || 'download';
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
 /** Query parameters as an object: a repeated key becomes an array. */
 function queryInput(c: Context): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -231,7 +242,7 @@ export function createApp(
             status: 200,
             headers: {
               'Content-Type': result.contentType,
-              'Content-Disposition': `attachment; filename="${result.filename}"`,
+              'Content-Disposition': contentDisposition(result.filename),
               'Cache-Control': 'no-store',
             },
           });

@@ -48,7 +48,7 @@ export interface HandlerContext<E extends Endpoint, U> {
  */
 export class FileAnswer {
   constructor(
-    /** ASCII file name for `Content-Disposition`. */
+    /** The file's name as the user knows it (`Content-Disposition` encodes it). */
     readonly filename: string,
     readonly contentType: string,
     readonly body: Readable,

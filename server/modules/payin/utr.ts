@@ -4,6 +4,7 @@
  * And the guard of every write of a UTR (supplements, channel payments), which must stay unique.
  */
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { errno } from '../../../contract/errno.ts';
 import { statementLine } from '../../../contract/machines.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
@@ -92,7 +93,7 @@ export const statementSource: UtrSource = {
       utr: normalUtr(utr),
       amount: hit.amount,
       at: new Date(`${hit.day}T00:00:00Z`),
-      account: `${hit.bankName} ·${hit.accountNumber.slice(-4)}`,
+      account: accountLabel(hit),
       statementLineId: hit.id,
       accountId: hit.accountId,
     };

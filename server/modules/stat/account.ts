@@ -8,13 +8,13 @@
  * is the ledger's channel clearing account's movement that day (`ledger_daily`), as the ledger signs it.
  */
 import { type SQL, sql } from 'drizzle-orm';
+import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { isCalendarDay, storedZone } from '../../lib/businessDay.ts';
-import { accountLabel } from '../statement/service.ts';
 
 export type AccountGrouping = 'account' | 'channel';
 

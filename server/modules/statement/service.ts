@@ -62,10 +62,6 @@ export interface ImportAnswer {
   }[];
 }
 
-/** A receiving account's label: the bank and the account number's last four digits. */
-export const accountLabel = (a: { bankName: string; accountNumber: string }) =>
-  `${a.bankName} ·${a.accountNumber.slice(-4)}`;
-
 async function mappingOf(
   tx: Db,
   input: ImportInput,

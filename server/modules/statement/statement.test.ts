@@ -187,6 +187,19 @@ describe.each(engines)('bank statements on %s', (engine) => {
     expect(file2.status).toBe(200);
     expect(file2.headers.get('content-type')).toContain('text/csv');
     expect(file2.text).toBe(file);
+    // A name the uploader chose, in any script, with a quote and a line break: the header stays whole.
+    const named = await importCsv(csv([{ narration: `NAMED FILE ${o.id}`, credit: '1.00' }]), {
+      fileName: '三月 "流水"\r\nX-Evil: 1.csv',
+    });
+    expect(named.errno, named.errmsg).toBe(0);
+    const file3 = await s.request('GET', `/api${statement.file.path}?id=${named.data.importId}`, {
+      token: root,
+    });
+    expect(file3.status).toBe(200);
+    expect(file3.headers.get('x-evil')).toBeNull();
+    expect(file3.headers.get('content-disposition')).toBe(
+      `attachment; filename="_X-Evil_1.csv"; filename*=UTF-8''${encodeURIComponent('三月 "流水"\r\nX-Evil: 1.csv')}`,
+    );
     const listed = await s.call(statement.list, { accountId: bank.accountId, q: utr.toLowerCase() }, root);
     expect(listed.data.list).toHaveLength(1);
     expect(listed.data.list[0]).toMatchObject({

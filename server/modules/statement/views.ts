@@ -1,7 +1,9 @@
 /** Statement lines, imports and mappings as the console lists them (contract/endpoints/statement.ts). */
 import { and, asc, count, desc, eq, gte, lte, ne, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { errno } from '../../../contract/errno.ts';
+import { statementLine } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { Db } from '../../db/index.ts';
@@ -15,9 +17,9 @@ import {
   withdrawalSlipLines,
   withdrawalSlips,
 } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
 import { statementPresets } from './presets.ts';
-import { accountLabel } from './service.ts';
 
 const candidate = alias(payinOrders, 'candidate');
 const resolver = alias(users, 'resolver');
@@ -131,7 +133,7 @@ export async function lineList(tx: Db, f: LineFilter) {
   return { list: rows.map(lineRow), total: await totalOf(tx, where), nextCursor: null };
 }
 
-const openStates = sql`${statementLines.status} in ('proposed','exception')`;
+const openStates = inStates(statementLines.status, statementLine.sets.open);
 
 /** The exception queue: open lines oldest first, and how many of each kind wait (all accounts or one). */
 export async function exceptionList(
@@ -264,9 +266,8 @@ export async function importFile(tx: Db, id: number) {
     .from(statementImports)
     .where(eq(statementImports.id, id));
   if (!f) throw new AppError(errno.notFound);
-  const ascii = f.fileName.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 120) || `statement-${id}`;
   return {
-    fileName: ascii,
+    fileName: f.fileName || `statement-${id}`,
     contentType: contentTypes[f.format] ?? 'application/octet-stream',
     content: Buffer.from(f.content),
   };
