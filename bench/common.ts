@@ -313,3 +313,59 @@ export async function cpuPerCall<T>(
     load: perCall((me.user + me.system) / 1000),
   };
 }
+
+/** Latencies of calls and the CPU a call cost (µs): PostgreSQL's backends, and the node process doing the work. */
+export type CallTiming = {
+  median: number;
+  p95: number;
+  p99: number;
+  cpu: { database: number; node: number };
+};
+
+/**
+ * Latencies of `n` calls after `warmup`, and the CPU a call cost PostgreSQL's backends (of `database`) and
+ * `node` (this process, or the server's with its workers): what stays put when the machine is busy,
+ * where latencies do not.
+ */
+export async function timeCalls(
+  n: number,
+  fn: (i: number) => Promise<unknown>,
+  opts: { database: string | undefined; warmup?: number; node?: number },
+): Promise<CallTiming> {
+  for (let i = 0; i < (opts.warmup ?? 20); i++) await fn(i);
+  const out: number[] = [];
+  const cpu = await cpuPerCall(
+    opts.node ?? process.pid,
+    opts.database,
+    async () => {
+      for (let i = 0; i < n; i++) {
+        const t0 = performance.now();
+        await fn(i);
+        out.push(performance.now() - t0);
+      }
+    },
+    () => n,
+  );
+  out.sort((x, y) => x - y);
+  return {
+    median: percentile(out, 50),
+    p95: percentile(out, 95),
+    p99: percentile(out, 99),
+    cpu: { database: cpu.database, node: cpu.server },
+  };
+}
+
+/** A line of a timing: percentiles, CPU a call, its p95 against the floor's and the target, when given. */
+export function printTiming(
+  name: string,
+  tm: CallTiming,
+  opts: { floor?: CallTiming; target?: number; width?: number } = {},
+) {
+  const { floor, target: tgt } = opts;
+  console.log(
+    `${name.padEnd(opts.width ?? 58)} p50 ${fmtMs(tm.median).padStart(7)} ms  p95 ${fmtMs(tm.p95).padStart(7)} ms  p99 ${fmtMs(tm.p99).padStart(7)} ms` +
+      `  CPU µs a call: PostgreSQL ${fmtInt(tm.cpu.database)} · node ${fmtInt(tm.cpu.node)}` +
+      (floor ? `  p95 ${(tm.p95 / floor.p95).toFixed(1)}× floor` : '') +
+      (tgt === undefined ? '' : `  (target p95 ≤ ${tgt} ms)${tm.p95 <= tgt ? ' ✓' : ' ✗'}`),
+  );
+}

@@ -33,19 +33,20 @@ import {
   args,
   type BenchServer,
   benchAdminPassword,
+  type CallTiming,
   cpuPerCall,
   engineVersion,
   fmtInt,
-  fmtMs,
   largeMerchantCode,
   load,
   one,
   openBench,
-  percentile,
+  printTiming,
   rows,
   signIn,
   startServer,
   target,
+  timeCalls,
 } from './common.ts';
 
 const a = args();
@@ -294,47 +295,10 @@ const everyone: D0Filters = { ...period, merchantId: null };
   if (mismatches || totals?.mismatch) throw new Error('the summary does not tie to the ledger');
 }
 
-type Timing3 = { median: number; p95: number; p99: number; cpu?: { database: number; node: number } };
 const dbName = t.url ? new URL(t.url).pathname.slice(1) : undefined;
-/**
- * Latencies of `n` calls after `warmup`, and the CPU a call cost PostgreSQL's backends and this process
- * (what stays put when the machine is busy, where latencies do not).
- */
-async function time3(
-  n: number,
-  fn: (i: number) => Promise<unknown>,
-  warmup = 20,
-  /** The node process doing the work: this one, or the server's (with its workers). */
-  node = process.pid,
-): Promise<Timing3> {
-  for (let i = 0; i < warmup; i++) await fn(i);
-  const out: number[] = [];
-  const cpu = await cpuPerCall(
-    node,
-    dbName,
-    async () => {
-      for (let i = 0; i < n; i++) {
-        const t0 = performance.now();
-        await fn(i);
-        out.push(performance.now() - t0);
-      }
-    },
-    () => n,
-  );
-  out.sort((x, y) => x - y);
-  return {
-    median: percentile(out, 50),
-    p95: percentile(out, 95),
-    p99: percentile(out, 99),
-    cpu: { database: cpu.database, node: cpu.server },
-  };
-}
-const row = (name: string, tm: Timing3, tgt?: number) =>
-  console.log(
-    `${name.padEnd(64)} p50 ${fmtMs(tm.median).padStart(7)} ms  p95 ${fmtMs(tm.p95).padStart(7)} ms  p99 ${fmtMs(tm.p99).padStart(7)} ms` +
-      (tm.cpu ? `  CPU µs a call: PostgreSQL ${fmtInt(tm.cpu.database)} · node ${fmtInt(tm.cpu.node)}` : '') +
-      (tgt === undefined ? '' : `  (target p95 ≤ ${tgt} ms)${tm.p95 <= tgt ? ' ✓' : ' ✗'}`),
-  );
+const time3 = (n: number, fn: (i: number) => Promise<unknown>, warmup = 20, node?: number) =>
+  timeCalls(n, fn, { database: dbName, warmup, node });
+const row = (name: string, tm: CallTiming, target?: number) => printTiming(name, tm, { target, width: 64 });
 
 // What the handler does: the page, then the period's totals.
 const summary = async (f: D0Filters, after: Parameters<typeof d0Page>[2], pageSize: number) => {

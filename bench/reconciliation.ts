@@ -26,18 +26,18 @@ import { type AccountFilters, accountPage, accountTotals } from '../server/modul
 import {
   args,
   benchAdminPassword,
-  cpuPerCall,
+  type CallTiming,
   engineVersion,
   fmtInt,
-  fmtMs,
   load,
   one,
   openBench,
-  percentile,
+  printTiming,
   rows,
   signIn,
   startServer,
   target,
+  timeCalls,
 } from './common.ts';
 
 const a = args();
@@ -222,44 +222,11 @@ const fromOrders = sql`
   if (wrong || seen !== expected.size) throw new Error('the rollup does not agree with the orders and lines');
 }
 
-type Timing3 = { median: number; p95: number; p99: number; cpu: { database: number; node: number } };
 const dbName = t.url ? new URL(t.url).pathname.slice(1) : undefined;
-/** Latencies of `n` calls after `warmup`, and the CPU a call cost PostgreSQL's backends and node. */
-async function time3(
-  n: number,
-  fn: () => Promise<unknown>,
-  warmup = 20,
-  node = process.pid,
-): Promise<Timing3> {
-  for (let i = 0; i < warmup; i++) await fn();
-  const out: number[] = [];
-  const cpu = await cpuPerCall(
-    node,
-    dbName,
-    async () => {
-      for (let i = 0; i < n; i++) {
-        const t0 = performance.now();
-        await fn();
-        out.push(performance.now() - t0);
-      }
-    },
-    () => n,
-  );
-  out.sort((x, y) => x - y);
-  return {
-    median: percentile(out, 50),
-    p95: percentile(out, 95),
-    p99: percentile(out, 99),
-    cpu: { database: cpu.database, node: cpu.server },
-  };
-}
-const row = (name: string, tm: Timing3, floor?: Timing3, tgt?: number) =>
-  console.log(
-    `${name.padEnd(58)} p50 ${fmtMs(tm.median).padStart(7)} ms  p95 ${fmtMs(tm.p95).padStart(7)} ms  p99 ${fmtMs(tm.p99).padStart(7)} ms` +
-      `  CPU µs a call: PostgreSQL ${fmtInt(tm.cpu.database)} · node ${fmtInt(tm.cpu.node)}` +
-      (floor ? `  p95 ${(tm.p95 / floor.p95).toFixed(1)}× floor` : '') +
-      (tgt === undefined ? '' : `  (target p95 ≤ ${tgt} ms)${tm.p95 <= tgt ? ' ✓' : ' ✗'}`),
-  );
+const time3 = (n: number, fn: () => Promise<unknown>, warmup = 20, node?: number) =>
+  timeCalls(n, fn, { database: dbName, warmup, node });
+const row = (name: string, tm: CallTiming, floor?: CallTiming, target?: number) =>
+  printTiming(name, tm, { floor, target });
 
 // What the handler does: the page, then the period's totals.
 const view = async (f: AccountFilters, after: Parameters<typeof accountPage>[2], pageSize: number) => {

@@ -9,6 +9,7 @@ const businessScreens = [
   'agent.list',
   'channel.list',
   'simulator.list',
+  'merchantUser.list',
   'receivingAccount.public',
   'receivingAccount.cards',
   'accountHolder.list',
@@ -17,6 +18,7 @@ const businessScreens = [
   'statement.import',
   'statement.list',
   'statement.exceptions',
+  'agentCommission.statement',
 ];
 
 const merchant: Contexts['merchant'] = {
@@ -110,11 +112,19 @@ describe('business commands', () => {
       commissionPayable: '10.00',
       createdAt: '2026-11-01T00:00:00Z',
     };
-    expect(ids(actionsFor(all, 'agent', agent))).toEqual(['agent.edit', 'agent.disable', 'agent.merchants']);
+    expect(ids(actionsFor(all, 'agent', agent))).toEqual([
+      'agent.edit',
+      'agent.disable',
+      'agent.merchants',
+      'agent.commission',
+      'agent.payCommission',
+    ]);
     expect(ids(actionsFor(all, 'agent', { ...agent, status: 'disabled' }))).toEqual([
       'agent.edit',
       'agent.enable',
       'agent.merchants',
+      'agent.commission',
+      'agent.payCommission',
     ]);
   });
 });

@@ -48,7 +48,11 @@ describe('money screen commands', () => {
 
   it('gives a merchant owner the funds and settings groups', () => {
     const owner = grants('merchant', '*');
-    expect(group(owner, 'funds')).toEqual(['merchantWallet.info', 'merchantRechargeLog.list']);
+    expect(group(owner, 'funds')).toEqual([
+      'merchantWallet.info',
+      'merchantRechargeLog.list',
+      'balanceAdjustment.list',
+    ]);
     expect(group(owner, 'settings')).toEqual(['dev.settings', 'fees.settings']);
   });
 

@@ -37,12 +37,12 @@ describe('command registry', () => {
     expect(menuIds(grants('platform', '*'))).toEqual([
       'home.dashboard',
       'orders[merchantOrder.list,merchantPayout.list]',
-      'funds[merchantWallet.info,merchantRechargeLog.list]',
-      'settlement[settlementQuery.list,settlementPayment.list,settlementPayout.list,approval.list,merchantSettlementtn.list,settlementtnLog.list,withdrawalSlip.list,statOrder.settlementSummary,statOrder.reconciliation]',
-      'business[merchant.list,agent.list,channel.list,simulator.list,receivingAccount.public,receivingAccount.cards,accountHolder.list,cardBinding.list,holderNumber.list,statement.import,statement.list,statement.exceptions]',
+      'funds[merchantWallet.info,merchantRechargeLog.list,balanceAdjustment.list]',
+      'settlement[settlementQuery.list,settlementPayment.list,settlementPayout.list,approval.list,merchantSettlementtn.list,settlementtnLog.list,withdrawalSlip.list,statOrder.orderStats,statOrder.channelStats,statOrder.payoutStats,statOrder.settlementSummary,statOrder.reconciliation]',
+      'business[merchant.list,agent.list,channel.list,simulator.list,merchantUser.list,receivingAccount.public,receivingAccount.cards,accountHolder.list,cardBinding.list,holderNumber.list,statement.import,statement.list,statement.exceptions,agentCommission.statement]',
       'settings[dev.settings,fees.settings]',
       'security[auth.google]',
-      'system[admin.list,role.list,log.list,mailOutbox.list]',
+      'system[admin.list,role.list,log.list,mailOutbox.list,memo.list,parameter.list,telegram.groupList]',
     ]);
   });
 

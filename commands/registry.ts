@@ -1,10 +1,14 @@
 import { allows, type Grants } from '../contract/index.ts';
 import { accountActions, accountScreens, publicScreens } from './account.ts';
+import { adjustmentCommands } from './adjustment.ts';
 import { appCommands, tableCommands } from './app.ts';
 import { approvalCommands } from './approval.ts';
 import { businessCommands } from './business.ts';
 import { fundCommands } from './funds.ts';
+import { memoCommands } from './memo.ts';
+import { merchantUserCommands } from './merchantUser.ts';
 import { orderCommands } from './orders.ts';
+import { parameterCommands } from './parameter.ts';
 import { payoutCommands } from './payouts.ts';
 import { receivingCommands } from './receiving.ts';
 import { settingCommands } from './settings.ts';
@@ -13,6 +17,7 @@ import { slipCommands } from './slip.ts';
 import { statCommands } from './stat.ts';
 import { statementCommands } from './statement.ts';
 import { systemCommands } from './system.ts';
+import { telegramCommands } from './telegram.ts';
 import { tnCommands } from './tn.ts';
 import {
   type AnyAction,
@@ -68,10 +73,15 @@ export const commands: readonly Command[] = assemble([
   ...slipCommands,
   ...statCommands,
   ...businessCommands,
+  ...merchantUserCommands,
   ...receivingCommands,
   ...statementCommands,
   ...settingCommands,
   ...systemCommands,
+  ...memoCommands,
+  ...parameterCommands,
+  ...telegramCommands,
+  ...adjustmentCommands,
   ...appCommands,
   ...tableCommands,
 ]);

@@ -11,6 +11,10 @@ export interface Contexts {
   payout: Output<typeof endpoints.merchantPayout.list>['list'][number];
   recharge: Output<typeof endpoints.merchantRechargeLog.list>['list'][number];
   merchant: Output<typeof endpoints.merchant.list>['list'][number];
+  /** A user of one merchant, as the platform manages it (merchant users screen). */
+  merchantUser: Output<typeof endpoints.merchantUser.list>['list'][number];
+  /** A notice of the system memo. */
+  memo: Output<typeof endpoints.memo.list>['list'][number];
   agent: Output<typeof endpoints.agent.list>['list'][number];
   channel: Output<typeof endpoints.channel.list>['list'][number];
   /** A line of the wallet's balance change log (a ledger posting with before / change / after). */
@@ -31,6 +35,15 @@ export interface Contexts {
   /** A row of the D0 settlement summary: a merchant's collection wallet over one business day. */
   d0Row: Extract<Output<typeof endpoints.statOrder.balance>, { view: 'd0' }>['list'][number];
   accountRow: Extract<Output<typeof endpoints.statOrder.balance>, { view: 'account' }>['list'][number];
+  /** A row of the order statistics: a merchant's (and channel's) orders of one business day. */
+  orderStatRow: Output<typeof endpoints.statOrder.list>['list'][number];
+  /** A row of the channel statistics: a channel's orders of one business day. */
+  channelStatRow: Output<typeof endpoints.statOrder.channel>['list'][number];
+  /** A row of the settlement statistics: a merchant wallet over the period. */
+  merchantBalanceRow: Extract<
+    Output<typeof endpoints.statOrder.balance>,
+    { view: 'merchant' }
+  >['list'][number];
   statementLineRow: Output<typeof endpoints.statement.list>['list'][number];
   statementImportRow: Output<typeof endpoints.statement.imports>['list'][number];
   /** A receiving account: a public account or a donor card, with today's figures. */
@@ -38,6 +51,14 @@ export interface Contexts {
   accountHolder: Output<typeof endpoints.accountHolder.list>['list'][number];
   cardBinding: Output<typeof endpoints.cardBinding.list>['list'][number];
   holderNumber: Output<typeof endpoints.holderNumber.list>['list'][number];
+  /** A platform parameter: its value in force, its default and its kind (which input edits it). */
+  parameter: Output<typeof endpoints.parameter.list>['list'][number];
+  /** A balance adjustment the platform applied to a merchant wallet. */
+  balanceAdjustment: Output<typeof endpoints.balanceAdjustment.list>['list'][number];
+  /** A Telegram group the platform alerts, with its alert rules. */
+  telegramGroup: Output<typeof endpoints.telegram.groupList>['list'][number];
+  /** One alert (or test message) to one Telegram group, with its attempts. */
+  telegramDelivery: Output<typeof endpoints.telegram.deliveryList>['list'][number];
 }
 export type ContextName = keyof Contexts;
 

@@ -60,6 +60,10 @@ export const errno = {
   approvalRequested: 1043,
   /** Bank statements (1050–1059). The file has rows that cannot be read (`data.rows`): nothing was saved. */
   statementRows: 1050,
+  /** Telegram alerts (1060–1063). No bot token is set: nothing can be sent. */
+  telegramNoBot: 1060,
+  /** The Telegram group is disabled: enable it before sending it a test message. */
+  telegramGroupDisabled: 1061,
 } as const;
 
 export type Errno = (typeof errno)[keyof typeof errno];

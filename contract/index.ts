@@ -3,11 +3,14 @@
  * checks permissions from it and generates OpenAPI from it; the console calls the API through it.
  */
 import type { Endpoint } from './endpoint.ts';
+import { agentCommission, balanceAdjustment } from './endpoints/adjustment.ts';
 import { admin } from './endpoints/admin.ts';
 import { approvalEndpoints } from './endpoints/approval.ts';
 import { auth } from './endpoints/auth.ts';
 import { dashboard } from './endpoints/dashboard.ts';
+import { memo } from './endpoints/memo.ts';
 import { agent, channel, ledger, merchant } from './endpoints/merchant.ts';
+import { merchantUser } from './endpoints/merchantUser.ts';
 import {
   merchantOrder,
   merchantPayout,
@@ -16,6 +19,7 @@ import {
   simulatorPay,
   simulatorPayout,
 } from './endpoints/orders.ts';
+import { parameter } from './endpoints/parameter.ts';
 import { accountHolder, cardBinding, holderNumber, receivingAccount } from './endpoints/receiving.ts';
 import { role } from './endpoints/role.ts';
 import { settlementPayment, settlementPayout, settlementQuery } from './endpoints/settlement.ts';
@@ -23,6 +27,7 @@ import { withdrawalSlip } from './endpoints/slip.ts';
 import { statOrder } from './endpoints/stat.ts';
 import { statement, statementMappingEndpoints } from './endpoints/statement.ts';
 import { health, log, mailOutbox } from './endpoints/system.ts';
+import { telegram } from './endpoints/telegram.ts';
 import { merchantSettlementtn, settlementtnLog } from './endpoints/tn.ts';
 
 export const endpoints = {
@@ -33,6 +38,8 @@ export const endpoints = {
   log,
   mailOutbox,
   merchant,
+  merchantUser,
+  memo,
   agent,
   channel,
   ledger,
@@ -55,6 +62,10 @@ export const endpoints = {
   cardBinding,
   holderNumber,
   statOrder,
+  parameter,
+  telegram,
+  balanceAdjustment,
+  agentCommission,
   simulator: { ...simulatorPay, ...simulatorPayout },
 };
 

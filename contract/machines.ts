@@ -255,6 +255,26 @@ export const statementLine = machine({
   },
 });
 
+/**
+ * A Telegram alert to one group (OPERATIONS.md section 4): sent through the Bot API, retried on a
+ * schedule while the API fails, given up on when the schedule runs out or Telegram refuses it for good.
+ */
+export const telegramDelivery = machine({
+  name: 'telegramDelivery',
+  states: ['pending', 'sent', 'gave_up'],
+  initial: 'pending',
+  final: ['sent', 'gave_up'],
+  actions: {
+    /** `sendMessage` answered ok. */
+    send: { from: ['pending'], to: 'sent' },
+    /** An attempt failed with attempts left. */
+    reschedule: { from: ['pending'] },
+    /** The schedule ran out, or the API refused the message for good (a 4xx other than 429). */
+    giveUp: { from: ['pending'], to: 'gave_up' },
+  },
+  sets: {},
+});
+
 /** Every machine, for the tests that sweep them and check their labels. */
 export const machines = [
   payin,
@@ -267,6 +287,7 @@ export const machines = [
   slip,
   slipLine,
   statementLine,
+  telegramDelivery,
 ] as const;
 
 export type PayinStatus = StateOf<typeof payin>;
@@ -278,6 +299,7 @@ export type RechargeStatus = StateOf<typeof recharge>;
 export type SettlementStatus = StateOf<typeof settlement>;
 export type SettlementAction = ActionOf<typeof settlement>;
 export type ApprovalStatus = StateOf<typeof approval>;
+export type TelegramDeliveryStatus = StateOf<typeof telegramDelivery>;
 export type TnLineStatus = StateOf<typeof tnLine>;
 export type SlipStatus = StateOf<typeof slip>;
 export type SlipLineStatus = StateOf<typeof slipLine>;

@@ -1,25 +1,127 @@
 /**
- * Platform parameters the money-out rules read (OPERATIONS.md section 4): each declared once with its
- * default and its value's schema. The server reads them through `server/lib/parameters.ts`; the
- * parameter screen (a later issue) lists and edits these declarations. Amounts are minor units.
+ * The platform parameters (OPERATIONS.md section 4), each declared once: its kind (which input edits it),
+ * the schema of its stored value and its default. Labels and descriptions are in the locales
+ * (`parameters.<key>.label` / `.description`), a refused value's message under `parameters.invalid.<kind>`.
+ * The server reads them through `server/lib/parameters.ts` (an invalid stored value reads as the default);
+ * `/parameter/list` and `/parameter/update` show and change them. Amounts are minor units when stored and
+ * decimal strings on the wire, as every amount of the API (`toWire` / `fromWire`).
  */
 import * as z from 'zod/mini';
+import { amountOrZero, formatMinor, maxMinor } from './money.ts';
+import { noControlsButBreaks } from './schemas.ts';
 
-const minor = z.number().check(z.int(), z.minimum(0), z.maximum(1_000_000_000_000));
+export const parameterKinds = ['switch', 'minutes', 'seconds', 'timeZone', 'time', 'money', 'text'] as const;
+export type ParameterKind = (typeof parameterKinds)[number];
+
+/** Limits the schemas use, also named by the refusal messages. */
+export const parameterLimits = {
+  minutes: { min: 1, max: 1440 },
+  /** A callback schedule: 1–20 waits, each at most a day. */
+  seconds: { min: 0, max: 86_400, items: 20 },
+  text: { max: 500 },
+} as const;
+
+/** A time zone the runtime knows (IANA name, `Asia/Kolkata`); the server also asks the database. */
+export function isTimeZone(zone: string): boolean {
+  if (!/^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/.test(zone)) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const minor = z.number().check(z.int(), z.minimum(0), z.maximum(maxMinor));
+const { minutes, seconds, text } = parameterLimits;
 
 export const parameterDefs = {
-  /** Smallest settlement application, in minor units. */
-  min_settlement_amount: { kind: 'money', schema: minor, default: 10_000 },
-  /** Above this amount (minor units) a second platform user must approve (maker–checker). */
-  maker_checker_threshold: { kind: 'money', schema: minor, default: 10_000_000 },
+  /** Platform users must bind a Google key before anything else (REQUIRE_GOOGLE_AUTH=1 forces it for everyone). */
+  require_google_auth: { kind: 'switch', schema: z.boolean(), default: false },
+  /** Minutes a payer has to pay before a pay-in turns `unpaid`. */
+  payin_expiry_minutes: {
+    kind: 'minutes',
+    schema: z.number().check(z.int(), z.minimum(minutes.min), z.maximum(minutes.max)),
+    default: 30,
+  },
+  /** Seconds to wait before each callback attempt: the first (usually 0), then each retry; then it gives up. */
+  callback_schedule: {
+    kind: 'seconds',
+    schema: z
+      .array(z.number().check(z.int(), z.minimum(seconds.min), z.maximum(seconds.max)))
+      .check(z.minLength(1), z.maxLength(seconds.items)),
+    default: [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400],
+  },
+  /**
+   * Whose calendar days are business days (dashboards, reports, limits, T+N). Unset, BUSINESS_TIME_ZONE
+   * (or this default) applies; a change rebuilds the daily rollups in the new zone.
+   */
+  business_time_zone: {
+    kind: 'timeZone',
+    schema: z.string().check(z.refine(isTimeZone)),
+    default: 'Asia/Kolkata',
+  },
   /** When the daily T+N settlement run starts, business time (`HH:MM`). */
   tn_run_time: {
     kind: 'time',
     schema: z.string().check(z.regex(/^([01]\d|2[0-3]):[0-5]\d$/)),
     default: '00:30',
   },
+  /** Smallest settlement application, in minor units. */
+  min_settlement_amount: { kind: 'money', schema: minor, default: 10_000 },
+  /** Above this amount (minor units) a second platform user must approve (maker–checker). */
+  maker_checker_threshold: { kind: 'money', schema: minor, default: 10_000_000 },
+  /** Imported statement lines are matched to orders at once; off, they wait for a rematch by hand. */
+  statement_auto_match: { kind: 'switch', schema: z.boolean(), default: true },
+  /** Plain text the pay page shows payers (how to reach support); empty shows nothing. */
+  pay_page_support_text: {
+    kind: 'text',
+    schema: z.string().check(z.maxLength(text.max), noControlsButBreaks),
+    default: '',
+  },
 } as const;
 
 export type ParameterKey = keyof typeof parameterDefs;
+export const parameterKeys = Object.keys(parameterDefs) as ParameterKey[];
 /** A parameter's value as its schema reads it (not the literal type of its default). */
 export type ParameterValue<K extends ParameterKey> = z.output<(typeof parameterDefs)[K]['schema']>;
+
+export const isParameterKey = (key: string): key is ParameterKey => Object.hasOwn(parameterDefs, key);
+
+/** The stored value when its schema takes it, else undefined. */
+export function validParameter<K extends ParameterKey>(
+  key: K,
+  value: unknown,
+): ParameterValue<K> | undefined {
+  const parsed = z.safeParse(parameterDefs[key].schema as z.ZodMiniType, value);
+  return parsed.success ? (parsed.data as ParameterValue<K>) : undefined;
+}
+
+/** A stored value as the API shows it: amounts as decimal strings. */
+export function toWire(key: ParameterKey, value: unknown): unknown {
+  return parameterDefs[key].kind === 'money' && typeof value === 'number' ? formatMinor(value) : value;
+}
+
+/** A value from the API as it is stored, or undefined when its kind's schema refuses it. */
+export function fromWire<K extends ParameterKey>(key: K, value: unknown): ParameterValue<K> | undefined {
+  if (parameterDefs[key].kind === 'money') {
+    const parsed = z.safeParse(amountOrZero, typeof value === 'number' ? String(value) : value);
+    return parsed.success ? validParameter(key, parsed.data) : undefined;
+  }
+  if (typeof value === 'string' && parameterDefs[key].kind !== 'text') value = value.trim();
+  return validParameter(key, value);
+}
+
+/** The refusal message's locale key and values for a kind. */
+export function invalidMessage(key: ParameterKey): [string, Record<string, unknown>] {
+  const kind = parameterDefs[key].kind;
+  const params =
+    kind === 'minutes'
+      ? minutes
+      : kind === 'seconds'
+        ? seconds
+        : kind === 'text'
+          ? text
+          : { max: formatMinor(maxMinor) };
+  return [`parameters.invalid.${kind}`, params];
+}

@@ -39,6 +39,8 @@ export const payInfo = z.object({
   /** The UTR the payer already submitted (normalised), or null. */
   payerUtr: z.nullable(z.string()),
   returnUrl: z.nullable(z.string()),
+  /** The platform's words for payers (parameter `pay_page_support_text`), plain text; null when empty. */
+  supportText: z.nullable(z.string()),
 });
 export type PayInfo = z.output<typeof payInfo>;
 

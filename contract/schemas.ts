@@ -7,7 +7,14 @@ import * as z from 'zod/mini';
 /** Rejects keys the schema does not name, so a typo in a request is an error, not a silent no-op. */
 export const strictObject = z.strictObject;
 
-export const id = z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2_147_483_647));
+/**
+ * A row id: a number, or digits from a query string. Only those two are coerced: `z.coerce` alone would
+ * take `[1]` or `true` for id 1 and act on a row the caller never named.
+ */
+export const id = z.pipe(
+  z.union([z.number(), z.string().check(z.regex(/^\d{1,10}$/, { message: 'validation.invalid' }))]),
+  z.coerce.number<string | number>().check(z.int(), z.minimum(1), z.maximum(2_147_483_647)),
+);
 
 export const username = z
   .string()
@@ -61,6 +68,13 @@ export const email = z.string().check(z.trim(), z.maxLength(254), z.email({ mess
 export const nickname = z
   .string()
   .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(64));
+
+/** One line of plain text: no control characters (they garble a Telegram message, an export, a log line). */
+export const noControls = z.regex(/^\P{Cc}*$/u, { message: 'validation.controlChars' });
+/** Plain text of several lines: line breaks and tabs, no other control characters. */
+export const noControlsButBreaks = z.regex(/^[\P{Cc}\t\n\r]*$/u, {
+  message: 'validation.controlChars',
+});
 
 export const shortText = z.string().check(z.trim(), z.maxLength(500));
 

@@ -1,8 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import { expect, type Page, test } from '@playwright/test';
-import { canonicalString } from '../contract/gateway.ts';
 import { lastDays } from './orders-support.ts';
-import { Api, adminPassword, baseURL } from './support.ts';
+import { Api, adminPassword, type BankMerchant, createBankMerchant, gatewayPayin } from './support.ts';
 
 // The bank channel's pay page as a payer sees it: a bank channel, a public account bound to it and a
 // merchant routed through it (set up through the admin API, as server/modules/receiving/testkit.ts
@@ -12,7 +10,7 @@ import { Api, adminPassword, baseURL } from './support.ts';
 const shots = '/work/notes/shots';
 
 interface Bank {
-  merchant: { code: string; apiSecret: string };
+  merchant: BankMerchant;
   admin: Api;
   accountId: number;
 }
@@ -22,35 +20,13 @@ let bank: Bank;
 test.beforeAll(async () => {
   const admin = await Api.create();
   await admin.signIn('admin', adminPassword);
-  const stamp = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
-  const channel = await admin.ok<{ id: number }>('POST', '/channel/create', {
-    code: `paybank${stamp}`,
-    name: 'Bank collections (pay page e2e)',
-    adapter: 'bank',
-    minAmount: '1.00',
-    maxAmount: '1000000.00',
-  });
-  const account = await admin.ok<{ id: number }>('POST', '/receivingAccount/create', {
-    kind: 'public',
-    bankName: 'HDFC Bank',
-    accountName: 'Acme Collections Pvt Ltd',
-    accountNumber: `5010${Date.now() % 100_000_000}`,
-    ifsc: 'HDFC0001234',
+  const merchant = await createBankMerchant(admin, {
+    tag: 'pay',
+    name: 'Pay page',
+    accountNumberPrefix: '5010',
     vpa: 'acme.collect@hdfcbank',
-    dailyLimit: '1000000.00',
   });
-  await admin.ok('POST', '/cardBinding/create', {
-    accountId: account.id,
-    channelId: channel.id,
-    weight: 100,
-  });
-  const merchant = await admin.ok<{ code: string; apiSecret: string }>('POST', '/merchant/create', {
-    name: 'Pay page shop',
-    code: `pay${stamp}`,
-    owner: { username: `payowner${stamp}`, password: 'Owner1234!' },
-    channels: [{ channelId: channel.id, weight: 100 }],
-  });
-  bank = { merchant, admin, accountId: account.id };
+  bank = { merchant, admin, accountId: merchant.accountId };
 });
 
 test.afterAll(async () => {
@@ -59,37 +35,13 @@ test.afterAll(async () => {
 
 /** A pay-in through the signed gateway, as a merchant's server creates it; answers its order number and pay URL path. */
 async function newPayin(amount: string) {
-  const path = '/gateway/v1/payin';
-  const body = JSON.stringify({
-    merchantOrderNo: `E2EPAY${Date.now().toString(36)}${randomBytes(2).toString('hex')}`,
+  const payin = await gatewayPayin(bank.merchant, {
+    orderNoPrefix: 'E2EPAY',
     amount,
-    notifyUrl: 'http://127.0.0.1:9/hook',
     returnUrl: 'https://shop.example.com/thanks',
   });
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const nonce = randomBytes(16).toString('hex');
-  const signature = createHmac('sha256', bank.merchant.apiSecret)
-    .update(canonicalString(timestamp, nonce, 'POST', path, body))
-    .digest('hex');
-  const res = await fetch(`${baseURL}${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-merchant-id': bank.merchant.code,
-      'x-timestamp': timestamp,
-      'x-nonce': nonce,
-      'x-signature': signature,
-    },
-    body,
-  });
-  const json = (await res.json()) as {
-    errno: number;
-    errmsg: string;
-    data: { orderNo: string; payUrl: string };
-  };
-  expect(res.status, json.errmsg).toBe(201);
-  expect(json.data.payUrl).toMatch(new RegExp(`/pay/${json.data.orderNo}$`));
-  return { orderNo: json.data.orderNo, path: new URL(json.data.payUrl).pathname };
+  expect(payin.payUrl).toMatch(new RegExp(`/pay/${payin.orderNo}$`));
+  return { orderNo: payin.orderNo, path: new URL(payin.payUrl).pathname };
 }
 
 async function shoot(page: Page, name: string) {

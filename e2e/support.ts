@@ -1,5 +1,7 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { type APIRequestContext, expect, type Page, request } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
+import { canonicalString } from '../contract/gateway.ts';
 
 export const baseURL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8181';
 export const adminPassword = process.env.E2E_ADMIN_PASSWORD ?? 'Admin12345!';
@@ -108,4 +110,84 @@ export function watchConsole(page: Page): string[] {
   });
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;
+}
+
+export interface BankMerchant {
+  code: string;
+  apiSecret: string;
+  /** The public account bound to the merchant's bank channel (the one its pay page shows). */
+  accountId: number;
+}
+
+/**
+ * As the admin: a bank channel, a public account bound to it and a merchant routed through it (as
+ * server/modules/receiving/testkit.ts does), so that the merchant's pay-ins open the bank pay page.
+ * `tag` keeps the codes of one spec apart; the account number and VPA are each spec's own, shown on its pay page.
+ */
+export async function createBankMerchant(
+  admin: Api,
+  spec: { tag: string; name: string; accountNumberPrefix: string; vpa: string },
+): Promise<BankMerchant> {
+  const stamp = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const channel = await admin.ok<{ id: number }>('POST', '/channel/create', {
+    code: `${spec.tag}bank${stamp}`,
+    name: `Bank collections (${spec.name.toLowerCase()} e2e)`,
+    adapter: 'bank',
+    minAmount: '1.00',
+    maxAmount: '1000000.00',
+  });
+  const account = await admin.ok<{ id: number }>('POST', '/receivingAccount/create', {
+    kind: 'public',
+    bankName: 'HDFC Bank',
+    accountName: 'Acme Collections Pvt Ltd',
+    accountNumber: `${spec.accountNumberPrefix}${Date.now() % 100_000_000}`,
+    ifsc: 'HDFC0001234',
+    vpa: spec.vpa,
+    dailyLimit: '1000000.00',
+  });
+  await admin.ok('POST', '/cardBinding/create', {
+    accountId: account.id,
+    channelId: channel.id,
+    weight: 100,
+  });
+  const merchant = await admin.ok<{ code: string; apiSecret: string }>('POST', '/merchant/create', {
+    name: `${spec.name} shop`,
+    code: `${spec.tag}${stamp}`,
+    owner: { username: `${spec.tag}owner${stamp}`, password: 'Owner1234!' },
+    channels: [{ channelId: channel.id, weight: 100 }],
+  });
+  return { code: merchant.code, apiSecret: merchant.apiSecret, accountId: account.id };
+}
+
+/** A pay-in through the signed gateway, as a merchant's server creates it; answers its order number and pay URL. */
+export async function gatewayPayin(
+  merchant: { code: string; apiSecret: string },
+  order: { orderNoPrefix: string; amount: string; returnUrl?: string },
+) {
+  const path = '/gateway/v1/payin';
+  const body = JSON.stringify({
+    merchantOrderNo: `${order.orderNoPrefix}${Date.now().toString(36)}${randomBytes(2).toString('hex')}`,
+    amount: order.amount,
+    notifyUrl: 'http://127.0.0.1:9/hook',
+    ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
+  });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const nonce = randomBytes(16).toString('hex');
+  const signature = createHmac('sha256', merchant.apiSecret)
+    .update(canonicalString(timestamp, nonce, 'POST', path, body))
+    .digest('hex');
+  const res = await fetch(`${baseURL}${path}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-merchant-id': merchant.code,
+      'x-timestamp': timestamp,
+      'x-nonce': nonce,
+      'x-signature': signature,
+    },
+    body,
+  });
+  const json = (await res.json()) as { errmsg: string; data: { orderNo: string; payUrl: string } };
+  expect(res.status, json.errmsg).toBe(201);
+  return json.data;
 }

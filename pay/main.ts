@@ -302,7 +302,7 @@ function header() {
 }
 
 function render(force = false) {
-  const key = `${lang}|${missing}|${status()}|${info?.payerUtr}`;
+  const key = `${lang}|${missing}|${status()}|${info?.payerUtr}|${info?.supportText}`;
   if (!force && key === shown) {
     if (countdown) countdown.textContent = mmss(remainingMs());
     return;
@@ -314,6 +314,8 @@ function render(force = false) {
   const parts: Child[] = [
     header(),
     ...view(),
+    // The platform's own words (plain text: a text node, never markup).
+    info?.supportText && h('p', { class: 'card support', 'data-testid': 'support' }, info.supportText),
     info && h('footer', { class: 'foot' }, `${t('orderNo')}: `, h('span', { class: 'mono' }, info.orderNo)),
   ];
   root.replaceChildren(...parts.filter((c): c is Node | string => !!c));

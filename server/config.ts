@@ -45,7 +45,13 @@ export interface Config {
    * `Asia/Kolkata`, see `businessTimeZoneOf`).
    */
   businessTimeZone?: string;
+  /** The Telegram Bot API's base URL (`TELEGRAM_API_URL`); unset: Telegram's own (`telegramApiUrlOf`). */
+  telegramApiUrl?: string;
 }
+
+/** Where Telegram alerts are sent: `TELEGRAM_API_URL` without a trailing slash, else Telegram's API. */
+export const telegramApiUrlOf = (config: Pick<Config, 'telegramApiUrl'>): string =>
+  (config.telegramApiUrl || 'https://api.telegram.org').replace(/\/+$/, '');
 
 /** The business time zone when none is configured: the market of UTR and IFSC. */
 export const defaultBusinessTimeZone = 'Asia/Kolkata';
@@ -117,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers,
     consoleDir: resolve(env.CONSOLE_DIR || 'dist/console'),
     businessTimeZone: timeZoneEnv(env),
+    telegramApiUrl: env.TELEGRAM_API_URL || undefined,
   };
 }
 

@@ -18,7 +18,15 @@
  */
 import { inArray, sql } from 'drizzle-orm';
 import { type Db, inTransaction } from './db/index.ts';
-import { merchants, payinOrders, payoutOrders, recharges, users, webhookEvents } from './db/schema.ts';
+import {
+  merchants,
+  payinOrders,
+  payoutOrders,
+  recharges,
+  systemMemos,
+  users,
+  webhookEvents,
+} from './db/schema.ts';
 import { demoAgent, demoFinanceUser, demoMerchantSpecs, demoUsernames } from './demo/business.ts';
 import { settleQueuedCallbacks } from './demo/callbacks.ts';
 import { openMerchants, scheduleReceiversDown } from './demo/merchants.ts';
@@ -77,6 +85,7 @@ export async function seedDemo(deps: Deps, opts: { seed?: number } = {}): Promis
     const seeded = await seedInto(deps, tx as unknown as Db, opts.seed ?? 20_260_105);
     // Most orders were written in bulk past the services: the order stats are made from them once.
     await rebuildOrderStats(tx as unknown as Db, businessTimeZoneOf(deps.config));
+    await seedNotices(deps, tx as unknown as Db);
     return seeded;
   });
   if (!result) return null;
@@ -90,6 +99,36 @@ export async function seedDemo(deps: Deps, opts: { seed?: number } = {}): Promis
     'demo workspace seeded',
   );
   return result;
+}
+
+/** The dashboard's notices (system memo): one pinned for the platform's staff, one for the merchants. */
+async function seedNotices(deps: Deps, tx: Db) {
+  const [admin] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(inArray(users.username, ['admin']));
+  if (!admin) return;
+  const at = deps.clock.now();
+  await tx.insert(systemMemos).values([
+    {
+      title: 'Month-end close',
+      body: 'Statements of every receiving account are imported by 10:00.\nThe exception queue is empty before the T+N run.',
+      pinned: true,
+      audience: 'platform',
+      createdBy: admin.id,
+      createdAt: at,
+      updatedAt: at,
+    },
+    {
+      title: 'Bank holiday on the 25th',
+      body: 'Bank settlements applied on the 25th are paid the next working day; UPI collections run as usual.',
+      pinned: false,
+      audience: 'everyone',
+      createdBy: admin.id,
+      createdAt: at,
+      updatedAt: at,
+    },
+  ]);
 }
 
 async function seedInto(deps: Deps, tx: Db, seedNumber: number): Promise<DemoSeed> {

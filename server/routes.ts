@@ -1,6 +1,9 @@
 import type { GatewayRoute } from './gateway/app.ts';
 import type { Route } from './http/handle.ts';
+import { adjustmentRoutes } from './modules/adjustment/routes.ts';
+import { merchantUserRoutes } from './modules/admin/merchantUsers.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
+import { commissionRoutes } from './modules/agent/commission.ts';
 import { agentRoutes } from './modules/agent/routes.ts';
 import { approvalRoutes } from './modules/approval/routes.ts';
 import { authRoutes } from './modules/auth/routes.ts';
@@ -8,7 +11,9 @@ import { channelRoutes } from './modules/channel/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
 import { exportRoutes } from './modules/export/routes.ts';
 import { ledgerRoutes } from './modules/ledger/routes.ts';
+import { memoRoutes } from './modules/memo/routes.ts';
 import { merchantRoutes } from './modules/merchant/routes.ts';
+import { parameterRoutes } from './modules/parameter/routes.ts';
 import { payinGatewayRoutes } from './modules/payin/gateway.ts';
 import { payinRoutes } from './modules/payin/routes.ts';
 import { payoutGatewayRoutes } from './modules/payout/gateway.ts';
@@ -22,6 +27,7 @@ import { slipRoutes } from './modules/slip/routes.ts';
 import { statRoutes } from './modules/stat/routes.ts';
 import { statementRoutes } from './modules/statement/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
+import { telegramRoutes } from './modules/telegram/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
 
 /** Every handler; `createApp` refuses to start when an endpoint of the registry has none. */
@@ -31,7 +37,11 @@ export const routes: readonly Route[] = [
   ...adminRoutes,
   ...roleRoutes,
   ...merchantRoutes,
+  ...merchantUserRoutes,
+  ...memoRoutes,
   ...agentRoutes,
+  ...commissionRoutes,
+  ...adjustmentRoutes,
   ...channelRoutes,
   ...ledgerRoutes,
   ...walletRoutes,
@@ -47,6 +57,8 @@ export const routes: readonly Route[] = [
   ...slipRoutes,
   ...receivingRoutes,
   ...statementRoutes,
+  ...parameterRoutes,
+  ...telegramRoutes,
 ];
 
 /** Every gateway route; `mountGateway` refuses to start when a registered gateway endpoint has none. */

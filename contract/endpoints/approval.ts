@@ -15,6 +15,7 @@ export const approvalActions = [
   'payin.force',
   'payout.markSuccess',
   'wallet.adjust',
+  'agentCommission.pay',
 ] as const;
 export type ApprovalAction = (typeof approvalActions)[number];
 

@@ -41,7 +41,9 @@ import {
   slip,
   slipLine,
   statementLine,
+  type TelegramDeliveryStatus,
   type TnLineStatus,
+  telegramDelivery,
   tnLine,
 } from '../../contract/machines.ts';
 import type { StatementMapping } from '../../contract/statementMapping.ts';
@@ -381,6 +383,8 @@ export const accountKinds = [
   'channel_clearing',
   'settlement_clearing',
   'payout_clearing',
+  /** The platform's side of balance adjustments: what it gave (negative) or took (positive) by hand. */
+  'balance_adjustment',
 ] as const;
 export type AccountKind = (typeof accountKinds)[number];
 
@@ -1396,4 +1400,175 @@ export const reconciliationDaily = pgTable(
   },
   // No CHECK on the figures, as in order_stats_daily: an upsert's proposed row carries a signed change.
   (t) => [primaryKey({ columns: [t.day, t.accountId, t.channelId, t.currency] })],
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Reports and configuration (OPERATIONS.md sections 3 and 4).
+
+/**
+ * Paid pay-ins per business day of creation (the order statistics' day), channel and how long the payer
+ * took (`bucket`: an index into the contract's pay-time bounds): what the channel statistics' median
+ * time to pay is read from. Kept by a trigger on payin_orders (migration 0018), rebuilt with the order stats.
+ */
+export const payinPayTimeDaily = pgTable(
+  'payin_pay_time_daily',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    channelId: integer('channel_id').notNull(),
+    bucket: integer('bucket').notNull(),
+    orders: integer('orders').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.channelId, t.bucket] })],
+);
+
+/** Dashboard notices (the system memo): plain text, shown to platform users, merchant users or both. */
+export const systemMemos = pgTable(
+  'system_memos',
+  {
+    id: serial('id').primaryKey(),
+    title: text('title').notNull(),
+    body: text('body').notNull().default(''),
+    pinned: boolean('pinned').notNull().default(false),
+    audience: text('audience').notNull().$type<'platform' | 'merchants' | 'everyone'>(),
+    createdBy: integer('created_by').notNull(),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('system_memos_order_idx').on(t.pinned.desc(), t.createdAt.desc(), t.id.desc()),
+    check('system_memos_audience', sql`${t.audience} in ('platform','merchants','everyone')`),
+  ],
+);
+
+/** The platform's Telegram bot: one row, its token sealed with the server key. */
+export const telegramBot = pgTable(
+  'telegram_bot',
+  {
+    id: integer('id').primaryKey().default(1),
+    /** The bot token, sealed (server/lib/crypto.ts); never answered, logged or sent anywhere but the API. */
+    tokenSealed: text('token_sealed').notNull(),
+    updatedBy: integer('updated_by'),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('telegram_bot_one_row', sql`${t.id} = 1`)],
+);
+
+/** The alerts a Telegram group asked for; null or false: not wanted. */
+export interface TelegramAlerts {
+  callbackGaveUp: boolean;
+  /** A payout still under way this many minutes after it was created. */
+  payoutStuckMinutes: number | null;
+  settlementApplied: boolean;
+  /** A merchant's payout wallet below this many minor units. */
+  payoutBalanceFloor: number | null;
+  /** A channel's pay-in success rate over the last hour below this percentage. */
+  channelSuccessFloorPct: number | null;
+}
+
+/** A Telegram group the platform alerts, with the merchants and channels it follows (empty: all). */
+export const telegramGroups = pgTable(
+  'telegram_groups',
+  {
+    id: serial('id').primaryKey(),
+    chatId: text('chat_id').notNull(),
+    name: text('name').notNull(),
+    merchantIds: integer('merchant_ids').array().notNull().default(sql`'{}'::integer[]`),
+    channelIds: integer('channel_ids').array().notNull().default(sql`'{}'::integer[]`),
+    alerts: jsonb('alerts').notNull().$type<TelegramAlerts>(),
+    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('telegram_groups_chat_key').on(t.chatId),
+    check('telegram_groups_status', sql`${t.status} in ('active','disabled')`),
+  ],
+);
+
+/**
+ * One alert to one group, recorded before it is sent and retried until the API takes it. `dedupeKey`
+ * names the event (`callbackGaveUp:<event id>`, `payoutStuck:<order no>`…): an event alerts a group once.
+ */
+export const telegramDeliveries = pgTable(
+  'telegram_deliveries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => telegramGroups.id, { onDelete: 'cascade' }),
+    /** The alert kind (`test` for a test message). */
+    alert: text('alert').notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    text: text('text').notNull(),
+    status: text('status').notNull().default(telegramDelivery.initial).$type<TelegramDeliveryStatus>(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: at('sent_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('telegram_deliveries_event_key').on(t.groupId, t.dedupeKey),
+    index('telegram_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = ${statesSql([telegramDelivery.state.pending])}`),
+    index('telegram_deliveries_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    check('telegram_deliveries_status', sql`${t.status} in (${statesSql(telegramDelivery.states)})`),
+  ],
+);
+
+/**
+ * A balance adjustment the platform applied to a merchant's wallet (a journal entry of kind `adjustment`).
+ * Written once, when the money moves: directly, or when a second user approves the request
+ * (`approvalId`, approvals action `wallet.adjust`); a pending or rejected request lives in approvals.
+ */
+export const balanceAdjustments = pgTable(
+  'balance_adjustments',
+  {
+    id: serial('id').primaryKey(),
+    merchantId: integer('merchant_id')
+      .notNull()
+      .references(() => merchants.id),
+    /** `collection_available` or `payout_available`. */
+    wallet: text('wallet').notNull().$type<'collection_available' | 'payout_available'>(),
+    currency: text('currency').notNull(),
+    /** Signed minor units: a credit is positive, a debit negative. */
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    reason: text('reason').notNull(),
+    requestedBy: integer('requested_by').notNull(),
+    approvalId: integer('approval_id'),
+    approvedBy: integer('approved_by'),
+    entryId: bigint('entry_id', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('balance_adjustments_approval_key').on(t.approvalId),
+    index('balance_adjustments_merchant_idx').on(t.merchantId, t.createdAt.desc(), t.id.desc()),
+    index('balance_adjustments_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    check('balance_adjustments_wallet', sql`${t.wallet} in ('collection_available','payout_available')`),
+    check('balance_adjustments_amount', sql`${t.amount} <> 0`),
+  ],
+);
+
+/** Commission the platform paid an agent out of its payable balance (a journal entry), with the bank's reference. */
+export const agentCommissionPayments = pgTable(
+  'agent_commission_payments',
+  {
+    id: serial('id').primaryKey(),
+    agentId: integer('agent_id')
+      .notNull()
+      .references(() => agents.id),
+    currency: text('currency').notNull(),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    reference: text('reference').notNull(),
+    note: text('note').notNull().default(''),
+    paidBy: integer('paid_by').notNull(),
+    entryId: bigint('entry_id', { mode: 'number' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('agent_commission_payments_reference_key').on(t.agentId, t.reference),
+    index('agent_commission_payments_agent_idx').on(t.agentId, t.createdAt.desc(), t.id.desc()),
+    check('agent_commission_payments_amount', sql`${t.amount} > 0`),
+  ],
 );

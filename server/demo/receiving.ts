@@ -60,6 +60,8 @@ export async function openReceiving(seed: Seed, ms: readonly DemoMerchant[], fin
       code: demoBankChannel,
       name: 'UPI bank collections',
       adapter: 'bank',
+      // The bank's charge for a collection into our accounts: 0.2 %.
+      payinCostPpm: 2_000,
       minAmount: rupees(10),
       maxAmount: rupees(100_000),
       supportsPayout: false,

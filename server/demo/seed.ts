@@ -43,6 +43,11 @@ export async function openSeed(deps: Deps, tx: Db, seedNumber: number) {
   const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.username, 'admin'));
   const [sim] = await tx.select().from(channels).where(eq(channels.code, 'simulator'));
   if (!sim) throw new Error('demo: the simulator channel is missing');
+  // What the provider charges (1.2 % a pay-in; 0.5 % + ₹5 a payout): the channel statistics' cost and margin.
+  await tx
+    .update(channels)
+    .set({ payinCostPpm: 12_000, payoutCostPpm: 5_000, payoutCostFixed: 500 })
+    .where(eq(channels.id, sim.id));
 
   // ---- the timeline: steps in time order, each run with the clock at its moment ----
   const steps: Step[] = [];

@@ -5,6 +5,7 @@ import type { Database, Db } from '../db/index.ts';
 import { deviceTokens, parameters, roles, sessions, userRoles, users } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { randomToken, sha256 } from '../lib/crypto.ts';
+import { parameterOf, readParameter } from '../lib/parameters.ts';
 import { AppError } from './errors.ts';
 
 /**
@@ -29,14 +30,16 @@ export interface SessionUser {
 /** Don't rewrite `last_seen_at` on every call: idle expiry only needs it to this precision. */
 const touchEveryMs = 30_000;
 
-/** Every user must bind a Google key first: `REQUIRE_GOOGLE_AUTH=1` or the `require_google_auth` parameter. */
-const googleRequired = (deps: Pick<Deps, 'config'>, parameter: unknown) =>
-  deps.config.requireGoogleAuth || parameter === true;
+/**
+ * A user must bind a Google key first: everyone with `REQUIRE_GOOGLE_AUTH=1`, platform users when the
+ * `require_google_auth` parameter (its stored value, `parameter`) says so.
+ */
+const googleRequired = (deps: Pick<Deps, 'config'>, kind: UserKind, parameter: unknown) =>
+  deps.config.requireGoogleAuth || (kind === 'platform' && parameterOf('require_google_auth', parameter));
 
-export async function requireGoogleAuth(deps: Deps, db: Db): Promise<boolean> {
-  if (googleRequired(deps, undefined)) return true;
-  const [row] = await db.select().from(parameters).where(eq(parameters.key, 'require_google_auth'));
-  return googleRequired(deps, row?.value);
+export async function requireGoogleAuth(deps: Deps, db: Db, kind: UserKind): Promise<boolean> {
+  if (deps.config.requireGoogleAuth) return true;
+  return kind === 'platform' && (await readParameter(db, 'require_google_auth'));
 }
 
 /** Permissions a user holds through its roles. */
@@ -164,7 +167,8 @@ export async function resolveSession(deps: Deps, token: string | undefined): Pro
     perms: [...new Set(roleRows.flatMap((r) => r.perms))].sort(),
     roles: roleRows.map((r) => r.name),
     googleBound,
-    mustBindGoogle: !googleBound && googleRequired(deps, parsedJson(row.requireGoogle)),
+    mustBindGoogle:
+      !googleBound && googleRequired(deps, row.u.kind, parsedJson(row.requireGoogle) ?? undefined),
     tokenHash,
   };
   if (live && feed.live && feed.version === version) {

@@ -10,6 +10,8 @@ import { expireDuePayins } from '../modules/payin/expiry.ts';
 import { runSimulatorAuto } from '../modules/payin/simulator.ts';
 import { autoSettleSimulatorPayouts, submitAllDuePayouts } from '../modules/payout/jobs.ts';
 import { runDailyTnSettlement } from '../modules/settlement/tn.ts';
+import { sendDueTelegram } from '../modules/telegram/sender.ts';
+import { runTelegramChecks } from '../modules/telegram/service.ts';
 import { startWebhookWorker } from './webhooks.ts';
 
 export interface PeriodicJob {
@@ -28,6 +30,10 @@ export const periodicJobs: PeriodicJob[] = [
   // The daily T+N settlement run, once a business day, at the first wake-up from `tn_run_time` on (a
   // server down at that time runs it when it comes back).
   { name: 'tn-settlement-run', everyMs: 30_000, run: (deps) => runDailyTnSettlement(deps) },
+  // Telegram alerts: recorded deliveries sent (and retried) outside any transaction, and once a minute
+  // the alerts that are states rather than moments (stuck payouts, low wallets, falling channels).
+  { name: 'telegram-send', everyMs: 2_000, run: (deps) => sendDueTelegram(deps) },
+  { name: 'telegram-checks', everyMs: 60_000, run: (deps) => runTelegramChecks(deps) },
 ];
 
 export interface Jobs {

@@ -9,24 +9,20 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import type { CallbackType } from '../../contract/gateway.ts';
 import { type CallbackStatus, callback } from '../../contract/machines.ts';
+import { parameterDefs } from '../../contract/parameters.ts';
 import { privateCallbacksAllowed } from '../config.ts';
 import { type Db, inTransaction } from '../db/index.ts';
-import {
-  merchants,
-  parameters,
-  payinOrders,
-  payoutOrders,
-  webhookAttempts,
-  webhookEvents,
-} from '../db/schema.ts';
+import { merchants, payinOrders, payoutOrders, webhookAttempts, webhookEvents } from '../db/schema.ts';
 import { inStates } from '../db/states.ts';
 import type { Deps } from '../deps.ts';
 import { randomToken } from '../lib/crypto.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { postOutbound, RefusedTarget, urlForLog } from '../lib/outbound.ts';
+import { readParameter } from '../lib/parameters.ts';
+import { alertCallbackGaveUp } from '../modules/telegram/service.ts';
 
 /** Seconds to wait after each failed attempt (Standard Webhooks' example): 10 attempts over about 3 days. */
-export const defaultSchedule = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
+export const defaultSchedule: readonly number[] = parameterDefs.callback_schedule.default;
 const attemptTimeoutMs = 15_000;
 /** A claimed event is retried by another worker if this one dies mid-delivery. */
 const claimMs = 60_000;
@@ -39,11 +35,7 @@ const scheduled = callback.from('reschedule');
 const into = (action: 'deliver' | 'giveUp'): CallbackStatus => callback.to(action)!;
 
 export async function callbackSchedule(db: Db): Promise<number[]> {
-  const [row] = await db.select().from(parameters).where(eq(parameters.key, 'callback_schedule'));
-  const v = row?.value;
-  return Array.isArray(v) && v.length && v.every((n) => Number.isInteger(n) && n >= 0)
-    ? (v as number[])
-    : defaultSchedule;
+  return readParameter(db, 'callback_schedule');
 }
 
 /** What a callback is about (`webhook_events.order_type`): an order, or a settlement application. */
@@ -265,6 +257,7 @@ async function settle(
         .set({ status: into('giveUp'), nextAttemptAt: null })
         .where(and(eq(webhookEvents.id, event.id), inStates(webhookEvents.status, callback.from('giveUp'))))
         .returning({ id: webhookEvents.id });
+      if (stopped.length) await alertCallbackGaveUp(deps, tx, event, event.attempts + 1, result.httpStatus);
       return stopped.length > 0;
     }
     const done = event.attempts + 1;
@@ -281,6 +274,7 @@ async function settle(
           : { nextAttemptAt: new Date(result.at.getTime() + waitMs) }),
       })
       .where(eq(webhookEvents.id, event.id));
+    if (next === undefined) await alertCallbackGaveUp(deps, tx, event, done, result.httpStatus);
     return next === undefined;
   });
   if (gaveUp)

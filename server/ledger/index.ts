@@ -21,8 +21,16 @@ export interface AccountRef {
   currency: string;
 }
 
-/** Clearing accounts mirror money held by channels and banks; they may go below zero. */
-const mayBeNegative = new Set<AccountKind>(['channel_clearing', 'settlement_clearing', 'payout_clearing']);
+/**
+ * Clearing accounts mirror money held by channels and banks; they may go below zero. So may the
+ * platform's balance adjustments: crediting a merchant by hand must not wait for fee income.
+ */
+const mayBeNegative = new Set<AccountKind>([
+  'channel_clearing',
+  'settlement_clearing',
+  'payout_clearing',
+  'balance_adjustment',
+]);
 
 export const merchantAccount = (merchantId: number, kind: AccountKind, currency: string): AccountRef => ({
   ownerType: 'merchant',

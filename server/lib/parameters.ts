@@ -1,19 +1,48 @@
-/** Reads a declared platform parameter (contract/parameters.ts): the stored value when valid, else its default. */
+/**
+ * Reads a declared platform parameter (contract/parameters.ts): the stored value when valid, else its
+ * default. Every reader reads the table per use (or keeps it only while the change feed stands still), so
+ * a change made in one server process applies to the next request in every other.
+ */
 import { eq } from 'drizzle-orm';
-import * as z from 'zod/mini';
-import { type ParameterKey, type ParameterValue, parameterDefs } from '../../contract/parameters.ts';
+import {
+  type ParameterKey,
+  type ParameterValue,
+  parameterDefs,
+  validParameter,
+} from '../../contract/parameters.ts';
+import type { Config } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { parameters } from '../db/schema.ts';
 
-export async function readParameter<K extends ParameterKey>(db: Db, key: K): Promise<ParameterValue<K>> {
-  const def = parameterDefs[key];
-  const [row] = await db.select({ value: parameters.value }).from(parameters).where(eq(parameters.key, key));
-  if (row === undefined) return def.default as ParameterValue<K>;
-  const parsed = z.safeParse(def.schema as z.ZodMiniType, row.value);
-  return (parsed.success ? parsed.data : def.default) as ParameterValue<K>;
+/** The default in force: the business time zone's is BUSINESS_TIME_ZONE when configured. */
+export function parameterDefault<K extends ParameterKey>(
+  key: K,
+  config?: Pick<Config, 'businessTimeZone'>,
+): ParameterValue<K> {
+  if (key === 'business_time_zone' && config?.businessTimeZone)
+    return config.businessTimeZone as ParameterValue<K>;
+  return parameterDefs[key].default as ParameterValue<K>;
 }
 
-/** Sets a parameter (tests, demo); the parameter screen will add validation, logging and the code. */
+/** A stored value (JSON already parsed; undefined when none is stored) read as the declaration says. */
+export function parameterOf<K extends ParameterKey>(
+  key: K,
+  value: unknown,
+  config?: Pick<Config, 'businessTimeZone'>,
+): ParameterValue<K> {
+  return (value === undefined ? undefined : validParameter(key, value)) ?? parameterDefault(key, config);
+}
+
+export async function readParameter<K extends ParameterKey>(
+  db: Db,
+  key: K,
+  config?: Pick<Config, 'businessTimeZone'>,
+): Promise<ParameterValue<K>> {
+  const [row] = await db.select({ value: parameters.value }).from(parameters).where(eq(parameters.key, key));
+  return parameterOf(key, row?.value, config);
+}
+
+/** Sets a parameter (tests, demo); `/parameter/update` adds validation, the code and the log. */
 export async function writeParameter<K extends ParameterKey>(db: Db, key: K, value: ParameterValue<K>) {
   await db
     .insert(parameters)

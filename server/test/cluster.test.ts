@@ -3,120 +3,33 @@
  * each with its own caches. A revoked permission or session is refused on the very next call whichever
  * worker takes it; background jobs handle each due order once; SIGTERM stops everything cleanly.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalString } from '../../contract/gateway.ts';
-import { type Database, openDatabase } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
 import { channels, payinOrders, webhookEvents } from '../db/schema.ts';
 import { hmacHex } from '../lib/crypto.ts';
 import { codeAt, newTotpSecret } from '../modules/auth/totp.ts';
-import { type FreshPostgres, freshPostgresUrl, hasPostgres } from './pg.ts';
-
-const root = join(import.meta.dirname, '../..');
-const adminPassword = 'Cluster12345!';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
+import { hasPostgres } from './pg.ts';
+import { workersAdminPassword as adminPassword, startWorkersServer, type WorkersServer } from './workers.ts';
 
 describe.skipIf(!hasPostgres)('WORKERS=2 on PostgreSQL', () => {
-  let fresh: FreshPostgres;
+  let cluster: WorkersServer;
   let db: Database;
-  let server: ChildProcess;
-  let port: number;
-  let dataDir: string;
-  let output = '';
   let admin: string;
-
-  /** One call on a connection of its own, so that the primary hands it to the next worker in turn. */
-  const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; json: { errno: number; data: Record<string, unknown> } }>(
-      (resolve, reject) => {
-        const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port,
-            method,
-            path,
-            agent: false,
-            headers: { ...(text ? { 'content-type': 'application/json' } : {}), ...headers },
-          },
-          (res) => {
-            let data = '';
-            res.on('data', (d) => {
-              data += d;
-            });
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(data) }));
-          },
-        );
-        req.on('error', reject);
-        req.end(text);
-      },
-    );
-  const api = (path: string, body: unknown, token?: string) =>
-    call('POST', `/api${path}`, body, token ? { 'admin-token': token } : {});
+  const call: WorkersServer['call'] = (...args) => cluster.call(...args);
+  const api: WorkersServer['api'] = (...args) => cluster.api(...args);
+  const login: WorkersServer['login'] = (...args) => cluster.login(...args);
   const list = async (token: string) =>
     (await call('GET', '/api/admin/list', undefined, { 'admin-token': token })).json.errno;
-  const login = async (username: string, password: string) => {
-    const res = await api('/auth/login', { username, password });
-    if (res.json.errno !== 0) throw new Error(`login ${username}: ${JSON.stringify(res.json)}`);
-    return res.json.data.token as string;
-  };
 
   beforeAll(async () => {
-    fresh = await freshPostgresUrl();
-    port = await freePort();
-    dataDir = mkdtempSync(join(tmpdir(), 'paygate-cluster-'));
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        DATABASE_URL: fresh.url,
-        WORKERS: '2',
-        DEMO: '0',
-        // Without the demo the simulator is off by default; these pay-ins go through it.
-        SIMULATOR: '1',
-        LOG_LEVEL: 'warn',
-        ADMIN_PASSWORD: adminPassword,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    server.stdout!.on('data', (d) => {
-      output += d;
-    });
-    server.stderr!.on('data', (d) => {
-      output += d;
-    });
-    const t0 = Date.now();
-    while (!output.includes('Workers: 2')) {
-      if (server.exitCode !== null || Date.now() - t0 > 90_000) throw new Error(`no start:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    db = await openDatabase({ url: fresh.url, poolSize: 2, migrate: false });
-    admin = await login('admin', adminPassword);
+    cluster = await startWorkersServer('cluster');
+    ({ db, admin } = cluster);
   }, 120_000);
 
-  afterAll(async () => {
-    if (server && server.exitCode === null) server.kill('SIGKILL');
-    await db?.close();
-    await fresh?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  afterAll(() => cluster?.stop());
 
   async function makeUser(perms: string[]) {
     const name = `c${randomBytes(4).toString('hex')}`;
@@ -239,9 +152,11 @@ describe.skipIf(!hasPostgres)('WORKERS=2 on PostgreSQL', () => {
   });
 
   it('stops the workers and itself on SIGTERM', async () => {
-    const exited = new Promise<number | null>((resolve) => server.once('exit', (code) => resolve(code)));
-    server.kill('SIGTERM');
+    const exited = new Promise<number | null>((resolve) =>
+      cluster.server.once('exit', (code) => resolve(code)),
+    );
+    cluster.server.kill('SIGTERM');
     expect(await exited).toBe(0);
-    expect(output).not.toMatch(/worker died/);
+    expect(cluster.output()).not.toMatch(/worker died/);
   }, 30_000);
 });

@@ -27,6 +27,7 @@ function overlayOpen(): boolean {
 }
 
 const sequenceWindowMs = 1500;
+const modifierKeys = new Set(['Shift', 'Control', 'Alt', 'AltGraph', 'Meta', 'CapsLock']);
 let pending: { key: string; at: number } | null = null;
 
 function matches(command: Command, key: string): boolean {
@@ -52,6 +53,8 @@ const sequenceStarters = new Set(
  */
 export function handleKey(e: KeyboardEvent): void {
   if (e.defaultPrevented || e.isComposing) return;
+  // A modifier's own keydown (Shift before the `P` of `g P`) is not a key of a sequence.
+  if (modifierKeys.has(e.key)) return;
   const key = keyOf(e);
   const run = (command: Command, target?: unknown) => {
     e.preventDefault();

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { ContextMenu, DropdownMenu } from 'radix-ui';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { $user } from '../lib/session.ts';
 import { $settings, languages, sizes } from '../lib/settings.ts';
 import { $tabs, close, closeAll, closeOthers, type VisitedTab } from '../lib/tabs.ts';
@@ -17,12 +17,11 @@ export function TopMenus() {
   const t = useT();
   const user = useStore($user);
   const settings = useStore($settings);
-  // A trigger clicked before this chunk arrived opens its menu now.
-  const [requested] = useState<TopMenu | null>(() => {
-    const first = $menuRequested.get();
-    $menuRequested.set(null);
-    return first;
-  });
+  // A trigger clicked before this chunk arrived opens its menu now. The request is read while rendering
+  // but cleared only once this render is committed: React may throw away a render (an update arriving
+  // while the lazy menus mount) and run the initialiser again, which must still see the request.
+  const [requested] = useState<TopMenu | null>(() => $menuRequested.get());
+  useEffect(() => $menuRequested.set(null), []);
   const ctx = () => runContext();
   const name = user?.name || user?.username || '';
   return (

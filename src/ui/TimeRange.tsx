@@ -1,4 +1,4 @@
-import { useId, useMemo } from 'react';
+import { type ReactNode, useId, useMemo } from 'react';
 import { useSearchParams } from 'wouter';
 import { useT } from '../lib/useT.ts';
 import {
@@ -61,7 +61,6 @@ export function useTimeRange(fallback: RangePreset = 'today'): TimeRange {
 /** The period chooser of a list toolbar: presets, or two dates; the reason it is refused under it. */
 export function TimeRangeChooser({ range }: { range: TimeRange }) {
   const t = useT();
-  const id = useId();
   const { choice } = range;
   const now = new Date();
   const min = localDate(startOfDay(now, lookbackDays - 1));
@@ -82,50 +81,102 @@ export function TimeRangeChooser({ range }: { range: TimeRange }) {
   };
 
   return (
-    <fieldset className="time-range" aria-describedby={range.error ? `${id}-error` : undefined}>
-      <legend className="filter-label">{t('lists.period.label')}</legend>
+    <PeriodFields
+      legend={t('lists.period.label')}
+      label={t('lists.period.label')}
+      presets={rangePresets}
+      preset={choice.preset}
+      onPreset={choose}
+      from={{ label: t('lists.period.from'), value: /^\d{4}-\d{2}-\d{2}/.exec(choice.from)?.[0] ?? '' }}
+      to={{ label: t('lists.period.to'), value: /^\d{4}-\d{2}-\d{2}/.exec(choice.to)?.[0] ?? '' }}
+      min={min}
+      max={max}
+      onFrom={(from) => range.set({ ...choice, from })}
+      onTo={(to) => range.set({ ...choice, to })}
+      error={range.error}
+    />
+  );
+}
+
+/**
+ * The fields of a period chooser, shared by lists (local dates) and reports (business days): a preset
+ * select with "custom" last, two date inputs when custom, and the reason the period is refused under it.
+ */
+export function PeriodFields({
+  legend,
+  legendTitle,
+  label,
+  presets,
+  preset,
+  onPreset,
+  from,
+  to,
+  min,
+  max,
+  onFrom,
+  onTo,
+  error,
+}: {
+  legend: ReactNode;
+  legendTitle?: string;
+  label: string;
+  presets: readonly string[];
+  preset: string;
+  onPreset(value: string): void;
+  from: { label: string; value: string };
+  to: { label: string; value: string };
+  min?: string;
+  max: string;
+  onFrom(day: string): void;
+  onTo(day: string): void;
+  /** Message key of what is wrong with the period. */
+  error: string | null;
+}) {
+  const t = useT();
+  const id = useId();
+  return (
+    <fieldset className="time-range" aria-describedby={error ? `${id}-error` : undefined}>
+      <legend className="filter-label" title={legendTitle}>
+        {legend}
+      </legend>
       <div className="time-range-controls">
-        <select
-          aria-label={t('lists.period.label')}
-          value={choice.preset}
-          onChange={(e) => choose(e.target.value)}
-        >
-          {rangePresets.map((p) => (
+        <select aria-label={label} value={preset} onChange={(e) => onPreset(e.target.value)}>
+          {presets.map((p) => (
             <option key={p} value={p}>
               {t(`lists.period.presets.${p}`)}
             </option>
           ))}
           <option value="custom">{t('lists.period.presets.custom')}</option>
         </select>
-        {choice.preset === 'custom' && (
+        {preset === 'custom' && (
           <>
             <input
               type="date"
-              aria-label={t('lists.period.from')}
-              value={/^\d{4}-\d{2}-\d{2}/.exec(choice.from)?.[0] ?? ''}
+              aria-label={from.label}
+              value={from.value}
               min={min}
               max={max}
-              aria-invalid={range.error ? true : undefined}
-              onChange={(e) => range.set({ ...choice, from: e.target.value })}
+              aria-invalid={error ? true : undefined}
+              onChange={(e) => onFrom(e.target.value)}
             />
             <span aria-hidden="true" className="time-range-dash">
               –
             </span>
             <input
               type="date"
-              aria-label={t('lists.period.to')}
-              value={/^\d{4}-\d{2}-\d{2}/.exec(choice.to)?.[0] ?? ''}
+              aria-label={to.label}
+              value={to.value}
               min={min}
               max={max}
-              aria-invalid={range.error ? true : undefined}
-              onChange={(e) => range.set({ ...choice, to: e.target.value })}
+              aria-invalid={error ? true : undefined}
+              onChange={(e) => onTo(e.target.value)}
             />
           </>
         )}
       </div>
-      {range.error && (
+      {error && (
         <p id={`${id}-error`} className="field-error time-range-error" role="alert">
-          {t(range.error)}
+          {t(error)}
         </p>
       )}
     </fieldset>

@@ -8,11 +8,14 @@ import { useEffect, useRef } from 'react';
  */
 export function useOpeningFocus<T extends HTMLElement = HTMLFormElement>(
   selector = 'input, textarea, select',
+  /** False while the dialog shows a spinner in place of its form: the focus waits for the form. */
+  ready = true,
 ) {
   const ref = useRef<T>(null);
   useEffect(() => {
+    if (!ready) return;
     const timer = window.setTimeout(() => ref.current?.querySelector<HTMLElement>(selector)?.focus(), 0);
     return () => window.clearTimeout(timer);
-  }, [selector]);
+  }, [selector, ready]);
   return ref;
 }

@@ -58,7 +58,7 @@ async function confirmPassword(deps: Deps, tx: Db, user: User, password: string,
 async function signIn(deps: Deps, tx: Db, user: User, req: RequestMeta, remember: boolean) {
   await clearFailures(tx, user.username, req.ip);
   const token = await openSession(deps, tx, user.id, req);
-  const mustBindGoogle = user.totpSecret === null && (await requireGoogleAuth(deps, tx));
+  const mustBindGoogle = user.totpSecret === null && (await requireGoogleAuth(deps, tx, user.kind));
   return {
     token,
     mustBindGoogle,

@@ -8,7 +8,8 @@
  *
  * Days are calendar days of the order's creation in the business time zone. The zone the rows were
  * built with is stored (parameter `order_stats_time_zone`) and every write buckets by that stored zone,
- * so rows never mix two zones; `syncOrderStatsZone` rebuilds them when BUSINESS_TIME_ZONE changes.
+ * so rows never mix two zones; `syncOrderStatsZone` rebuilds them when the business time zone changed
+ * (BUSINESS_TIME_ZONE or the `business_time_zone` parameter), and so does a change of that parameter.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { payin, payout } from '../../../contract/machines.ts';
@@ -18,6 +19,7 @@ import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { rebuildLedgerDaily, rowsOf } from '../../ledger/index.ts';
 import { storedZone, timeZoneParameter } from '../../lib/businessDay.ts';
+import { readParameter } from '../../lib/parameters.ts';
 
 export type OrderKind = 'payin' | 'payout';
 
@@ -159,6 +161,8 @@ export async function rebuildOrderStats(db: Db, zone: string): Promise<void> {
     await rebuildLedgerDaily(tx, sql`${zone}::text`);
     // Reconciliation's rollup (migration 0017: kept by triggers, its days cut in this zone too).
     await tx.execute(sql`select reconciliation_rebuild(${zone}::text)`);
+    // The channel statistics' pay-time rollup (migration 0019, kept by triggers; its days in this zone).
+    await tx.execute(sql`select pay_time_rebuild(${zone}::text)`);
     await tx.execute(sql`
       insert into parameters (key, value) values (${timeZoneParameter}, ${JSON.stringify(zone)}::jsonb)
       on conflict (key) do update set value = excluded.value, updated_at = now()`);
@@ -166,6 +170,7 @@ export async function rebuildOrderStats(db: Db, zone: string): Promise<void> {
     await tx.execute(sql`analyze order_stats_daily`);
     await tx.execute(sql`analyze ledger_daily`);
     await tx.execute(sql`analyze reconciliation_daily`);
+    await tx.execute(sql`analyze payin_pay_time_daily`);
   };
   // One transaction of its own, or a savepoint inside the caller's (a seed's).
   await db.transaction((tx) => run(tx as unknown as Db));
@@ -177,12 +182,15 @@ export async function storedOrderStatsZone(db: Db): Promise<string> {
   return row?.zone ?? defaultBusinessTimeZone;
 }
 
-/** At start-up: rebuilds the rows when the configured business time zone is not the one they use. */
+/**
+ * At start-up: rebuilds the rows when the business time zone is not the one they use. The zone is the
+ * `business_time_zone` parameter when set (the parameter screen's), else BUSINESS_TIME_ZONE, else the default.
+ */
 export async function syncOrderStatsZone(
   deps: Pick<Deps, 'config' | 'database' | 'logger'>,
 ): Promise<boolean> {
-  const wanted = businessTimeZoneOf(deps.config);
   const db = deps.database.db;
+  const wanted = await readParameter(db, 'business_time_zone', deps.config);
   if ((await storedOrderStatsZone(db)) === wanted) return false;
   const started = performance.now();
   await rebuildOrderStats(db, wanted);
@@ -208,7 +216,8 @@ export interface OrderStatsReport {
 }
 
 /**
- * The invariant checker (like `checkLedger`): the stored rows equal a GROUP BY over the orders.
+ * The invariant checker (like `checkLedger`): the stored rows equal a GROUP BY over the orders, and so
+ * does the pay-time rollup.
  * Run after every money test; a full scan, so never on a request.
  */
 export async function checkOrderStats(db: Db): Promise<OrderStatsReport> {
@@ -238,15 +247,42 @@ export async function checkOrderStats(db: Db): Promise<OrderStatsReport> {
       order by 1, 2, 3, 4, 5
       limit 100`),
   );
+  // The pay-time rollup (migration 0019) against the paid orders: a mismatch of kind `pay_time:<bucket>`.
+  const payTimes = rowsOf<{ day: string; channel_id: number; bucket: number; s: number; g: number }>(
+    await db.execute(sql`
+      with g as (
+        select (created_at at time zone ${storedZone})::date as day, coalesce(channel_id, 0) as channel_id,
+          width_bucket(extract(epoch from paid_at - created_at)::float8, pay_time_bounds()) as bucket,
+          count(*)::int as orders
+        from payin_orders where status = 'paid' and paid_at is not null group by 1, 2, 3)
+      select coalesce(s.day, g.day)::text as day, coalesce(s.channel_id, g.channel_id) as channel_id,
+        coalesce(s.bucket, g.bucket) as bucket, coalesce(s.orders, 0) as s, coalesce(g.orders, 0) as g
+      from payin_pay_time_daily s
+      full join g on g.day = s.day and g.channel_id = s.channel_id and g.bucket = s.bucket
+      where coalesce(s.orders, 0) <> coalesce(g.orders, 0)
+      order by 1, 2, 3
+      limit 100`),
+  );
   const figures = (csv: string) => (csv ? csv.split(',').map(Number) : [0, 0, 0, 0, 0]);
-  const mismatches = rows.map((r) => ({
-    day: r.day,
-    kind: r.kind,
-    merchantId: Number(r.merchant_id),
-    channelId: Number(r.channel_id),
-    currency: r.currency,
-    stored: figures(r.s),
-    fromOrders: figures(r.g),
-  }));
+  const mismatches = [
+    ...rows.map((r) => ({
+      day: r.day,
+      kind: r.kind,
+      merchantId: Number(r.merchant_id),
+      channelId: Number(r.channel_id),
+      currency: r.currency,
+      stored: figures(r.s),
+      fromOrders: figures(r.g),
+    })),
+    ...payTimes.map((r) => ({
+      day: r.day,
+      kind: `pay_time:${r.bucket}`,
+      merchantId: 0,
+      channelId: Number(r.channel_id),
+      currency: '',
+      stored: [Number(r.s)],
+      fromOrders: [Number(r.g)],
+    })),
+  ];
   return { ok: mismatches.length === 0, mismatches };
 }

@@ -70,6 +70,7 @@ describe.each(engines)('the pay page on %s', (engine) => {
         'qrSvg',
         'payerUtr',
         'returnUrl',
+        'supportText',
       ].sort(),
     );
     expect(data).toMatchObject({

@@ -36,6 +36,7 @@ import { fieldErrors } from '../../http/validation.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { isoOf } from '../../lib/isoTime.ts';
 import { errorForLog } from '../../lib/logger.ts';
+import { readParameter } from '../../lib/parameters.ts';
 import { rateLimiter } from '../../lib/rateLimit.ts';
 import { orderUsingUtr } from '../payin/utr.ts';
 import { matchPayerUtr } from '../statement/service.ts';
@@ -109,7 +110,7 @@ async function qrSvg(uri: string): Promise<string> {
   return svg;
 }
 
-async function infoOf(order: Order, now: Date): Promise<PayInfo> {
+async function infoOf(order: Order, now: Date, supportText: string): Promise<PayInfo> {
   const status = pageStatus(order.status, order.expiresAt, now);
   // Where to pay only while paying makes sense: a closed order's account is nobody's business.
   const open = status === 'pending';
@@ -134,6 +135,7 @@ async function infoOf(order: Order, now: Date): Promise<PayInfo> {
     qrSvg: uri ? await qrSvg(uri) : null,
     payerUtr: order.payerUtr,
     returnUrl: status === 'paid' ? order.returnUrl : null,
+    supportText: supportText.trim() || null,
   };
 }
 
@@ -204,7 +206,8 @@ export function mountPay(app: Hono<{ Variables: { requestId: string } }>, deps: 
     const orderNo = c.req.param('orderNo');
     const order = orderNoShape.test(orderNo) ? await loadOrder(db, orderNo) : undefined;
     if (!order) return refuse(c, lang, errno.notFound);
-    return ok(c, await infoOf(order, deps.clock.now()));
+    // Read per poll: a change of the parameter shows on the next one, in every server process.
+    return ok(c, await infoOf(order, deps.clock.now(), await readParameter(db, 'pay_page_support_text')));
   });
 
   app.post('/pay/:orderNo/utr', async (c) => {

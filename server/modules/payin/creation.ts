@@ -8,6 +8,7 @@ import { and, eq, getTableColumns } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { payin } from '../../../contract/machines.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
+import { parameterDefs } from '../../../contract/parameters.ts';
 import { type Channel, ChannelRefused } from '../../channels/adapter.ts';
 import { bankAdapterName } from '../../channels/bank.ts';
 import { adapterFor } from '../../channels/index.ts';
@@ -17,6 +18,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
+import { parameterOf } from '../../lib/parameters.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { creationTerms, routesFor, weightedOrder } from './routing.ts';
 import { destination } from './state.ts';
@@ -26,12 +28,8 @@ type Merchant = typeof merchants.$inferSelect;
 
 // ---- parameters --------------------------------------------------------------------------------
 
-/** A parameter's value when it is a positive integer, else the fallback. */
-const positiveInt = (v: unknown, fallback: number): number =>
-  typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : fallback;
-
 /** Minutes a payer has to pay before the order turns `unpaid` (parameter `payin_expiry_minutes`). */
-export const defaultExpiryMinutes = 30;
+export const defaultExpiryMinutes = parameterDefs.payin_expiry_minutes.default;
 
 /** Where payers reach this server: PUBLIC_URL, else the listening address. */
 export function publicUrl(deps: Pick<Deps, 'config'>): string {
@@ -178,7 +176,7 @@ export async function createPayin(
   }
 
   const now = deps.clock.now();
-  const minutes = positiveInt(terms.expiryParameter, defaultExpiryMinutes);
+  const minutes = parameterOf('payin_expiry_minutes', terms.expiryParameter);
   const expiresAt = new Date(now.getTime() + minutes * 60_000);
   const fee = Math.min(feeOf(req.amount, merchant.collectionRatePpm, merchant.platformFee), req.amount);
   const commission =

@@ -60,6 +60,7 @@ import {
 } from '../approval/service.ts';
 import { decimalOut } from '../merchant/terms.ts';
 import { refuseWhileOnSlip } from '../slip/live.ts';
+import { alertSettlementApplied } from '../telegram/service.ts';
 
 export type Settlement = typeof settlements.$inferSelect;
 export type SettlementWallet = Settlement['wallet'];
@@ -454,6 +455,7 @@ export async function applySettlement(
     .returning();
   await post(tx, settlementEntry(s!, { kind: 'settlement_hold', by: s!.amount + s!.fee }, userId, now));
   await announce(deps, tx, s!);
+  await alertSettlementApplied(deps, tx, s!, merchant.code);
   return s!;
 }
 

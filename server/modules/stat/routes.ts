@@ -1,32 +1,91 @@
 /**
  * `GET /statOrder/balance`: the balance views of the reports. `view=d0` is the D0 settlement summary
  * (`d0.ts`): a merchant user sees its own merchant only; naming another answers 404, as if it did not
- * exist. `view=account` is reconciliation (`account.ts`), the platform's alone: a merchant user gets 403.
+ * exist. `view=merchant` is the settlement statistics (`merchant.ts`), with the same tenancy.
+ * `view=account` is reconciliation (`account.ts`), the platform's alone: a merchant user gets 403.
  * `GET /statOrder/unproved` lists the paid orders behind a reconciliation row's `unproved` figure.
+ * `GET /statOrder/list` (order statistics) and `GET /statOrder/channel` (channel statistics) are
+ * `orders.ts`; channels are the platform's business, so a merchant user asking by channel gets 403.
+ * The three `…/export` endpoints answer a report's rows and totals as a CSV or XLSX file (`exports.ts`).
  */
-import { balanceViewDays, balanceViewDefaultDays, unprovedLimit } from '../../../contract/endpoints/stat.ts';
-import { addDays, daysBetween } from '../../../contract/endpoints/tn.ts';
+import { unprovedLimit } from '../../../contract/endpoints/stat.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
+import type { Db } from '../../db/index.ts';
+import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { handle } from '../../http/handle.ts';
+import { type AuditEntry, FileAnswer, handle, type RequestMeta } from '../../http/handle.ts';
+import type { SessionUser } from '../../http/session.ts';
 import { invalidField } from '../../http/validation.ts';
-import { businessNow } from '../settlement/tn.ts';
+import { errorForLog } from '../../lib/logger.ts';
+import { contentTypes, type ExportFormat, exportBatchSize, exportStream } from '../export/stream.ts';
 import { accountPage, accountTotals, decodeAccountCursor, unprovedOrders } from './account.ts';
 import { d0Page, d0Totals, decodeD0Cursor } from './d0.ts';
+import {
+  channelStatFields,
+  merchantViewFields,
+  orderStatFields,
+  type ReportRow,
+  reportColumns,
+  reportSource,
+} from './exports.ts';
+import { decodeMerchantCursor, merchantViewPage, merchantViewTotals } from './merchant.ts';
+import { channelStats, decodeChannelCursor, decodeStatCursor, orderStats } from './orders.ts';
+import { periodOf } from './period.ts';
+
+/**
+ * The merchant a report is confined to: a merchant user's own (naming another answers 404, as if it did
+ * not exist), else the one asked for, if any.
+ */
+function merchantOf(user: SessionUser, merchantId: number | undefined): number | null {
+  if (user.kind !== 'merchant') return merchantId ?? null;
+  if (merchantId !== undefined && merchantId !== user.merchantId) throw new AppError(errno.notFound);
+  return user.merchantId!;
+}
+
+/** Order statistics' filters: a merchant user sees no channel (403 when it asks by one). */
+function orderStatFilters(
+  user: SessionUser,
+  input: { merchantId?: number | undefined; channelId?: number | undefined; byChannel?: boolean | undefined },
+  period: { from: string; to: string },
+) {
+  const merchantId = merchantOf(user, input.merchantId);
+  if (user.kind === 'merchant' && (input.byChannel || input.channelId !== undefined))
+    throw new AppError(errno.forbidden);
+  return { ...period, merchantId, channelId: input.channelId ?? null, byChannel: input.byChannel ?? false };
+}
+
+/**
+ * Answers a report's file, the export written in the operation log like the order lists'. The first batch
+ * is read before the answer starts, so a failure there is still an error answer, not a cut-off file.
+ */
+async function reportFile(
+  deps: Deps,
+  req: RequestMeta,
+  audit: (entry: AuditEntry) => void,
+  name: string,
+  filters: { from: string; to: string; format: ExportFormat } & Record<string, unknown>,
+  source: ReturnType<typeof reportSource>,
+) {
+  const first = await source.batch(null, exportBatchSize);
+  audit({ target: `export:${name}`, detail: filters });
+  const body = exportStream(source, first, filters.format, req.lang, (err) =>
+    deps.logger.error({ rid: req.requestId, export: name, err: errorForLog(err) }, 'export ended early'),
+  );
+  return new FileAnswer(
+    `${name}_${filters.from}_${filters.to}.${filters.format}`,
+    contentTypes[filters.format],
+    body,
+  );
+}
 
 export const statRoutes = [
   handle(endpoints.statOrder.balance, async ({ input, user, tx, deps, req }) => {
     const tenant = user.kind === 'merchant' ? user.merchantId! : null;
     // Reconciliation is the platform's: its accounts and statements are no merchant's business.
     if (input.view === 'account' && tenant !== null) throw new AppError(errno.forbidden);
-    if (tenant !== null && input.merchantId !== undefined && input.merchantId !== tenant)
-      throw new AppError(errno.notFound);
-    const to = input.to ?? (await businessNow(tx, deps.clock.now())).day;
-    const from = input.from ?? addDays(to, 1 - balanceViewDefaultDays);
-    // The contract checks a period it is given whole; this, one completed with today.
-    if (from > to) throw invalidField(req.lang, 'to', 'validation.periodOrder');
-    if (daysBetween(from, to) >= balanceViewDays) throw invalidField(req.lang, 'to', 'validation.dayPeriod');
+    const merchantId = merchantOf(user, input.merchantId);
+    const { from, to } = await periodOf(tx, deps, input, req);
     if (input.view === 'account') {
       const filters = {
         from,
@@ -40,11 +99,81 @@ export const statRoutes = [
       const { businessTimeZone, totals } = await accountTotals(tx, filters);
       return { view: 'account' as const, by: filters.by, from, to, businessTimeZone, ...page, totals };
     }
-    const filters = { from, to, merchantId: tenant ?? input.merchantId ?? null };
+    const filters = { from, to, merchantId };
+    if (input.view === 'merchant') {
+      const after = input.cursor ? decodeMerchantCursor(input.cursor, req.lang) : null;
+      const page = await merchantViewPage(tx, filters, after, input.pageSize);
+      const { businessTimeZone, totals } = await merchantViewTotals(tx, filters);
+      return { view: 'merchant' as const, from, to, businessTimeZone, ...page, totals };
+    }
     const after = input.cursor ? decodeD0Cursor(input.cursor, req.lang) : null;
     const page = await d0Page(tx, filters, after, input.pageSize);
     const { businessTimeZone, totals } = await d0Totals(tx, filters);
     return { view: 'd0' as const, from, to, businessTimeZone, ...page, totals };
   }),
   handle(endpoints.statOrder.unproved, ({ input, tx }) => unprovedOrders(tx, input, unprovedLimit)),
+
+  handle(endpoints.statOrder.list, async ({ input, user, tx, deps, req }) => {
+    const filters = orderStatFilters(user, input, await periodOf(tx, deps, input, req));
+    const after = input.cursor ? decodeStatCursor(input.cursor, req.lang) : null;
+    return { from: filters.from, to: filters.to, ...(await orderStats(tx, filters, after, input.pageSize)) };
+  }),
+
+  handle(endpoints.statOrder.listExport, async ({ input, user, tx, deps, req, audit }) => {
+    const filters = orderStatFilters(user, input, await periodOf(tx, deps, input, req));
+    const source = reportSource(
+      reportColumns(orderStatFields(filters.byChannel), req.lang),
+      (cursor, size) =>
+        orderStats(tx, filters, cursor ? decodeStatCursor(cursor, req.lang) : null, size, false),
+      async () => (await orderStats(tx, filters, null, 1)).totals as ReportRow[],
+      req.lang,
+    );
+    return reportFile(deps, req, audit, 'order-statistics', { ...filters, format: input.format }, source);
+  }),
+
+  handle(endpoints.statOrder.channel, async ({ input, tx, deps, req }) => {
+    const { from, to } = await periodOf(tx, deps, input, req);
+    const after = input.cursor ? decodeChannelCursor(input.cursor, req.lang) : null;
+    const stats = await channelStats(
+      tx,
+      { from, to, channelId: input.channelId ?? null },
+      after,
+      input.pageSize,
+    );
+    return { from, to, ...stats };
+  }),
+
+  handle(endpoints.statOrder.channelExport, async ({ input, tx, deps, req, audit }) => {
+    const filters = { ...(await periodOf(tx, deps, input, req)), channelId: input.channelId ?? null };
+    const source = reportSource(
+      reportColumns(channelStatFields, req.lang),
+      (cursor, size) =>
+        channelStats(tx, filters, cursor ? decodeChannelCursor(cursor, req.lang) : null, size),
+      async () => (await channelStats(tx, filters, null, 1)).totals as ReportRow[],
+      req.lang,
+    );
+    return reportFile(deps, req, audit, 'channel-statistics', { ...filters, format: input.format }, source);
+  }),
+
+  handle(endpoints.statOrder.balanceExport, async ({ input, user, tx, deps, req, audit }) => {
+    const filters = {
+      ...(await periodOf(tx, deps, input, req)),
+      merchantId: merchantOf(user, input.merchantId),
+    };
+    const source = reportSource(
+      reportColumns(merchantViewFields, req.lang),
+      (cursor, size) =>
+        merchantViewPage(tx, filters, cursor ? decodeMerchantCursor(cursor, req.lang) : null, size),
+      async () => (await merchantViewTotals(tx, filters)).totals as ReportRow[],
+      req.lang,
+    );
+    return reportFile(
+      deps,
+      req,
+      audit,
+      'settlement-statistics',
+      { ...filters, format: input.format },
+      source,
+    );
+  }),
 ];

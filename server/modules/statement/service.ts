@@ -17,6 +17,7 @@ import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
+import { readParameter } from '../../lib/parameters.ts';
 import { type Line, type MatchCounts, matchLines, openLine } from './matching.ts';
 import { parseStatement, type StatementLine } from './parse.ts';
 
@@ -302,12 +303,16 @@ export async function importStatement(
     proposed: 0,
     exceptions: 0,
   };
+  // Auto-matching off (the `statement_auto_match` parameter): lines are saved, matched later by a rematch.
+  const autoMatch = await readParameter(db, 'statement_auto_match');
   try {
     for (let i = 0; i < lines.length; i += importBatch) {
       const batch = lines.slice(i, i + importBatch);
       const got = await inTransaction(db, async (tx) => {
         const saved = await saveLines(tx, account.id, importId, batch, deps.clock.now());
-        const matched = await matchLines(deps, tx, saved, userId);
+        const matched = autoMatch
+          ? await matchLines(deps, tx, saved, userId)
+          : { matched: 0, proposed: 0, exceptions: 0 };
         const step = { new: saved.length, duplicates: batch.length - saved.length, ...matched };
         await tx
           .update(statementImports)
@@ -373,6 +378,8 @@ export async function rematch(deps: Deps, userId: number, accountId?: number): P
  * lines it matched.
  */
 export async function matchPayerUtr(deps: Deps, accountId: number, utr: string): Promise<number> {
+  // Auto-matching off: the lines wait for a rematch by hand, whoever names their UTR.
+  if (!(await readParameter(deps.database.db, 'statement_auto_match'))) return 0;
   return inTransaction(deps.database.db, async (tx) => {
     const lines = await tx
       .select({ line: statementLines, importer: statementImports.createdBy })

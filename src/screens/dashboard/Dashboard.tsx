@@ -16,6 +16,7 @@ import { Can } from '../../ui/Can.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { Page } from '../Page.tsx';
 import './dashboard.css';
+import { Notices } from './Notices.tsx';
 import { ratePercent, rateTone } from './rates.ts';
 
 // Charts load with their own chunk, after the figures are on screen (PERFORMANCE.md rule 5).
@@ -414,6 +415,7 @@ export default function Dashboard() {
   const everything = user.perms.includes('*');
   return (
     <Page title={t('commands.home.dashboard.title')}>
+      <Notices />
       <Can needs={[endpoints.dashboard.summary]}>
         <LiveFigures merchantView={user.kind === 'merchant'} />
       </Can>

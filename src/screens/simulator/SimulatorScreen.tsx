@@ -275,14 +275,14 @@ export default function SimulatorScreen() {
       ) : (
         <>
           <ModeCard channel={main} />
-          <div className="sim-tabs" role="tablist" aria-label={t('commands.simulator.list.title')}>
+          <div className="view-tabs" role="tablist" aria-label={t('commands.simulator.list.title')}>
             {(['payin', 'payout'] as const).map((k) => (
               <button
                 key={k}
                 type="button"
                 role="tab"
                 aria-selected={kind === k}
-                className={`sim-tab${kind === k ? ' active' : ''}`}
+                className={`view-tab${kind === k ? ' active' : ''}`}
                 onClick={() => choose(k)}
               >
                 {t(`screens.simulator.tabs.${k}`)}

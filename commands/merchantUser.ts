@@ -1,0 +1,84 @@
+import { endpoints, type Output } from '../contract/index.ts';
+import { type Command, type RunContext, rowAction, screen } from './types.ts';
+
+const { merchantUser, log } = endpoints;
+
+const resetDialog = () => import('../src/screens/merchantUser/ResetDialog.tsx');
+
+type Told = Output<typeof merchantUser.disable>;
+
+/** Says whether the user was told by e-mail (no address on file: not told). */
+function done(c: RunContext, username: string, told: Told | undefined) {
+  if (!told) return;
+  c.toast(
+    told.mailed ? 'success' : 'warning',
+    c.t(told.mailed ? 'screens.merchantUser.mailed' : 'screens.merchantUser.notMailed', { username }),
+  );
+  c.refresh();
+}
+
+/**
+ * A merchant's users as the platform manages them: reached from a merchant's row (`u`) or the palette,
+ * each change told to the user by e-mail.
+ */
+export const merchantUserCommands: readonly Command[] = [
+  screen({
+    id: 'merchantUser.list',
+    route: '/merchant/users',
+    group: 'business',
+    icon: 'users',
+    shortcut: 'g U',
+    needs: [merchantUser.list],
+    screen: () => import('../src/screens/merchantUser/MerchantUserScreen.tsx'),
+  }),
+  rowAction('merchant', {
+    id: 'merchant.users',
+    icon: 'users',
+    shortcut: 'u',
+    needs: [merchantUser.list],
+    run: (c, target) => c.navigate(`/merchant/users?merchantId=${target.id}`),
+  }),
+  rowAction('merchantUser', {
+    id: 'merchantUser.disable',
+    icon: 'power',
+    shortcut: 's',
+    needs: [merchantUser.disable],
+    when: (user) => user.status === 'active',
+    confirm: { danger: true },
+    run: async (c, user) => done(c, user.username, await c.call(merchantUser.disable, { id: user.id })),
+  }),
+  rowAction('merchantUser', {
+    id: 'merchantUser.enable',
+    icon: 'power',
+    shortcut: 's',
+    needs: [merchantUser.enable],
+    when: (user) => user.status === 'disabled',
+    confirm: {},
+    run: async (c, user) => done(c, user.username, await c.call(merchantUser.enable, { id: user.id })),
+  }),
+  rowAction('merchantUser', {
+    id: 'merchantUser.resetPassword',
+    icon: 'lock',
+    shortcut: 'p',
+    needs: [merchantUser.resetPassword],
+    // The dialog is the danger confirmation: it says what stops working and takes the Google code.
+    run: async (c, user) =>
+      done(c, user.username, (await c.dialog(resetDialog, { user, which: 'password' as const })) as Told),
+  }),
+  rowAction('merchantUser', {
+    id: 'merchantUser.resetGoogle',
+    icon: 'key',
+    shortcut: 'r',
+    needs: [merchantUser.resetGoogle],
+    when: (user) => user.googleBound,
+    run: async (c, user) =>
+      done(c, user.username, (await c.dialog(resetDialog, { user, which: 'google' as const })) as Told),
+  }),
+  rowAction('merchantUser', {
+    id: 'merchantUser.log',
+    icon: 'list',
+    shortcut: 'l',
+    needs: [log.list],
+    run: (c, user) => c.navigate(`/log?username=${encodeURIComponent(user.username)}`),
+  }),
+];

@@ -1,0 +1,30 @@
+import { endpoints } from '../contract/index.ts';
+import { type Command, rowAction, screen } from './types.ts';
+
+const { parameter } = endpoints;
+
+const parameterDialog = () => import('../src/screens/parameter/ParameterDialog.tsx');
+
+/** The platform parameters (OPERATIONS.md section 4): the list, and a change confirmed by the Google code. */
+export const parameterCommands: readonly Command[] = [
+  screen({
+    id: 'parameter.list',
+    route: '/system/parameters',
+    group: 'system',
+    icon: 'code',
+    // Every `g` + lower-case letter is taken: Shift-P after g.
+    shortcut: 'g P',
+    needs: [parameter.list, parameter.update],
+    screen: () => import('../src/screens/parameter/ParameterScreen.tsx'),
+  }),
+  rowAction('parameter', {
+    id: 'parameter.update',
+    icon: 'edit',
+    shortcut: 'e',
+    needs: [parameter.update],
+    // The dialog is the confirmation: it shows the value and asks for the Google code.
+    run: async (c, target) => {
+      if (await c.dialog(parameterDialog, { parameter: target })) c.refresh();
+    },
+  }),
+];

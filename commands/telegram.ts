@@ -1,0 +1,119 @@
+import { endpoints } from '../contract/index.ts';
+import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
+
+const { telegram } = endpoints;
+
+/** A group's row as `groupUpdate` takes it back (the timestamps are not input). */
+const groupInput = ({ id, chatId, name, merchantIds, channelIds, alerts }: Contexts['telegramGroup']) => ({
+  id,
+  chatId,
+  name,
+  merchantIds,
+  channelIds,
+  alerts,
+});
+
+const groupForm = () => import('../src/screens/telegram/GroupForm.tsx');
+const botForm = () => import('../src/screens/telegram/BotForm.tsx');
+
+/** Telegram alerts (OPERATIONS.md section 4): the bot, the groups and their alert rules, the deliveries. */
+export const telegramCommands: readonly Command[] = [
+  screen({
+    id: 'telegram.groupList',
+    route: '/system/telegram',
+    group: 'system',
+    icon: 'send',
+    // Every `g` + lower-case letter is taken: Shift-T after g.
+    shortcut: 'g T',
+    needs: [telegram.groupList, telegram.deliveryList, telegram.bot],
+    screen: () => import('../src/screens/telegram/TelegramScreen.tsx'),
+  }),
+  action({
+    id: 'telegram.botUpdate',
+    icon: 'key',
+    needs: [telegram.botUpdate],
+    // The dialog is the confirmation: it asks for the Google code.
+    run: async (c) => {
+      if (await c.dialog(botForm, {})) c.refresh();
+    },
+  }),
+  action({
+    id: 'telegram.groupCreate',
+    icon: 'plus',
+    needs: [telegram.groupCreate],
+    run: async (c) => {
+      if (await c.dialog(groupForm, {})) c.refresh();
+    },
+  }),
+  rowAction('telegramGroup', {
+    id: 'telegram.groupUpdate',
+    icon: 'edit',
+    shortcut: 'e',
+    needs: [telegram.groupUpdate],
+    run: async (c, group) => {
+      if (await c.dialog(groupForm, { group })) c.refresh();
+    },
+  }),
+  rowAction('telegramGroup', {
+    id: 'telegram.test',
+    icon: 'send',
+    shortcut: 't',
+    needs: [telegram.test],
+    when: (group) => group.status === 'active',
+    run: async (c, group) => {
+      const d = await c.call(telegram.test, { id: group.id });
+      if (d.status === 'sent') c.toast('success', c.t('screens.telegram.testSent', { name: group.name }));
+      else c.toast('error', c.t('screens.telegram.testFailed', { error: d.lastError ?? '' }));
+      c.refresh();
+    },
+  }),
+  rowAction('telegramGroup', {
+    id: 'telegram.disable',
+    icon: 'power',
+    shortcut: 's',
+    needs: [telegram.groupUpdate],
+    when: (group) => group.status === 'active',
+    confirm: { danger: true },
+    run: async (c, group) => {
+      await c.call(telegram.groupUpdate, { ...groupInput(group), status: 'disabled' });
+      c.toast('success', c.t('app.done'));
+      c.refresh();
+    },
+  }),
+  rowAction('telegramGroup', {
+    id: 'telegram.enable',
+    icon: 'power',
+    shortcut: 's',
+    needs: [telegram.groupUpdate],
+    when: (group) => group.status === 'disabled',
+    run: async (c, group) => {
+      await c.call(telegram.groupUpdate, { ...groupInput(group), status: 'active' });
+      c.toast('success', c.t('app.done'));
+      c.refresh();
+    },
+  }),
+  rowAction('telegramGroup', {
+    id: 'telegram.groupDelete',
+    icon: 'trash',
+    shortcut: 'Delete',
+    needs: [telegram.groupDelete],
+    confirm: { danger: true },
+    run: async (c, group) => {
+      await c.call(telegram.groupDelete, { id: group.id });
+      c.toast('success', c.t('app.done'));
+      c.refresh();
+    },
+  }),
+  rowAction('telegramDelivery', {
+    id: 'telegram.deliveryRetry',
+    icon: 'refresh',
+    shortcut: 'r',
+    needs: [telegram.deliveryRetry],
+    when: (d) => d.status === 'pending',
+    run: async (c, d) => {
+      const after = await c.call(telegram.deliveryRetry, { id: d.id });
+      c.toast(after.status === 'sent' ? 'success' : 'error', c.t(`status.telegramDelivery.${after.status}`));
+      c.refresh();
+    },
+  }),
+];

@@ -1,0 +1,216 @@
+/**
+ * Balance adjustments (`balanceAdjustment.*`, OPERATIONS.md section 4): the platform credits or debits a
+ * merchant's wallet by hand, with a reason. The money moves as one journal entry (`adjustment`/`adjustment`)
+ * between the wallet and the platform's `balance_adjustment` account, and a `balance_adjustments` row
+ * records it, written once, when the money moves. Above the `maker_checker_threshold` the call becomes an
+ * approval request (`wallet.adjust`, one pending per merchant wallet); the approval applies it once (the
+ * approval's compare-and-set, and the row's unique `approval_id` behind it). A debit never takes the wallet
+ * below zero: the ledger refuses (errno insufficientBalance) and nothing is written.
+ */
+import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type * as z from 'zod/mini';
+import type { adjustmentRow } from '../../../contract/endpoints/adjustment.ts';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { formatMinor } from '../../../contract/money.ts';
+import type { Db } from '../../db/index.ts';
+import { balanceAdjustments, journalEntries, merchants, users } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, refuse } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { merchantAccount, merchantBalances, platformAccount, post, rowsOf } from '../../ledger/index.ts';
+import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
+import { needsSecondPerson, onApproved, requestApproval } from '../approval/service.ts';
+import { checkGoogleCode } from '../auth/googleCode.ts';
+import { loadMerchant } from '../merchant/scope.ts';
+
+type AdjustmentRow = z.output<typeof adjustmentRow>;
+type Adjustment = typeof balanceAdjustments.$inferSelect;
+
+/** The journal entry's cause: `(adjustment, <balance_adjustments.id>, adjustment)`, posted once. */
+export const adjustmentRefType = 'adjustment';
+
+/** What an adjustment does, as the request records it and the approval replays it (no code: never a secret). */
+export interface AdjustmentOrder {
+  merchantId: number;
+  wallet: Adjustment['wallet'];
+  currency: string;
+  /** Signed minor units: a credit positive, a debit negative. */
+  amount: number;
+  reason: string;
+}
+
+/**
+ * Moves the money and records it: the row's id is taken first so that the entry names it as its cause and
+ * the row names the entry. Throws 1019 (the ledger) when a debit would take the wallet below zero.
+ */
+async function applyAdjustment(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  a: AdjustmentOrder,
+  by: { requestedBy: number; approvalId?: number; approvedBy?: number },
+): Promise<Adjustment> {
+  const at = deps.clock.now();
+  const [next] = rowsOf<{ id: number }>(
+    await tx.execute(sql`select nextval(pg_get_serial_sequence('balance_adjustments', 'id'))::int as id`),
+  );
+  const id = Number(next!.id);
+  await post(tx, {
+    kind: adjustmentRefType,
+    refType: adjustmentRefType,
+    refId: id,
+    memo: a.reason,
+    userId: by.approvedBy ?? by.requestedBy,
+    at,
+    lines: [
+      { account: merchantAccount(a.merchantId, a.wallet, a.currency), amount: a.amount },
+      { account: platformAccount('balance_adjustment', a.currency), amount: -a.amount },
+    ],
+  });
+  const [entry] = await tx
+    .select({ id: journalEntries.id })
+    .from(journalEntries)
+    .where(
+      and(
+        eq(journalEntries.refType, adjustmentRefType),
+        eq(journalEntries.refId, String(id)),
+        eq(journalEntries.kind, adjustmentRefType),
+      ),
+    );
+  const [row] = await tx
+    .insert(balanceAdjustments)
+    .values({
+      id,
+      ...a,
+      requestedBy: by.requestedBy,
+      approvalId: by.approvalId ?? null,
+      approvedBy: by.approvedBy ?? null,
+      entryId: entry!.id,
+      createdAt: at,
+    })
+    .returning();
+  return row!;
+}
+
+/** Console rows: merchant codes and usernames in two small queries; usernames only for platform users. */
+async function viewOf(tx: Db, rows: readonly Adjustment[], withNames: boolean): Promise<AdjustmentRow[]> {
+  if (!rows.length) return [];
+  const merchantIds = [...new Set(rows.map((r) => r.merchantId))];
+  const found = await tx
+    .select({ id: merchants.id, code: merchants.code, name: merchants.name })
+    .from(merchants)
+    .where(inArray(merchants.id, merchantIds));
+  const byId = new Map(found.map((m) => [m.id, m]));
+  const userIds = [...new Set(rows.flatMap((r) => [r.requestedBy, ...(r.approvedBy ? [r.approvedBy] : [])]))];
+  const names = withNames
+    ? new Map(
+        (
+          await tx
+            .select({ id: users.id, username: users.username })
+            .from(users)
+            .where(inArray(users.id, userIds))
+        ).map((u) => [u.id, u.username]),
+      )
+    : null;
+  const nameOf = (id: number | null) => (names && id !== null ? (names.get(id) ?? String(id)) : null);
+  return rows.map((r) => ({
+    id: r.id,
+    merchantId: r.merchantId,
+    merchantCode: byId.get(r.merchantId)?.code ?? '',
+    merchantName: byId.get(r.merchantId)?.name ?? '',
+    wallet: r.wallet,
+    currency: r.currency,
+    amount: formatMinor(r.amount),
+    reason: r.reason,
+    requestedBy: nameOf(r.requestedBy),
+    approvedBy: nameOf(r.approvedBy),
+    approvalId: r.approvalId,
+    createdAt: r.createdAt.toISOString(),
+  }));
+}
+
+// Above the threshold the adjustment runs when a second platform user approves it, in their name.
+onApproved('wallet.adjust', async (deps, tx, request, approverId) => {
+  const order = request.payload as unknown as AdjustmentOrder;
+  const row = await applyAdjustment(deps, tx, order, {
+    requestedBy: request.requestedBy,
+    approvalId: request.id,
+    approvedBy: approverId,
+  });
+  return { detail: { adjustment: row.id, amount: formatMinor(row.amount), wallet: row.wallet } };
+});
+
+export const adjustmentRoutes = [
+  handle(endpoints.balanceAdjustment.list, async ({ input, user, tx }) => {
+    // A merchant user sees its own merchant's adjustments, whatever it names.
+    const merchantId = user.kind === 'merchant' ? user.merchantId! : (input.merchantId ?? null);
+    const filters = merchantId === null ? undefined : eq(balanceAdjustments.merchantId, merchantId);
+    const c = input.cursor ? decodeCursor(input.cursor, 2_147_483_647) : undefined;
+    const before = c
+      ? or(
+          lt(balanceAdjustments.createdAt, c.at),
+          and(eq(balanceAdjustments.createdAt, c.at), lt(balanceAdjustments.id, c.id)),
+        )
+      : undefined;
+    const found = await tx
+      .select()
+      .from(balanceAdjustments)
+      .where(and(filters, before))
+      .orderBy(desc(balanceAdjustments.createdAt), desc(balanceAdjustments.id))
+      .limit(input.pageSize + 1);
+    const page = found.slice(0, input.pageSize);
+    const last = page.at(-1);
+    return {
+      list: await viewOf(tx, page, user.kind === 'platform'),
+      ...(await cappedCount(tx, sql`${balanceAdjustments}`, filters)),
+      nextCursor: found.length > input.pageSize && last ? encodeCursor(last.createdAt, last.id) : null,
+    };
+  }),
+
+  handle(endpoints.balanceAdjustment.create, async ({ input, user, tx, deps, req, audit }) => {
+    const m = await loadMerchant(tx, input.merchantId);
+    const signed = input.direction === 'credit' ? input.amount : -input.amount;
+    const order: AdjustmentOrder = {
+      merchantId: m.id,
+      wallet: input.wallet,
+      currency: m.currency,
+      amount: signed,
+      reason: input.reason,
+    };
+    const described = {
+      wallet: input.wallet,
+      amount: formatMinor(signed),
+      currency: m.currency,
+      reason: input.reason,
+    };
+    audit({ target: `merchant:${m.id}`, detail: described });
+    // A debit past the balance is refused before anyone is asked (the ledger refuses it again when it runs).
+    if (signed < 0 && (await merchantBalances(tx, m.id, m.currency))[input.wallet] < -signed)
+      throw new AppError(errno.insufficientBalance);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+    if (refused) return refused;
+    if (await needsSecondPerson(tx, input.amount)) {
+      // One pending request per merchant wallet: a second one (a double submission) waits for the first.
+      const request = await requestApproval(
+        deps,
+        tx,
+        {
+          action: 'wallet.adjust',
+          refType: adjustmentRefType,
+          refId: `${m.id}:${input.wallet}`,
+          merchantId: m.id,
+          currency: m.currency,
+          amount: input.amount,
+          payload: { ...order },
+          reason: input.reason,
+        },
+        user.id,
+      );
+      audit({ detail: { ...described, approvalId: request.id } });
+      return refuse(errno.approvalRequested, { approvalId: request.id });
+    }
+    const row = await applyAdjustment(deps, tx, order, { requestedBy: user.id });
+    audit({ target: `adjustment:${row.id}`, detail: { ...described, merchant: m.code } });
+    return (await viewOf(tx, [row], true))[0]!;
+  }),
+];

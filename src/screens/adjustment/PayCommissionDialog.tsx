@@ -1,0 +1,133 @@
+import { useQuery } from '@tanstack/react-query';
+import { endpoints, errno } from '../../../contract/index.ts';
+import { toMinor } from '../../../contract/money.ts';
+import { api } from '../../lib/api.ts';
+import { thousands } from '../../lib/format.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
+import { SelectField } from '../../ui/fields.tsx';
+import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { Spinner } from '../../ui/Spinner.tsx';
+
+/** Said inside the dialog: more than is payable, a reference used before, a payment already waiting. */
+const refusals = [errno.insufficientBalance, errno.referenceTaken, errno.approvalPending, errno.notFound];
+
+/**
+ * Commission paid out to an agent: the currency and amount (at most what is payable, shown), the bank
+ * transfer's reference and a note, confirmed with the Google code. Above the maker–checker threshold it
+ * waits for a second person.
+ */
+export default function PayCommissionDialog({
+  agentId,
+  close,
+}: {
+  agentId: number;
+  close: (result?: unknown) => void;
+}) {
+  const t = useT();
+  // The payable balance now: the statement of today is the cheapest answer that carries it.
+  const statement = useQuery({
+    queryKey: ['agent-commission-payable', agentId],
+    queryFn: ({ signal }) => api(endpoints.agentCommission.statement, { agentId }, { signal }),
+  });
+  const formRef = useOpeningFocus(undefined, !statement.isPending);
+  const payable = statement.data?.payable ?? [];
+  const form = useForm({ currency: '', amount: '', reference: '', note: '', code: '' });
+  const { values, set, errors } = form;
+  const currency = values.currency || payable[0]?.currency || 'INR';
+  const owed = payable.find((p) => p.currency === currency)?.balance ?? '0.00';
+  const { unbound, refusal, call } = useCodeConfirmed(form, refusals, () => close(true));
+
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const input = {
+      agentId,
+      currency,
+      amount: values.amount.trim(),
+      reference: values.reference.trim(),
+      ...(values.note.trim() ? { note: values.note.trim() } : {}),
+      code: values.code.trim(),
+    };
+    const checked = validate(endpoints.agentCommission.pay.input, input);
+    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
+    if (toMinor(input.amount) > toMinor(owed))
+      return form.setErrors({ amount: t('screens.commission.overPayable', { amount: thousands(owed) }) });
+    void form.submit(async () => {
+      const done = await call(endpoints.agentCommission.pay, input);
+      if (!done) return;
+      toast(
+        'success',
+        t('screens.commission.paid', { amount: thousands(done.amount), reference: done.reference }),
+      );
+      close(true);
+    });
+  };
+
+  const agent = statement.data;
+  return (
+    <Modal
+      title={
+        agent
+          ? t('screens.commission.payTitle', { agent: `${agent.agentCode} ${agent.agentName}` })
+          : t('commands.agentCommission.pay.title')
+      }
+      onClose={() => close()}
+    >
+      {statement.isPending ? (
+        <Spinner />
+      ) : (
+        <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+          {unbound && <UnboundNotice close={() => close()} />}
+          {refusal && (
+            <p className="danger-note" role="alert">
+              {refusal.startsWith(`${errno.referenceTaken}:`)
+                ? `${errno.referenceTaken}: ${t('screens.commission.referenceTaken')}`
+                : refusal}
+            </p>
+          )}
+          {payable.length > 1 && (
+            <SelectField
+              label={t('screens.commission.currency')}
+              value={currency}
+              onValue={(v) => set('currency', v)}
+              options={payable.map((p) => ({ value: p.currency, label: p.currency }))}
+            />
+          )}
+          <Field
+            label={t('screens.commission.amount')}
+            value={values.amount}
+            onValue={(v) => set('amount', v)}
+            error={errors.amount}
+            hint={t('screens.commission.payableHint', { amount: thousands(owed), currency })}
+            inputMode="decimal"
+            autoComplete="off"
+            required
+          />
+          <Field
+            label={t('screens.commission.reference')}
+            value={values.reference}
+            onValue={(v) => set('reference', v)}
+            error={errors.reference}
+            hint={t('screens.commission.referenceHint')}
+            maxLength={100}
+            autoComplete="off"
+            spellCheck={false}
+            required
+          />
+          <Field
+            label={t('screens.commission.note')}
+            value={values.note}
+            onValue={(v) => set('note', v)}
+            error={errors.note}
+            maxLength={300}
+            autoComplete="off"
+          />
+          <CodeAndActions form={form} onCancel={() => close()} submitLabel={t('screens.commission.pay')} />
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,86 @@
+import type { Contexts } from '../../../commands/index.ts';
+import { memoAudiences } from '../../../contract/endpoints/memo.ts';
+import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { SelectField, TextAreaField } from '../../ui/fields.tsx';
+import { Field, FormActions, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+
+interface Props {
+  notice?: Contexts['memo'];
+  close: (result?: unknown) => void;
+}
+
+/** Writes a notice or edits one: title, plain text, audience, pinned. */
+export default function MemoForm({ notice, close }: Props) {
+  const t = useT();
+  // The first field, also when opened over a row's drawer (autoFocus loses to the drawer's focus trap).
+  const formRef = useOpeningFocus();
+  const form = useForm({
+    title: notice?.title ?? '',
+    body: notice?.body ?? '',
+    audience: notice?.audience ?? ('everyone' as Contexts['memo']['audience']),
+    pinned: notice?.pinned ?? false,
+  });
+  const { values, set, errors } = form;
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    void form.submit(async () => {
+      if (notice) {
+        const input = { id: notice.id, ...values };
+        const checked = validate(endpoints.memo.update.input, input);
+        if (!checked.ok) return form.setErrors(checked.errors);
+        await api(endpoints.memo.update, input, { quiet: [422] });
+      } else {
+        const checked = validate(endpoints.memo.create.input, values);
+        if (!checked.ok) return form.setErrors(checked.errors);
+        await api(endpoints.memo.create, values, { quiet: [422] });
+      }
+      toast('success', t('app.saved'));
+      close(true);
+    });
+  };
+  return (
+    <Modal
+      title={t(notice ? 'commands.memo.edit.title' : 'commands.memo.create.title')}
+      onClose={() => close()}
+    >
+      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+        <Field
+          label={t('screens.memo.title')}
+          value={values.title}
+          onValue={(v) => set('title', v)}
+          error={errors.title}
+          maxLength={120}
+          autoComplete="off"
+          required
+        />
+        <TextAreaField
+          label={t('screens.memo.body')}
+          value={values.body}
+          onValue={(v) => set('body', v)}
+          error={errors.body}
+          hint={t('screens.memo.bodyHint')}
+          maxLength={4000}
+          rows={6}
+        />
+        <SelectField
+          label={t('screens.memo.audience')}
+          value={values.audience}
+          onValue={(v) => set('audience', v as Contexts['memo']['audience'])}
+          error={errors.audience}
+          options={memoAudiences.map((a) => ({ value: a, label: t(`screens.memo.audiences.${a}`) }))}
+        />
+        <label className="check">
+          <input type="checkbox" checked={values.pinned} onChange={(e) => set('pinned', e.target.checked)} />
+          {t('screens.memo.pinned')}
+        </label>
+        <p className="field-hint">{t('screens.memo.pinnedHint')}</p>
+        <FormActions busy={form.busy} onCancel={() => close()} />
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,52 @@
+import { endpoints } from '../../../contract/index.ts';
+import { toast } from '../../lib/notify.ts';
+import { useT } from '../../lib/useT.ts';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
+import { CodeAndActions, Field, useForm, validate } from '../../ui/form.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
+
+/**
+ * Sets or replaces the Telegram bot token, confirmed with the Google code. The token is typed here once
+ * and never shown again: the server seals it and answers only that one is set.
+ */
+export default function BotForm({ close }: { close: (result?: unknown) => void }) {
+  const t = useT();
+  // The first field, also when opened over a row's drawer (autoFocus loses to the drawer's focus trap).
+  const formRef = useOpeningFocus();
+  const form = useForm({ token: '', code: '' });
+  const { unbound, call } = useCodeConfirmed(form);
+  const onSubmit = (e: React.FormEvent) => {
+    e.preventDefault();
+    const input = { token: form.values.token.trim(), code: form.values.code.trim() };
+    const checked = validate(endpoints.telegram.botUpdate.input, input);
+    if (!checked.ok) return form.setErrors(checked.errors);
+    void form.submit(async () => {
+      if (!(await call(endpoints.telegram.botUpdate, input))) return;
+      toast('success', t('screens.telegram.botSaved'));
+      close(true);
+    });
+  };
+  return (
+    <Modal
+      title={t('commands.telegram.botUpdate.title')}
+      description={t('screens.telegram.botHint')}
+      onClose={() => close()}
+    >
+      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+        {unbound && <UnboundNotice close={() => close()} />}
+        <Field
+          label={t('screens.telegram.token')}
+          type="password"
+          value={form.values.token}
+          onValue={(v) => form.set('token', v)}
+          error={form.errors.token}
+          autoComplete="off"
+          spellCheck={false}
+          required
+        />
+        <CodeAndActions form={form} onCancel={() => close()} submitLabel={t('app.save')} />
+      </form>
+    </Modal>
+  );
+}
