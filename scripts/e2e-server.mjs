@@ -40,7 +40,8 @@ delete env.DATABASE_URL;
 
 console.log(`[e2e-server] DATA_DIR=${dataDir} PORT=${port}`);
 // node itself (not npx): npx does not pass SIGTERM on, which left the server running after the specs.
-const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+// The built server, as `npm start` runs it (ensure-build above has brought it up to date).
+const child = spawn(process.execPath, ['--enable-source-maps', join('dist', 'server', 'main.mjs')], {
   cwd: root,
   env,
   stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Builds the console (`vite build` -> dist/console) and the pay page (`vite build -c vite.pay.config.ts`
-// -> dist/pay), each only when it is missing or older than its sources.
+// Builds the console (`vite build` -> dist/console), the pay page (`vite build -c vite.pay.config.ts`
+// -> dist/pay) and the server (esbuild -> dist/server/main.mjs, its migrations beside it), each only when
+// it is missing or older than its sources.
 // Used by `npm start` and by the e2e server; does nothing (in a few milliseconds) when up to date.
 // FORCE_BUILD=1 builds regardless.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +26,38 @@ const bundles = [
     sourceFiles: ['vite.pay.config.ts', 'package-lock.json', 'src/tokens.css'],
     args: ['build', '-c', 'vite.pay.config.ts'],
   },
+  {
+    name: 'the server',
+    target: join('dist', 'server', 'main.mjs'),
+    sourceDirs: ['server', 'contract', 'locales'],
+    sourceFiles: ['package-lock.json', 'scripts/ensure-build.mjs'],
+    build: buildServer,
+  },
 ];
+
+/**
+ * The server as one ES module of its own code (contract and locales included), its packages left to
+ * node_modules: `npm start` runs compiled JavaScript, not tsx compiling TypeScript at every start.
+ * The migrations are copied beside it (server/db/index.ts finds them next to itself). A source map
+ * keeps stack traces pointing at the TypeScript (`node --enable-source-maps`).
+ */
+async function buildServer() {
+  const out = join(root, 'dist', 'server');
+  rmSync(out, { recursive: true, force: true });
+  const { build } = await import('esbuild');
+  await build({
+    entryPoints: [join(root, 'server', 'main.ts')],
+    outfile: join(out, 'main.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+  cpSync(join(root, 'server', 'db', 'migrations'), join(out, 'migrations'), { recursive: true });
+}
 
 /** Newest modification time (ms) of any file under `dir`, or 0; stops early once past `limit`. */
 function newestUnder(dir, limit) {
@@ -72,6 +104,16 @@ for (const bundle of bundles) {
   if (!reason) continue;
   console.log(`[ensure-build] building ${bundle.name} (${reason})`);
   const started = Date.now();
+  if (bundle.build) {
+    try {
+      await bundle.build();
+    } catch (err) {
+      console.error(`[ensure-build] ${bundle.name} failed: ${err instanceof Error ? err.message : err}`);
+      process.exit(1);
+    }
+    console.log(`[ensure-build] built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    continue;
+  }
   const vite = join(root, 'node_modules', 'vite', 'bin', 'vite.js');
   const result = existsSync(vite)
     ? spawnSync(process.execPath, [vite, ...bundle.args], { cwd: root, stdio: 'inherit' })

@@ -8,6 +8,8 @@ export interface Config {
   port: number;
   dataDir: string;
   databaseUrl?: string;
+  /** A streaming replica of `databaseUrl` for reports, exports and list totals (`DATABASE_REPLICA_URL`). */
+  databaseReplicaUrl?: string;
   smtpUrl?: string;
   mailFrom: string;
   adminPassword?: string;
@@ -83,6 +85,16 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: num
   return n;
 }
 
+/** `DATABASE_REPLICA_URL`: a PostgreSQL URL, and only beside DATABASE_URL (PGlite has no replica). */
+function replicaUrlEnv(env: NodeJS.ProcessEnv, databaseUrl: string | undefined): string | undefined {
+  const url = env.DATABASE_REPLICA_URL || undefined;
+  if (url === undefined) return undefined;
+  if (!databaseUrl) throw new Error('DATABASE_REPLICA_URL needs DATABASE_URL (a replica of PostgreSQL)');
+  if (!/^postgres(ql)?:\/\/[^/\s]/.test(url))
+    throw new Error('DATABASE_REPLICA_URL must be a postgres:// URL, like DATABASE_URL');
+  return url;
+}
+
 /** The key comes from APP_KEY (64 hex characters) or a file made once in the data folder. */
 function loadAppKey(env: NodeJS.ProcessEnv, dataDir: string): Buffer {
   if (env.APP_KEY) {
@@ -107,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: intEnv(env, 'PORT', 8080, 0, 65535),
     dataDir,
     databaseUrl,
+    databaseReplicaUrl: replicaUrlEnv(env, databaseUrl),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'Paygate Console <no-reply@localhost>',
     adminPassword: env.ADMIN_PASSWORD || undefined,

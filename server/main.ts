@@ -125,7 +125,12 @@ function onSignals(stop: (signal: string) => Promise<void>) {
 
 if (workers === 1) {
   const started = Date.now();
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, warn });
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    warn,
+    replicaUrl: config.databaseReplicaUrl,
+  });
   const first = await bootstrap(depsOn(database));
   const stop = await runServer(database, (url) => {
     logger.info({ url, db: database.engine, ms: Date.now() - started }, 'server listening');
@@ -231,6 +236,7 @@ async function worker() {
     dataDir: config.dataDir,
     warn,
     migrate: false,
+    replicaUrl: config.databaseReplicaUrl,
   });
   // A change this worker commits reaches its siblings (through the primary) before its answer leaves;
   // theirs reach this one the same way. LISTEN/NOTIFY covers processes outside this cluster.

@@ -35,6 +35,12 @@ export interface Database {
    * than executing it.
    */
   raw(on: Db, text: string, params: readonly unknown[], opts?: { name?: boolean }): Promise<RawRow[]>;
+  /**
+   * A streaming replica of the primary (`DATABASE_REPLICA_URL`), read only, for what may read a moment
+   * behind: reports, exports, list totals, chosen by `readerFor` (server/http/reader.ts). Absent on PGlite
+   * and without a replica. `raw(replica, …)` runs on it too (it is not `db`, so its own pool is used).
+   */
+  replica?: Db;
   close(): Promise<void>;
 }
 
@@ -152,9 +158,14 @@ export async function openDatabase(opts: {
   migrate?: boolean;
   /** Where the change feed reports trouble (a lost listening connection, a slow hand-over). */
   warn?: (msg: string, err?: unknown) => void;
+  /** A streaming replica of `url` for the routed reads (`Database.replica`); PostgreSQL only. */
+  replicaUrl?: string;
 }): Promise<Database> {
   const warn = opts.warn ?? (() => {});
-  if (opts.url) return openPostgres(opts.url, opts.poolSize ?? 20, opts.migrate !== false, warn);
+  if (opts.url) {
+    const database = await openPostgres(opts.url, opts.poolSize ?? 20, opts.migrate !== false, warn);
+    return opts.replicaUrl ? withReplica(database, opts.replicaUrl, opts.poolSize ?? 20) : database;
+  }
   let dataDir: string | undefined;
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
@@ -229,6 +240,30 @@ function concat(parts: Uint8Array[]): Uint8Array {
     at += p.length;
   }
   return out;
+}
+
+/**
+ * Adds the replica's pool to an open primary. Nothing connects until the first routed read, so a replica
+ * that is down delays no start: its reads go to the primary (server/http/reader.ts). Its sessions are read
+ * only (a URL that names a writable server by mistake still takes no write), hear no notifications (a
+ * standby cannot LISTEN) and give up connecting after a few seconds.
+ */
+function withReplica(database: Database, url: string, poolSize: number): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Math.max(2, Math.ceil(poolSize / 2)),
+    options: '-c default_transaction_read_only=on',
+    connectionTimeoutMillis: 3_000,
+  });
+  pool.on('error', () => {});
+  const close = database.close;
+  return {
+    ...database,
+    replica: drizzlePg(pool) as unknown as Db,
+    close: async () => {
+      await Promise.all([close(), pool.end()]);
+    },
+  };
 }
 
 async function openPostgres(

@@ -22,6 +22,7 @@ import { AppError, Refusal } from './errors.ts';
 import { type AuditEntry, FileAnswer, JsonText, type RequestMeta, type Route } from './handle.ts';
 import { langFrom, t } from './i18n.ts';
 import { docsPage, openApiDocument } from './openapi.ts';
+import { readAfterOf, writePositionHeader } from './reader.ts';
 import { resolveSession, type SessionUser } from './session.ts';
 import { fieldErrors, nulFields } from './validation.ts';
 
@@ -69,6 +70,8 @@ export function createApp(
 
   const app = new Hono<Env>();
   const log = deps.logger;
+  // With a read replica, requests carry and writes set the caller's write position (server/http/reader.ts).
+  const replicated = deps.database.replica !== undefined;
 
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
@@ -135,8 +138,11 @@ export function createApp(
         requestId: c.get('requestId'),
         userAgent: c.req.header('user-agent') ?? '',
         lang: langFrom(c.req.header('accept-language')),
+        readAfter: replicated ? readAfterOf(c.req.header('cookie')) : undefined,
       };
       let user: SessionUser | null = null;
+      /** A committed console write's position for the read replica (`writePositionHeader`). */
+      let position: Record<string, string> | undefined;
       let audit: AuditEntry | undefined;
       const db = deps.database.db;
       try {
@@ -222,6 +228,7 @@ export function createApp(
             return r;
           };
           result = route.outsideTransaction ? await write(db) : await inTransaction(db, write);
+          if (replicated && user) position = await writePositionHeader(deps);
           for (const fn of after) {
             Promise.resolve()
               .then(fn)
@@ -230,7 +237,8 @@ export function createApp(
               );
           }
         }
-        if (result instanceof Refusal) return jsonAnswer(c, envelope(meta.lang, result.errno, result.data));
+        if (result instanceof Refusal)
+          return jsonAnswer(c, envelope(meta.lang, result.errno, result.data), 200, position);
         if (result instanceof FileAnswer) {
           if (!ep.download) throw new Error(`${ep.id} answered a file but is not a download endpoint`);
           // Money data leaving the system: who took which rows is written before the first byte goes.
@@ -247,8 +255,8 @@ export function createApp(
             },
           });
         }
-        if (result instanceof JsonText) return jsonAnswer(c, envelopeOf(result));
-        return jsonAnswer(c, envelope(meta.lang, errno.ok, result ?? null));
+        if (result instanceof JsonText) return jsonAnswer(c, envelopeOf(result), 200, position);
+        return jsonAnswer(c, envelope(meta.lang, errno.ok, result ?? null), 200, position);
       } catch (err) {
         if (err instanceof AppError) {
           if (user && ep.method === 'POST' && err.errno !== errno.forbidden) {

@@ -23,6 +23,11 @@ export interface RequestMeta {
   requestId: string;
   userAgent: string;
   lang: Lang;
+  /**
+   * The caller's last write position (the `rlsn` cookie), read only when there is a read replica: its
+   * routed reads wait for the replica to have replayed it (`withReader`, server/http/reader.ts).
+   */
+  readAfter?: bigint | undefined;
 }
 
 export interface HandlerContext<E extends Endpoint, U> {

@@ -51,11 +51,17 @@ export interface TestServerOptions {
    * (the tests' receivers listen there); a test of either switch sets it here.
    */
   config?: Partial<Config>;
+  /** A PostgreSQL server of the test's own (server/test/pgInstance.ts) instead of a fresh database. */
+  database?: { url: string; replicaUrl?: string };
 }
 
 export async function startTestServer(engine: EngineName, opts: TestServerOptions = {}) {
-  const fresh = engine === 'postgres' ? await freshPostgresUrl() : undefined;
-  const database: Database = await openDatabase({ url: fresh?.url, poolSize: 25 });
+  const fresh = engine === 'postgres' && !opts.database ? await freshPostgresUrl() : undefined;
+  const database: Database = await openDatabase({
+    url: opts.database?.url ?? fresh?.url,
+    replicaUrl: opts.database?.replicaUrl,
+    poolSize: 25,
+  });
   const clock = manualClock(new Date(Date.now()));
   const appKey = randomBytes(32);
   const config: Config = {

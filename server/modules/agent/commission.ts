@@ -12,8 +12,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { commissionPaymentRow } from '../../../contract/endpoints/adjustment.ts';
-import { balanceViewDays, balanceViewDefaultDays } from '../../../contract/endpoints/stat.ts';
-import { addDays, daysBetween } from '../../../contract/endpoints/tn.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
@@ -22,12 +20,10 @@ import { agentCommissionPayments, agents, journalEntries, ledgerAccounts, users 
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import { invalidField } from '../../http/validation.ts';
 import { agentAccount, platformAccount, post, rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
 import { needsSecondPerson, onApproved, requestApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
-import { businessNow } from '../settlement/tn.ts';
 import { periodOf } from '../stat/period.ts';
 
 type Payment = typeof agentCommissionPayments.$inferSelect;

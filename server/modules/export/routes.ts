@@ -13,6 +13,7 @@ import type { Db } from '../../db/index.ts';
 import { channels, merchants } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { type AuditEntry, FileAnswer, handle, type RequestMeta } from '../../http/handle.ts';
+import { withReader } from '../../http/reader.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { errorForLog } from '../../lib/logger.ts';
 import { payinList, payoutList } from '../orders/kinds.ts';
@@ -223,21 +224,22 @@ const exportOf =
   ({
     input,
     user,
-    tx,
     deps,
     req,
     audit,
   }: {
     input: ExportInput & ListInput;
     user: SessionUser;
-    tx: Db;
     deps: Deps;
     req: RequestMeta;
     audit: (entry: AuditEntry) => void;
   }) => {
     const filters = list.filters(deps, user, input, req.lang);
     const merchantId = tenantOf(user) ?? input.merchantId ?? null;
-    return startExport(deps, exportSource(tx, list.kind, filters), input, merchantId, name, req, audit);
+    // From the read replica when there is one (`withReader`), every batch on the handle the first had.
+    return withReader({ deps, req }, (db) =>
+      startExport(deps, exportSource(db, list.kind, filters), input, merchantId, name, req, audit),
+    );
   };
 
 export const exportRoutes = [

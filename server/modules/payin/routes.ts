@@ -22,6 +22,7 @@ import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
+import { withReader } from '../../http/reader.ts';
 import { invalidField } from '../../http/validation.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { orderPostings } from '../../ledger/index.ts';
@@ -131,8 +132,9 @@ export const payinRoutes = [
     payinList.list(deps, tx, user, input, req.lang),
   ),
 
-  handle(endpoints.merchantOrder.totals, ({ input, user, tx, deps, req }) =>
-    payinList.totals(deps, tx, user, input, req.lang),
+  // Totals may read a moment behind (the read replica, `withReader`); the page itself stays on the primary.
+  handle(endpoints.merchantOrder.totals, ({ input, user, deps, req }) =>
+    withReader({ deps, req }, (db) => payinList.totals(deps, db, user, input, req.lang)),
   ),
 
   handle(endpoints.merchantOrder.info, async ({ input, user, tx, req }) => {

@@ -13,6 +13,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { t } from '../../http/i18n.ts';
+import { withReader } from '../../http/reader.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances, orderPostings } from '../../ledger/index.ts';
 import { needsSecondPerson, onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
@@ -64,8 +65,9 @@ export const payoutRoutes = [
     payoutList.list(deps, tx, user, input, req.lang),
   ),
 
-  handle(endpoints.merchantPayout.totals, ({ input, user, tx, deps, req }) =>
-    payoutList.totals(deps, tx, user, input, req.lang),
+  // Totals may read a moment behind (the read replica, `withReader`); the page itself stays on the primary.
+  handle(endpoints.merchantPayout.totals, ({ input, user, deps, req }) =>
+    withReader({ deps, req }, (db) => payoutList.totals(deps, db, user, input, req.lang)),
   ),
 
   handle(endpoints.merchantPayout.info, async ({ input, user, tx, req }) => {

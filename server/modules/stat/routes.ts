@@ -14,7 +14,14 @@ import { endpoints } from '../../../contract/index.ts';
 import type { Db } from '../../db/index.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { type AuditEntry, FileAnswer, handle, type RequestMeta } from '../../http/handle.ts';
+import {
+  type AuditEntry,
+  FileAnswer,
+  type HandlerContext,
+  handle,
+  type RequestMeta,
+} from '../../http/handle.ts';
+import { withReader } from '../../http/reader.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { invalidField } from '../../http/validation.ts';
 import { errorForLog } from '../../lib/logger.ts';
@@ -80,100 +87,122 @@ async function reportFile(
 }
 
 export const statRoutes = [
-  handle(endpoints.statOrder.balance, async ({ input, user, tx, deps, req }) => {
-    const tenant = user.kind === 'merchant' ? user.merchantId! : null;
-    // Reconciliation is the platform's: its accounts and statements are no merchant's business.
-    if (input.view === 'account' && tenant !== null) throw new AppError(errno.forbidden);
-    const merchantId = merchantOf(user, input.merchantId);
-    const { from, to } = await periodOf(tx, deps, input, req);
-    if (input.view === 'account') {
-      const filters = {
-        from,
-        to,
-        by: input.by ?? 'account',
-        accountId: input.accountId ?? null,
-        channelId: input.channelId ?? null,
+  handle(endpoints.statOrder.balance, (ctx) => withReader(ctx, (tx) => balance(ctx, tx))),
+  handle(endpoints.statOrder.unproved, (ctx) =>
+    withReader(ctx, (tx) => unprovedOrders(tx, ctx.input, unprovedLimit)),
+  ),
+
+  handle(endpoints.statOrder.list, ({ input, user, deps, req }) =>
+    withReader({ deps, req }, async (tx) => {
+      const filters = orderStatFilters(user, input, await periodOf(tx, deps, input, req));
+      const after = input.cursor ? decodeStatCursor(input.cursor, req.lang) : null;
+      return {
+        from: filters.from,
+        to: filters.to,
+        ...(await orderStats(tx, filters, after, input.pageSize)),
       };
-      const after = input.cursor ? decodeAccountCursor(input.cursor, req.lang) : null;
-      const page = await accountPage(tx, filters, after, input.pageSize);
-      const { businessTimeZone, totals } = await accountTotals(tx, filters);
-      return { view: 'account' as const, by: filters.by, from, to, businessTimeZone, ...page, totals };
-    }
-    const filters = { from, to, merchantId };
-    if (input.view === 'merchant') {
-      const after = input.cursor ? decodeMerchantCursor(input.cursor, req.lang) : null;
-      const page = await merchantViewPage(tx, filters, after, input.pageSize);
-      const { businessTimeZone, totals } = await merchantViewTotals(tx, filters);
-      return { view: 'merchant' as const, from, to, businessTimeZone, ...page, totals };
-    }
-    const after = input.cursor ? decodeD0Cursor(input.cursor, req.lang) : null;
-    const page = await d0Page(tx, filters, after, input.pageSize);
-    const { businessTimeZone, totals } = await d0Totals(tx, filters);
-    return { view: 'd0' as const, from, to, businessTimeZone, ...page, totals };
-  }),
-  handle(endpoints.statOrder.unproved, ({ input, tx }) => unprovedOrders(tx, input, unprovedLimit)),
+    }),
+  ),
 
-  handle(endpoints.statOrder.list, async ({ input, user, tx, deps, req }) => {
-    const filters = orderStatFilters(user, input, await periodOf(tx, deps, input, req));
-    const after = input.cursor ? decodeStatCursor(input.cursor, req.lang) : null;
-    return { from: filters.from, to: filters.to, ...(await orderStats(tx, filters, after, input.pageSize)) };
-  }),
+  handle(endpoints.statOrder.listExport, ({ input, user, deps, req, audit }) =>
+    withReader({ deps, req }, async (tx) => {
+      const filters = orderStatFilters(user, input, await periodOf(tx, deps, input, req));
+      const source = reportSource(
+        reportColumns(orderStatFields(filters.byChannel), req.lang),
+        (cursor, size) =>
+          orderStats(tx, filters, cursor ? decodeStatCursor(cursor, req.lang) : null, size, false),
+        async () => (await orderStats(tx, filters, null, 1)).totals as ReportRow[],
+        req.lang,
+      );
+      return reportFile(deps, req, audit, 'order-statistics', { ...filters, format: input.format }, source);
+    }),
+  ),
 
-  handle(endpoints.statOrder.listExport, async ({ input, user, tx, deps, req, audit }) => {
-    const filters = orderStatFilters(user, input, await periodOf(tx, deps, input, req));
-    const source = reportSource(
-      reportColumns(orderStatFields(filters.byChannel), req.lang),
-      (cursor, size) =>
-        orderStats(tx, filters, cursor ? decodeStatCursor(cursor, req.lang) : null, size, false),
-      async () => (await orderStats(tx, filters, null, 1)).totals as ReportRow[],
-      req.lang,
-    );
-    return reportFile(deps, req, audit, 'order-statistics', { ...filters, format: input.format }, source);
-  }),
+  handle(endpoints.statOrder.channel, ({ input, deps, req }) =>
+    withReader({ deps, req }, async (tx) => {
+      const { from, to } = await periodOf(tx, deps, input, req);
+      const after = input.cursor ? decodeChannelCursor(input.cursor, req.lang) : null;
+      const stats = await channelStats(
+        tx,
+        { from, to, channelId: input.channelId ?? null },
+        after,
+        input.pageSize,
+      );
+      return { from, to, ...stats };
+    }),
+  ),
 
-  handle(endpoints.statOrder.channel, async ({ input, tx, deps, req }) => {
-    const { from, to } = await periodOf(tx, deps, input, req);
-    const after = input.cursor ? decodeChannelCursor(input.cursor, req.lang) : null;
-    const stats = await channelStats(
-      tx,
-      { from, to, channelId: input.channelId ?? null },
-      after,
-      input.pageSize,
-    );
-    return { from, to, ...stats };
-  }),
+  handle(endpoints.statOrder.channelExport, ({ input, deps, req, audit }) =>
+    withReader({ deps, req }, async (tx) => {
+      const filters = { ...(await periodOf(tx, deps, input, req)), channelId: input.channelId ?? null };
+      const source = reportSource(
+        reportColumns(channelStatFields, req.lang),
+        (cursor, size) =>
+          channelStats(tx, filters, cursor ? decodeChannelCursor(cursor, req.lang) : null, size),
+        async () => (await channelStats(tx, filters, null, 1)).totals as ReportRow[],
+        req.lang,
+      );
+      return reportFile(deps, req, audit, 'channel-statistics', { ...filters, format: input.format }, source);
+    }),
+  ),
 
-  handle(endpoints.statOrder.channelExport, async ({ input, tx, deps, req, audit }) => {
-    const filters = { ...(await periodOf(tx, deps, input, req)), channelId: input.channelId ?? null };
-    const source = reportSource(
-      reportColumns(channelStatFields, req.lang),
-      (cursor, size) =>
-        channelStats(tx, filters, cursor ? decodeChannelCursor(cursor, req.lang) : null, size),
-      async () => (await channelStats(tx, filters, null, 1)).totals as ReportRow[],
-      req.lang,
-    );
-    return reportFile(deps, req, audit, 'channel-statistics', { ...filters, format: input.format }, source);
-  }),
-
-  handle(endpoints.statOrder.balanceExport, async ({ input, user, tx, deps, req, audit }) => {
-    const filters = {
-      ...(await periodOf(tx, deps, input, req)),
-      merchantId: merchantOf(user, input.merchantId),
-    };
-    const source = reportSource(
-      reportColumns(merchantViewFields, req.lang),
-      (cursor, size) =>
-        merchantViewPage(tx, filters, cursor ? decodeMerchantCursor(cursor, req.lang) : null, size),
-      async () => (await merchantViewTotals(tx, filters)).totals as ReportRow[],
-      req.lang,
-    );
-    return reportFile(
-      deps,
-      req,
-      audit,
-      'settlement-statistics',
-      { ...filters, format: input.format },
-      source,
-    );
-  }),
+  handle(endpoints.statOrder.balanceExport, ({ input, user, deps, req, audit }) =>
+    withReader({ deps, req }, async (tx) => {
+      const filters = {
+        ...(await periodOf(tx, deps, input, req)),
+        merchantId: merchantOf(user, input.merchantId),
+      };
+      const source = reportSource(
+        reportColumns(merchantViewFields, req.lang),
+        (cursor, size) =>
+          merchantViewPage(tx, filters, cursor ? decodeMerchantCursor(cursor, req.lang) : null, size),
+        async () => (await merchantViewTotals(tx, filters)).totals as ReportRow[],
+        req.lang,
+      );
+      return reportFile(
+        deps,
+        req,
+        audit,
+        'settlement-statistics',
+        { ...filters, format: input.format },
+        source,
+      );
+    }),
+  ),
 ];
+
+/** `GET /statOrder/balance`'s three views, on the handle `withReader` chose. */
+async function balance(
+  { input, user, deps, req }: HandlerContext<typeof endpoints.statOrder.balance, SessionUser>,
+  tx: Db,
+) {
+  const tenant = user.kind === 'merchant' ? user.merchantId! : null;
+  // Reconciliation is the platform's: its accounts and statements are no merchant's business.
+  if (input.view === 'account' && tenant !== null) throw new AppError(errno.forbidden);
+  const merchantId = merchantOf(user, input.merchantId);
+  const { from, to } = await periodOf(tx, deps, input, req);
+  if (input.view === 'account') {
+    const filters = {
+      from,
+      to,
+      by: input.by ?? 'account',
+      accountId: input.accountId ?? null,
+      channelId: input.channelId ?? null,
+    };
+    const after = input.cursor ? decodeAccountCursor(input.cursor, req.lang) : null;
+    const page = await accountPage(tx, filters, after, input.pageSize);
+    const { businessTimeZone, totals } = await accountTotals(tx, filters);
+    return { view: 'account' as const, by: filters.by, from, to, businessTimeZone, ...page, totals };
+  }
+  const filters = { from, to, merchantId };
+  if (input.view === 'merchant') {
+    const after = input.cursor ? decodeMerchantCursor(input.cursor, req.lang) : null;
+    const page = await merchantViewPage(tx, filters, after, input.pageSize);
+    const { businessTimeZone, totals } = await merchantViewTotals(tx, filters);
+    return { view: 'merchant' as const, from, to, businessTimeZone, ...page, totals };
+  }
+  const after = input.cursor ? decodeD0Cursor(input.cursor, req.lang) : null;
+  const page = await d0Page(tx, filters, after, input.pageSize);
+  const { businessTimeZone, totals } = await d0Totals(tx, filters);
+  return { view: 'd0' as const, from, to, businessTimeZone, ...page, totals };
+}
