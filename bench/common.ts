@@ -3,7 +3,7 @@
  * with the same folder holding the server key), the server started as a person starts it, the engine's
  * version, and statistics.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
@@ -85,9 +85,17 @@ export async function startServer(opts: {
   env?: Record<string, string>;
   /** Node's own options (a CPU profile, say). */
   nodeArgs?: readonly string[];
+  /** The TypeScript under tsx (`npm run dev`'s way) instead of the built server `npm start` runs. */
+  tsx?: boolean;
 }): Promise<BenchServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
+  // As `npm start` runs it: the built server, brought up to date first.
+  if (!opts.tsx)
+    execFileSync(process.execPath, ['scripts/ensure-build.mjs'], { cwd: root, stdio: 'inherit' });
+  const entry = opts.tsx
+    ? ['--import', 'tsx', 'server/main.ts']
+    : ['--enable-source-maps', join('dist', 'server', 'main.mjs')];
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), ...entry], {
     cwd: root,
     env: {
       ...process.env,

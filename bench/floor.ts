@@ -17,7 +17,11 @@
  *
  *   npx tsx bench/floor.ts --dir bench/out/pg-1m --url postgres://postgres@127.0.0.1:5432/bench [--workers 2]
  *   npx tsx bench/floor.ts --dir bench/out/pglite-1m
- * Options: --seconds 10, --only bare,pass,lean,page,create,create2, --workers N (PostgreSQL: server processes, default 2).
+ *  - `list`: the real server as `npm start` runs it (built, WORKERS as --workers), signed in, the same page
+ *    as `lean`. With `lean` and `pass` in the same run, the list's ratios to them are printed (issue 16):
+ *    npx tsx bench/floor.ts --dir bench/out/pg-1m --url postgres://postgres@127.0.0.1:5432/bench --only pass,lean,list --runs 3
+ * Options: --seconds 10, --only bare,pass,lean,page,create,create2,list, --runs N (the modes in turn, N times;
+ *   the ratios per run and their medians), --workers N (PostgreSQL: server processes, default 2).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import cluster from 'node:cluster';
@@ -35,6 +39,7 @@ import { payinList } from '../server/modules/orders/kinds.ts';
 import { pageViews, payinOrderRow } from '../server/modules/payin/views.ts';
 import {
   args,
+  benchAdminPassword,
   cpuPerCall,
   createdPrefix,
   fmtInt,
@@ -44,6 +49,8 @@ import {
   loopbackNotify,
   openBench,
   root,
+  signIn,
+  startServer,
   target,
 } from './common.ts';
 
@@ -61,14 +68,76 @@ else await main();
 
 async function main() {
   const seconds = Number(a.get('seconds') ?? 10);
+  const runs = Number(a.get('runs') ?? 1);
   const workers = Number(a.get('workers') ?? (t.url ? 2 : 1));
   const modes = (a.get('only') ?? 'bare,page,create').split(',');
   const dbName = t.url ? new URL(t.url).pathname.slice(1) : undefined;
   console.log(`floor · ${t.url ? `PostgreSQL, ${workers} server process(es)` : 'PGlite'} · load ${load()}`);
   const rows: string[] = [];
-  for (const mode of modes) {
+  /** Each mode's figures, run by run. */
+  const figures = new Map<string, { rate: number; p99: number; server: number; database: number }[]>();
+  for (let run = 1; run <= runs; run++) {
+    if (runs > 1) console.log(`run ${run} of ${runs} · load ${load()}`);
+    for (const mode of modes) {
+      const m = await measure(mode, { seconds, workers, dbName });
+      rows.push(m.line);
+      figures.set(mode, [...(figures.get(mode) ?? []), m]);
+    }
+  }
+  console.log(
+    `\n### floor · ${t.url ? 'PostgreSQL' : 'PGlite'} · ${new Date().toISOString().slice(0, 10)} · load ${load()}\n`,
+  );
+  console.log(
+    '| what | rate | latency | server µs | PostgreSQL µs | load generator µs | total µs | both cores at that cost |',
+  );
+  console.log('|---|---|---|---|---|---|---|---|');
+  for (const r of rows) console.log(r);
+  const list = figures.get('list');
+  if (!list) return;
+  // The list endpoint against the floors of the same run (issue 16: ≥ 0.9 × lean, ≥ 0.6 × pass, p99 ≤ 2 ×
+  // lean's), run by run, then the medians.
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  console.log('\n| run | list /s | ÷ lean | ÷ pass | p99 ÷ lean p99 | server µs: list · lean · pass |');
+  console.log('|---|---|---|---|---|---|');
+  const ratios = { lean: [] as number[], pass: [] as number[], p99: [] as number[] };
+  for (let i = 0; i < list.length; i++) {
+    const l = list[i]!;
+    const lean = figures.get('lean')?.[i];
+    const pass = figures.get('pass')?.[i];
+    if (lean) ratios.lean.push(l.rate / lean.rate);
+    if (pass) ratios.pass.push(l.rate / pass.rate);
+    if (lean) ratios.p99.push(l.p99 / Math.max(lean.p99, 1));
+    console.log(
+      `| ${i + 1} | ${fmtInt(l.rate)} | ${lean ? (l.rate / lean.rate).toFixed(2) : '—'} | ${pass ? (l.rate / pass.rate).toFixed(2) : '—'} | ${lean ? (l.p99 / Math.max(lean.p99, 1)).toFixed(2) : '—'} | ${fmtInt(l.server)} · ${lean ? fmtInt(lean.server) : '—'} · ${pass ? fmtInt(pass.server) : '—'} |`,
+    );
+  }
+  const verdict = (x: number[], floor: number, above: boolean) =>
+    x.length
+      ? `${median(x).toFixed(2)} ${(above ? median(x) >= floor : median(x) <= floor) ? '✓' : '✗'}`
+      : '—';
+  console.log(
+    `| median | ${fmtInt(median(list.map((l) => l.rate)))} | ${verdict(ratios.lean, 0.9, true)} (≥ 0.9) | ${verdict(ratios.pass, 0.6, true)} (≥ 0.6) | ${verdict(ratios.p99, 2, false)} (≤ 2) | |`,
+  );
+}
+
+/**
+ * One mode under load: a floor server of this file, or (`list`) the real server as `npm start` runs it,
+ * signed in, asked the same page as `lean`. Answers its row and figures.
+ */
+async function measure(mode: string, o: { seconds: number; workers: number; dbName: string | undefined }) {
+  let server: ChildProcess;
+  let stop: () => Promise<void>;
+  let url: string;
+  let token = floorToken;
+  if (mode === 'list') {
+    const real = await startServer({ dir: t.dir, url: t.url, env: { WORKERS: String(o.workers) } });
+    server = real.process;
+    stop = real.stop;
+    token = await signIn(real.base, 'admin', benchAdminPassword);
+    url = `${real.base}/api/merchantOrder/list?${await listQuery()}`;
+  } else {
     const port = await freePort();
-    const server: ChildProcess = spawn(
+    server = spawn(
       process.execPath,
       [
         '--import',
@@ -82,7 +151,7 @@ async function main() {
       ],
       {
         cwd: root,
-        env: { ...process.env, FLOOR_WORKERS: String(mode === 'bare' ? 1 : workers) },
+        env: { ...process.env, FLOOR_WORKERS: String(mode === 'bare' ? 1 : o.workers) },
         stdio: ['ignore', 'pipe', 'inherit'],
       },
     );
@@ -94,57 +163,76 @@ async function main() {
       if (i > 900 || server.exitCode !== null) throw new Error(`floor server ${mode} did not start`);
       await new Promise((r) => setTimeout(r, 200));
     }
-    try {
-      // The list's query (the floor server says it: it knows the merchant's id).
-      const query = /^query (.*)$/m.exec(said)?.[1] ?? '';
-      const url = `http://127.0.0.1:${port}/${mode}${mode === 'lean' ? `?${query}` : ''}`;
-      let refused = 0;
-      const run = (duration: number) =>
-        autocannon({
-          url,
-          connections: mode.startsWith('create') ? 16 : 50,
-          duration,
-          method: mode.startsWith('create') ? 'POST' : 'GET',
-          headers: { 'admin-token': floorToken },
-          // As bench/orders.ts counts: only answers that say they went well.
-          requests: [
-            {
-              onResponse: (_status, body) => {
-                if (!body.startsWith('{"errno":0,')) refused++;
-              },
-            },
-          ],
-        });
-      await run(2);
-      const cpu = await cpuPerCall(
-        server.pid!,
-        dbName,
-        () => run(seconds),
-        (r) => r['2xx'],
-      );
-      const r = cpu.result;
-      const rate = r['2xx'] / r.duration;
-      const total = cpu.server + cpu.database + cpu.load;
-      const line =
-        `| ${mode} (c=${mode.startsWith('create') ? 16 : 50}) | ${fmtInt(rate)} /s | p99 ${r.latency.p99} ms | ` +
-        `${fmtInt(cpu.server)} | ${dbName ? fmtInt(cpu.database) : '—'} | ${fmtInt(cpu.load)} | ${fmtInt(total)} | ` +
-        `${fmtInt(2e6 / total)} /s |`;
-      rows.push(line);
-      const failed = r.non2xx + r.errors + refused;
-      console.log(line, failed ? `(${failed} failed)` : '');
-    } finally {
-      server.kill('SIGTERM');
-      await new Promise((r) => server.once('exit', r));
-    }
+    // The list's query (the floor server says it: it knows the merchant's id).
+    const query = /^query (.*)$/m.exec(said)?.[1] ?? '';
+    url = `http://127.0.0.1:${port}/${mode}${mode === 'lean' ? `?${query}` : ''}`;
+    const child = server;
+    stop = async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    };
   }
-  console.log(
-    `\n### floor · ${t.url ? 'PostgreSQL' : 'PGlite'} · ${new Date().toISOString().slice(0, 10)} · load ${load()}\n`,
-  );
-  console.log(
-    '| what | rate | latency | server µs | PostgreSQL µs | load generator µs | total µs | both cores at that cost |',
-  );
-  console.log('|---|---|---|---|---|---|---|---|');
-  for (const r of rows) console.log(r);
+  try {
+    let refused = 0;
+    const run = (duration: number) =>
+      autocannon({
+        url,
+        connections: mode.startsWith('create') ? 16 : 50,
+        duration,
+        method: mode.startsWith('create') ? 'POST' : 'GET',
+        headers: { 'admin-token': token },
+        // As bench/orders.ts counts: only answers that say they went well.
+        requests: [
+          {
+            onResponse: (_status, body) => {
+              if (!body.startsWith('{"errno":0,')) refused++;
+            },
+          },
+        ],
+      });
+    await run(2);
+    refused = 0;
+    const cpu = await cpuPerCall(
+      server.pid!,
+      o.dbName,
+      () => run(o.seconds),
+      (r) => r['2xx'],
+    );
+    const r = cpu.result;
+    const rate = (r['2xx'] - refused) / r.duration;
+    const total = cpu.server + cpu.database + cpu.load;
+    const line =
+      `| ${mode} (c=${mode.startsWith('create') ? 16 : 50}) | ${fmtInt(rate)} /s | p99 ${r.latency.p99} ms | ` +
+      `${fmtInt(cpu.server)} | ${o.dbName ? fmtInt(cpu.database) : '—'} | ${fmtInt(cpu.load)} | ${fmtInt(total)} | ` +
+      `${fmtInt(2e6 / total)} /s |`;
+    const failed = r.non2xx + r.errors + refused;
+    console.log(line, failed ? `(${failed} failed)` : '');
+    return { line, rate, p99: r.latency.p99, server: cpu.server, database: cpu.database };
+  } finally {
+    await stop();
+  }
+}
+
+/** The list's query as `lean` asks it: the bench's large merchant, paid, the last 30 days, 20 a page. */
+async function listQuery() {
+  const deps = await openBench(t, 1);
+  try {
+    const [merchant] = await deps.database.db
+      .select()
+      .from(merchants)
+      .where(eq(merchants.code, largeMerchantCode));
+    if (!merchant) throw new Error('seed the bench database first');
+    const now = Date.now();
+    return new URLSearchParams({
+      from: new Date(now - 30 * 86_400_000).toISOString(),
+      to: new Date(now).toISOString(),
+      merchantId: String(merchant.id),
+      status: 'paid',
+      pageSize: '20',
+    });
+  } finally {
+    await deps.database.close();
+  }
 }
 
 /** The floor server: one mode, on the bench database; several processes on PostgreSQL. */

@@ -1,0 +1,786 @@
+/**
+ * Crash survival (RELIABILITY P6, issue 16): the real server (`server/main.ts`, a child process in a
+ * process group of its own) on PostgreSQL is killed with SIGKILL at random points of a mixed load —
+ * signed pay-in and payout creations, simulator payments, settlement applications and their decisions,
+ * callbacks going out — and restarted on the same database, `CRASH_KILLS` times (20). Afterwards the
+ * work settles and the test shows:
+ * - every acknowledged write is there with its acknowledged content (orders, payments, settlement steps);
+ * - a creation whose answer the kill cut, sent again with its merchant order number, answers one order;
+ * - no webhook-id arrived twice with different content, and no order's event came under two ids;
+ * - every hold (payout, settlement) resolved exactly once, no frozen money left;
+ * - the books balance (trial balance zero, chains unbroken, no negative merchant balance).
+ * A request cut by the kill is unknown, never counted as acknowledged. Figures are printed at the end.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, request, type Server } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { canonicalString } from '../../contract/gateway.ts';
+import { endpoints } from '../../contract/index.ts';
+import { type Database, inTransaction, openDatabase } from '../db/index.ts';
+import { channels } from '../db/schema.ts';
+import { checkLedger } from '../ledger/check.ts';
+import { merchantAccount, platformAccount, post, rowsOf } from '../ledger/index.ts';
+import { hmacHex } from '../lib/crypto.ts';
+import { codeAt, newTotpSecret } from '../modules/auth/totp.ts';
+import { checkOrderStats } from '../modules/dashboard/stats.ts';
+import { checkPayoutInvariants } from '../modules/payout/invariants.ts';
+import { checkSettlementHolds } from '../modules/settlement/invariants.ts';
+import { type FreshPostgres, freshPostgresUrl, hasPostgres } from './pg.ts';
+
+const root = join(import.meta.dirname, '../..');
+const kills = Number(process.env.CRASH_KILLS ?? 20);
+/** Concurrent clients of the load. */
+const clients = 6;
+const adminPassword = 'Crash12345!';
+const merchantCount = 3;
+
+type Json = { errno: number; errmsg: string; data: Record<string, unknown> };
+/** An answer, or `unknown` when the connection failed or was cut before a whole answer arrived. */
+type Answer = { status: number; json: Json } | { status: 'unknown'; error: string };
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createNetServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const rand = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
+const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)]!;
+/** Minor units as the API writes amounts. */
+const money = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+
+/** The merchants' callback receiver: records every delivery (webhook-id, body), always answers 200. */
+async function startReceiver() {
+  const received: { id: string; body: string; headers: Record<string, string> }[] = [];
+  const server: Server = createHttpServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({
+        id: String(req.headers['webhook-id']),
+        body: Buffer.concat(chunks).toString('utf8'),
+        headers: {
+          'webhook-id': String(req.headers['webhook-id']),
+          'webhook-timestamp': String(req.headers['webhook-timestamp']),
+          'webhook-signature': String(req.headers['webhook-signature']),
+        },
+      });
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('OK');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** The server process, restarted on one database, one data folder (its APP_KEY) and one port. */
+function serverProcess(databaseUrl: string, port: number, dataDir: string) {
+  let proc: ChildProcess | undefined;
+  let output = '';
+  const env = {
+    ...process.env,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    APP_KEY: randomBytes(32).toString('hex'),
+    WORKERS: process.env.CRASH_WORKERS ?? '1',
+    DEMO: '0',
+    SIMULATOR: '1',
+    CALLBACK_ALLOW_PRIVATE: '1',
+    LOG_LEVEL: 'warn',
+    ADMIN_PASSWORD: adminPassword,
+  };
+
+  const health = () => call(port, 'GET', '/api/health');
+
+  return {
+    output: () => output,
+    /** Starts the server and waits until it answers; answers the milliseconds that took. */
+    async start() {
+      const t0 = Date.now();
+      output = '';
+      // Its own process group: the kill takes the primary and any workers at once.
+      proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+        cwd: root,
+        env,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const keep = (d: Buffer) => {
+        output = (output + d).slice(-20_000);
+      };
+      proc.stdout!.on('data', keep);
+      proc.stderr!.on('data', keep);
+      for (;;) {
+        if (proc.exitCode !== null) throw new Error(`the server exited (${proc.exitCode}):\n${output}`);
+        if (Date.now() - t0 > 120_000) throw new Error(`no answer within 120 s:\n${output}`);
+        const h = await health();
+        if (h.status === 200) return Date.now() - t0;
+        await sleep(100);
+      }
+    },
+    /** SIGKILL to the whole process group; answers once the process is gone. */
+    async kill() {
+      const p = proc;
+      if (!p || p.exitCode !== null || p.signalCode !== null) return;
+      const gone = new Promise<void>((resolve) => p.once('exit', () => resolve()));
+      try {
+        process.kill(-p.pid!, 'SIGKILL');
+      } catch {
+        p.kill('SIGKILL');
+      }
+      await gone;
+    },
+  };
+}
+
+/** One HTTP call on a connection of its own. */
+function call(
+  port: number,
+  method: string,
+  path: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  return new Promise((resolve) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent: false,
+        timeout: 30_000,
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      },
+      (res) => {
+        let data = '';
+        res.on('data', (d) => {
+          data += d;
+        });
+        res.on('error', (e) => resolve({ status: 'unknown', error: String(e) }));
+        res.on('aborted', () => resolve({ status: 'unknown', error: 'aborted' }));
+        res.on('end', () => {
+          if (!res.complete) return resolve({ status: 'unknown', error: 'incomplete' });
+          try {
+            resolve({ status: res.statusCode ?? 0, json: JSON.parse(data) });
+          } catch {
+            resolve({ status: 'unknown', error: `not JSON: ${data.slice(0, 100)}` });
+          }
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (e) => resolve({ status: 'unknown', error: String(e) }));
+    req.end(body);
+  });
+}
+
+interface Merchant {
+  id: number;
+  code: string;
+  apiSecret: string;
+  webhookSecret: string;
+  owner: KeyHolder;
+}
+
+/** A signed-in user with a bound Google key, who spends each code step at most once. */
+interface KeyHolder {
+  token: string;
+  secret: string;
+  lastStep: number;
+}
+
+const stepOf = (ms: number) => Math.floor(ms / 30_000);
+/**
+ * The next code this user may use now (steps either side of now are accepted, each once and in
+ * order), or null until the next step. A code whose answer a kill cut counts as spent.
+ */
+function nextCode(u: KeyHolder): string | null {
+  const now = Date.now();
+  const current = stepOf(now);
+  // The previous step only while well inside the current one (the server checks a moment later).
+  const earliest = now % 30_000 < 20_000 ? current - 1 : current;
+  const step = Math.max(u.lastStep + 1, earliest);
+  if (step > current + 1) return null;
+  u.lastStep = step;
+  return codeAt(u.secret, new Date(step * 30_000 + 15_000));
+}
+
+/** A creation sent through the gateway, and what became of it. */
+interface Creation {
+  kind: 'payin' | 'payout';
+  merchant: Merchant;
+  merchantOrderNo: string;
+  amount: number;
+  body: string;
+  outcome: 'ack' | 'refused' | 'unknown';
+  orderNo?: string;
+  /** How long an answered creation took, ms. */
+  ms?: number;
+}
+
+interface Settlement {
+  id: number;
+  merchant: Merchant;
+  wallet: 'collection' | 'payout';
+  amount: number;
+  /** The status the last acknowledged answer gave; `unsure` after an unknown decision. */
+  status: string;
+  busy: boolean;
+  /** Decisions acknowledged, to check against the end. */
+  acked: string[];
+}
+
+describe.skipIf(!hasPostgres)('crash survival on PostgreSQL', () => {
+  let fresh: FreshPostgres | undefined;
+  let db: Database | undefined;
+  let server: ReturnType<typeof serverProcess> | undefined;
+  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  const dataDir = mkdtempSync(join(tmpdir(), 'paygate-crash-'));
+
+  afterAll(async () => {
+    await server?.kill();
+    await db?.close();
+    await receiver?.close();
+    await fresh?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`loses no acknowledged write over ${kills} SIGKILLs during mixed load`, async () => {
+    const started = Date.now();
+    fresh = await freshPostgresUrl();
+    const port = await freePort();
+    receiver = await startReceiver();
+    server = serverProcess(fresh.url, port, dataDir);
+    const restarts: number[] = [await server.start()];
+    db = await openDatabase({ url: fresh.url, poolSize: 3, migrate: false });
+    const d = db.db;
+
+    // ---- setup, through the API as the platform and merchants use it.
+    const api = (path: string, body: unknown, token?: string) =>
+      call(port, 'POST', `/api${path}`, JSON.stringify(body), token ? { 'admin-token': token } : {});
+    const must = async (path: string, body: unknown, token?: string) => {
+      const a = await api(path, body, token);
+      if (a.status === 'unknown' || a.json.errno !== 0) throw new Error(`${path}: ${JSON.stringify(a)}`);
+      return a.json.data;
+    };
+    const login = async (username: string, password: string) =>
+      (await must('/auth/login', { username, password })).token as string;
+    const bind = async (token: string, password: string): Promise<KeyHolder> => {
+      const secret = newTotpSecret();
+      const step = stepOf(Date.now());
+      await must(
+        endpoints.auth.googleBind.path,
+        { secret, code: codeAt(secret, new Date(step * 30_000 + 15_000)), password },
+        token,
+      );
+      return { token, secret, lastStep: step };
+    };
+    const admin = await login('admin', adminPassword);
+    // Bound like every platform user's (a key is the norm, and some actions ask for it).
+    await bind(admin, adminPassword);
+
+    // The simulator settles pay-ins and payouts by itself too (1 s after; 80 % succeed).
+    const [sim] = await d.select().from(channels).where(eq(channels.code, 'simulator'));
+    await d
+      .update(channels)
+      .set({ settings: { auto: true, delayMs: 1000, successRate: 80, lostCallbackRate: 0, refuseRate: 0 } })
+      .where(eq(channels.id, sim!.id));
+
+    const merchants: Merchant[] = [];
+    for (let i = 0; i < merchantCount; i++) {
+      const username = `crash${i}${randomBytes(3).toString('hex')}`;
+      const password = 'Owner12345!';
+      const made = await must(
+        endpoints.merchant.create.path,
+        {
+          name: `Crash Shop ${i}`,
+          owner: { username, password },
+          channels: [{ channelId: sim!.id, weight: 100 }],
+          payoutIpWhitelist: ['127.0.0.1'],
+          callbackUrl: receiver.url,
+        },
+        admin,
+      );
+      const id = made.id as number;
+      // Money on both wallets, as confirmed recharges put it there.
+      await inTransaction(d, async (tx) => {
+        for (const kind of ['collection_available', 'payout_available'] as const)
+          await post(tx, {
+            kind: 'recharge_confirmed',
+            refType: 'test_recharge',
+            refId: randomUUID(),
+            at: new Date(),
+            lines: [
+              { account: platformAccount('settlement_clearing', 'INR'), amount: -100_000_000 },
+              { account: merchantAccount(id, kind, 'INR'), amount: 100_000_000 },
+            ],
+          });
+      });
+      const token = await login(username, password);
+      merchants.push({
+        id,
+        code: made.code as string,
+        apiSecret: made.apiSecret as string,
+        webhookSecret: made.webhookSecret as string,
+        owner: await bind(token, password),
+      });
+    }
+
+    // Platform finance: one confirms, the others complete (maker–checker: never the same person).
+    const settlementPerms = [
+      ...Object.values(endpoints.settlementPayment),
+      ...Object.values(endpoints.settlementPayout),
+      ...Object.values(endpoints.settlementQuery),
+    ]
+      .filter((e) => (e as { caller: string }).caller !== 'merchant')
+      .map((e) => e.permission);
+    const role = await must('/role/create', { name: 'crash-finance', perms: settlementPerms }, admin);
+    const finance: KeyHolder[] = [];
+    for (let i = 0; i < 4; i++) {
+      const username = `fin${i}${randomBytes(3).toString('hex')}`;
+      const password = 'Finance12345!';
+      await must('/admin/create', { username, nickname: username, password, roleIds: [role.id] }, admin);
+      finance.push(await bind(await login(username, password), password));
+    }
+    const [confirmer, ...completers] = finance as [KeyHolder, ...KeyHolder[]];
+
+    // ---- the load.
+    const creations: Creation[] = [];
+    const payments: {
+      orderNo: string;
+      result: 'success' | 'fail';
+      outcome: 'ack' | 'refused' | 'unknown';
+    }[] = [];
+    const settlementList: Settlement[] = [];
+    const counts = { applyUnknown: 0, applyRefused: 0, decisionsUnknown: 0, decisionsRefused: 0 };
+    let serial = 0;
+
+    const gateway = (m: Merchant, path: string, body: string) => {
+      const ts = String(Math.floor(Date.now() / 1000));
+      const nonce = randomBytes(12).toString('base64url');
+      return call(port, 'POST', path, body, {
+        'x-merchant-id': m.code,
+        'x-timestamp': ts,
+        'x-nonce': nonce,
+        'x-signature': hmacHex(m.apiSecret, canonicalString(ts, nonce, 'POST', path, body)),
+      });
+    };
+    const createBody = (kind: Creation['kind'], merchantOrderNo: string, amount: number) =>
+      JSON.stringify(
+        kind === 'payin'
+          ? { merchantOrderNo, amount: money(amount), notifyUrl: receiver!.url }
+          : {
+              merchantOrderNo,
+              amount: money(amount),
+              accountName: 'Asha Verma',
+              accountNumber: '123456789012',
+              ifsc: 'HDFC0001234',
+              notifyUrl: receiver!.url,
+            },
+      );
+    const gatewayPath = (kind: Creation['kind']) => `/gateway/v1/${kind}`;
+
+    async function create(kind: Creation['kind']) {
+      const merchant = pick(merchants);
+      const merchantOrderNo = `CR-${kind}-${++serial}-${randomBytes(3).toString('hex')}`;
+      const amount = kind === 'payin' ? rand(100_00, 5_000_00) : rand(10_00, 500_00);
+      const body = createBody(kind, merchantOrderNo, amount);
+      const c: Creation = { kind, merchant, merchantOrderNo, amount, body, outcome: 'unknown' };
+      creations.push(c);
+      const sent = performance.now();
+      const a = await gateway(merchant, gatewayPath(kind), body);
+      c.ms = performance.now() - sent;
+      if (a.status === 'unknown') return;
+      if (a.status === 201 && a.json.errno === 0) {
+        c.outcome = 'ack';
+        c.orderNo = a.json.data.orderNo as string;
+      } else c.outcome = 'refused';
+    }
+
+    async function pay() {
+      const open = creations.filter((c) => c.kind === 'payin' && c.outcome === 'ack');
+      if (!open.length) return create('payin');
+      const c = pick(open.slice(-30));
+      const result = Math.random() < 0.8 ? 'success' : 'fail';
+      const p = { orderNo: c.orderNo!, result, outcome: 'unknown' } as (typeof payments)[number];
+      payments.push(p);
+      const a = await api('/simulator/pay', { orderNo: c.orderNo, result }, admin);
+      if (a.status === 'unknown') return;
+      p.outcome = a.json.errno === 0 ? 'ack' : 'refused';
+    }
+
+    const settlementBase = (wallet: Settlement['wallet']) =>
+      wallet === 'collection' ? '/settlementPayment' : '/settlementPayout';
+
+    async function settle() {
+      const toConfirm = settlementList.filter((s) => !s.busy && s.status === 'to_be_confirmed');
+      const toComplete = settlementList.filter((s) => !s.busy && s.status === 'confirmed');
+      const roll = Math.random();
+      if (toComplete.length && roll < 0.4) {
+        const holder = completers.find((u) => u.lastStep < stepOf(Date.now()) + 1);
+        const code = holder && nextCode(holder);
+        if (holder && code)
+          return decide(pick(toComplete), 'complete', { reference: `REF${++serial}`, code }, holder.token);
+      }
+      if (toConfirm.length && roll < 0.7) {
+        const s = pick(toConfirm);
+        if (Math.random() < 0.5) return decide(s, 'delete', {}, s.merchant.owner.token);
+        const code = nextCode(confirmer);
+        if (code) return decide(s, 'confirm', { auditAmount: money(s.amount), code }, confirmer.token);
+      }
+      const merchant = pick(merchants);
+      const code = nextCode(merchant.owner);
+      if (!code) return create('payin');
+      const wallet = Math.random() < 0.5 ? 'collection' : 'payout';
+      const amount = rand(100_00, 1_000_00);
+      const a = await api(
+        `${settlementBase(wallet)}/create`,
+        {
+          type: 'bank',
+          amount: money(amount),
+          accountName: 'Asha Traders',
+          cardNumber: '123456789012',
+          ifsc: 'HDFC0001234',
+          code,
+        },
+        merchant.owner.token,
+      );
+      if (a.status === 'unknown') counts.applyUnknown++;
+      else if (a.json.errno !== 0) counts.applyRefused++;
+      else
+        settlementList.push({
+          id: a.json.data.id as number,
+          merchant,
+          wallet,
+          amount,
+          status: a.json.data.status as string,
+          busy: false,
+          acked: ['create'],
+        });
+    }
+
+    async function decide(s: Settlement, action: string, body: Record<string, unknown>, token: string) {
+      s.busy = true;
+      const a = await api(`${settlementBase(s.wallet)}/${action}`, { id: s.id, ...body }, token);
+      s.busy = false;
+      if (a.status === 'unknown') {
+        counts.decisionsUnknown++;
+        s.status = 'unsure';
+      } else if (a.json.errno !== 0) {
+        counts.decisionsRefused++;
+        s.status = 'unsure';
+      } else {
+        s.status = a.json.data.status as string;
+        s.acked.push(action);
+      }
+    }
+
+    /**
+     * Clients send mixed requests for `ms`, then the server is killed while they are mid-request: what
+     * was in flight ends unknown. Each client stops after its current request.
+     */
+    async function loadThenKill(ms: number) {
+      let stop = false;
+      const client = async () => {
+        while (!stop) {
+          const r = Math.random();
+          await (r < 0.4 ? create('payin') : r < 0.6 ? pay() : r < 0.85 ? create('payout') : settle());
+        }
+      };
+      const running = Promise.all(Array.from({ length: clients }, client));
+      await sleep(ms);
+      stop = true;
+      await server!.kill();
+      await running;
+    }
+
+    for (let k = 0; k < kills; k++) {
+      await loadThenKill(rand(500, 3_000));
+      restarts.push(await server.start());
+    }
+
+    // ---- after the last restart: creations whose answer was cut, sent again with the same numbers.
+    const retried = { created: 0, replayed: 0, other: 0 };
+    for (const c of creations.filter((x) => x.outcome === 'unknown')) {
+      const a = await gateway(c.merchant, gatewayPath(c.kind), c.body);
+      if (a.status === 'unknown') throw new Error(`retry of ${c.merchantOrderNo}: ${a.error}`);
+      expect(a.json.errno, `${c.merchantOrderNo}: ${JSON.stringify(a.json)}`).toBe(0);
+      expect(a.json.data).toMatchObject({ merchantOrderNo: c.merchantOrderNo, amount: money(c.amount) });
+      if (a.status === 201) retried.created++;
+      else if (a.status === 200) retried.replayed++;
+      else retried.other++;
+      c.orderNo = a.json.data.orderNo as string;
+    }
+    expect(retried.other).toBe(0);
+    // Acknowledged ones replay the order they were answered with.
+    for (const c of creations.filter((x) => x.outcome === 'ack').slice(0, 60)) {
+      const a = await gateway(c.merchant, gatewayPath(c.kind), c.body);
+      expect(a.status).toBe(200);
+      if (a.status !== 'unknown') expect(a.json.data.orderNo).toBe(c.orderNo);
+    }
+
+    // ---- every hold resolved: open settlements are cancelled or completed as a person would.
+    const openSettlements = async () =>
+      rowsOf<{ id: number; status: string; merchant_id: number; wallet: string }>(
+        await d.execute(
+          sql`select id, status, merchant_id, wallet from settlements where status in ('to_be_confirmed', 'confirmed') order by id`,
+        ),
+      );
+    for (let round = 0; ; round++) {
+      const open = await openSettlements();
+      if (!open.length) break;
+      if (round > 200) throw new Error(`settlements still open: ${JSON.stringify(open)}`);
+      for (const o of open) {
+        const wallet = o.wallet as Settlement['wallet'];
+        const m = merchants.find((x) => x.id === Number(o.merchant_id))!;
+        if (o.status === 'to_be_confirmed') {
+          await must(`${settlementBase(wallet)}/delete`, { id: Number(o.id) }, m.owner.token);
+          continue;
+        }
+        const holder = completers.find((u) => nextCodeAvailable(u));
+        const code = holder && nextCode(holder);
+        if (holder && code)
+          await must(
+            `${settlementBase(wallet)}/complete`,
+            { id: Number(o.id), reference: `REF${++serial}`, code },
+            holder.token,
+          );
+      }
+      await sleep(1_000);
+    }
+
+    // ---- let the jobs finish: payouts settle, callbacks go out (a delivery the kill cut is claimed
+    // for a minute before another attempt takes it).
+    const settleStarted = Date.now();
+    const underWay = async () =>
+      rowsOf<{ payouts: number; creating: number; pending_payins: number; callbacks: number }>(
+        await d.execute(sql`select
+          (select count(*)::int from payout_orders where status in ('queued', 'submitting', 'processing', 'needs_review')) as payouts,
+          (select count(*)::int from payin_orders where status = 'creating') as creating,
+          (select count(*)::int from payin_orders where status = 'pending') as pending_payins,
+          (select count(*)::int from webhook_events where status = 'pending') as callbacks`),
+      )[0]!;
+    let shown = 0;
+    for (;;) {
+      const u = await underWay();
+      if (!u.payouts && !u.creating && !u.pending_payins && !u.callbacks) break;
+      if (process.env.CRASH_VERBOSE && Date.now() - shown > 5_000) {
+        shown = Date.now();
+        console.log(`  ${Math.round((shown - settleStarted) / 1000)} s after: ${JSON.stringify(u)}`);
+      }
+      if (Date.now() - settleStarted > 200_000)
+        throw new Error(`still under way after 200 s: ${JSON.stringify(u)}\n${server.output()}`);
+      await sleep(500);
+    }
+    const settleMs = Date.now() - settleStarted;
+
+    // ---- acknowledged writes are all there, as acknowledged.
+    const payinRows = rowsOf<{
+      order_no: string;
+      merchant_id: number;
+      merchant_order_no: string;
+      amount: string;
+      status: string;
+    }>(
+      await d.execute(
+        sql`select order_no, merchant_id, merchant_order_no, amount::text, status from payin_orders`,
+      ),
+    );
+    const payoutRows = rowsOf<{
+      order_no: string;
+      merchant_id: number;
+      merchant_order_no: string;
+      amount: string;
+      status: string;
+    }>(
+      await d.execute(
+        sql`select order_no, merchant_id, merchant_order_no, amount::text, status from payout_orders`,
+      ),
+    );
+    const byKey = new Map<string, (typeof payinRows)[number]>();
+    for (const [kind, rows] of [
+      ['payin', payinRows],
+      ['payout', payoutRows],
+    ] as const)
+      for (const r of rows) {
+        const key = `${kind}:${r.merchant_id}:${r.merchant_order_no}`;
+        expect(byKey.has(key), `two orders for ${key}`).toBe(false);
+        byKey.set(key, r);
+      }
+    const lost: string[] = [];
+    for (const c of creations) {
+      const row = byKey.get(`${c.kind}:${c.merchant.id}:${c.merchantOrderNo}`);
+      if (c.outcome === 'refused') continue;
+      // Acknowledged, or retried above: exactly the order answered, with its amount.
+      if (!row || row.order_no !== c.orderNo || Number(row.amount) !== c.amount)
+        lost.push(`${c.kind} ${c.merchantOrderNo} (${c.outcome}): ${JSON.stringify(row)}`);
+    }
+    expect(lost).toEqual([]);
+    const statusOf = new Map(payinRows.map((r) => [r.order_no, r.status]));
+    const wrongPayments = payments
+      .filter((p) => p.outcome === 'ack')
+      .filter((p) => statusOf.get(p.orderNo) !== (p.result === 'success' ? 'paid' : 'failed'));
+    expect(wrongPayments).toEqual([]);
+    const settlementRows = new Map(
+      rowsOf<{ id: number; amount: string; status: string }>(
+        await d.execute(sql`select id, amount::text, status from settlements`),
+      ).map((r) => [Number(r.id), r]),
+    );
+    for (const s of settlementList) {
+      const row = settlementRows.get(s.id);
+      expect(row && Number(row.amount), `settlement ${s.id}`).toBe(s.amount);
+      const last = s.acked.at(-1);
+      if (last === 'complete') expect(row!.status).toBe('settled');
+      if (last === 'delete') expect(row!.status).toBe('failed');
+      if (last === 'confirm') expect(row!.status).toBe('settled'); // completed by the clean-up above
+    }
+
+    // ---- callbacks: one content per webhook-id, one id per event, each genuine and each delivered.
+    const bodiesOf = new Map<string, Set<string>>();
+    for (const r of receiver.received) {
+      const set = bodiesOf.get(r.id) ?? new Set();
+      set.add(r.body);
+      bodiesOf.set(r.id, set);
+    }
+    const conflicting = [...bodiesOf].filter(([, b]) => b.size > 1);
+    expect(conflicting).toEqual([]);
+    const secrets = merchants.map((m) => new Webhook(m.webhookSecret));
+    const idsOfEvent = new Map<string, Set<string>>();
+    for (const r of receiver.received) {
+      const verified = secrets.some((w) => {
+        try {
+          w.verify(r.body, r.headers);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      expect(verified, `callback ${r.id} not signed by its merchant`).toBe(true);
+      const payload = JSON.parse(r.body) as { type: string; data: Record<string, unknown> };
+      const key = `${payload.type}:${payload.data.orderNo ?? payload.data.settlementNo}:${payload.type === 'settlement.updated' ? payload.data.status : ''}`;
+      const ids = idsOfEvent.get(key) ?? new Set();
+      ids.add(r.id);
+      idsOfEvent.set(key, ids);
+    }
+    expect([...idsOfEvent].filter(([, ids]) => ids.size > 1)).toEqual([]);
+    const events = rowsOf<{ message_id: string; payload: unknown; status: string }>(
+      await d.execute(sql`select message_id, payload, status from webhook_events`),
+    );
+    const undelivered = events.filter(
+      (e) =>
+        e.status !== 'delivered' ||
+        ![...(bodiesOf.get(e.message_id) ?? [])].some(
+          (b) => JSON.stringify(JSON.parse(b)) === JSON.stringify(e.payload),
+        ),
+    );
+    expect(undelivered).toEqual([]);
+    // One event per order and end state (a state is entered once).
+    const doubled = rowsOf(
+      await d.execute(sql`select order_type, order_id, type, payload->'data'->>'status' as status, count(*)::int as n
+        from webhook_events group by 1, 2, 3, 4 having count(*) > 1`),
+    );
+    expect(doubled).toEqual([]);
+
+    // ---- holds resolved once, nothing frozen, the books balance.
+    const payoutsReport = await checkPayoutInvariants(d);
+    expect(payoutsReport).toEqual({
+      ok: true,
+      frozenMismatches: [],
+      holdMismatches: [],
+      amountMismatches: [],
+    });
+    expect(await checkSettlementHolds(d)).toEqual([]);
+    const holds = rowsOf<{
+      payout_holds: number;
+      payout_open: number;
+      settlements: number;
+      frozen: string;
+      negative: number;
+    }>(
+      await d.execute(sql`select
+        (select coalesce(sum(holds), 0)::int from payout_orders) as payout_holds,
+        (select count(*)::int from payout_orders where hold_open) as payout_open,
+        (select count(*)::int from settlements) as settlements,
+        (select coalesce(sum(balance), 0)::text from ledger_accounts where owner_type = 'merchant' and kind = 'frozen') as frozen,
+        (select count(*)::int from ledger_accounts where owner_type = 'merchant' and balance < 0) as negative`),
+    )[0]!;
+    expect(holds).toMatchObject({ payout_open: 0, frozen: '0', negative: 0 });
+    const ledger = await checkLedger(d);
+    expect(ledger).toMatchObject({
+      balanced: true,
+      unbalancedEntries: [],
+      brokenChains: [],
+      accountMismatches: [],
+      dailyMismatches: [],
+    });
+    expect(await checkOrderStats(d)).toEqual({ ok: true, mismatches: [] });
+
+    // ---- the figures.
+    const tally = (kind: Creation['kind']) => {
+      const xs = creations.filter((c) => c.kind === kind);
+      const ms = xs
+        .filter((c) => c.outcome === 'ack')
+        .map((c) => c.ms ?? 0)
+        .sort((x, y) => x - y);
+      const at = (p: number) => Math.round(ms[Math.min(ms.length - 1, Math.floor(ms.length * p))] ?? 0);
+      return `${xs.length} sent (answered in median ${at(0.5)} / p95 ${at(0.95)} ms), ${xs.filter((c) => c.outcome === 'ack').length} acknowledged, ${xs.filter((c) => c.outcome === 'unknown').length} cut by a kill, ${xs.filter((c) => c.outcome === 'refused').length} refused`;
+    };
+    const sorted = restarts.slice(1).sort((a, b) => a - b);
+    const statusCount = (rows: { status: string }[]) =>
+      Object.entries(
+        rows.reduce<Record<string, number>>((acc, r) => {
+          acc[r.status] = (acc[r.status] ?? 0) + 1;
+          return acc;
+        }, {}),
+      )
+        .map(([s, n]) => `${s} ${n}`)
+        .join(', ');
+    const ackedTotal =
+      creations.filter((c) => c.outcome === 'ack').length +
+      payments.filter((p) => p.outcome === 'ack').length +
+      settlementList.reduce((n, s) => n + s.acked.length, 0);
+    const lines = [
+      `crash survival: ${kills} SIGKILLs (WORKERS=${process.env.CRASH_WORKERS ?? '1'}) in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+      `  restarts: first start ${restarts[0]} ms; after a kill min ${sorted[0]} / median ${sorted[Math.floor(sorted.length / 2)]} / max ${sorted.at(-1)} ms`,
+      `  requests acknowledged: ${ackedTotal}`,
+      `  pay-in creations: ${tally('payin')}`,
+      `  payout creations: ${tally('payout')}`,
+      `  cut creations sent again: ${retried.created} created now, ${retried.replayed} had been created (replayed)`,
+      `  simulator payments: ${payments.length} sent, ${payments.filter((p) => p.outcome === 'ack').length} acknowledged, ${payments.filter((p) => p.outcome === 'unknown').length} cut, ${payments.filter((p) => p.outcome === 'refused').length} refused (already settled)`,
+      `  settlements: ${settlementList.length} applications acknowledged (${counts.applyUnknown} cut, ${counts.applyRefused} refused), decisions acknowledged ${settlementList.reduce((n, s) => n + s.acked.length - 1, 0)} (${counts.decisionsUnknown} cut, ${counts.decisionsRefused} refused)`,
+      `  orders: pay-ins ${payinRows.length} (${statusCount(payinRows)}); payouts ${payoutRows.length} (${statusCount(payoutRows)}); settlements ${holds.settlements} (${statusCount([...settlementRows.values()])})`,
+      `  callbacks: ${events.length} events, ${receiver.received.length} deliveries received, ${bodiesOf.size} distinct webhook-ids, ${receiver.received.length - bodiesOf.size} repeated deliveries (same content), ${conflicting.length} ids with different content`,
+      `  holds: ${holds.payout_holds} payout holds and ${holds.settlements} settlement holds, each resolved once; 0 open, frozen 0`,
+      `  books: balanced (${ledger.totals.map((t) => `${t.currency} ${t.total}`).join(', ')}), no negative merchant balance`,
+      `  settling after the last restart: ${(settleMs / 1000).toFixed(1)} s`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }, 900_000);
+});
+
+/** Whether the user has a code step left right now. */
+function nextCodeAvailable(u: KeyHolder) {
+  return Math.max(u.lastStep + 1, stepOf(Date.now())) <= stepOf(Date.now()) + 1;
+}
