@@ -429,3 +429,25 @@ describe.each(engines)('demo workspace on %s', (engine) => {
     expect((await post(app, '/demo/callback/down')).status).toBe(500);
   });
 });
+
+describe('demo workspace seeded in the night (IST)', () => {
+  // After the 00:30 T+N run has released yesterday's money and before the night's first ordinary
+  // payment, the T+1 merchant's pending balance was empty (CI started at 02:22 IST and failed).
+  it('leaves money in the T+1 merchant pending balance at 02:50 business time', async () => {
+    const s = await startTestServer('pglite');
+    try {
+      const d = s.clock.now();
+      const istMidnight = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()) - 330 * 60_000;
+      s.clock.set(new Date(istMidnight + 170 * 60_000));
+      await bootstrap({ ...s.deps, config: { ...s.deps.config, demo: true } });
+      const [row] = rowsOf<{ n: string }>(
+        await s.db.execute(sql`select a.balance as n from ledger_accounts a join merchants m on m.id = a.owner_id
+          where a.owner_type = 'merchant' and m.code = 'M10002' and a.kind = 'collection_pending'`),
+      );
+      expect(Number(row!.n)).toBeGreaterThan(0);
+      expect(await checkTnLines(s.db)).toEqual({ ok: true, mismatches: [] });
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+});

@@ -113,13 +113,16 @@ export function planPayins(seed: Seed, ms: readonly DemoMerchant[]): Arrival[] {
     }
   }
   // A few that are certainly waiting right now, whatever the hour: for their payer, or (the lost
-  // callback) for someone to find the payment the simulator recorded.
+  // callback) for someone to find the payment the simulator recorded. And one the T+1 merchant was
+  // paid minutes ago, so its pending balance holds money at any hour (after the 00:30 run released
+  // yesterday's and before the night's first ordinary payment it would otherwise be empty).
   const explicit: [string, number, PayinFate][] = [
     ['M10001', 2, pending],
     ['M10001', 6, pending],
     ['M10001', 14, pending],
     ['M10001', 11, 'lostOpen'],
     ['M10002', 9, pending],
+    ['M10002', 25, paid],
     ['M10003', 4, pending],
   ];
   for (const [code, agoMin, fate] of explicit) {
