@@ -85,7 +85,9 @@ async function seedChannelsAndPayouts() {
       from bench_ch c where c.slot = o.id % 5 and o.channel_id is not null`);
     console.log(`  pay-ins spread over 5 channels in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     t0 = performance.now();
-    // Payouts at even steps over the pay-ins' 60 days, merchants by the pay-ins' own shares.
+    // Payouts at even steps over the pay-ins' 60 days (every pay-in id, so 10 M spreads like 1 M),
+    // merchants by the pay-ins' own shares.
+    const { maxId } = await one<{ maxId: number }>(tx, sql`select max(id)::int as "maxId" from payin_orders`);
     await tx.execute(sql`
       insert into payout_orders (order_no, merchant_id, merchant_order_no, channel_id, currency, amount, fee,
         status, push_status, account_name, account_number, ifsc, notify_url, source, request_hash,
@@ -97,7 +99,7 @@ async function seedChannelsAndPayouts() {
         'pushed', 'Asha Verma', '123456789012', 'HDFC0001234', 'http://127.0.0.1:9/callback', 'api', '',
         o.created_at + interval '3 minutes', o.created_at, o.created_at + interval '3 minutes'
       from generate_series(1::bigint, ${payouts}::bigint) i
-      join lateral (select merchant_id, created_at from payin_orders where id = 1 + (i * 3331) % 1000000) o on true
+      join lateral (select merchant_id, created_at from payin_orders where id = 1 + (i * 3331) % ${maxId}) o on true
       join bench_ch c on c.slot = i % 5`);
     console.log(`  ${fmtInt(payouts)} payouts written in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   });

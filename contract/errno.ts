@@ -14,6 +14,11 @@ export const errno = {
   payloadTooLarge: 413,
   tooManyRequests: 429,
   internal: 500,
+  /**
+   * The database could not be reached (restarting, failing over) after the server's own retries: HTTP 503
+   * with `Retry-After`. A write cut during its commit may have been applied: retry idempotently.
+   */
+  databaseUnavailable: 503,
   /** Gateway: signature, timestamp or nonce refused. */
   unauthenticated: 401,
   notSignedIn: 501,

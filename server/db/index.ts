@@ -278,18 +278,26 @@ async function openPostgres(
   // the feed before the COMMIT (or the autocommitted statement) returns: the server sends a session's
   // own notifications ahead of its ReadyForQuery.
   const onConnect = async (client: pg.PoolClient) => {
+    // A connection cut while the client is checked out (a transaction between two statements) is reported
+    // as an `error` event with no listener but this one: without it the process would crash. The next
+    // statement on it fails instead, and the pool discards the client when it is released.
+    client.on('error', ignore);
     client.on('notification', (n) => {
       feed.bump();
       if (n.processId === (client as unknown as { processID?: number }).processID) feed.ownChange();
     });
     await client.query(`listen ${changesChannel}`);
   };
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, onConnect } as unknown as pg.PoolConfig);
+  const pool = new RetryingPool({
+    connectionString: url,
+    max: poolSize,
+    onConnect,
+  } as unknown as pg.PoolConfig);
   // Named `raw` statements outside a transaction run here, on a generic plan: PostgreSQL's own choice
   // (`plan_cache_mode = auto`) keeps planning the list's page afresh on every call, which costs more than
   // running it. Only statements whose plan does not hang on the values are named (see `Database.raw`);
   // everything else, the unnamed ones included, stays on the other pool.
-  const generic = new pg.Pool({
+  const generic = new RetryingPool({
     connectionString: url,
     max: Math.max(2, Math.ceil(poolSize / 2)),
     options: '-c plan_cache_mode=force_generic_plan',
@@ -370,6 +378,151 @@ async function openPostgres(
 
 const retryable = new Set(['40001', '40P01']);
 
+const ignore = () => {};
+
+/**
+ * How long a statement or transaction that lost its connection keeps being tried again before the caller is
+ * told the database is unavailable: long enough for a restart or a failover to a standby, short enough for
+ * an HTTP client still to be waiting.
+ */
+export const outageBudgetMs = 16_000;
+
+/** The pause before the `n`th try (from 0) after a lost connection: 50 ms doubling to 1 s, with jitter. */
+const outagePause = (n: number) => {
+  const ms = Math.min(1_000, 50 * 2 ** n);
+  return new Promise((r) => setTimeout(r, ms / 2 + Math.random() * (ms / 2)));
+};
+
+/** SQLSTATEs of a connection the server ended or refused: admin/crash shutdown, cannot connect now. */
+const lostStates = new Set(['57P01', '57P02', '57P03']);
+/** Node's socket errors. */
+const lostCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+/** pg's own errors for a connection that went away (they carry no code). */
+const lostMessages = new Set([
+  'Connection terminated unexpectedly',
+  'Connection terminated',
+  'terminating connection due to administrator command',
+  'Client has encountered a connection error and is not queryable',
+  'Connection terminated due to connection timeout',
+]);
+
+/**
+ * True when `err` (or what it wraps, as drizzle wraps the driver's errors) says the connection to the
+ * database was lost or could not be made: the statement's outcome is the connection's, not the data's.
+ */
+export function isConnectionLost(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof DatabaseUnavailable) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (lostStates.has(code) || code.startsWith('08') || lostCodes.has(code)))
+      return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && lostMessages.has(message)) return true;
+  }
+  return false;
+}
+
+/**
+ * The database could not be reached for `outageBudgetMs` (`outcome: 'not applied'`: nothing was
+ * committed), or the connection was lost while a COMMIT or an autocommitted write was on its way
+ * (`outcome: 'unknown'`: it may have taken effect). Never retried by `retrying`: the caller's own retry is
+ * safe only where the write is idempotent (a pay-in by its merchant order number) or checked (console
+ * writes refuse what is already done). The API answers it with HTTP 503, `errno.databaseUnavailable`.
+ */
+export class DatabaseUnavailable extends Error {
+  constructor(
+    readonly outcome: 'not applied' | 'unknown',
+    cause: unknown,
+  ) {
+    super(
+      outcome === 'unknown'
+        ? 'the connection to the database was lost while a write was being committed: its outcome is unknown'
+        : 'the database is unavailable',
+      { cause },
+    );
+  }
+}
+
+/** The `DatabaseUnavailable` in `err` or what it wraps. */
+function unavailableIn(err: unknown): DatabaseUnavailable | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    if (e instanceof DatabaseUnavailable) return e;
+  return undefined;
+}
+
+/** Whether an API call that failed with `err` should answer 503 (the database is down), not 500. */
+export const isDatabaseUnavailable = (err: unknown): boolean => isConnectionLost(err);
+
+/**
+ * A statement that only reads: run again safely after a lost connection. Plain `select`s without locking
+ * clauses or functions that write (sequences, advisory locks, notifications, `select into`).
+ */
+function isRead(text: string): boolean {
+  return (
+    /^\s*select\b/i.test(text) &&
+    !/\b(nextval|setval|pg_advisory\w*|pg_notify|into|for\s+(no\s+key\s+)?update|for\s+(key\s+)?share)\b/i.test(
+      text,
+    )
+  );
+}
+
+/** Errors of a connection that was never made: nothing was sent, anything may be sent again. */
+const notSent = (err: unknown) => {
+  const code = (err as { code?: unknown }).code;
+  return code === 'ECONNREFUSED' || code === '57P03';
+};
+
+/**
+ * The pool of `openPostgres`. A statement run on the pool itself (outside a transaction: `raw` on the
+ * database handle, drizzle's queries on it) that fails on a lost connection runs again, with pauses, once
+ * the server answers, when that is safe: a read, or any statement whose connection was refused (nothing
+ * was sent). A write cut while on its way may have committed (autocommit): `DatabaseUnavailable` with an
+ * unknown outcome. The normal path is pg-pool's own (one promise, one callback per statement, as there).
+ * The clients of transactions are the pool's too; a dead one is discarded when released (`_queryable`).
+ */
+class RetryingPool extends pg.Pool {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads
+  override query(config: any, values?: any, cb?: any): any {
+    if (typeof values === 'function' || typeof cb === 'function') return super.query(config, values, cb);
+    return new Promise((resolve, reject) => {
+      super.query(config, values, (err: Error | undefined, res: unknown) => {
+        if (!err) resolve(res);
+        else if (!isConnectionLost(err)) reject(err);
+        else this.again(config, values, err, Date.now(), 0).then(resolve, reject);
+      });
+    });
+  }
+
+  private async again(
+    config: unknown,
+    values: unknown,
+    err: unknown,
+    since: number,
+    n: number,
+  ): Promise<unknown> {
+    const text = typeof config === 'string' ? config : ((config as { text?: string }).text ?? '');
+    for (;;) {
+      if (!notSent(err) && !isRead(text)) throw new DatabaseUnavailable('unknown', err);
+      if (this.ending || Date.now() - since >= outageBudgetMs)
+        throw new DatabaseUnavailable('not applied', err);
+      await outagePause(n++);
+      try {
+        return await super.query(config as pg.QueryConfig, values as unknown[]);
+      } catch (e) {
+        if (!isConnectionLost(e)) throw e;
+        err = e;
+      }
+    }
+  }
+}
+
 /** SQLSTATE of a database error, looking through the ORM's wrapper. */
 export function sqlState(err: unknown): string | undefined {
   for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
@@ -402,15 +555,34 @@ export function whenCommitted(on: Db, fn: () => void): void {
  * Runs `fn` again, after a short random pause, when it lost a race: a serialization failure, a deadlock,
  * or `RetryTransaction`; at most `attempts` times. `inTransaction` runs each transaction so; a write made
  * without one (the gateway's pay-in creation) is run so directly.
+ *
+ * A lost connection (`isConnectionLost`: the server restarted, or failed over) is tried again too, with
+ * pauses growing to 1 s, for up to `outageBudgetMs`, then `DatabaseUnavailable`. It reaches this point
+ * only when nothing was committed: a transaction cut before its COMMIT (the server rolls it back), a
+ * connection refused; `inTransaction` turns a cut during the COMMIT, and the pool a cut autocommitted
+ * write, into `DatabaseUnavailable` with an unknown outcome, which is never tried again.
  */
 export async function retrying<T>(fn: (attempt: number) => Promise<T>, attempts = 8): Promise<T> {
+  // Races lost so far (limited by `attempts`), and since when and how often the connection was lost.
+  let races = 0;
+  let lostSince = 0;
+  let lost = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       return await fn(attempt);
     } catch (err) {
+      if (isConnectionLost(err)) {
+        // Already tried for the whole budget, or cut during a COMMIT: the caller decides.
+        const given = unavailableIn(err);
+        if (given) throw given;
+        if (!lostSince) lostSince = Date.now();
+        else if (Date.now() - lostSince >= outageBudgetMs) throw new DatabaseUnavailable('not applied', err);
+        await outagePause(lost++);
+        continue;
+      }
       const again = err instanceof RetryTransaction || retryable.has(sqlState(err) ?? '');
-      if (!again || attempt >= attempts) throw err;
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** attempt));
+      if (!again || ++races >= attempts) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * 5 * 2 ** races));
     }
   }
 }
@@ -437,12 +609,21 @@ export function inTransaction<T>(db: Db, fn: (tx: Tx) => Promise<T>, attempts = 
     const hooks: Array<() => void> = [];
     const ended: Array<() => Promise<void>> = [];
     let out: T;
+    // Set once `fn` is done: drizzle sends the COMMIT next. A connection lost from then on leaves the
+    // outcome unknown, so that is never tried again (see `retrying` for the rest).
+    let committing = false;
     try {
-      out = await db.transaction((tx) => {
+      out = await db.transaction(async (tx) => {
         commitHooks.set(tx, hooks);
         endHooks.set(tx, ended);
-        return fn(tx);
+        const r = await fn(tx);
+        committing = true;
+        return r;
       });
+    } catch (err) {
+      if (committing && isConnectionLost(err) && !unavailableIn(err))
+        throw new DatabaseUnavailable('unknown', err);
+      throw err;
     } finally {
       for (const hook of ended) await hook();
     }

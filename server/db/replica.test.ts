@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../contract/index.ts';
+import { defaultBusinessTimeZone } from '../config.ts';
 import { createOrder, type Merchant, merchantOn, simPay } from '../modules/payin/testkit.ts';
 import { startTestServer, type TestServer } from '../test/harness.ts';
 import { caughtUp, hasInstances, type Instance, startInstance, startStandby } from '../test/pgInstance.ts';
@@ -26,7 +27,9 @@ describe.runIf(hasInstances)('read replica on a real primary and hot standby', (
     from: new Date(start.getTime() - 60_000).toISOString(),
     to: new Date(s.clock.now().getTime() + 60_000).toISOString(),
   });
-  const day = () => s.clock.now().toISOString().slice(0, 10);
+  /** Today's business day (the reports' days are the business time zone's, not UTC's). */
+  const day = () =>
+    new Intl.DateTimeFormat('en-CA', { timeZone: defaultBusinessTimeZone }).format(s.clock.now());
 
   beforeAll(async () => {
     primary = await startInstance();

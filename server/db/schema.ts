@@ -493,11 +493,18 @@ const numberIndex = (name: string, column: string) =>
  */
 const cText = customType<{ data: string; driverData: string }>({ dataType: () => 'text COLLATE "C"' });
 
-/** A pay-in (collection) order. Order numbers are searchable by prefix through `COLLATE "C"` indexes. */
+/**
+ * A pay-in (collection) order. Order numbers are searchable by prefix through `COLLATE "C"` indexes.
+ *
+ * Partitioned by month of `created_at` (migration 0020, `PARTITION BY RANGE (created_at)`; drizzle has no
+ * DSL for it, so the partitioning lives in the SQL only): the primary key holds the partition key, the
+ * indexes here are declared on the parent and exist on every partition, and the unique numbers live in
+ * `payin_order_keys` (kept by triggers, under the constraint names these keys had on this table).
+ */
 export const payinOrders = pgTable(
   'payin_orders',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     /** `COLLATE "C"`: its unique index serves equality and prefix search alike. */
     orderNo: cText('order_no').notNull(),
     merchantId: integer('merchant_id')
@@ -541,12 +548,13 @@ export const payinOrders = pgTable(
     payerUtr: text('payer_utr'),
   },
   (t) => [
-    unique('payin_orders_order_no_key').on(t.orderNo),
+    primaryKey({ name: 'payin_orders_pkey', columns: [t.id, t.createdAt] }),
+    /** Equality and prefix search on the number in each partition (unique in `payin_order_keys`). */
+    index('payin_orders_order_no_idx').on(t.orderNo),
     index('payin_orders_receiving_account_idx')
       .on(t.receivingAccountId, t.createdAt.desc().nullsFirst())
       .where(sql`${t.receivingAccountId} is not null`),
-    unique('payin_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
-    uniqueIndex('payin_orders_utr_key').on(t.utr).where(sql`${t.utr} is not null`),
+    index('payin_orders_utr_idx').on(t.utr).where(sql`${t.utr} is not null`),
     /** A statement credit's UTR is looked up among what payers said (never unique: a payer may lie). */
     index('payin_orders_payer_utr_idx').on(t.payerUtr).where(sql`${t.payerUtr} is not null`),
     /** Matching's amount candidates: the open pay-ins of one amount on one receiving account. */
@@ -571,8 +579,8 @@ export const payinOrders = pgTable(
     index('payin_orders_pending_expiry_idx')
       .on(t.expiresAt)
       .where(sql`${t.status} = ${statesSql([payin.state.pending])}`),
-    // The order number and the UTR are `COLLATE "C"` columns, so their unique indexes above serve the
-    // prefix search as well; these two serve it across merchants, and by channel order id.
+    // The order number and the UTR are `COLLATE "C"` columns, so their indexes above serve the prefix
+    // search as well; these two serve it across merchants, and by channel order id.
     numberIndex('payin_orders_merchant_order_no_c', 'merchant_order_no'),
     numberIndex('payin_orders_channel_order_id_c', 'channel_order_id'),
     check('payin_orders_status', sql`${t.status} in (${statesSql(payin.states)})`),
@@ -584,11 +592,14 @@ export const payinOrders = pgTable(
   ],
 );
 
-/** A payout order: amount plus fee is frozen at `queued` and spent or released exactly once. */
+/**
+ * A payout order: amount plus fee is frozen at `queued` and spent or released exactly once. Partitioned by
+ * month like `payin_orders`; its unique numbers live in `payout_order_keys`.
+ */
 export const payoutOrders = pgTable(
   'payout_orders',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     orderNo: text('order_no').notNull(),
     merchantId: integer('merchant_id')
       .notNull()
@@ -625,8 +636,7 @@ export const payoutOrders = pgTable(
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
   (t) => [
-    unique('payout_orders_order_no_key').on(t.orderNo),
-    unique('payout_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
+    primaryKey({ name: 'payout_orders_pkey', columns: [t.id, t.createdAt] }),
     index('payout_orders_merchant_time_idx').on(
       t.merchantId,
       t.createdAt.desc().nullsFirst(),
@@ -654,14 +664,56 @@ export const payoutOrders = pgTable(
   ],
 );
 
+/**
+ * The unique numbers of the pay-ins, one row per order (its id and `created_at`, the partition it is in):
+ * a unique index on the partitioned `payin_orders` would have to hold `created_at`, so the uniqueness
+ * across months lives here, kept by the triggers of migration 0020 (insert, number or UTR changed,
+ * delete), under the constraint names these keys had on `payin_orders` (a duplicate still fails with
+ * 23505 `payin_orders_merchant_order_key`...). A detached month's rows stay: its numbers stay taken.
+ */
+export const payinOrderKeys = pgTable(
+  'payin_order_keys',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey(),
+    createdAt: at('created_at').notNull(),
+    orderNo: cText('order_no').notNull(),
+    merchantId: integer('merchant_id').notNull(),
+    merchantOrderNo: text('merchant_order_no').notNull(),
+    utr: cText('utr'),
+  },
+  (t) => [
+    unique('payin_orders_order_no_key').on(t.orderNo),
+    unique('payin_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
+    uniqueIndex('payin_orders_utr_key').on(t.utr).where(sql`${t.utr} is not null`),
+  ],
+);
+
+/** The unique numbers of the payouts, as `payin_order_keys` (a payout's UTR is not unique). */
+export const payoutOrderKeys = pgTable(
+  'payout_order_keys',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey(),
+    createdAt: at('created_at').notNull(),
+    orderNo: text('order_no').notNull(),
+    merchantId: integer('merchant_id').notNull(),
+    merchantOrderNo: text('merchant_order_no').notNull(),
+  },
+  (t) => [
+    unique('payout_orders_order_no_key').on(t.orderNo),
+    unique('payout_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
+  ],
+);
+
 /** Payment proof images attached to a pay-in; files live under DATA_DIR/uploads. */
 export const orderImages = pgTable(
   'order_images',
   {
     id: serial('id').primaryKey(),
-    orderId: bigint('order_id', { mode: 'number' })
-      .notNull()
-      .references(() => payinOrders.id),
+    /**
+     * The pay-in (no foreign key: `payin_orders` is partitioned and its key holds `created_at`; the upload
+     * route writes only for an order it has just read, and orders are never deleted but by detaching).
+     */
+    orderId: bigint('order_id', { mode: 'number' }).notNull(),
     path: text('path').notNull(),
     mime: text('mime').notNull(),
     size: integer('size').notNull(),

@@ -12,7 +12,7 @@ import {
   type GatewayEndpoint,
   signing,
 } from '../../contract/gateway.ts';
-import { type Db, inTransaction, retrying } from '../db/index.ts';
+import { type Db, inTransaction, isDatabaseUnavailable, retrying } from '../db/index.ts';
 import { gatewayNonces } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { jsonAnswer } from '../http/answer.ts';
@@ -285,6 +285,14 @@ export function mountGateway(
           answer.headers,
         );
       } catch (caught) {
+        // The database is down past the retries: 503 at once (spending the nonce would wait again).
+        if (isDatabaseUnavailable(caught)) {
+          deps.logger.warn(
+            { rid: requestId, endpoint: ep.id, err: errorForLog(caught) },
+            'database unavailable',
+          );
+          return jsonAnswer(c, envelope(lang, errno.databaseUnavailable), 503, { 'retry-after': '5' });
+        }
         let err = caught;
         try {
           await spendAlone();
@@ -293,6 +301,8 @@ export function mountGateway(
         }
         if (err instanceof AppError)
           return jsonAnswer(c, envelope(lang, err.errno, err.data), httpStatusOf(err.errno) as 400);
+        if (isDatabaseUnavailable(err))
+          return jsonAnswer(c, envelope(lang, errno.databaseUnavailable), 503, { 'retry-after': '5' });
         deps.logger.error(
           { rid: requestId, endpoint: ep.id, err: errorForLog(err) },
           'gateway handler failed',

@@ -8,14 +8,14 @@ import type { Endpoint } from '../../contract/endpoint.ts';
 import { type Errno, errno } from '../../contract/errno.ts';
 import { allEndpoints } from '../../contract/index.ts';
 import { mayCall, needsPermission } from '../../contract/permissions.ts';
-import { inTransaction } from '../db/index.ts';
+import { inTransaction, isDatabaseUnavailable } from '../db/index.ts';
 import { operationLog } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
 import { type GatewayRoute, mountGateway } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { mountPay } from '../modules/pay/routes.ts';
-import { jsonAnswer, withSecurityHeaders } from './answer.ts';
+import { addSecurityHeaders, jsonAnswer } from './answer.ts';
 import { declaredTooLarge, readBodyText } from './body.ts';
 import { clientIp } from './clientIp.ts';
 import { AppError, Refusal } from './errors.ts';
@@ -73,12 +73,15 @@ export function createApp(
   // With a read replica, requests carry and writes set the caller's write position (server/http/reader.ts).
   const replicated = deps.database.replica !== undefined;
 
+  // One middleware for every answer (each layer costs every call its own closure and promise): the
+  // request id, the security headers of answers not built whole, the access log line.
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id');
     const requestId = incoming && /^[A-Za-z0-9-]{8,64}$/.test(incoming) ? incoming : crypto.randomUUID();
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
+    addSecurityHeaders(c);
     const path = c.req.path;
     if (path.startsWith('/api') || path.startsWith('/gateway')) {
       log.info({
@@ -90,20 +93,10 @@ export function createApp(
       });
     }
   });
-  app.use('*', withSecurityHeaders);
-  // Bodies: a Content-Length over the endpoint's limit is refused here, before anything else; the body
-  // itself is read (counted as it streams, stopped at the limit) only once the caller may call the endpoint,
-  // so an anonymous caller makes the server hold nothing of it. A GET has no body to limit.
+  // Bodies: a Content-Length over the endpoint's limit is refused first thing in its handler, before the
+  // session; the body itself is read (counted as it streams, stopped at the limit) only once the caller
+  // may call the endpoint, so an anonymous caller makes the server hold nothing of it. A GET has no body.
   const defaultLimit = 1024 * 1024;
-  const uploadLimits = new Map(
-    allEndpoints.filter((e) => e.maxBodyBytes).map((e) => [`/api${e.path}`, e.maxBodyBytes!]),
-  );
-  const limitFor = (path: string) => uploadLimits.get(path) ?? defaultLimit;
-  app.use('/api/*', async (c, next) => {
-    if (c.req.method !== 'GET' && declaredTooLarge(c.req.raw.headers, limitFor(c.req.path)))
-      return jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.payloadTooLarge), 413);
-    await next();
-  });
 
   const writeLog = (
     db: Deps['database']['db'],
@@ -132,7 +125,10 @@ export function createApp(
 
   for (const ep of allEndpoints) {
     const route = byId.get(ep.id)!;
+    const bodyLimit = ep.maxBodyBytes ?? defaultLimit;
     app.on(ep.method, `/api${ep.path}`, async (c) => {
+      if (ep.method !== 'GET' && declaredTooLarge(c.req.raw.headers, bodyLimit))
+        return jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.payloadTooLarge), 413);
       const meta: RequestMeta = {
         ip: clientIp(c, deps.config.trustProxy),
         requestId: c.get('requestId'),
@@ -166,7 +162,7 @@ export function createApp(
           if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
             return jsonAnswer(c, envelope(meta.lang, errno.unsupportedMediaType), 415);
           }
-          const text = await readBodyText(c.req.raw, limitFor(c.req.path));
+          const text = await readBodyText(c.req.raw, bodyLimit);
           try {
             raw = text.trim() === '' ? {} : JSON.parse(text);
           } catch {
@@ -268,6 +264,11 @@ export function createApp(
             err.errno === errno.payloadTooLarge ? 413 : 200,
           );
         }
+        // The database is down (restarting, failing over) past the retries: 503, try again shortly.
+        if (isDatabaseUnavailable(err)) {
+          log.warn({ rid: meta.requestId, endpoint: ep.id, err: errorForLog(err) }, 'database unavailable');
+          return jsonAnswer(c, envelope(meta.lang, errno.databaseUnavailable), 503, { 'retry-after': '5' });
+        }
         log.error({ rid: meta.requestId, endpoint: ep.id, err: errorForLog(err) }, 'handler failed');
         if (user && ep.method === 'POST')
           await writeLog(db, ep, meta, user, 'failed', errno.internal, audit).catch(() => {});
@@ -279,7 +280,7 @@ export function createApp(
   mountGateway(app, deps, gatewayRoutes);
   // The bank channel's public pay page, before the console's catch-all.
   mountPay(app, deps);
-  app.get('/api/openapi.json', (c) => c.json(openApiDocument()));
+  app.get('/api/openapi.json', (c) => jsonAnswer(c, openApiDocument()));
   app.get('/api/docs', (c) => c.html(docsPage(openApiDocument())));
   app.all('/api/*', (c) =>
     jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404),

@@ -56,6 +56,8 @@ export function fieldErrors(issues: readonly Issue[], lang: Lang): FieldError[] 
  * rather than failing in the database as a server error. `data` is already schema-shaped.
  */
 export function nulFields(data: unknown, lang: Lang, path: string[] = []): FieldError[] {
+  // Nearly every input has none: answered without building a path for each field.
+  if (path.length === 0 && !hasNul(data, 0)) return [];
   const found = (at: string[]) => [
     { path: at.join('.'), code: 'invalid_format', message: t(lang, 'validation.invalid') },
   ];
@@ -64,6 +66,16 @@ export function nulFields(data: unknown, lang: Lang, path: string[] = []): Field
   return Object.entries(data)
     .flatMap(([k, v]) => (k.includes('\u0000') ? found([...path, k]) : nulFields(v, lang, [...path, k])))
     .slice(0, 20);
+}
+
+/** Whether a NUL is anywhere in a value's strings or keys (as deep as `nulFields` looks). */
+function hasNul(data: unknown, depth: number): boolean {
+  if (typeof data === 'string') return data.includes('\u0000');
+  if (data === null || typeof data !== 'object' || depth > 32) return false;
+  for (const k in data) {
+    if (k.includes('\u0000') || hasNul((data as Record<string, unknown>)[k], depth + 1)) return true;
+  }
+  return false;
 }
 
 /** A 422 naming one field, its message (a locale key with its values) in the caller's language. */

@@ -3,9 +3,11 @@
  * (never overlapping itself), reads "now" from deps.clock, and is stopped before the database closes.
  * A new job is one more entry in `periodicJobs`.
  */
+import { isDatabaseUnavailable } from '../db/index.ts';
 import type { Deps } from '../deps.ts';
 import { pruneNonces } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
+import { ensureComingOrderPartitions } from '../modules/orders/partitions.ts';
 import { expireDuePayins } from '../modules/payin/expiry.ts';
 import { runSimulatorAuto } from '../modules/payin/simulator.ts';
 import { autoSettleSimulatorPayouts, submitAllDuePayouts } from '../modules/payout/jobs.ts';
@@ -34,6 +36,8 @@ export const periodicJobs: PeriodicJob[] = [
   // the alerts that are states rather than moments (stuck payouts, low wallets, falling channels).
   { name: 'telegram-send', everyMs: 2_000, run: (deps) => sendDueTelegram(deps) },
   { name: 'telegram-checks', everyMs: 60_000, run: (deps) => runTelegramChecks(deps) },
+  // The orders' monthly partitions, this month and the next ones (at start, then every hour).
+  { name: 'order-partitions', everyMs: 3_600_000, run: (deps) => ensureComingOrderPartitions(deps) },
 ];
 
 export interface Jobs {
@@ -65,7 +69,10 @@ export function startJobs(
       try {
         await job.run(deps);
       } catch (err) {
-        deps.logger.error({ job: job.name, err: errorForLog(err) }, 'job failed');
+        // The database restarting or failing over: the next run picks the work up again.
+        if (isDatabaseUnavailable(err))
+          deps.logger.warn({ job: job.name, err: errorForLog(err) }, 'job stopped: database unavailable');
+        else deps.logger.error({ job: job.name, err: errorForLog(err) }, 'job failed');
       }
       if (!stopped) await sleep(job.everyMs);
     }

@@ -11,7 +11,7 @@ import type { CallbackType } from '../../contract/gateway.ts';
 import { type CallbackStatus, callback } from '../../contract/machines.ts';
 import { parameterDefs } from '../../contract/parameters.ts';
 import { privateCallbacksAllowed } from '../config.ts';
-import { type Db, inTransaction } from '../db/index.ts';
+import { type Db, inTransaction, isDatabaseUnavailable } from '../db/index.ts';
 import { merchants, payinOrders, payoutOrders, webhookAttempts, webhookEvents } from '../db/schema.ts';
 import { inStates } from '../db/states.ts';
 import type { Deps } from '../deps.ts';
@@ -365,7 +365,10 @@ export function startWebhookWorker(deps: Deps, opts: { pollMs?: number } = {}) {
       try {
         while (!stopped && (await deliverDue(deps)) > 0) {}
       } catch (err) {
-        deps.logger.error({ err: errorForLog(err) }, 'webhook worker');
+        // The database restarting or failing over: the next poll delivers what is due.
+        if (isDatabaseUnavailable(err))
+          deps.logger.warn({ err: errorForLog(err) }, 'webhook worker: database unavailable');
+        else deps.logger.error({ err: errorForLog(err) }, 'webhook worker');
       }
       // A wake-up (or stop) that came while delivering must not wait for the next poll.
       if (stopped || woken) continue;

@@ -47,6 +47,12 @@ const maxCappedKept = 1_000;
 export const cappedCountQuery = (table: SQL, where: SQL | undefined): SQL =>
   sql`select count(*)::int as n from (select 1 from ${table} ${where ? sql`where ${where}` : sql``} limit ${totalCap + 1}) t`;
 
+/** Whether `key`'s total reached the cap within `cappedTotalMs` (so `cappedCount` would answer it unread). */
+export function keptCapped(db: Db, key: string | undefined): boolean {
+  const keptAt = key === undefined ? undefined : cappedLately.get(db)?.get(key);
+  return keptAt !== undefined && performance.now() - keptAt < cappedTotalMs;
+}
+
 /** `count(*)` over at most `totalCap + 1` rows of a filtered table. */
 export async function cappedCount(
   db: Db,
@@ -54,11 +60,8 @@ export async function cappedCount(
   where: SQL | undefined,
   key?: string,
 ): Promise<{ total: number; totalCapped: boolean }> {
+  if (keptCapped(db, key)) return { total: totalCap, totalCapped: true };
   let lately = cappedLately.get(db);
-  const keptAt = key === undefined ? undefined : lately?.get(key);
-  if (keptAt !== undefined && performance.now() - keptAt < cappedTotalMs) {
-    return { total: totalCap, totalCapped: true };
-  }
   const rows = await db.execute<{ n: number }>(cappedCountQuery(table, where));
   const n = Number(
     (rows as unknown as { rows: { n: number }[] }).rows?.[0]?.n ??

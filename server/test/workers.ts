@@ -24,9 +24,16 @@ const freePort = () =>
 
 export type WorkersServer = Awaited<ReturnType<typeof startWorkersServer>>;
 
-/** Starts the server, waits until both workers are up and logs the admin in; `stop` undoes it all. */
-export async function startWorkersServer(name: string) {
-  const fresh = await freshPostgresUrl();
+/**
+ * Starts the server, waits until both workers are up and logs the admin in; `stop` undoes it all. With
+ * `databaseUrl` it runs on that database (a test's own instance, left in place by `stop`) instead of a
+ * fresh one on TEST_DATABASE_URL; `env` adds to the server's environment.
+ */
+export async function startWorkersServer(
+  name: string,
+  opts: { databaseUrl?: string; env?: Record<string, string> } = {},
+) {
+  const fresh = opts.databaseUrl ? { url: opts.databaseUrl, drop: async () => {} } : await freshPostgresUrl();
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `paygate-${name}-`));
   let output = '';
@@ -44,6 +51,7 @@ export async function startWorkersServer(name: string) {
       SIMULATOR: '1',
       LOG_LEVEL: 'warn',
       ADMIN_PASSWORD: workersAdminPassword,
+      ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -103,7 +111,7 @@ export async function startWorkersServer(name: string) {
     }
     db = await openDatabase({ url: fresh.url, poolSize: 2, migrate: false });
     const admin = await login('admin', workersAdminPassword);
-    return { server, db, admin, call, api, login, stop, output: () => output };
+    return { server, port, db, admin, call, api, login, stop, output: () => output };
   } catch (e) {
     await stop();
     throw e;

@@ -22,7 +22,7 @@ import type { Lang } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { invalidField } from '../../http/validation.ts';
 import { type Numbered, type NumberSearch, withNumberSearch } from '../../lib/numberSearch.ts';
-import { cappedCount, dbTime, decodeCursor, encodeCursor, totalCap } from '../../lib/paging.ts';
+import { cappedCount, dbTime, decodeCursor, encodeCursor, keptCapped, totalCap } from '../../lib/paging.ts';
 import type { ColumnKey, OrderRow, OrderTable, PageRow } from './row.ts';
 
 const dayMs = 24 * 60 * 60_000;
@@ -389,9 +389,14 @@ export function orderList<T extends OrderTable, F extends RowFields>(kind: Order
   const cursorAfter = ({ values }: PageRow) =>
     encodeCursor(new Date(values[iCreatedAt] as number), values[iId] as number);
 
-  /** The list's capped total over the whole period (`where`, `to` and `key` from `filters`). */
-  const listTotal = (db: Db, f: Pick<Filters, 'where' | 'to' | 'key' | 'source'>) =>
-    cappedCount(db, f.source ?? sql`${table}`, and(f.where, lte(createdAt, f.to)), f.key);
+  /**
+   * The list's capped total over the whole period (`where`, `to` and `key` from `filters`); a total kept
+   * as capped is answered before its statement is even built (every page of a large set asks it).
+   */
+  const listTotal = async (db: Db, f: Pick<Filters, 'where' | 'to' | 'key' | 'source'>) =>
+    keptCapped(db, f.key)
+      ? { total: totalCap, totalCapped: true }
+      : cappedCount(db, f.source ?? sql`${table}`, and(f.where, lte(createdAt, f.to)), f.key);
 
   const pageStart = (to: Date, cursor: string | undefined) =>
     cursor ? decodeCursor(cursor) : { at: to, id: Number.MAX_SAFE_INTEGER };

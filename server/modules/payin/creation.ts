@@ -4,7 +4,7 @@
  * `creationFailed` within the one insert).
  */
 import { createHash, randomInt } from 'node:crypto';
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { payin } from '../../../contract/machines.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
@@ -13,13 +13,14 @@ import { type Channel, ChannelRefused } from '../../channels/adapter.ts';
 import { bankAdapterName } from '../../channels/bank.ts';
 import { adapterFor } from '../../channels/index.ts';
 import { type Db, inTransaction, RetryTransaction } from '../../db/index.ts';
-import { type merchants, payinOrders } from '../../db/schema.ts';
+import { type merchants, payinOrderKeys, payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { parameterOf } from '../../lib/parameters.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
+import { archivedNumber } from '../orders/keys.ts';
 import { creationTerms, routesFor, weightedOrder } from './routing.ts';
 import { destination } from './state.ts';
 import { type GatewayPayin, gatewayView, type PayinOrder, storedGatewayView } from './views.ts';
@@ -84,11 +85,18 @@ export function newOrderNo(now: Date, prefix = 'PI'): string {
   return `${prefix}${stamp}${String(randomInt(0, 100_000_000)).padStart(8, '0')}`;
 }
 
+/**
+ * The order of a merchant order number, through its key row (`payin_order_keys`), whose id and creation
+ * time pick the one partition to read.
+ */
 async function byMerchantOrderNo(tx: Db, merchantId: number, merchantOrderNo: string) {
   const [row] = await tx
     .select()
     .from(payinOrders)
-    .where(and(eq(payinOrders.merchantId, merchantId), eq(payinOrders.merchantOrderNo, merchantOrderNo)));
+    .where(
+      sql`(${payinOrders.id}, ${payinOrders.createdAt}) = (select id, created_at from ${payinOrderKeys}
+        where merchant_id = ${merchantId} and merchant_order_no = ${merchantOrderNo})`,
+    );
   return row;
 }
 
@@ -109,10 +117,20 @@ const insertColumns = Object.entries(getTableColumns(payinOrders)).filter(([key]
   keyof Omit<PayinOrder, 'id'>,
   { name: string },
 ][];
+const paramOf = (column: string) => `$${insertColumns.findIndex(([, c]) => c.name === column) + 1}`;
+/**
+ * The order's numbers claimed in `payin_order_keys` (their unique home across the monthly partitions,
+ * migration 0020) with the order's id drawn here: nothing when either number is taken, as `on conflict do
+ * nothing` on the orders table was before it was partitioned.
+ */
+const claimSql = `k as (insert into payin_order_keys (id, created_at, order_no, merchant_id, merchant_order_no)
+  values (nextval('payin_orders_id_seq'), ${['created_at', 'order_no', 'merchant_id', 'merchant_order_no'].map(paramOf).join(', ')})
+  on conflict do nothing returning id)`;
+/** The order as the channel left it, inserted only when its numbers were claimed (`k`). */
+const insertBodySql = `insert into payin_orders (id, ${insertColumns.map(([, c]) => c.name).join(', ')})
+  select k.id, ${insertColumns.map((_, i) => `$${i + 1}`).join(', ')} from k returning id`;
 /** The order as the channel left it, in one statement; nothing when either unique number is taken. */
-const insertOrderSql = `insert into payin_orders (${insertColumns.map(([, c]) => c.name).join(', ')})
-  values (${insertColumns.map((_, i) => `$${i + 1}`).join(', ')})
-  on conflict do nothing returning id`;
+const insertOrderSql = `with ${claimSql} ${insertBodySql}`;
 
 /**
  * The order's insert with a channel's booking (`book`, its own parameters numbered from $1) in the same
@@ -120,7 +138,7 @@ const insertOrderSql = `insert into payin_orders (${insertColumns.map(([, c]) =>
  * its channel order unused, as at any channel.
  */
 const withBooking = (booking: string) =>
-  `with o as (${insertOrderSql}), b as (${booking.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + insertColumns.length}`)})
+  `with ${claimSql}, o as (${insertBodySql}), b as (${booking.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + insertColumns.length}`)})
   select id from o`;
 
 /**
@@ -272,6 +290,11 @@ export async function createPayin(
       : await write(tx);
   // Taken: by a concurrent create of the same merchant order number that committed first (the retry
   // replays it), or, rarely, the random order number (the retry draws another).
-  if (!order) throw new RetryTransaction('pay-in number taken');
+  if (!order) {
+    if (await archivedNumber(tx, payinOrderKeys, payinOrders, merchant.id, req.merchantOrderNo)) {
+      throw new AppError(errno.conflict, null, 'merchantOrderNo reused (archived order)');
+    }
+    throw new RetryTransaction('pay-in number taken');
+  }
   return { order, replayed: false, answer };
 }

@@ -13,12 +13,16 @@ import { type GatewayPayin, gatewayView, type PayinOrder } from './views.ts';
 /** The columns of the gateway's view of an order, as one JSON array (see `gatewayOrder`). */
 const viewColumns = `json_build_array(order_no, merchant_order_no, status, currency, amount, paid_amount, fee, utr,
   pay_url, created_at, expires_at, paid_at)`;
-const byOrderNoSql = `select ${viewColumns} from payin_orders where order_no = $1 and merchant_id = $2`;
-const byMerchantOrderNoSql = `select ${viewColumns} from payin_orders where merchant_id = $1 and merchant_order_no = $2`;
+// Through the key table (migration 0020): its row's id and creation time pick the one monthly partition
+// to read, instead of a probe of every month's index.
+const byOrderNoSql = `select ${viewColumns} from payin_orders
+  where (id, created_at) = (select id, created_at from payin_order_keys where order_no = $1) and merchant_id = $2`;
+const byMerchantOrderNoSql = `select ${viewColumns} from payin_orders
+  where (id, created_at) = (select id, created_at from payin_order_keys where merchant_id = $1 and merchant_order_no = $2)`;
 
 /**
  * A merchant's order as the gateway query answers it, by system or merchant order number (each a unique
- * index), or undefined: one prepared statement reading only the view's columns, through the driver.
+ * index of the key table), or undefined: one prepared statement reading only the view's columns, through the driver.
  * Exported for bench/orders.ts, which times the lookups the gateway makes.
  */
 export async function gatewayOrder(
@@ -87,7 +91,7 @@ export const payinGatewayRoutes: GatewayRoute[] = [
       // Whether the merchant order number exists, read with the nonce: a repeat is answered before
       // anything else is judged, and a new order needs no read of its own.
       probe: (merchant, input) => ({
-        text: 'select exists (select 1 from payin_orders where merchant_id = $1 and merchant_order_no = $2)',
+        text: 'select exists (select 1 from payin_order_keys where merchant_id = $1 and merchant_order_no = $2)',
         params: [merchant.id, (input as PayinRequest).merchantOrderNo],
       }),
       // A creation writes the channel's order (the simulator's row, or a call out) and then the order in

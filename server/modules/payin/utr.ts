@@ -3,7 +3,7 @@
  * then the channels (each adapter's `findUtr`).
  * And the guard of every write of a UTR (supplements, channel payments), which must stay unique.
  */
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { errno } from '../../../contract/errno.ts';
 import { statementLine } from '../../../contract/machines.ts';
@@ -11,7 +11,13 @@ import { normalUtr } from '../../../contract/schemas.ts';
 import type { Channel, ChannelPayment } from '../../channels/adapter.ts';
 import { adapterFor } from '../../channels/index.ts';
 import { type Db, sqlState } from '../../db/index.ts';
-import { cardBindings, payinOrders, receivingAccounts, statementLines } from '../../db/schema.ts';
+import {
+  cardBindings,
+  payinOrderKeys,
+  payinOrders,
+  receivingAccounts,
+  statementLines,
+} from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -157,16 +163,23 @@ export async function findPayment(
   return null;
 }
 
-/** The order that already carries this UTR (in its normal form, as every order stores it), if any. */
+/**
+ * The order that already carries this UTR (in its normal form, as every order stores it), if any: through
+ * its key row, whose id and creation time pick the one monthly partition to read. A UTR held by an order
+ * of a detached month is not found here, but stays taken: setting it fails on the key (`withUtrGuard`).
+ */
 export async function orderUsingUtr(tx: Db, utr: string) {
   const [row] = await tx
     .select({ id: payinOrders.id, orderNo: payinOrders.orderNo, merchantId: payinOrders.merchantId })
     .from(payinOrders)
-    .where(eq(payinOrders.utr, normalUtr(utr)));
+    .where(
+      sql`(${payinOrders.id}, ${payinOrders.createdAt}) = (select id, created_at from ${payinOrderKeys}
+        where utr = ${normalUtr(utr)})`,
+    );
   return row;
 }
 
-/** Sets a UTR on an order; the unique index settles a race for the same UTR. */
+/** Sets a UTR on an order; the unique index (on `payin_order_keys`) settles a race for the same UTR. */
 export async function withUtrGuard<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();

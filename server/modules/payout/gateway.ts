@@ -1,8 +1,8 @@
 /** The payout part of the gateway API (GATEWAY.md): create with idempotency, query by either number. */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { payoutGatewayEndpoints } from '../../../contract/gateway.ts';
-import { payoutOrders } from '../../db/schema.ts';
+import { payoutOrderKeys, payoutOrders } from '../../db/schema.ts';
 import { type GatewayRoute, gatewayRoute } from '../../gateway/app.ts';
 import { AppError } from '../../http/errors.ts';
 import { createPayout, gatewayViewOf, type PayoutRequest } from './service.ts';
@@ -32,7 +32,12 @@ export const payoutGatewayRoutes: GatewayRoute[] = [
     const [o] = await tx
       .select()
       .from(payoutOrders)
-      .where(and(eq(payoutOrders.merchantId, merchant.id), eq(payoutOrders.orderNo, orderNo)));
+      .where(
+        and(
+          eq(payoutOrders.merchantId, merchant.id),
+          sql`(${payoutOrders.id}, ${payoutOrders.createdAt}) = (select id, created_at from ${payoutOrderKeys} where order_no = ${orderNo})`,
+        ),
+      );
     if (!o) throw new AppError(errno.notFound);
     return { data: gatewayViewOf(o) };
   }),
@@ -42,10 +47,8 @@ export const payoutGatewayRoutes: GatewayRoute[] = [
       .select()
       .from(payoutOrders)
       .where(
-        and(
-          eq(payoutOrders.merchantId, merchant.id),
-          eq(payoutOrders.merchantOrderNo, (input as FindInput).merchantOrderNo),
-        ),
+        sql`(${payoutOrders.id}, ${payoutOrders.createdAt}) = (select id, created_at from ${payoutOrderKeys}
+          where merchant_id = ${merchant.id} and merchant_order_no = ${(input as FindInput).merchantOrderNo})`,
       );
     if (!o) throw new AppError(errno.notFound);
     return { data: gatewayViewOf(o) };

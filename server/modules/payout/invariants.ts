@@ -96,7 +96,7 @@ export async function checkPayoutInvariants(db: Db): Promise<PayoutInvariantRepo
           coalesce(max(substring(e.kind from 'payout_freeze_(\\d+)')::int), 0) as max_freeze
         from payout_orders o
         left join journal_entries e on e.ref_type = 'payout' and e.ref_id = o.id::text
-        group by o.id
+        group by o.id, o.created_at
       ) t
       where freezes <> holds
         or max_freeze <> holds

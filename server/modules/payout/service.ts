@@ -22,7 +22,7 @@ import { normalUtr } from '../../../contract/schemas.ts';
 import { type Channel, type ChannelPayoutState, ChannelRefused } from '../../channels/adapter.ts';
 import { adapterFor, adapters } from '../../channels/index.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
-import { channels, merchants, type PayoutStatus, payoutOrders } from '../../db/schema.ts';
+import { channels, merchants, type PayoutStatus, payoutOrderKeys, payoutOrders } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -33,6 +33,7 @@ import { errorForLog } from '../../lib/logger.ts';
 import { cancelPendingApproval } from '../approval/service.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { routesOf } from '../merchant/service.ts';
+import { archivedNumber } from '../orders/keys.ts';
 import { payoutOrderRow } from '../orders/kinds.ts';
 
 export type PayoutOrder = typeof payoutOrders.$inferSelect;
@@ -185,11 +186,15 @@ export function checkAmountLimits(m: Merchant, amount: number, lang: Lang, field
   }
 }
 
+/** The order of a merchant order number, through its key row (its id and time pick the partition). */
 async function byMerchantOrderNo(tx: Db, merchantId: number, merchantOrderNo: string) {
   const [row] = await tx
     .select()
     .from(payoutOrders)
-    .where(and(eq(payoutOrders.merchantId, merchantId), eq(payoutOrders.merchantOrderNo, merchantOrderNo)));
+    .where(
+      sql`(${payoutOrders.id}, ${payoutOrders.createdAt}) = (select id, created_at from ${payoutOrderKeys}
+        where merchant_id = ${merchantId} and merchant_order_no = ${merchantOrderNo})`,
+    );
   return row;
 }
 
@@ -311,12 +316,25 @@ export async function createPayout(
       completedAt: null,
       callbackAt: null,
     });
-    const [order] = await tx
-      .insert(payoutOrders)
-      .values({ ...values, responseSnapshot: answer })
+    // The numbers are claimed first in their key table (unique across the monthly partitions, migration
+    // 0020), with the id the order then takes: nothing is written when either is taken.
+    const [claimed] = await tx
+      .insert(payoutOrderKeys)
+      .values({
+        id: sql`nextval('payout_orders_id_seq')`,
+        createdAt: now,
+        orderNo,
+        merchantId: merchant.id,
+        merchantOrderNo,
+      })
       .onConflictDoNothing()
-      .returning();
-    if (order) {
+      .returning({ id: payoutOrderKeys.id });
+    if (claimed) {
+      const [order] = await tx
+        .insert(payoutOrders)
+        .values({ ...values, id: claimed.id, responseSnapshot: answer })
+        .returning();
+      if (!order) throw new Error('payout: insert returned nothing');
       await freeze(deps, tx, order, opts.userId ?? null);
       return { order, replayed: false, answer };
     }
@@ -324,6 +342,11 @@ export async function createPayout(
     // random order number was taken: replay the former, draw a new number for the latter.
     const existing = await byMerchantOrderNo(tx, merchant.id, merchantOrderNo);
     if (existing) return replayOf(existing, hash);
+    if (await archivedNumber(tx, payoutOrderKeys, payoutOrders, merchant.id, merchantOrderNo)) {
+      throw new AppError(errno.conflict, {
+        fields: [{ path: 'merchantOrderNo', code: 'conflict', message: merchantOrderNo }],
+      });
+    }
   }
   throw new Error('payout: could not draw a free order number');
 }

@@ -23,7 +23,6 @@ import {
 } from '../../http/handle.ts';
 import { withReader } from '../../http/reader.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { invalidField } from '../../http/validation.ts';
 import { errorForLog } from '../../lib/logger.ts';
 import { contentTypes, type ExportFormat, exportBatchSize, exportStream } from '../export/stream.ts';
 import { accountPage, accountTotals, decodeAccountCursor, unprovedOrders } from './account.ts';
