@@ -89,6 +89,8 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
   if (opts.logSink) {
     const sink = opts.logSink;
     const write = (obj: unknown) => sink.push(JSON.stringify(obj));
+    // Every line reaches the sink: the app builds the access line only when `info` is enabled.
+    logger.level = 'info';
     for (const level of ['info', 'warn', 'error'] as const) {
       (logger as unknown as Record<string, unknown>)[level] = (a: unknown, b?: unknown) => write([a, b]);
     }
