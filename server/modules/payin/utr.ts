@@ -164,18 +164,15 @@ export async function findPayment(
 }
 
 /**
- * The order that already carries this UTR (in its normal form, as every order stores it), if any: through
- * its key row, whose id and creation time pick the one monthly partition to read. A UTR held by an order
- * of a detached month is not found here, but stays taken: setting it fails on the key (`withUtrGuard`).
+ * The order that already carries this UTR (in its normal form, as every order stores it), if any: its key
+ * row (migration 0020), one index read of a plain table, where a read of the orders would plan every
+ * monthly partition. An order of a detached month is found too: its UTR stays taken.
  */
 export async function orderUsingUtr(tx: Db, utr: string) {
   const [row] = await tx
-    .select({ id: payinOrders.id, orderNo: payinOrders.orderNo, merchantId: payinOrders.merchantId })
-    .from(payinOrders)
-    .where(
-      sql`(${payinOrders.id}, ${payinOrders.createdAt}) = (select id, created_at from ${payinOrderKeys}
-        where utr = ${normalUtr(utr)})`,
-    );
+    .select({ id: payinOrderKeys.id, orderNo: payinOrderKeys.orderNo, merchantId: payinOrderKeys.merchantId })
+    .from(payinOrderKeys)
+    .where(eq(payinOrderKeys.utr, normalUtr(utr)));
   return row;
 }
 
