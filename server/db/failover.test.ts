@@ -13,12 +13,13 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalString } from '../../contract/gateway.ts';
 import { hmacHex } from '../lib/crypto.ts';
 import { hasInstances, type Instance, startInstance } from '../test/pgInstance.ts';
+import { startCallbackReceiver } from '../test/receiver.ts';
 import { startWorkersServer, type WorkersServer } from '../test/workers.ts';
 import { outageBudgetMs } from './index.ts';
 
@@ -49,42 +50,17 @@ function pgCtl(instance: Instance, args: string[]) {
 const stopPg = (i: Instance) => pgCtl(i, ['-m', 'fast', '-w', 'stop']);
 const startPg = (i: Instance) => pgCtl(i, ['-l', join(i.dir, 'server.log'), '-w', '-t', '60', 'start']);
 
-/** The merchants' callback receiver: records every delivery's body, answers 200. */
-async function startReceiver() {
-  const bodies: string[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      bodies.push(Buffer.concat(chunks).toString('utf8'));
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('OK');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    bodies,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe.runIf(hasInstances)('failover: PostgreSQL restarted under load (WORKERS=2)', () => {
   let instance: Instance;
   let cluster: WorkersServer;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startCallbackReceiver>>;
   let port: number;
   let admin: string;
   let merchant: { id: number; code: string; apiSecret: string };
 
   beforeAll(async () => {
     instance = await startInstance();
-    receiver = await startReceiver();
+    receiver = await startCallbackReceiver();
     cluster = await startWorkersServer('failover', {
       databaseUrl: instance.url(),
       env: { CALLBACK_ALLOW_PRIVATE: '1' },
@@ -337,7 +313,7 @@ describe.runIf(hasInstances)('failover: PostgreSQL restarted under load (WORKERS
       [merchant.id, no],
     );
     const t0 = Date.now();
-    while (!receiver.bodies.some((b) => b.includes(no) && b.includes('payin.unpaid'))) {
+    while (!receiver.received.some(({ body }) => body.includes(no) && body.includes('payin.unpaid'))) {
       expect(Date.now() - t0).toBeLessThan(30_000);
       await sleep(100);
     }

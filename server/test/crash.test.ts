@@ -14,7 +14,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer as createHttpServer, request, type Server } from 'node:http';
+import { request } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +33,7 @@ import { checkOrderStats } from '../modules/dashboard/stats.ts';
 import { checkPayoutInvariants } from '../modules/payout/invariants.ts';
 import { checkSettlementHolds } from '../modules/settlement/invariants.ts';
 import { type FreshPostgres, freshPostgresUrl, hasPostgres } from './pg.ts';
+import { startCallbackReceiver } from './receiver.ts';
 
 const root = join(import.meta.dirname, '../..');
 const kills = Number(process.env.CRASH_KILLS ?? 20);
@@ -58,39 +59,6 @@ const rand = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - l
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(Math.random() * xs.length)]!;
 /** Minor units as the API writes amounts. */
 const money = (minor: number) => `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
-
-/** The merchants' callback receiver: records every delivery (webhook-id, body), always answers 200. */
-async function startReceiver() {
-  const received: { id: string; body: string; headers: Record<string, string> }[] = [];
-  const server: Server = createHttpServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({
-        id: String(req.headers['webhook-id']),
-        body: Buffer.concat(chunks).toString('utf8'),
-        headers: {
-          'webhook-id': String(req.headers['webhook-id']),
-          'webhook-timestamp': String(req.headers['webhook-timestamp']),
-          'webhook-signature': String(req.headers['webhook-signature']),
-        },
-      });
-      res.writeHead(200, { 'content-type': 'text/plain' });
-      res.end('OK');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** The server process, restarted on one database, one data folder (its APP_KEY) and one port. */
 function serverProcess(databaseUrl: string, port: number, dataDir: string) {
@@ -256,7 +224,7 @@ describe.skipIf(!hasPostgres)('crash survival on PostgreSQL', () => {
   let fresh: FreshPostgres | undefined;
   let db: Database | undefined;
   let server: ReturnType<typeof serverProcess> | undefined;
-  let receiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+  let receiver: Awaited<ReturnType<typeof startCallbackReceiver>> | undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'paygate-crash-'));
 
   afterAll(async () => {
@@ -271,7 +239,7 @@ describe.skipIf(!hasPostgres)('crash survival on PostgreSQL', () => {
     const started = Date.now();
     fresh = await freshPostgresUrl();
     const port = await freePort();
-    receiver = await startReceiver();
+    receiver = await startCallbackReceiver();
     server = serverProcess(fresh.url, port, dataDir);
     const restarts: number[] = [await server.start()];
     db = await openDatabase({ url: fresh.url, poolSize: 3, migrate: false });
