@@ -324,10 +324,12 @@ console.log(`order stats rebuilt in ${((performance.now() - tStats) / 1000).toFi
 
 const sizes = await one<{ table: string; total: string; db: string; n: string }>(
   db,
-  sql`select pg_size_pretty(pg_relation_size('payin_orders')) as table,
-             pg_size_pretty(pg_total_relation_size('payin_orders')) as total,
+  // Summed over the monthly partitions (migration 0020): the partitioned parent itself holds nothing.
+  sql`select pg_size_pretty(sum(pg_relation_size(relid))) as table,
+             pg_size_pretty(sum(pg_total_relation_size(relid))) as total,
              pg_size_pretty(pg_database_size(current_database())) as db,
-             (select count(*) from payin_orders)::text as n`,
+             (select count(*) from payin_orders)::text as n
+      from pg_partition_tree('payin_orders')`,
 );
 await deps.database.close();
 const folder =
