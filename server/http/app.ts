@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { type Context, Hono } from 'hono';
+import { Hono } from 'hono';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { type Errno, errno } from '../../contract/errno.ts';
 import { allEndpoints } from '../../contract/index.ts';

@@ -3,7 +3,7 @@
  * then the channels (each adapter's `findUtr`).
  * And the guard of every write of a UTR (supplements, channel payments), which must stay unique.
  */
-import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { errno } from '../../../contract/errno.ts';
 import { statementLine } from '../../../contract/machines.ts';
@@ -11,13 +11,7 @@ import { normalUtr } from '../../../contract/schemas.ts';
 import type { Channel, ChannelPayment } from '../../channels/adapter.ts';
 import { adapterFor } from '../../channels/index.ts';
 import { type Db, sqlState } from '../../db/index.ts';
-import {
-  cardBindings,
-  payinOrderKeys,
-  payinOrders,
-  receivingAccounts,
-  statementLines,
-} from '../../db/schema.ts';
+import { cardBindings, payinOrderKeys, receivingAccounts, statementLines } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
