@@ -378,6 +378,12 @@ async function openPostgres(
 
 const retryable = new Set(['40001', '40P01']);
 
+/** An error and what it wraps, four deep (drizzle wraps the driver's error in its own). */
+function* causes(err: unknown): Generator<unknown> {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
+    yield e;
+}
+
 const ignore = () => {};
 
 /**
@@ -418,7 +424,7 @@ const lostMessages = new Set([
  * database was lost or could not be made: the statement's outcome is the connection's, not the data's.
  */
 export function isConnectionLost(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causes(err)) {
     if (e instanceof DatabaseUnavailable) return true;
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && (lostStates.has(code) || code.startsWith('08') || lostCodes.has(code)))
@@ -452,8 +458,7 @@ export class DatabaseUnavailable extends Error {
 
 /** The `DatabaseUnavailable` in `err` or what it wraps. */
 function unavailableIn(err: unknown): DatabaseUnavailable | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++)
-    if (e instanceof DatabaseUnavailable) return e;
+  for (const e of causes(err)) if (e instanceof DatabaseUnavailable) return e;
   return undefined;
 }
 
@@ -525,7 +530,7 @@ class RetryingPool extends pg.Pool {
 
 /** SQLSTATE of a database error, looking through the ORM's wrapper. */
 export function sqlState(err: unknown): string | undefined {
-  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+  for (const e of causes(err)) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
   }

@@ -15,7 +15,7 @@ import {
 import { type Db, inTransaction, isDatabaseUnavailable, retrying } from '../db/index.ts';
 import { gatewayNonces } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
-import { jsonAnswer } from '../http/answer.ts';
+import { jsonAnswer, unavailableAnswer } from '../http/answer.ts';
 import { readBodyText } from '../http/body.ts';
 import { clientIp } from '../http/clientIp.ts';
 import { AppError } from '../http/errors.ts';
@@ -291,7 +291,7 @@ export function mountGateway(
             { rid: requestId, endpoint: ep.id, err: errorForLog(caught) },
             'database unavailable',
           );
-          return jsonAnswer(c, envelope(lang, errno.databaseUnavailable), 503, { 'retry-after': '5' });
+          return unavailableAnswer(c, lang);
         }
         let err = caught;
         try {
@@ -301,8 +301,7 @@ export function mountGateway(
         }
         if (err instanceof AppError)
           return jsonAnswer(c, envelope(lang, err.errno, err.data), httpStatusOf(err.errno) as 400);
-        if (isDatabaseUnavailable(err))
-          return jsonAnswer(c, envelope(lang, errno.databaseUnavailable), 503, { 'retry-after': '5' });
+        if (isDatabaseUnavailable(err)) return unavailableAnswer(c, lang);
         deps.logger.error(
           { rid: requestId, endpoint: ep.id, err: errorForLog(err) },
           'gateway handler failed',

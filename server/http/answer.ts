@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
+import { errno } from '../../contract/errno.ts';
 import { JsonText } from './handle.ts';
+import { type Lang, t } from './i18n.ts';
 
 const contentSecurityPolicy = {
   defaultSrc: ["'self'"],
@@ -80,6 +82,17 @@ export function jsonAnswer(
   });
   whole.add(res);
   return res;
+}
+
+/**
+ * The database did not answer within the server's retries (restarting, failing over): HTTP 503 with
+ * `Retry-After`, for the console's API and the gateway alike.
+ */
+export function unavailableAnswer(c: Context, lang: Lang): Response {
+  const code = errno.databaseUnavailable;
+  return jsonAnswer(c, { errno: code, errmsg: t(lang, `errno.${code}`), data: null }, 503, {
+    'retry-after': '5',
+  });
 }
 
 /**

@@ -15,7 +15,7 @@ import { type GatewayRoute, mountGateway } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { mountPay } from '../modules/pay/routes.ts';
-import { addSecurityHeaders, jsonAnswer } from './answer.ts';
+import { addSecurityHeaders, jsonAnswer, unavailableAnswer } from './answer.ts';
 import { declaredTooLarge, readBodyText } from './body.ts';
 import { clientIp } from './clientIp.ts';
 import { AppError, Refusal } from './errors.ts';
@@ -49,7 +49,8 @@ export function contentDisposition(name: string): string {
 
 /**
  * Query parameters as an object: a repeated key becomes an array. Read with `URLSearchParams` (a third of
- * what `c.req.queries()` and its arrays cost a list call); `__proto__` is no parameter of ours.
+ * what `c.req.queries()` and its arrays cost a list call); an empty key is skipped as Hono skipped it, and
+ * `__proto__` is no parameter of ours (assigned, it would replace the object's prototype).
  */
 function queryInput(url: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -57,7 +58,7 @@ function queryInput(url: string): Record<string, unknown> {
   if (start === -1) return out;
   const end = url.indexOf('#', start);
   for (const [key, value] of new URLSearchParams(url.slice(start + 1, end === -1 ? undefined : end))) {
-    if (key === '__proto__') continue;
+    if (key === '' || key === '__proto__') continue;
     const seen = out[key];
     out[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value];
   }
@@ -280,7 +281,7 @@ export function createApp(
         // The database is down (restarting, failing over) past the retries: 503, try again shortly.
         if (isDatabaseUnavailable(err)) {
           log.warn({ rid: meta.requestId, endpoint: ep.id, err: errorForLog(err) }, 'database unavailable');
-          return jsonAnswer(c, envelope(meta.lang, errno.databaseUnavailable), 503, { 'retry-after': '5' });
+          return unavailableAnswer(c, meta.lang);
         }
         log.error({ rid: meta.requestId, endpoint: ep.id, err: errorForLog(err) }, 'handler failed');
         if (user && ep.method === 'POST')

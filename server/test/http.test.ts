@@ -566,6 +566,25 @@ describe.each(engines)('no token from a query string in any log line on %s (issu
   });
   afterAll(() => s.close());
 
+  it('reads a query with hostile keys as if they were absent', async () => {
+    const token = await s.adminToken();
+    const to = s.clock.now();
+    const period = new URLSearchParams({
+      from: new Date(to.getTime() - 86_400_000).toISOString(),
+      to: to.toISOString(),
+      pageSize: '5',
+    });
+    const list = `/api${endpoints.merchantOrder.list.path}`;
+    const plain = await s.request('GET', `${list}?${period}`, { token });
+    expect(plain.json.errno).toBe(errno.ok);
+    for (const query of ['__proto__=1', '__proto__[errno]=1', '=2', 'constructor=3&prototype=4']) {
+      const res = await s.request('GET', `${list}?${query}&${period}`, { token });
+      expect(res.status, query).toBe(200);
+      expect(res.json.errno, query).toBe(errno.ok);
+      expect(res.json.data, query).toEqual(plain.json.data);
+    }
+  });
+
   it('keeps query strings out of the request log, the error log and the operation log', async () => {
     const token = await s.adminToken();
     const info = await s.request('GET', `/api${endpoints.auth.info.path}?token=${token}`);

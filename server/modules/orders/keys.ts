@@ -3,10 +3,20 @@
  * migration 0020), since the orders tables are partitioned by month and a unique index there would have
  * to hold the creation time.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import type { payinOrderKeys, payinOrders, payoutOrderKeys, payoutOrders } from '../../db/schema.ts';
 import { rowsOf } from '../../ledger/index.ts';
+
+/**
+ * The order whose key row matches `where`: its id and creation time pick the one monthly partition to read
+ * (pruned when the statement runs), instead of a probe of every month's index.
+ */
+export const byKeyRow = (
+  orders: typeof payinOrders | typeof payoutOrders,
+  keys: typeof payinOrderKeys | typeof payoutOrderKeys,
+  where: SQL | undefined,
+): SQL => sql`(${orders.id}, ${orders.createdAt}) = (select id, created_at from ${keys} where ${where})`;
 
 /**
  * Whether a merchant order number is held by an order no longer in the tables (its month detached for

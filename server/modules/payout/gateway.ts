@@ -1,10 +1,11 @@
 /** The payout part of the gateway API (GATEWAY.md): create with idempotency, query by either number. */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { payoutGatewayEndpoints } from '../../../contract/gateway.ts';
 import { payoutOrderKeys, payoutOrders } from '../../db/schema.ts';
 import { type GatewayRoute, gatewayRoute } from '../../gateway/app.ts';
 import { AppError } from '../../http/errors.ts';
+import { byKeyRow } from '../orders/keys.ts';
 import { createPayout, gatewayViewOf, type PayoutRequest } from './service.ts';
 
 /** What the contract's schemas answer (the gateway registry keeps schemas untyped). */
@@ -35,7 +36,7 @@ export const payoutGatewayRoutes: GatewayRoute[] = [
       .where(
         and(
           eq(payoutOrders.merchantId, merchant.id),
-          sql`(${payoutOrders.id}, ${payoutOrders.createdAt}) = (select id, created_at from ${payoutOrderKeys} where order_no = ${orderNo})`,
+          byKeyRow(payoutOrders, payoutOrderKeys, eq(payoutOrderKeys.orderNo, orderNo)),
         ),
       );
     if (!o) throw new AppError(errno.notFound);
@@ -47,8 +48,14 @@ export const payoutGatewayRoutes: GatewayRoute[] = [
       .select()
       .from(payoutOrders)
       .where(
-        sql`(${payoutOrders.id}, ${payoutOrders.createdAt}) = (select id, created_at from ${payoutOrderKeys}
-          where merchant_id = ${merchant.id} and merchant_order_no = ${(input as FindInput).merchantOrderNo})`,
+        byKeyRow(
+          payoutOrders,
+          payoutOrderKeys,
+          and(
+            eq(payoutOrderKeys.merchantId, merchant.id),
+            eq(payoutOrderKeys.merchantOrderNo, (input as FindInput).merchantOrderNo),
+          ),
+        ),
       );
     if (!o) throw new AppError(errno.notFound);
     return { data: gatewayViewOf(o) };

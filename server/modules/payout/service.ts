@@ -33,7 +33,7 @@ import { errorForLog } from '../../lib/logger.ts';
 import { cancelPendingApproval } from '../approval/service.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { routesOf } from '../merchant/service.ts';
-import { archivedNumber } from '../orders/keys.ts';
+import { archivedNumber, byKeyRow } from '../orders/keys.ts';
 import { payoutOrderRow } from '../orders/kinds.ts';
 
 export type PayoutOrder = typeof payoutOrders.$inferSelect;
@@ -192,8 +192,11 @@ async function byMerchantOrderNo(tx: Db, merchantId: number, merchantOrderNo: st
     .select()
     .from(payoutOrders)
     .where(
-      sql`(${payoutOrders.id}, ${payoutOrders.createdAt}) = (select id, created_at from ${payoutOrderKeys}
-        where merchant_id = ${merchantId} and merchant_order_no = ${merchantOrderNo})`,
+      byKeyRow(
+        payoutOrders,
+        payoutOrderKeys,
+        and(eq(payoutOrderKeys.merchantId, merchantId), eq(payoutOrderKeys.merchantOrderNo, merchantOrderNo)),
+      ),
     );
   return row;
 }
