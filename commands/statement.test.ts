@@ -35,6 +35,10 @@ const line = (extra: Partial<Contexts['statementLineRow']> = {}): Contexts['stat
   candidateAmount: null,
   slipLineId: null,
   slipNo: null,
+  candidateSlipLineId: null,
+  candidateSlipNo: null,
+  source: 'upload',
+  approvalId: null,
   reason: null,
   resolvedBy: null,
   resolvedAt: null,
@@ -90,6 +94,18 @@ describe('statement commands', () => {
       'statement.rematch',
       'statement.order',
     ]);
+    // A ready line (its UTR and amount name an order) is posted like a proposal.
+    expect(ids(actionsFor(all, 'statementLineRow', line({ status: 'ready', candidateNo: 'PI3' })))).toEqual([
+      'statement.match',
+      'statement.accept',
+      'statement.dismiss',
+      'statement.rematch',
+      'statement.order',
+    ]);
+    // Waiting in a second person's approval: nobody acts on it meanwhile but to look.
+    expect(
+      ids(actionsFor(all, 'statementLineRow', line({ status: 'ready', candidateNo: 'PI3', approvalId: 4 }))),
+    ).toEqual(['statement.rematch', 'statement.order']);
     // A debit waits for a slip line, never for a pay-in.
     expect(ids(actionsFor(all, 'statementLineRow', line({ direction: 'debit' })))).not.toContain(
       'statement.match',
@@ -117,6 +133,11 @@ describe('statement commands', () => {
   it('offers the queue actions only to who holds their endpoints', () => {
     const reader = grants('platform', statement.exceptions.permission, statement.dismiss.permission);
     expect(ids(actionsFor(reader, 'statementLineRow', line()))).toEqual(['statement.dismiss']);
+    // An operator imports and dismisses; posting is finance's.
+    const operator = grants('platform', statement.import.permission, statement.dismiss.permission);
+    expect(ids(actionsFor(operator, 'statementLineRow', line({ status: 'ready' })))).toEqual([
+      'statement.dismiss',
+    ]);
   });
 
   it('links a reconciliation difference to its lines', () => {

@@ -7,11 +7,14 @@ type Line = Contexts['statementLineRow'];
 type AccountRow = Contexts['accountRow'];
 
 const matchDialog = () => import('../src/screens/statement/MatchDialog.tsx');
+const postDialog = () => import('../src/screens/statement/PostDialog.tsx');
 const dismissDialog = () => import('../src/screens/statement/DismissDialog.tsx');
 const downloadImport = () => import('../src/screens/statement/download.ts');
 
-/** Waiting for a person: proposed, or an exception. */
+/** Waiting for a person: ready to post, proposed, or an exception. */
 const open = (l: Line) => statementLine.sets.open.includes(l.status);
+/** What posting takes: a ready or proposed line not waiting for a second person already. */
+const postable = (l: Line) => (l.status === 'ready' || l.status === 'proposed') && l.approvalId === null;
 
 /** A pay-in by its number, its drawer open in the pay-in list (which reaches back 60 days). */
 export const orderPath = (orderNo: string) => `/order?range=60d&order=${encodeURIComponent(orderNo)}`;
@@ -41,16 +44,10 @@ async function dismiss(c: RunContext, lines: readonly Line[]) {
   if (await c.dialog(dismissDialog, { lines })) c.refresh();
 }
 
+/** Posting is a money decision: the dialog asks a reason and the Google code (docs/SECURITY.md). */
 async function accept(c: RunContext, lines: readonly Line[]) {
   if (noneApplies(c, lines)) return;
-  const done = await c.call(statement.accept, { lineIds: lines.map((l) => l.id) });
-  if (done.refused.length)
-    c.toast(
-      'warning',
-      c.t('statement.queue.acceptRefused', { n: done.matched, refused: done.refused.length }),
-    );
-  else c.toast('success', c.t('statement.queue.accepted', { n: done.matched }));
-  c.refresh();
+  if (await c.dialog(postDialog, { lines })) c.refresh();
 }
 
 /**
@@ -110,7 +107,7 @@ export const statementCommands: readonly Command[] = [
     icon: 'link',
     shortcut: 'm',
     needs: [statement.match],
-    when: (l) => open(l) && l.direction === 'credit',
+    when: (l) => open(l) && l.direction === 'credit' && l.approvalId === null,
     run: async (c, line) => {
       if (await c.dialog(matchDialog, { line })) c.refresh();
     },
@@ -122,18 +119,14 @@ export const statementCommands: readonly Command[] = [
     shortcut: 'a',
     needs: [statement.accept],
     bulk: true,
-    run: (c) =>
-      accept(
-        c,
-        c.selection('statementLineRow').filter((l) => l.status === 'proposed'),
-      ),
+    run: (c) => accept(c, c.selection('statementLineRow').filter(postable)),
   }),
   rowAction('statementLineRow', {
     id: 'statement.accept',
     icon: 'check',
     shortcut: 'a',
     needs: [statement.accept],
-    when: (l) => l.status === 'proposed',
+    when: postable,
     run: (c, line) => accept(c, [line]),
   }),
   rowAction('statementLineRow', {
@@ -142,14 +135,18 @@ export const statementCommands: readonly Command[] = [
     shortcut: 'd',
     needs: [statement.dismiss],
     bulk: true,
-    run: (c) => dismiss(c, c.selection('statementLineRow').filter(open)),
+    run: (c) =>
+      dismiss(
+        c,
+        c.selection('statementLineRow').filter((l) => open(l) && l.approvalId === null),
+      ),
   }),
   rowAction('statementLineRow', {
     id: 'statement.dismiss',
     icon: 'close',
     shortcut: 'd',
     needs: [statement.dismiss],
-    when: open,
+    when: (l) => open(l) && l.approvalId === null,
     run: (c, line) => dismiss(c, [line]),
   }),
   // On a row (Shift-R, like the T+N run, which stays the global Shift-R elsewhere): every open line of
@@ -184,6 +181,17 @@ export const statementCommands: readonly Command[] = [
       const { saveImportFile } = await downloadImport();
       if (await saveImportFile(row))
         c.toast('success', c.t('statement.import.downloaded', { fileName: row.fileName }));
+    },
+  }),
+  // Every ready line of the import at once (the money decision of a whole statement).
+  rowAction('statementImportRow', {
+    id: 'statement.post',
+    icon: 'check',
+    shortcut: 'p',
+    needs: [statement.accept],
+    when: (row) => row.wouldPay.count > 0,
+    run: async (c, row) => {
+      if (await c.dialog(postDialog, { import: row })) c.refresh();
     },
   }),
   rowAction('statementImportRow', {

@@ -2,6 +2,7 @@
  * The endpoint registry against everything that must stay in step with it: handlers, locale texts,
  * the OpenAPI document and the permission catalogue. No database.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import en from '../locales/en.json' with { type: 'json' };
 import zh from '../locales/zh_CN.json' with { type: 'json' };
@@ -126,6 +127,23 @@ describe('locales', () => {
     ).toEqual([]);
     expect(a.length).toBeGreaterThan(50);
   });
+
+  it.each(['en', 'zh_CN'])(
+    '%s.json names no key twice in one object (the parser keeps only the last)',
+    (lang) => {
+      const text = readFileSync(new URL(`../locales/${lang}.json`, import.meta.url), 'utf8');
+      const repeated: string[] = [];
+      // Each object's keys, by nesting depth: a key seen again before its object closes is a repeat.
+      const open: Set<string>[] = [];
+      for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"\s*:|[{}]/g)) {
+        if (m[0] === '{') open.push(new Set());
+        else if (m[0] === '}') open.pop();
+        else if (open.at(-1)?.has(m[1]!)) repeated.push(m[1]!);
+        else open.at(-1)?.add(m[1]!);
+      }
+      expect(repeated).toEqual([]);
+    },
+  );
 
   it.each(Object.keys(locales))('%s has no empty or non-text values', (lang) => {
     const bad = leaves(locales[lang as keyof typeof locales])

@@ -65,6 +65,13 @@ export const errno = {
   approvalRequested: 1043,
   /** Bank statements (1050–1059). The file has rows that cannot be read (`data.rows`): nothing was saved. */
   statementRows: 1050,
+  /**
+   * The UTR is on a line of a person's statement (an upload or a paste): paying with it is posting that
+   * line from the exception queue, a money decision (`data.lineId`), not a supplement.
+   */
+  statementNeedsPosting: 1051,
+  /** This user is importing a statement already (one at a time each): wait for it to finish. */
+  statementImportRunning: 1052,
   /** Telegram alerts (1060–1063). No bot token is set: nothing can be sent. */
   telegramNoBot: 1060,
   /** The Telegram group is disabled: enable it before sending it a test message. */

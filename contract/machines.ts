@@ -236,22 +236,28 @@ export const slipLine = machine({
  */
 export const statementLine = machine({
   name: 'statementLine',
-  states: ['new', 'proposed', 'exception', 'matched', 'dismissed'],
+  states: ['new', 'ready', 'proposed', 'exception', 'matched', 'dismissed'],
   initial: 'new',
   final: ['matched', 'dismissed'],
   actions: {
-    /** Paid a pay-in or closed a slip line: by matching, or by a person choosing the order. */
-    match: { from: ['new', 'proposed', 'exception'], to: 'matched' },
+    /**
+     * The bank's word for something a person must still post: a credit of a person's statement (an
+     * upload or a paste) carrying an open pay-in's UTR and amount, or a debit naming a waiting slip line
+     * of the slip paid from its account. Posting it is a money decision (docs/SECURITY.md).
+     */
+    ready: { from: ['new', 'proposed', 'exception'], to: 'ready' },
+    /** Paid a pay-in or closed a slip line: by matching, or by a person posting or choosing the order. */
+    match: { from: ['new', 'ready', 'proposed', 'exception'], to: 'matched' },
     /** One open pay-in of its amount on its account: waits for one click. */
-    propose: { from: ['new', 'exception'], to: 'proposed' },
+    propose: { from: ['new', 'ready', 'exception'], to: 'proposed' },
     /** Nothing it can pay by itself: an amount mismatch, several candidates, or none. */
-    except: { from: ['new', 'proposed', 'exception'], to: 'exception' },
+    except: { from: ['new', 'ready', 'proposed', 'exception'], to: 'exception' },
     /** Set aside with a reason (a refund, the bank's charges, a transfer of our own). */
-    dismiss: { from: ['proposed', 'exception'], to: 'dismissed' },
+    dismiss: { from: ['ready', 'proposed', 'exception'], to: 'dismissed' },
   },
   sets: {
     /** Waiting for a person: the exception queue. */
-    open: ['proposed', 'exception'],
+    open: ['ready', 'proposed', 'exception'],
   },
 });
 

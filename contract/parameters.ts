@@ -7,7 +7,7 @@
  * decimal strings on the wire, as every amount of the API (`toWire` / `fromWire`).
  */
 import * as z from 'zod/mini';
-import { amountOrZero, formatMinor, maxMinor } from './money.ts';
+import { amountOrZero, formatMinor } from './money.ts';
 import { noControlsButBreaks } from './schemas.ts';
 
 export const parameterKinds = ['switch', 'minutes', 'seconds', 'timeZone', 'time', 'money', 'text'] as const;
@@ -16,8 +16,14 @@ export type ParameterKind = (typeof parameterKinds)[number];
 /** Limits the schemas use, also named by the refusal messages. */
 export const parameterLimits = {
   minutes: { min: 1, max: 1440 },
-  /** A callback schedule: 1–20 waits, each at most a day. */
-  seconds: { min: 0, max: 86_400, items: 20 },
+  /**
+   * A callback schedule: 1–20 waits, each at most a day; the first may be 0 (at once), every retry waits at
+   * least `retryMin` seconds and no less than the one before (a receiver that is down is not hammered).
+   */
+  seconds: { min: 0, max: 86_400, items: 20, retryMin: 5 },
+  /** Amounts (minor units); the threshold of maker–checker at most 1,00,00,000.00 (one crore): lower is stricter. */
+  money: { min: 0, max: 1_000_000_000 },
+  threshold: { min: 0, max: 1_000_000_000 },
   text: { max: 500 },
 } as const;
 
@@ -32,12 +38,22 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-const minor = z.number().check(z.int(), z.minimum(0), z.maximum(maxMinor));
-const { minutes, seconds, text } = parameterLimits;
+const { minutes, seconds, money, threshold, text } = parameterLimits;
+const minor = z.number().check(z.int(), z.minimum(money.min), z.maximum(money.max));
+
+/** Retries wait at least `retryMin` seconds each and never less than the retry before. */
+const sensibleSchedule = (waits: readonly number[]) =>
+  waits.every((w, i) => i === 0 || (w >= seconds.retryMin && w >= waits[i - 1]!));
 
 export const parameterDefs = {
   /** Platform users must bind a Google key before anything else (REQUIRE_GOOGLE_AUTH=1 forces it for everyone). */
-  require_google_auth: { kind: 'switch', schema: z.boolean(), default: false },
+  require_google_auth: {
+    kind: 'switch',
+    schema: z.boolean(),
+    default: false,
+    // Switching the control off takes a second platform user.
+    fourEyes: (before: unknown, after: unknown) => before === true && after === false,
+  },
   /** Minutes a payer has to pay before a pay-in turns `unpaid`. */
   payin_expiry_minutes: {
     kind: 'minutes',
@@ -49,7 +65,7 @@ export const parameterDefs = {
     kind: 'seconds',
     schema: z
       .array(z.number().check(z.int(), z.minimum(seconds.min), z.maximum(seconds.max)))
-      .check(z.minLength(1), z.maxLength(seconds.items)),
+      .check(z.minLength(1), z.maxLength(seconds.items), z.refine(sensibleSchedule)),
     default: [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400],
   },
   /**
@@ -69,8 +85,17 @@ export const parameterDefs = {
   },
   /** Smallest settlement application, in minor units. */
   min_settlement_amount: { kind: 'money', schema: minor, default: 10_000 },
-  /** Above this amount (minor units) a second platform user must approve (maker–checker). */
-  maker_checker_threshold: { kind: 'money', schema: minor, default: 10_000_000 },
+  /**
+   * What one user may decide alone, and one wallet receive that way, over a rolling day (minor units);
+   * beyond it a second platform user approves (maker–checker, contract/doors.ts).
+   */
+  maker_checker_threshold: {
+    kind: 'money',
+    schema: z.number().check(z.int(), z.minimum(threshold.min), z.maximum(threshold.max)),
+    default: 10_000_000,
+    // Raising the limit of what one person decides alone takes a second platform user.
+    fourEyes: (before: unknown, after: unknown) => Number(after) > Number(before),
+  },
   /** Imported statement lines are matched to orders at once; off, they wait for a rematch by hand. */
   statement_auto_match: { kind: 'switch', schema: z.boolean(), default: true },
   /** Plain text the pay page shows payers (how to reach support); empty shows nothing. */
@@ -112,9 +137,16 @@ export function fromWire<K extends ParameterKey>(key: K, value: unknown): Parame
   return validParameter(key, value);
 }
 
+/** Whether changing `key` from `before` to `after` weakens a control: then a second platform user decides. */
+export function needsFourEyes(key: ParameterKey, before: unknown, after: unknown): boolean {
+  const def = parameterDefs[key];
+  return 'fourEyes' in def ? def.fourEyes(before, after) : false;
+}
+
 /** The refusal message's locale key and values for a kind. */
 export function invalidMessage(key: ParameterKey): [string, Record<string, unknown>] {
   const kind = parameterDefs[key].kind;
+  const range = key === 'maker_checker_threshold' ? threshold : money;
   const params =
     kind === 'minutes'
       ? minutes
@@ -122,6 +154,6 @@ export function invalidMessage(key: ParameterKey): [string, Record<string, unkno
         ? seconds
         : kind === 'text'
           ? text
-          : { max: formatMinor(maxMinor) };
+          : { min: formatMinor(range.min), max: formatMinor(range.max) };
   return [`parameters.invalid.${kind}`, params];
 }

@@ -23,20 +23,25 @@ export const payAccount = z.object({
   vpa: z.nullable(z.string()),
 });
 
-/** `GET /pay/:orderNo/info`. */
+/**
+ * `GET /pay/:orderNo/info`. Anyone holding the order number reads it, so it tells what a payer needs to
+ * pay an open order and, once the order is paid, expired or closed, its outcome alone: no amount, no
+ * deadline, no account, no UTR.
+ */
 export const payInfo = z.object({
   orderNo: z.string(),
   status: z.enum(payPageStatuses),
-  amount: moneyOut,
-  currency: z.string(),
-  expiresAt: z.string(),
+  /** While pending only. */
+  amount: z.nullable(moneyOut),
+  currency: z.nullable(z.string()),
+  expiresAt: z.nullable(z.string()),
   /** The server's clock when it answered: the countdown runs on it, not on the phone's clock. */
   now: z.string(),
   account: z.nullable(payAccount),
   /** `upi://pay?pa=…&pn=…&am=…&cu=INR&tn=<order no>`, and the same as a QR code (SVG text). */
   upiUri: z.nullable(z.string()),
   qrSvg: z.nullable(z.string()),
-  /** The UTR the payer already submitted (normalised), or null. */
+  /** While pending: the UTR the payer already submitted, its last four characters only (`••••1234`). */
   payerUtr: z.nullable(z.string()),
   returnUrl: z.nullable(z.string()),
   /** The platform's words for payers (parameter `pay_page_support_text`), plain text; null when empty. */

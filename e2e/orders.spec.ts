@@ -258,6 +258,11 @@ test('payouts: keyboard only, a merchant pastes the payee and sends a single tra
   await page.keyboard.press('Enter');
   await expect(form.getByText('The verification code is exactly 6 digits')).toBeVisible();
   await page.keyboard.type(await nextCode(merchantUser.secret));
+  // Enter opens the review; its confirm button has the focus, and only it sends.
+  await page.keyboard.press('Enter');
+  const review = form.getByRole('region', { name: 'Payout to confirm' });
+  await expect(review).toContainText('One thousand five hundred rupees');
+  await expect(review.getByRole('button', { name: 'Send payout' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByText(/Payout PO\d+ of 1,500\.00 is queued/)).toBeVisible();
   await expect(form).toBeHidden();
@@ -404,10 +409,14 @@ test('payouts: with the mouse, a merchant pastes a spreadsheet row and sends a s
   // A wrong IFSC is refused next to its field before anything is sent.
   await form.getByLabel('IFSC').fill('SBIN4321');
   await form.getByLabel('Google code').fill(await nextCode(merchantUser.secret));
-  await form.getByRole('button', { name: 'Send payout' }).click();
+  await form.getByRole('button', { name: 'Review payout' }).click();
   await expect(form.getByText('An IFSC looks like ABCD0123456')).toBeVisible();
   await form.getByLabel('IFSC').fill('SBIN0004321');
-  await form.getByRole('button', { name: 'Send payout' }).click();
+  await form.getByRole('button', { name: 'Review payout' }).click();
+  await form
+    .getByRole('region', { name: 'Payout to confirm' })
+    .getByRole('button', { name: 'Send payout' })
+    .click();
   await expect(page.getByText(/Payout PO\d+ of 2,250\.50 is queued/)).toBeVisible();
   await expect(
     page

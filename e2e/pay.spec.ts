@@ -1,5 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { lastDays } from './orders-support.ts';
+import { lastDays, platformOperator } from './orders-support.ts';
+import { postByApi } from './statement-support.ts';
 import { Api, adminPassword, type BankMerchant, createBankMerchant, gatewayPayin } from './support.ts';
 
 // The bank channel's pay page as a payer sees it: a bank channel, a public account bound to it and a
@@ -49,7 +50,7 @@ async function shoot(page: Page, name: string) {
   await page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
 }
 
-test('a payer on a phone submits a UTR; the bank statement holding it pays the order, and the page says so', async ({
+test('a payer on a phone submits a UTR; the bank statement holding it, posted, pays the order, and the page says so', async ({
   browser,
 }) => {
   const { orderNo, path } = await newPayin('1500.00');
@@ -95,10 +96,10 @@ test('a payer on a phone submits a UTR; the bank statement holding it pays the o
   );
   expect(order).toMatchObject({ payerUtr: paidWith, status: 'pending' });
 
-  // The operator imports the account's statement, whose credit carries that UTR and amount: the order
-  // turns paid by itself, and the payer's page (polling) says so.
+  // The operator imports the account's statement, whose credit carries that UTR and amount: ready to
+  // post; once a finance user posts it the order is paid, and the payer's page (polling) says so.
   const day = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Kolkata' });
-  const imported = await bank.admin.ok<{ counts: { new: number; matched: number } }>(
+  const imported = await bank.admin.ok<{ importId: number; counts: { new: number; ready: number } }>(
     'POST',
     '/statement/import',
     {
@@ -114,7 +115,13 @@ test('a payer on a phone submits a UTR; the bank statement holding it pays the o
       text: `Date,Narration,Credit\n${day},UPI-${paidWith}-ASHA RAO,1500.00\n`,
     },
   );
-  expect(imported.counts).toMatchObject({ new: 1, matched: 1 });
+  expect(imported.counts).toMatchObject({ new: 1, ready: 1 });
+  expect(await bank.admin.ok('GET', '/merchantOrder/info', { id: String(row.id) })).toMatchObject({
+    status: 'pending',
+  });
+  expect(await postByApi(await platformOperator(bank.admin), imported.importId)).toMatchObject({
+    matched: 1,
+  });
   expect(await bank.admin.ok('GET', '/merchantOrder/info', { id: String(row.id) })).toMatchObject({
     status: 'paid',
     paidBy: 'statement',

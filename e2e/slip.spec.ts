@@ -113,6 +113,11 @@ test('keyboard only: write a slip, the file downloads; mark its line withdrawn; 
   await expect(format).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(format).toHaveValue('hdfc_bulk');
+  // The public account the bank pays it from: only its statement's debits may propose closing the line.
+  const paidFrom = dialog.getByLabel('Paid from');
+  await tabTo(paidFrom);
+  await page.keyboard.press('ArrowDown');
+  await expect(paidFrom).not.toHaveValue('');
   const mine = dialog.getByRole('checkbox', { name: `Settlement ${settlementNo}` });
   await tabTo(mine);
   await page.keyboard.press('Space');

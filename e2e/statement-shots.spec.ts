@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { adminApi, platformOperator, signIn } from './orders-support.ts';
 import { setLanguage, shooter, widths } from './shots.ts';
-import { bankWorkspace, hdfcStatement, importByApi } from './statement-support.ts';
+import { bankWorkspace, hdfcStatement, importByApi, postByApi } from './statement-support.ts';
 import { watchConsole } from './support.ts';
 
 // Screenshots of the bank statement screens for people to look at, in both languages, at 1280 and 800 px:
@@ -31,9 +31,11 @@ test('statement import preview, exception queue, reconciliation', async ({ brows
     `31/11/26,NEFT CR-SBIN0001234-RAVI KUMAR-SBIN426305${bank.stamp.slice(-6)},,${day},,"25,000.00","1,50,000.00"`,
     `${day},IMPS-631612345679-MEERA S-HDFC-XXXXXX1234-REFUND,0000631612345679,${day},"2,000.00",,"90,000.00"`,
   ].join('\n');
-  // The queue and the reconciliation: the statement imported (one line pays, one is ambiguous).
+  // The queue and the reconciliation: the statement imported (one line ready to post, one proposed, one
+  // ambiguous), then its ready line posted by finance.
   const imported = await importByApi(admin, bank, statement);
-  expect(imported.counts).toMatchObject({ matched: 1, proposed: 1, exceptions: 3 });
+  expect(imported.counts).toMatchObject({ ready: 1, proposed: 1, exceptions: 3 });
+  expect(await postByApi(operator, imported.importId)).toMatchObject({ matched: 1 });
   await admin.dispose();
 
   const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });

@@ -1,6 +1,7 @@
 import { expect, request } from '@playwright/test';
 import { formatMinor, toMinor } from '../contract/money.ts';
-import { type Api, baseURL } from './support.ts';
+import { nextCode, type Operator } from './orders-support.ts';
+import { Api, baseURL } from './support.ts';
 
 export interface BankPayin {
   orderNo: string;
@@ -157,9 +158,27 @@ export async function importByApi(admin: Api, w: BankWorkspace, text: string) {
   );
   const hdfc = mappings.list.find((m) => m.preset === 'hdfc');
   if (!hdfc) throw new Error('no HDFC preset');
-  return admin.ok<{ counts: Record<string, number> }>('POST', '/statement/import', {
+  return admin.ok<{ importId: number; counts: Record<string, number> }>('POST', '/statement/import', {
     accountId: w.accountId,
     mapping: hdfc.mapping,
     text,
   });
+}
+
+/**
+ * Posts an import's ready lines as `user` (a key holder: posting is a money decision, docs/SECURITY.md),
+ * signed in afresh; answers what it paid.
+ */
+export async function postByApi(user: Operator, importId: number) {
+  const api = await Api.create();
+  try {
+    await api.signInWithCode(user.username, user.password, await nextCode(user.secret));
+    return await api.ok<{ matched: number; approval: unknown }>('POST', '/statement/accept', {
+      importId,
+      reason: 'statement checked',
+      code: await nextCode(user.secret),
+    });
+  } finally {
+    await api.dispose();
+  }
 }

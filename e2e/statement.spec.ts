@@ -1,14 +1,15 @@
 /**
  * Bank statements end to end: a bank channel with one public account and a merchant routed to it (set
  * up by API); three pay-ins, two of one amount and one whose payer submitted a UTR on the pay page.
- * (a) An operator imports a statement holding that UTR and amount through the import screen (preview,
- * then import): the order turns paid by itself. (b) The statement's other credit, of the shared amount
- * without a UTR, waits in the exception queue as ambiguous and is resolved by keys only (focus the row,
- * m, the order number, Enter): that order is paid. (c) A proposal is accepted with a, and two checked
- * lines (an amount mismatch and an unmatched credit) are dismissed at once with d and a reason.
+ * (a) A statement holding that UTR and amount is imported through the import screen (preview, then
+ * import): the order is ready to post, not paid; posting it (reason, Google code) pays it. (b) The
+ * statement's other credit, of the shared amount without a UTR, waits in the exception queue as
+ * ambiguous and is resolved by keys only (focus the row, m, the order number, the reason, the code,
+ * Enter): that order is paid. (c) A proposal is posted with a, and two checked lines (an amount mismatch
+ * and an unmatched credit) are dismissed at once with d and a reason.
  */
 import { expect, type Page, test } from '@playwright/test';
-import { adminApi, type Operator, platformOperator, signIn } from './orders-support.ts';
+import { adminApi, nextCode, type Operator, platformOperator, signIn } from './orders-support.ts';
 import { type BankWorkspace, bankWorkspace, hdfcStatement } from './statement-support.ts';
 import { type Api, watchConsole } from './support.ts';
 
@@ -43,7 +44,7 @@ test.afterAll(async () => {
 const status = async (orderNo: string) =>
   (await admin.ok<{ status: string }>('GET', '/merchantOrder/info', { orderNo })).status;
 
-test('an imported statement line carrying the payer’s UTR and amount pays the order by itself', async () => {
+test('an imported statement line carrying the payer’s UTR and amount is ready to post; posting it pays the order', async () => {
   test.setTimeout(90_000);
   const { withUtr } = bank;
   expect(await status(withUtr.orderNo)).toBe('pending');
@@ -76,8 +77,20 @@ test('an imported statement line carrying the payer’s UTR and amount pays the 
   await importButton.click();
   const result = page.getByRole('region', { name: 'Imported', exact: true });
   await expect(result).toBeVisible({ timeout: 20_000 });
-  await expect(result.locator('.totals-item').filter({ hasText: 'Matched' })).toContainText('1');
+  await expect(result.locator('.totals-item').filter({ hasText: 'Ready to post' })).toContainText('1');
   await expect(result.getByRole('link', { name: /Exceptions waiting in the queue/ })).toBeVisible();
+  // Evidence, not a decision: nothing is paid until a finance user posts it.
+  expect(await status(withUtr.orderNo)).toBe('pending');
+  await expect(result.getByRole('status').filter({ hasText: 'Ready to post: ' })).toBeVisible();
+  await result.getByRole('button', { name: 'Post import' }).click();
+  const post = page.getByRole('dialog', { name: 'Post import' });
+  await expect(post.getByLabel('Reason')).toBeFocused();
+  await page.keyboard.type('HDFC statement of this morning');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(await nextCode(operator.secret));
+  await page.keyboard.press('Enter');
+  await expect(post).toBeHidden();
+  await expect(page.getByText('Posted: 1 paid or closed')).toBeVisible();
   expect(await status(withUtr.orderNo)).toBe('paid');
 
   // The import is listed with its kept file; the order list shows the order paid.
@@ -115,6 +128,12 @@ test('an ambiguous credit is matched to an order from the exception queue by key
   await expect(dialog.getByLabel('Order number')).toBeFocused();
   await page.keyboard.type(second.orderNo);
   await expect(dialog.getByTestId('match-order')).toContainText(second.orderNo);
+  // Paying with a statement is a money decision: a reason and the Google code.
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByLabel('Reason')).toBeFocused();
+  await page.keyboard.type('Payer sent the bank slip');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(await nextCode(operator.secret));
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
   await expect(grid.getByRole('row').filter({ hasText: 'Ambiguous' })).toHaveCount(0);
@@ -122,7 +141,7 @@ test('an ambiguous credit is matched to an order from the exception queue by key
   expect(await status(first.orderNo), 'the other candidate stays waiting').toBe('pending');
 });
 
-test('a proposal is accepted with a; two checked lines are dismissed at once with d and a reason', async () => {
+test('a proposal is posted with a; two checked lines are dismissed at once with d and a reason', async () => {
   test.setTimeout(90_000);
   const alone = bank.alone!;
   expect(await status(alone.orderNo)).toBe('pending');
@@ -133,6 +152,13 @@ test('a proposal is accepted with a; two checked lines are dismissed at once wit
 
   await rows.filter({ hasText: 'Proposed' }).click();
   await page.keyboard.press('a');
+  const post = page.getByRole('dialog', { name: 'Post line' });
+  await expect(post.getByLabel('Reason')).toBeFocused();
+  await page.keyboard.type('One open order of this amount');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(await nextCode(operator.secret));
+  await page.keyboard.press('Enter');
+  await expect(post).toBeHidden();
   await expect(rows.filter({ hasText: 'Proposed' })).toHaveCount(0);
   expect(await status(alone.orderNo)).toBe('paid');
 

@@ -49,6 +49,12 @@ export class Api {
     this.token = data.token;
   }
 
+  /** Signs in with the password and a Google code (users with a key: money actions need one). */
+  async signInWithCode(username: string, password: string, code: string): Promise<void> {
+    const data = await this.ok<{ token: string }>('POST', '/auth/login', { username, password, code });
+    this.token = data.token;
+  }
+
   async dispose(): Promise<void> {
     await this.http.dispose();
   }

@@ -82,7 +82,7 @@ function money(amount: string, currency: string): string {
 }
 
 function remainingMs(): number {
-  return info ? Date.parse(info.expiresAt) - (Date.now() + (skewMs ?? 0)) : 0;
+  return info?.expiresAt ? Date.parse(info.expiresAt) - (Date.now() + (skewMs ?? 0)) : 0;
 }
 
 function mmss(ms: number): string {
@@ -204,8 +204,8 @@ function pendingView(order: PayInfo) {
       h(
         'div',
         { class: 'amount-row' },
-        h('span', { class: 'big', 'data-testid': 'amount' }, money(order.amount, order.currency)),
-        copyButton(order.amount, t('payExactly')),
+        h('span', { class: 'big', 'data-testid': 'amount' }, money(order.amount ?? '', order.currency ?? '')),
+        copyButton(order.amount ?? '', t('payExactly')),
       ),
       h('p', { class: 'time' }, t('timeLeft'), ' ', countdown),
     ),

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { demoEnabled, simulatorOn } from './config.ts';
 import { inTransaction } from './db/index.ts';
 import { channels, userRoles, users } from './db/schema.ts';
-import { type DemoAccount, type DemoSeed, demoFinanceUser, seedDemo } from './demo.ts';
+import { type DemoAccount, type DemoSeed, demoPlatformUsers, seedDemo } from './demo.ts';
 import type { Deps } from './deps.ts';
 import { ensureAccounts, platformAccount } from './ledger/index.ts';
 import { hashPassword } from './lib/crypto.ts';
@@ -21,8 +21,8 @@ export interface FirstStart {
   adminPassword?: string;
   /** The demo merchants' owners, when the demo workspace was seeded at this start. */
   demo?: DemoAccount[];
-  /** The demo's second platform user (maker–checker needs two), when the demo was seeded at this start. */
-  demoFinance?: { username: string; password: string; note: string };
+  /** The demo's other platform users (maker–checker needs two), when the demo was seeded at this start. */
+  demoPlatform?: { username: string; password: string; note: string }[];
   /** Demo pay-ins whose channel callback was lost: a UTR check finds the payment, a supplement settles it. */
   lostCallbacks?: DemoSeed['lostCallbacks'];
 }
@@ -88,7 +88,7 @@ export async function bootstrap(deps: Deps): Promise<FirstStart> {
     });
     if (seeded) {
       out.demo = seeded.accounts;
-      out.demoFinance = demoFinanceUser;
+      out.demoPlatform = demoPlatformUsers;
       out.lostCallbacks = seeded.lostCallbacks;
     }
   }

@@ -148,12 +148,15 @@ describe.each(engines)('demo workspace on %s', (engine) => {
     ).toEqual({ withdrawn: 1, to_be_withdrawn: 1 });
     // The finance user signs in: maker–checker has its second person.
     expect(await s.login(demoFinanceUser.username, demoFinanceUser.password)).toBeTruthy();
-    expect(first.demoFinance).toMatchObject({ username: demoFinanceUser.username });
+    expect(first.demoPlatform).toContainEqual(
+      expect.objectContaining({ username: demoFinanceUser.username }),
+    );
   });
 
   it('collects into a public account and three donor cards, and its statement leaves work in the queue', async () => {
     expect(await n(sql`select count(*)::int as n from receiving_accounts where kind = 'card'`)).toBe(3);
-    expect(await n(sql`select count(*)::int as n from receiving_accounts where kind = 'public'`)).toBe(1);
+    // The ICICI collection account, and the HDFC account the slips are paid from.
+    expect(await n(sql`select count(*)::int as n from receiving_accounts where kind = 'public'`)).toBe(2);
     const lines = await q<{ status: string; kind: string | null; n: number }>(
       sql`select status, exception_kind as kind, count(*)::int as n from statement_lines group by 1, 2`,
     );
@@ -164,6 +167,14 @@ describe.each(engines)('demo workspace on %s', (engine) => {
     expect(count('dismissed')).toBe(1);
     for (const kind of ['amount_mismatch', 'ambiguous', 'unmatched'])
       expect(count('exception', kind), kind).toBe(1);
+    // The operator imported it (evidence); finance posted what it paid (the money decision).
+    const [imp] = await q<{ importer: string; poster: string }>(
+      sql`select u.username as importer, r.username as poster from statement_imports i
+        join users u on u.id = i.created_by
+        join statement_lines l on l.import_id = i.id and l.status = 'matched' and l.payin_id is not null
+        join users r on r.id = l.resolved_by limit 1`,
+    );
+    expect(imp).toEqual({ importer: 'arjun', poster: 'priya' });
     // Each matched credit paid its order once, proved by the statement.
     expect(
       await n(sql`select count(*)::int as n from payin_orders o join statement_lines l on l.payin_id = o.id

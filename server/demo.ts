@@ -27,20 +27,27 @@ import {
   users,
   webhookEvents,
 } from './db/schema.ts';
-import { demoAgent, demoFinanceUser, demoMerchantSpecs, demoUsernames } from './demo/business.ts';
+import {
+  demoAgent,
+  demoFinanceUser,
+  demoMerchantSpecs,
+  demoOperatorUser,
+  demoPlatformUsers,
+  demoUsernames,
+} from './demo/business.ts';
 import { settleQueuedCallbacks } from './demo/callbacks.ts';
 import { openMerchants, scheduleReceiversDown } from './demo/merchants.ts';
 import { type LostCallback, planPayins, schedulePayins } from './demo/payins.ts';
 import { planPayouts, schedulePayouts } from './demo/payouts.ts';
 import { openReceiving } from './demo/receiving.ts';
 import { openSeed } from './demo/seed.ts';
-import { openFinanceUser, scheduleSettlements, scheduleTnRuns } from './demo/settlements.ts';
+import { openPlatformUser, scheduleSettlements, scheduleTnRuns } from './demo/settlements.ts';
 import { scheduleRecharges, scheduleTransfers } from './demo/wallets.ts';
 import type { Deps } from './deps.ts';
 import { businessTimeZoneOf, rebuildOrderStats } from './modules/dashboard/stats.ts';
 
 export { demoCallbackUrls, mountDemoSink } from './demo/callbacks.ts';
-export { demoAgent, demoFinanceUser, demoMerchantSpecs, demoUsernames };
+export { demoAgent, demoFinanceUser, demoMerchantSpecs, demoOperatorUser, demoPlatformUsers, demoUsernames };
 
 export interface DemoAccount {
   merchant: string;
@@ -134,7 +141,8 @@ async function seedNotices(deps: Deps, tx: Db) {
 async function seedInto(deps: Deps, tx: Db, seedNumber: number): Promise<DemoSeed> {
   const seed = await openSeed(deps, tx, seedNumber);
   const ms = await openMerchants(seed);
-  const finance = await openFinanceUser(seed);
+  const finance = await openPlatformUser(seed, demoFinanceUser);
+  const operator = await openPlatformUser(seed, demoOperatorUser);
 
   // The plan, drawn from the seeded generator; then its steps on the timeline, run in time order. The
   // order of these calls is the order of the draws: changing it changes the workspace.
@@ -149,7 +157,7 @@ async function seedInto(deps: Deps, tx: Db, seedNumber: number): Promise<DemoSee
   await scheduleTnRuns(seed);
   scheduleSettlements(seed, ms, finance);
   await seed.run();
-  await openReceiving(seed, ms, finance);
+  await openReceiving(seed, ms, { finance, operator });
 
   await settleQueuedCallbacks(seed);
   // The simulator adapter stamps its books with database time; give them the time of their orders.

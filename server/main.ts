@@ -64,10 +64,8 @@ function announce(url: string, engine: string, first: FirstStart) {
     lines.push(
       `  Demo merchant ${m.merchant} ${m.name}: user "${m.username}", password "${m.password}" (${m.note})`,
     );
-  if (first.demoFinance)
-    lines.push(
-      `  Demo platform user: "${first.demoFinance.username}", password "${first.demoFinance.password}" (${first.demoFinance.note})`,
-    );
+  for (const u of first.demoPlatform ?? [])
+    lines.push(`  Demo platform user: "${u.username}", password "${u.password}" (${u.note})`);
   // Without SMTP every code lands in the outbox: whoever reads it can sign in as anyone.
   if (!config.smtpUrl) {
     logger.warn(outboxNotice);

@@ -16,6 +16,9 @@ export const approvalActions = [
   'payout.markSuccess',
   'wallet.adjust',
   'agentCommission.pay',
+  'statement.pay',
+  'recharge.confirm',
+  'parameter.update',
 ] as const;
 export type ApprovalAction = (typeof approvalActions)[number];
 
@@ -38,6 +41,8 @@ export const approvalRow = z.object({
   summary: z.array(z.object({ key: z.string(), value: z.string() })),
   /** Why the requester asked. */
   reason: z.string(),
+  /** Who may not decide it besides the requester: the importers of the statement it pays from. */
+  barred: z.array(z.string()),
   status: approvalStatus,
   requestedBy: z.string(),
   requestedAt: z.string(),

@@ -33,6 +33,9 @@ export const slipRow = z.object({
   /** Lines by state: still at the bank, marked withdrawn, dropped. */
   lineCounts: z.object({ toBeWithdrawn: z.number(), withdrawn: z.number(), defunct: z.number() }),
   fileName: z.string(),
+  /** The public account the bank pays it from (null: a slip written before it was asked). */
+  accountId: z.nullable(z.number()),
+  accountLabel: z.nullable(z.string()),
   createdBy: z.string(),
   createdAt: z.string(),
   decidedBy: z.nullable(z.string()),
@@ -107,6 +110,11 @@ export const withdrawalSlip = {
     grants,
     input: strictObject({
       format: slipFormat,
+      /**
+       * The public account the bank pays it from: only that account's statement debits may propose
+       * closing its lines.
+       */
+      accountId: id,
       settlementIds: objectIds,
       payoutIds: objectIds,
       code: code6,

@@ -2,19 +2,26 @@
  * Bank statements (OPERATIONS.md section 2; docs/STATEMENTS.md): a receiving account's statement is
  * imported (CSV, XLSX or pasted text, read through a mapping saved per bank or given inline), previewed
  * with per-row errors first, saved once per line (re-importing adds nothing), and matched against the
- * pay-ins routed to the account: a credit carrying a pending order's UTR and amount pays it; what cannot
- * pay by itself waits in the exception queue for a person (match to an order, or dismiss with a reason).
- * Debits close withdrawal-slip lines by reference. Platform users only.
+ * pay-ins routed to the account. A person's statement (an upload or a paste) is evidence, not a decision
+ * (docs/SECURITY.md): a credit carrying an open order's UTR and amount, or a debit naming a waiting slip
+ * line, becomes `ready`, and pays or closes only when a finance user posts it with a Google code and a
+ * reason (`accept`), within the day's sums of maker–checker (contract/doors.ts `statement.pay`). What
+ * cannot pay waits in the exception queue (match to an order, or dismiss with a reason). Platform users
+ * only: operators import and read, finance decides money.
  */
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { statementLine } from '../machines.ts';
 import { moneyOut } from '../money.ts';
-import { actionReason, id, listOf, okFlag, page, pageSize, strictObject } from '../schemas.ts';
+import { actionReason, code6, id, listOf, okFlag, page, pageSize, strictObject } from '../schemas.ts';
 import { statementMapping } from '../statementMapping.ts';
+import { statementSources } from '../statementSource.ts';
 import { businessDay } from './tn.ts';
 
+/** Reading and importing evidence. */
 const grants = { platform: ['operator', 'finance'] } as const;
+/** Deciding money with it (posting, matching): a money door, finance only. */
+const moneyGrants = { platform: ['finance'] } as const;
 
 /** A statement file may be at most 10 MB (server/modules/statement/read.ts); base64 makes it 4/3 larger. */
 export const maxStatementUploadBytes = 14 * 1024 * 1024;
@@ -73,11 +80,19 @@ export const importCounts = z.object({
   /** Saved by this import (0 for a dry run: the lines that would be). */
   new: z.number(),
   duplicates: z.number(),
-  /** Of the new lines: paid an order or closed a slip line, proposed for one click, waiting as exceptions. */
+  /**
+   * Of the new lines: matched (a feed's line paid an order, or a line proved an order already paid),
+   * ready to post (a person's line that would pay an order or close a slip line), proposed for one click,
+   * waiting as exceptions.
+   */
   matched: z.number(),
+  ready: z.number(),
   proposed: z.number(),
   exceptions: z.number(),
 });
+
+/** What an import's ready lines would pay (credits) when posted: their count and sum. */
+export const wouldPay = z.object({ count: z.number(), sum: moneyOut });
 
 export const importRow = z.object({
   id: z.number(),
@@ -85,6 +100,8 @@ export const importRow = z.object({
   accountLabel: z.string(),
   fileName: z.string(),
   format: z.string(),
+  /** `upload`, `paste` or `feed`: only a feed's lines pay by themselves. */
+  source: z.enum(statementSources),
   size: z.number(),
   sha256: z.string(),
   mappingName: z.nullable(z.string()),
@@ -94,6 +111,8 @@ export const importRow = z.object({
   processed: z.number(),
   counts: importCounts,
   gaps: z.array(statementGap),
+  /** Its credits ready to post now. */
+  wouldPay,
   createdBy: z.nullable(z.string()),
   createdAt: z.string(),
   finishedAt: z.nullable(z.string()),
@@ -117,6 +136,13 @@ export const statementLineRow = z.object({
   /** The withdrawal-slip line a debit closed, and its slip. */
   slipLineId: z.nullable(z.number()),
   slipNo: z.nullable(z.string()),
+  /** The waiting slip line a `ready` debit would close when posted, and its slip. */
+  candidateSlipLineId: z.nullable(z.number()),
+  candidateSlipNo: z.nullable(z.string()),
+  /** Where the statement came from (`upload`, `paste`, `feed`). */
+  source: z.enum(statementSources),
+  /** The pending approval request it waits in (posted above the day's sums), or null. */
+  approvalId: z.nullable(z.number()),
   reason: z.nullable(z.string()),
   resolvedBy: z.nullable(z.string()),
   resolvedAt: z.nullable(z.string()),
@@ -200,6 +226,8 @@ export const statement = {
       /** The saved import (null for a dry run). */
       importId: z.nullable(z.number()),
       counts: importCounts,
+      /** What its ready lines would pay when posted (nothing for a dry run). */
+      wouldPay,
       errors: z.array(statementRowError),
       gaps: z.array(statementGap),
       /** The first 100 lines as read. */
@@ -263,7 +291,7 @@ export const statement = {
     grants,
     input: z.object({
       accountId: z.optional(id),
-      kind: z.optional(z.enum([...exceptionKinds, 'proposed'])),
+      kind: z.optional(z.enum([...exceptionKinds, 'proposed', 'ready'])),
       page,
       pageSize,
     }),
@@ -275,26 +303,47 @@ export const statement = {
   }),
   /**
    * Resolves an open credit line by paying the chosen pay-in with it (a supplement whose source is the
-   * line). Refused when the amounts differ, the order cannot be supplemented, or the line's UTR is used.
+   * line), on the caller's Google code and reason. Refused when the amounts differ, the order cannot be
+   * supplemented, or the line's UTR is used; beyond the day's sums it is recorded as an approval request
+   * (1043 with `approvalId`) a second platform user decides, never the caller or the statement's importer.
    */
   match: endpoint({
     method: 'POST',
     path: '/statement/match',
     caller: 'platform',
-    grants,
-    input: strictObject({ lineId: id, orderId: id }),
+    grants: moneyGrants,
+    input: strictObject({ lineId: id, orderId: id, reason: actionReason, code: code6 }),
     output: statementLineRow,
   }),
-  /** Accepts proposals: each proposed line pays the order it proposes. */
+  /**
+   * Posts lines (`lineIds`, or every ready line of `importId`), on the caller's Google code and reason:
+   * a ready or proposed credit pays the order it names, a ready debit closes its slip line by the slip's
+   * own rule. Each line on its own: one refused leaves the others done. Credits beyond the day's sums
+   * wait together in one approval request (`approval`) for a second platform user.
+   */
   accept: endpoint({
     method: 'POST',
     path: '/statement/accept',
     caller: 'platform',
-    grants,
-    input: strictObject({ lineIds }),
+    grants: moneyGrants,
+    input: z
+      .strictObject({
+        lineIds: z.optional(lineIds),
+        importId: z.optional(id),
+        reason: actionReason,
+        code: code6,
+      })
+      .check(
+        z.refine((v) => (v.lineIds === undefined) !== (v.importId === undefined), {
+          message: 'validation.required',
+          path: ['lineIds'],
+        }),
+      ),
     output: z.object({
       matched: z.number(),
       refused: z.array(z.object({ lineId: z.number(), message: z.string() })),
+      /** The request the lines beyond the day's sums wait in, or null. */
+      approval: z.nullable(z.object({ id: z.number(), lines: z.number(), amount: moneyOut })),
     }),
   }),
   /** Sets open lines aside with a reason (one or many). */

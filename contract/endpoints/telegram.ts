@@ -16,6 +16,7 @@ export const telegramAlertKinds = [
   'settlementApplied',
   'payoutBalance',
   'channelRate',
+  'nearThreshold',
   'test',
 ] as const;
 export type TelegramAlertKind = (typeof telegramAlertKinds)[number];
@@ -32,6 +33,8 @@ const alertsIn = strictObject({
     null,
   ),
   settlementApplied: z._default(z.boolean(), false),
+  /** Amounts decided alone just below the maker–checker threshold, repeated by one user or on one wallet. */
+  nearThreshold: z._default(z.boolean(), false),
   /** A merchant's payout wallet below this amount. */
   payoutBalanceFloor: z._default(z.nullable(amount), null),
   /** A channel's pay-in success rate over the last hour below this percentage. */
@@ -45,6 +48,7 @@ const alertsOut = z.object({
   callbackGaveUp: z.boolean(),
   payoutStuckMinutes: z.nullable(z.number()),
   settlementApplied: z.boolean(),
+  nearThreshold: z.boolean(),
   payoutBalanceFloor: z.nullable(moneyOut),
   channelSuccessFloorPct: z.nullable(z.number()),
 });

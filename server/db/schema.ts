@@ -47,6 +47,7 @@ import {
   tnLine,
 } from '../../contract/machines.ts';
 import type { StatementMapping } from '../../contract/statementMapping.ts';
+import { type StatementSource, statementSources } from '../../contract/statementSource.ts';
 import { statesSql } from './states.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -1008,6 +1009,8 @@ export const approvals = pgTable(
     decidedBy: integer('decided_by'),
     decidedAt: at('decided_at'),
     decisionNote: text('decision_note'),
+    /** Users besides the requester who may not decide it: the importers of the statement it pays from. */
+    barred: integer('barred').array().notNull().default(sql`'{}'::integer[]`),
   },
   (t) => [
     /** A second request for an object while one is pending is refused. */
@@ -1018,6 +1021,36 @@ export const approvals = pgTable(
     check('approvals_status', sql`${t.status} in (${statesSql(approval.states)})`),
     /** A user never approves their own request. */
     check('approvals_second_person', sql`${t.decidedBy} is null or ${t.decidedBy} <> ${t.requestedBy}`),
+    check('approvals_barred', sql`${t.decidedBy} is null or not (${t.decidedBy} = any(${t.barred}))`),
+  ],
+);
+
+/**
+ * What one platform user decided without a second person (contract/doors.ts): the day's sums of a user,
+ * of a wallet and of a person's statement are read here before a door lets one more decision through
+ * alone, and written in the decision's own transaction (a rolled-back decision leaves no row).
+ */
+export const decisionsAlone = pgTable(
+  'decisions_alone',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The door (`payin.force`, `statement.pay`…). */
+    door: text('door').notNull(),
+    userId: integer('user_id').notNull(),
+    /** The wallet the money moved in or out of: `merchant:<id>:<collection|payout>:<currency>`, `agent:<id>:<currency>`. */
+    wallet: text('wallet').notNull(),
+    /** The person's statement it paid from (`statementImport:<id>`), whose total counts too. */
+    evidence: text('evidence'),
+    amount: bigint('amount', { mode: 'number' }).notNull(),
+    /** The object: `payin:<id>`, `statementLine:<id>`… */
+    ref: text('ref').notNull(),
+    at: at('at').notNull(),
+  },
+  (t) => [
+    index('decisions_alone_user_idx').on(t.userId, t.at),
+    index('decisions_alone_wallet_idx').on(t.wallet, t.at),
+    index('decisions_alone_evidence_idx').on(t.evidence).where(sql`${t.evidence} is not null`),
+    check('decisions_alone_amount', sql`${t.amount} > 0`),
   ],
 );
 
@@ -1120,6 +1153,11 @@ export const withdrawalSlips = pgTable(
     fileName: text('file_name').notNull(),
     /** The file exactly as it was handed out. */
     content: text('content').notNull(),
+    /**
+     * The public account the bank pays it from: only that account's statement debits may propose closing
+     * its lines. Null for slips written before it was asked (their lines close by hand only).
+     */
+    accountId: integer('account_id').references(() => receivingAccounts.id),
     createdBy: integer('created_by').notNull(),
     createdAt: createdAt(),
     decidedBy: integer('decided_by'),
@@ -1327,6 +1365,11 @@ export const statementImports = pgTable(
     fileName: text('file_name').notNull(),
     /** `csv`, `xlsx` or `text` (pasted). */
     format: text('format').notNull(),
+    /**
+     * Where the statement came from (contract/endpoints/statement.ts `statementSources`): a file a person
+     * uploaded, text a person pasted, or the bank's own feed. Only a feed's lines pay by themselves.
+     */
+    source: text('source').notNull().$type<StatementSource>(),
     sha256: text('sha256').notNull(),
     size: integer('size').notNull(),
     content: bytea('content').notNull(),
@@ -1338,6 +1381,7 @@ export const statementImports = pgTable(
     newCount: integer('new_count').notNull().default(0),
     duplicateCount: integer('duplicate_count').notNull().default(0),
     matchedCount: integer('matched_count').notNull().default(0),
+    readyCount: integer('ready_count').notNull().default(0),
     proposedCount: integer('proposed_count').notNull().default(0),
     exceptionCount: integer('exception_count').notNull().default(0),
     /** Running-balance gaps the file shows: `[{row, expected, found}]`. */
@@ -1353,6 +1397,10 @@ export const statementImports = pgTable(
     index('statement_imports_account_idx').on(t.accountId, t.id.desc()),
     uniqueIndex('statement_imports_key').on(t.key).where(sql`${t.key} is not null`),
     check('statement_imports_status', sql`${t.status} in ('running','done')`),
+    check(
+      'statement_imports_source',
+      sql`${t.source} in (${sql.raw(statementSources.map((v) => `'${v}'`).join(','))})`,
+    ),
   ],
 );
 
@@ -1391,6 +1439,10 @@ export const statementLines = pgTable(
     /** The pay-in it proposes (`proposed`), or the one whose UTR it carries with another amount (`amount_mismatch`). */
     candidatePayinId: bigint('candidate_payin_id', { mode: 'number' }),
     slipLineId: integer('slip_line_id').references(() => withdrawalSlipLines.id),
+    /** The waiting slip line a `ready` debit proposes to close. */
+    candidateSlipLineId: integer('candidate_slip_line_id').references(() => withdrawalSlipLines.id),
+    /** The approval request it waits in, while that request is pending (posting above the day's sums). */
+    approvalId: integer('approval_id'),
     /** Why a person dismissed it. */
     reason: text('reason'),
     resolvedBy: integer('resolved_by'),
@@ -1511,6 +1563,8 @@ export interface TelegramAlerts {
   /** A payout still under way this many minutes after it was created. */
   payoutStuckMinutes: number | null;
   settlementApplied: boolean;
+  /** Repeated amounts decided alone just below the maker–checker threshold (absent in older groups). */
+  nearThreshold?: boolean;
   /** A merchant's payout wallet below this many minor units. */
   payoutBalanceFloor: number | null;
   /** A channel's pay-in success rate over the last hour below this percentage. */

@@ -173,16 +173,40 @@ export const demoMerchantSpecs: MerchantSpec[] = [
 
 export const demoAgent = { code: 'A10001', name: 'Northstar Partners', commissionPpm: 8_000 };
 
+/** A demo platform user besides the administrator: who, and the built-in role they hold. */
+export interface DemoPlatformUser {
+  username: string;
+  password: string;
+  nickname: string;
+  role: 'finance' | 'operator';
+  note: string;
+}
+
 /** The second platform user: finance, who completes what the administrator confirmed. */
-export const demoFinanceUser = {
+export const demoFinanceUser: DemoPlatformUser = {
   username: 'priya',
   password: 'Priya12345',
   nickname: 'Priya (finance)',
-  note: 'platform finance: completes settlements and sends withdrawal slips',
+  role: 'finance',
+  note: 'platform finance: completes settlements, sends withdrawal slips, posts bank statements',
 };
 
+/** An operator: imports bank statements and works the queue, but decides no money (docs/SECURITY.md). */
+export const demoOperatorUser: DemoPlatformUser = {
+  username: 'arjun',
+  password: 'Arjun12345',
+  nickname: 'Arjun (operator)',
+  role: 'operator',
+  note: 'platform operator: imports bank statements; posting them is finance’s',
+};
+
+export const demoPlatformUsers = [demoFinanceUser, demoOperatorUser];
+
 /** The demo's usernames: the seed runs only when none of them exists. */
-export const demoUsernames = [...demoMerchantSpecs.map((m) => m.owner.username), demoFinanceUser.username];
+export const demoUsernames = [
+  ...demoMerchantSpecs.map((m) => m.owner.username),
+  ...demoPlatformUsers.map((u) => u.username),
+];
 
 // ---- randomness -----------------------------------------------------------------------------------
 

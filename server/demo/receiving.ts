@@ -28,6 +28,7 @@ import { createPayin } from '../modules/payin/creation.ts';
 import { transition } from '../modules/payin/state.ts';
 import type { PayinOrder } from '../modules/payin/views.ts';
 import { statementPresets } from '../modules/statement/presets.ts';
+import { postLines, readyLinesOf } from '../modules/statement/posting.ts';
 import { importStatement } from '../modules/statement/service.ts';
 import { day, hour, ist, minute, rupees } from './business.ts';
 import { type DemoMerchant, merchantOrderNoOf, notifyUrlAt } from './merchants.ts';
@@ -48,7 +49,11 @@ interface Credit {
   debit?: boolean;
 }
 
-export async function openReceiving(seed: Seed, ms: readonly DemoMerchant[], finance: Actor) {
+export async function openReceiving(
+  seed: Seed,
+  ms: readonly DemoMerchant[],
+  { finance, operator }: { finance: Actor; operator: Actor },
+) {
   const { tx, rnd, now, clock, deps } = seed;
   const masala = ms.find((m) => m.spec.code === 'M10003');
   if (!masala) throw new Error('demo: Masala Mart is missing');
@@ -268,8 +273,10 @@ export async function openReceiving(seed: Seed, ms: readonly DemoMerchant[], fin
     { at: y(23), amount: rupees(17.7), utr: null, payer: 'CHARGES', debit: true },
   ].sort((a, b) => a.at - b.at);
 
-  // This morning's download of the public account, imported by the finance user through the real
-  // service: the credits pay their orders, the rest waits in the queue; the bank's charges are set aside.
+  // This morning's download of the public account, imported by the operator through the real service
+  // (evidence: its credits are ready to post) and posted by the finance user (the money decision, well
+  // under the day's sums): the credits pay their orders, the rest waits in the queue; the bank's charges
+  // are set aside.
   const icici = statementPresets.find((p) => p.id === 'icici')!;
   const [mapping] = await tx
     .insert(statementMappings)
@@ -283,7 +290,7 @@ export async function openReceiving(seed: Seed, ms: readonly DemoMerchant[], fin
   const text = iciciStatement(credits, rupees(184_250.4));
   const answer = await importStatement(
     seed.depsInSeed,
-    finance.id!,
+    operator.id!,
     {
       accountId: pub.id,
       mappingId: mapping!.id,
@@ -292,9 +299,21 @@ export async function openReceiving(seed: Seed, ms: readonly DemoMerchant[], fin
     },
     'en',
   );
-  seed.opLog(now, finance, endpoints.statement.import.id, `receivingAccount:${pub.id}`, {
+  seed.opLog(now, operator, endpoints.statement.import.id, `receivingAccount:${pub.id}`, {
     fileName: 'OpTransactionHistory.csv',
     lines: answer.counts.lines,
+  });
+  const reason = 'ICICI statement of this morning';
+  const posted = await postLines(
+    seed.depsInSeed,
+    await readyLinesOf(tx, answer.importId!),
+    reason,
+    finance.id!,
+    'en',
+  );
+  seed.opLog(now + 30_000, finance, endpoints.statement.accept.id, `statementImport:${answer.importId}`, {
+    reason,
+    matched: posted.matched,
   });
   const [charges] = await tx
     .select({ id: statementLines.id })
@@ -315,7 +334,7 @@ export async function openReceiving(seed: Seed, ms: readonly DemoMerchant[], fin
       reason: 'Bank SMS charges',
     });
   }
-  return answer.counts;
+  return { ...answer.counts, matched: answer.counts.matched + posted.matched };
 }
 
 /** `dd/MM/yyyy` of the IST day of `t`. */

@@ -7,10 +7,10 @@
  * user (`demoFinanceUser`) completes and sends the slips. Amounts are drawn as a share of what the wallet
  * holds at that moment, so an application always fits the balance the earlier steps left.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { endpoints } from '../../contract/index.ts';
 import { formatMinor } from '../../contract/money.ts';
-import { roles, userRoles, users, withdrawalSlipLines } from '../db/schema.ts';
+import { receivingAccounts, roles, userRoles, users, withdrawalSlipLines } from '../db/schema.ts';
 import { merchantBalances } from '../ledger/index.ts';
 import { hashPassword } from '../lib/crypto.ts';
 import { readParameter } from '../lib/parameters.ts';
@@ -26,7 +26,7 @@ import {
 } from '../modules/settlement/service.ts';
 import { businessNow, runTnSettlement } from '../modules/settlement/tn.ts';
 import { lockSlip, prepareSlip, withdrawLines, writeSlip } from '../modules/slip/service.ts';
-import { day, demoFinanceUser, hour, minute, rupees } from './business.ts';
+import { type DemoPlatformUser, day, hour, minute, rupees } from './business.ts';
 import { type DemoMerchant, ownerOf } from './merchants.ts';
 import type { Actor, Seed } from './seed.ts';
 
@@ -114,29 +114,28 @@ const slips = [
   { sentDaysAgo: 0, withdrawnDaysAgo: null, format: 'icici_bulk' as const, take: [1] },
 ];
 
-/** The finance user, made beside the administrator with the built-in finance role. */
-export async function openFinanceUser(seed: Seed): Promise<Actor> {
+/** A platform user beside the administrator, made with their built-in role (the finance user, an operator). */
+export async function openPlatformUser(seed: Seed, user: DemoPlatformUser): Promise<Actor> {
   const { tx, start } = seed;
-  const [finance] = await tx
+  const [role] = await tx
     .select({ id: roles.id })
     .from(roles)
-    .where(eq(roles.builtinKey, 'finance'))
-    .then((rows) => rows.filter(Boolean));
+    .where(and(eq(roles.builtinKey, user.role), eq(roles.kind, 'platform')));
   const [row] = await tx
     .insert(users)
     .values({
       kind: 'platform',
-      username: demoFinanceUser.username,
-      nickname: demoFinanceUser.nickname,
-      passwordHash: await hashPassword(demoFinanceUser.password),
+      username: user.username,
+      nickname: user.nickname,
+      passwordHash: await hashPassword(user.password),
       createdAt: new Date(start - 2 * day),
     })
     .returning({ id: users.id });
-  if (finance) await tx.insert(userRoles).values({ userId: row!.id, roleId: finance.id });
+  if (role) await tx.insert(userRoles).values({ userId: row!.id, roleId: role.id });
   seed.opLog(start - 2 * day, seed.admin, endpoints.admin.create.id, `user:${row!.id}`, {
-    changes: { username: { before: null, after: demoFinanceUser.username } },
+    changes: { username: { before: null, after: user.username } },
   });
-  return { id: row!.id, username: demoFinanceUser.username, kind: 'platform' };
+  return { id: row!.id, username: user.username, kind: 'platform' };
 }
 
 /** The daily T+N runs, each business day at the configured time, as the job would have started them. */
@@ -266,6 +265,28 @@ export function scheduleSettlements(seed: Seed, ms: readonly DemoMerchant[], fin
     });
   });
 
+  // The platform's own current account the bank pays slips from (a public account bound to no channel:
+  // it collects nothing), made before the first slip.
+  let payoutAccount: number | undefined;
+  const paidFrom = async () => {
+    payoutAccount ??= (
+      await tx
+        .insert(receivingAccounts)
+        .values({
+          kind: 'public',
+          bankName: 'HDFC Bank',
+          accountName: 'Acme Payments Pvt Ltd',
+          accountNumber: '50200012345678',
+          ifsc: 'HDFC0000240',
+          dailyLimit: rupees(10_000_000),
+          createdAt: seed.clock.now(),
+          updatedAt: seed.clock.now(),
+        })
+        .returning({ id: receivingAccounts.id })
+    )[0]!.id;
+    return payoutAccount;
+  };
+
   // Slips of the M10001 settlements confirmed `onSlip`, picked by how many days ago they were applied.
   for (const sl of slips) {
     const sentAt =
@@ -277,7 +298,11 @@ export function scheduleSettlements(seed: Seed, ms: readonly DemoMerchant[], fin
         .filter(({ p, s }) => p.ending === 'onSlip' && sl.take.includes(p.daysAgo) && s)
         .map(({ s }) => s!.id);
       if (!ids.length) return;
-      const prepared = await prepareSlip(tx, { format: sl.format, settlementIds: ids, payoutIds: [] }, 'en');
+      const prepared = await prepareSlip(
+        tx,
+        { format: sl.format, accountId: await paidFrom(), settlementIds: ids, payoutIds: [] },
+        'en',
+      );
       const slip = await writeSlip(deps, tx, prepared, finance.id!);
       state.slipId = slip.id;
       seed.opLog(

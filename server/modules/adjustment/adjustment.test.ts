@@ -5,11 +5,12 @@
  * and it applies exactly once; the D0 summary shows it in its column.
  */
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import { approvals, balanceAdjustments, journalEntries, ledgerAccounts, postings } from '../../db/schema.ts';
 import { writeParameter } from '../../lib/parameters.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
+import { forgetDayDecisions } from '../approval/testkit.ts';
 import { balances, expectBooksBalanced, seedPayoutBalance } from '../payout/testkit.ts';
 import { businessNow } from '../settlement/tn.ts';
 
@@ -44,6 +45,8 @@ describe.each(engines)('balance adjustments on %s', (engine) => {
   });
   afterEach(() => expectBooksBalanced(s));
   afterAll(() => s.close());
+  // Each test decides on a fresh day: what earlier tests decided alone is out of the day's sums.
+  beforeEach(() => forgetDayDecisions(s));
 
   const adjust = (u: Checker, input: Record<string, unknown>) =>
     s.call(

@@ -20,7 +20,8 @@ import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { merchantAccount, merchantBalances, platformAccount, post, rowsOf } from '../../ledger/index.ts';
 import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
-import { needsSecondPerson, onApproved, requestApproval } from '../approval/service.ts';
+import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
+import { onApproved } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 
@@ -189,23 +190,31 @@ export const adjustmentRoutes = [
       throw new AppError(errno.insufficientBalance);
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
-    if (await needsSecondPerson(tx, input.amount)) {
-      // One pending request per merchant wallet: a second one (a double submission) waits for the first.
-      const request = await requestApproval(
-        deps,
-        tx,
-        {
-          action: 'wallet.adjust',
-          refType: adjustmentRefType,
-          refId: `${m.id}:${input.wallet}`,
-          merchantId: m.id,
-          currency: m.currency,
-          amount: input.amount,
-          payload: { ...order },
-          reason: input.reason,
-        },
-        user.id,
-      );
+    // One pending request per merchant wallet: a second one (a double submission) waits for the first.
+    const request = await aloneOrApproval(
+      deps,
+      tx,
+      'wallet.adjust',
+      user.id,
+      {
+        amount: input.amount,
+        wallet: merchantWallet(
+          m.id,
+          input.wallet === 'payout_available' ? 'payout' : 'collection',
+          m.currency,
+        ),
+        ref: `merchant:${m.id}:${input.wallet}`,
+      },
+      {
+        refType: adjustmentRefType,
+        refId: `${m.id}:${input.wallet}`,
+        merchantId: m.id,
+        currency: m.currency,
+        payload: { ...order },
+        reason: input.reason,
+      },
+    );
+    if (request) {
       audit({ detail: { ...described, approvalId: request.id } });
       return refuse(errno.approvalRequested, { approvalId: request.id });
     }

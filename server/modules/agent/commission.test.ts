@@ -5,7 +5,7 @@
  * threshold it waits for a second platform user.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import {
   agentCommissionPayments,
@@ -17,6 +17,7 @@ import {
 } from '../../db/schema.ts';
 import { writeParameter } from '../../lib/parameters.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
+import { forgetDayDecisions } from '../approval/testkit.ts';
 import { createOrder, expectBalanced, merchantOn, simPay } from '../payin/testkit.ts';
 import { businessNow } from '../settlement/tn.ts';
 
@@ -66,6 +67,8 @@ describe.each(engines)('agent commission on %s', (engine) => {
   });
   afterEach(() => expectBalanced(s));
   afterAll(() => s.close());
+  // Each test decides on a fresh day: what earlier tests decided alone is out of the day's sums.
+  beforeEach(() => forgetDayDecisions(s));
 
   const statement = (input: Record<string, unknown> = {}) =>
     s.call(agentCommission.statement, { agentId, from: today, to: today, ...input }, one.token);

@@ -22,7 +22,8 @@ import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { agentAccount, platformAccount, post, rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
-import { needsSecondPerson, onApproved, requestApproval } from '../approval/service.ts';
+import { agentWallet, aloneOrApproval } from '../approval/doors.ts';
+import { onApproved } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { periodOf } from '../stat/period.ts';
 
@@ -259,22 +260,22 @@ export const commissionRoutes = [
       throw new AppError(errno.insufficientBalance);
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
-    if (await needsSecondPerson(tx, input.amount)) {
-      const request = await requestApproval(
-        deps,
-        tx,
-        {
-          action: 'agentCommission.pay',
-          refType: 'agent_commission',
-          refId: `${a.id}:${input.currency}`,
-          merchantId: null,
-          currency: input.currency,
-          amount: input.amount,
-          payload: { ...order },
-          reason: input.note || input.reference,
-        },
-        user.id,
-      );
+    const request = await aloneOrApproval(
+      deps,
+      tx,
+      'agentCommission.pay',
+      user.id,
+      { amount: input.amount, wallet: agentWallet(a.id, input.currency), ref: `agent:${a.id}` },
+      {
+        refType: 'agent_commission',
+        refId: `${a.id}:${input.currency}`,
+        merchantId: null,
+        currency: input.currency,
+        payload: { ...order },
+        reason: input.note || input.reference,
+      },
+    );
+    if (request) {
       audit({ detail: { ...described, approvalId: request.id } });
       return refuse(errno.approvalRequested, { approvalId: request.id });
     }

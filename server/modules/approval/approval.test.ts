@@ -7,7 +7,7 @@
  * action) pair of the approval machine.
  */
 import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import { approval as approvalMachine } from '../../../contract/machines.ts';
 import { inTransaction } from '../../db/index.ts';
@@ -34,6 +34,7 @@ import {
   simulatorMerchant,
 } from '../payout/testkit.ts';
 import { cancelPendingApproval } from './service.ts';
+import { forgetDayDecisions } from './testkit.ts';
 
 const { approval, merchantOrder, merchantPayout } = endpoints;
 
@@ -78,6 +79,9 @@ describe.each(engines)('maker–checker on %s', (engine) => {
   });
   afterEach(() => expectBooksBalanced(s));
   afterAll(() => s.close());
+  /** A new rolling day: what the users and wallets decided alone before no longer counts. */
+  const nextDay = () => forgetDayDecisions(s);
+  beforeEach(nextDay);
 
   const rootCode = () => {
     s.clock.advance(30_000);
@@ -152,8 +156,10 @@ describe.each(engines)('maker–checker on %s', (engine) => {
       expect(direct.data).toMatchObject({ status: 'paid', paidBy: 'force', paidAmount: '100.00' });
 
       const above = await payin('150.00');
-      // The paid amount is what counts: a part payment at the threshold runs at once too.
+      // The paid amount is what counts: a part payment at the threshold runs at once too (a day later:
+      // the day's sums of the user and the wallet are full).
       const part = await payin('150.00');
+      await nextDay();
       expect((await force(one, part.id, { paidAmount: '100.00' })).errno).toBe(0);
 
       const asked = await force(one, above.id, { utr: 'FORCEAPPR01' });
@@ -206,6 +212,7 @@ describe.each(engines)('maker–checker on %s', (engine) => {
           { key: 'paidAmount', value: '150.00' },
         ],
         reason: 'bank slip checked',
+        barred: [],
         status: 'pending',
         requestedBy: one.username,
         requestedAt: expect.any(String),
@@ -394,6 +401,7 @@ describe.each(engines)('maker–checker on %s', (engine) => {
       expect(after.frozen).toBe(wallet.frozen - (above.amount + above.fee));
 
       const same = await payout('150.00');
+      await nextDay();
       await withThreshold(20_000, async () => expect((await markSuccess(one, same.id)).errno).toBe(0));
       expect(withoutUser(approved)).toEqual(withoutUser(await linesOf('payout', same.id)));
     });

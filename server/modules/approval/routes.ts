@@ -11,7 +11,15 @@ import { endpoints } from '../../../contract/index.ts';
 import { approval } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import { approvals, merchants, payinOrders, payoutOrders, settlements, users } from '../../db/schema.ts';
+import {
+  approvals,
+  merchants,
+  payinOrders,
+  payoutOrders,
+  recharges,
+  settlements,
+  users,
+} from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
@@ -27,7 +35,17 @@ const labelSources = [
   { refType: 'payin', table: payinOrders, id: payinOrders.id, no: payinOrders.orderNo },
   { refType: 'payout', table: payoutOrders, id: payoutOrders.id, no: payoutOrders.orderNo },
   { refType: 'settlement', table: settlements, id: settlements.id, no: settlements.settlementNo },
+  { refType: 'recharge', table: recharges, id: recharges.id, no: recharges.reference },
 ] as const;
+
+/** Requests whose object has no number of its own are named from what they ask. */
+function labelOfPayload(r: Approval): string | null {
+  if (r.refType === 'parameter') return r.refId;
+  // Statement lines are named by the orders they pay.
+  const orders = (r.payload as { orders?: unknown }).orders;
+  if (r.refType === 'statementLines' && typeof orders === 'string') return orders;
+  return null;
+}
 
 async function labelsOf(tx: Db, rows: readonly Approval[]): Promise<Map<string, string>> {
   const out = new Map<string, string>();
@@ -47,24 +65,32 @@ async function labelsOf(tx: Db, rows: readonly Approval[]): Promise<Map<string, 
 
 /** A payload's facts for the approver: the object's id and the reason have their own fields; amounts formatted. */
 function summaryOf(payload: Record<string, unknown>): ApprovalRow['summary'] {
-  return Object.entries(payload)
-    .filter(([key, value]) => key !== 'id' && key !== 'reason' && value !== null && value !== undefined)
-    .map(([key, value]) => ({
-      key,
-      value:
-        typeof value === 'number' && /amount$/i.test(key)
-          ? formatMinor(value)
-          : typeof value === 'string'
-            ? value
-            : JSON.stringify(value),
-    }));
+  return (
+    Object.entries(payload)
+      // The object's id, the reason and the lines (the orders stand for them) have their own fields.
+      .filter(
+        ([key, value]) =>
+          key !== 'id' && key !== 'reason' && key !== 'lines' && value !== null && value !== undefined,
+      )
+      .map(([key, value]) => ({
+        key,
+        value:
+          typeof value === 'number' && /amount$/i.test(key)
+            ? formatMinor(value)
+            : typeof value === 'string'
+              ? value
+              : JSON.stringify(value),
+      }))
+  );
 }
 
 /** Console rows: usernames, merchant codes and object labels fetched in a few small queries. */
 async function rowsOf(tx: Db, rows: readonly Approval[]): Promise<ApprovalRow[]> {
   if (!rows.length) return [];
   const userIds = [
-    ...new Set(rows.flatMap((r) => (r.decidedBy === null ? [r.requestedBy] : [r.requestedBy, r.decidedBy]))),
+    ...new Set(
+      rows.flatMap((r) => [r.requestedBy, ...(r.decidedBy === null ? [] : [r.decidedBy]), ...r.barred]),
+    ),
   ];
   const merchantIds = [...new Set(rows.flatMap((r) => (r.merchantId === null ? [] : [r.merchantId])))];
   const names = new Map(
@@ -91,13 +117,14 @@ async function rowsOf(tx: Db, rows: readonly Approval[]): Promise<ApprovalRow[]>
     action: r.action as ApprovalRow['action'],
     refType: r.refType,
     refId: r.refId,
-    label: labels.get(`${r.refType}:${r.refId}`) ?? null,
+    label: labels.get(`${r.refType}:${r.refId}`) ?? labelOfPayload(r),
     merchantId: r.merchantId,
     merchantCode: r.merchantId === null ? null : (codes.get(r.merchantId) ?? null),
     currency: r.currency,
     amount: formatMinor(r.amount),
     summary: summaryOf(r.payload),
     reason: r.reason,
+    barred: r.barred.map((id) => names.get(id) ?? String(id)),
     status: r.status,
     requestedBy: names.get(r.requestedBy) ?? String(r.requestedBy),
     requestedAt: r.requestedAt.toISOString(),
@@ -121,7 +148,8 @@ async function decidable(
   if (!row) throw new AppError(errno.notFound);
   if (!approval.can(decision, row.status))
     throw new AppError(errno.conflict, null, `${decision} of ${row.status}`);
-  if (row.requestedBy === userId) throw new AppError(errno.sameUser);
+  // The requester, and whoever supplied the evidence it rests on (a statement's importer), never decide.
+  if (row.requestedBy === userId || row.barred.includes(userId)) throw new AppError(errno.sameUser);
   return row;
 }
 

@@ -34,6 +34,8 @@ export interface ApprovalRequest {
   /** The action's input, replayed by its executor on approval (never a secret: no codes). */
   payload: Record<string, unknown>;
   reason?: string;
+  /** Users besides the requester who may not decide it (the importers of the statement it pays from). */
+  barred?: readonly number[];
 }
 
 /**
@@ -88,6 +90,7 @@ export async function requestApproval(
           amount: req.amount,
           payload: req.payload,
           reason: req.reason ?? '',
+          barred: [...new Set(req.barred ?? [])].filter((id) => id !== userId),
           requestedBy: userId,
           requestedAt: deps.clock.now(),
         })

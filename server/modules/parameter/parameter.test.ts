@@ -25,7 +25,18 @@ const { parameter } = endpoints;
 const bad: Record<ParameterKey, unknown[]> = {
   require_google_auth: ['yes', 1, null],
   payin_expiry_minutes: [0, 1441, 1.5, '30', 'ten'],
-  callback_schedule: [[], [-1], [0, 1.5], Array(21).fill(1), '0,5', [86_401]],
+  // Twenty zero waits (a receiver hammered), a retry under 5 s, a schedule that shortens.
+  callback_schedule: [
+    [],
+    [-1],
+    [0, 1.5],
+    Array(21).fill(1),
+    '0,5',
+    [86_401],
+    Array(20).fill(0),
+    [0, 1],
+    [0, 300, 60],
+  ],
   business_time_zone: [
     'Mars/Olympus',
     '',
@@ -37,7 +48,8 @@ const bad: Record<ParameterKey, unknown[]> = {
   ],
   tn_run_time: ['24:00', '9:00', '09:60', 930],
   min_settlement_amount: ['-1.00', '1.234', 'abc', '10000000000.01', -5, '9007199254740993', 1e300],
-  maker_checker_threshold: ['', '1e9', null],
+  // At most one crore: an administrator cannot switch maker–checker off by a huge threshold.
+  maker_checker_threshold: ['', '1e9', null, '10000000000.00', '10000000.01', '-1.00'],
   statement_auto_match: ['off', 0],
   pay_page_support_text: ['x'.repeat(501), 5, null, 'Call \u001b[31mus', 'x'.repeat(1_000_000), ['Help']],
 };
@@ -55,11 +67,15 @@ const mapping: StatementMapping = {
 describe.each(engines)('platform parameters on %s', (engine) => {
   let s: TestServer;
   let holder: Awaited<ReturnType<TestServer['makeKeyHolder']>>;
+  /** A second platform user who decides the changes that weaken a control. */
+  let checker: Awaited<ReturnType<TestServer['makeKeyHolder']>>;
   let bank: BankSetup;
 
   beforeAll(async () => {
     s = await startTestServer(engine);
-    holder = await s.makeKeyHolder(['GET /parameter/list', 'POST /parameter/update']);
+    const perms = ['GET /parameter/list', 'POST /parameter/update', 'POST /approval/approve'];
+    holder = await s.makeKeyHolder(perms);
+    checker = await s.makeKeyHolder(perms);
     bank = await bankSetup(s);
   });
   afterAll(() => s?.close());
@@ -75,6 +91,11 @@ describe.each(engines)('platform parameters on %s', (engine) => {
     const res = await update(key, value);
     expect(res.errno, res.errmsg).toBe(0);
     return res.data;
+  };
+  /** The checker's approval (signed in afresh: the holder's codes move the clock past its idle limit). */
+  const approveAsChecker = async (id: number) => {
+    checker.token = await s.login(checker.username, checker.password, checker.code());
+    return s.call(endpoints.approval.approve, { id, code: checker.code() }, checker.token);
   };
   const storedRow = async (key: string) =>
     (await s.db.select().from(parameters).where(eq(parameters.key, key)))[0];
@@ -212,14 +233,42 @@ describe.each(engines)('platform parameters on %s', (engine) => {
       // The key holder has a key: its own calls go on.
       expect((await s.call(parameter.list, {}, holder.token)).errno).toBe(0);
     } finally {
-      await set('require_google_auth', false);
+      // Switching the control off takes a second platform user.
+      const asked = await update('require_google_auth', false);
+      expect(asked.errno, asked.errmsg).toBe(errno.approvalRequested);
+      expect((await storedRow('require_google_auth'))?.value).toBe(true);
+      const approved = await approveAsChecker(asked.data.approvalId);
+      expect(approved.errno, approved.errmsg).toBe(0);
     }
+    expect((await storedRow('require_google_auth'))?.value).toBe(false);
     expect((await s.call(endpoints.admin.list, {}, u.token)).errno).toBe(0);
+  });
+
+  it('raising the maker–checker threshold waits for a second platform user; lowering it does not', async () => {
+    const lowered = await update('maker_checker_threshold', '50000.00');
+    expect(lowered.errno, lowered.errmsg).toBe(0);
+    const asked = await update('maker_checker_threshold', '10000000.00');
+    expect(asked.errno).toBe(errno.approvalRequested);
+    expect((await list()).get('maker_checker_threshold')).toMatchObject({ value: '50000.00' });
+    // Nobody changes it meanwhile, and the one who asked never decides.
+    expect((await update('maker_checker_threshold', '40000.00')).errno).toBe(errno.approvalPending);
+    const own = await s.call(
+      endpoints.approval.approve,
+      { id: asked.data.approvalId, code: holder.code() },
+      holder.token,
+    );
+    expect(own.errno).toBe(errno.sameUser);
+    const approved = await approveAsChecker(asked.data.approvalId);
+    expect(approved.errno, approved.errmsg).toBe(0);
+    expect((await list()).get('maker_checker_threshold')).toMatchObject({ value: '10000000.00' });
+    await set('maker_checker_threshold', '100000.00');
   });
 
   it('auto-matching off saves imported lines unmatched, a payer naming the UTR pays nothing; a rematch by hand matches', async () => {
     const newUtr = () =>
       `6${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(100)).padStart(2, '0')}`;
+    // Signed in afresh: the codes of earlier tests moved the clock past the setup's session.
+    const root = await s.adminToken();
     const { order } = await bankPayin(s, bank.merchant, { amount: '150.00' });
     const { order: later } = await bankPayin(s, bank.merchant, { amount: '151.00' });
     const [utr, utr2] = [newUtr(), newUtr()];
@@ -236,7 +285,7 @@ describe.each(engines)('platform parameters on %s', (engine) => {
           file: Buffer.from(file).toString('base64'),
           fileName: 'hdfc.csv',
         },
-        bank.root,
+        root,
       );
       expect(res.errno, res.errmsg).toBe(0);
       expect(res.data.counts).toMatchObject({ lines: 2, new: 2, matched: 0, proposed: 0, exceptions: 0 });
@@ -256,10 +305,19 @@ describe.each(engines)('platform parameters on %s', (engine) => {
       expect(said.json.errno).toBe(0);
       expect((await orderById(s, order.id)).status).toBe('pending');
       expect((await orderById(s, later.id)).status).toBe('pending');
-      const rematch = await s.call(endpoints.statement.rematch, { accountId: bank.accountId }, bank.root);
+      // A rematch by hand matches them: ready to post (a person's statement pays only when posted).
+      const rematch = await s.call(endpoints.statement.rematch, { accountId: bank.accountId }, root);
       expect(rematch.errno, rematch.errmsg).toBe(0);
-      expect((await orderById(s, order.id)).status).toBe('paid');
-      expect((await orderById(s, later.id)).status).toBe('paid');
+      const matched = await s.db
+        .select()
+        .from(statementLines)
+        .where(inArray(statementLines.utr, [utr, utr2]));
+      expect(matched.map((l) => [l.status, l.candidatePayinId]).sort()).toEqual(
+        [
+          ['ready', order.id],
+          ['ready', later.id],
+        ].sort(),
+      );
     } finally {
       await set('statement_auto_match', true);
     }

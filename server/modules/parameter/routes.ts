@@ -7,10 +7,12 @@
 import { inArray, sql } from 'drizzle-orm';
 import type { ParameterRow } from '../../../contract/endpoints/parameter.ts';
 import { endpoints } from '../../../contract/index.ts';
+import { errno } from '../../../contract/errno.ts';
 import {
   fromWire,
   invalidMessage,
   isParameterKey,
+  needsFourEyes,
   type ParameterKey,
   parameterDefs,
   parameterKeys,
@@ -19,10 +21,13 @@ import {
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { parameters } from '../../db/schema.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { parameterDefault, parameterOf } from '../../lib/parameters.ts';
+import { onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { rebuildOrderStats, storedOrderStatsZone } from '../dashboard/stats.ts';
 
@@ -78,21 +83,67 @@ export const parameterRoutes = [
       await tx.execute(
         sql`lock table payin_pay_time_daily, reconciliation_daily, order_stats_daily, ledger_daily in share row exclusive mode`,
       );
+    // While a second person is asked about this parameter, nobody changes it by hand meanwhile.
+    if (await pendingApproval(tx, parameterRefType, key)) throw new AppError(errno.approvalPending);
     const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refusal) return refusal;
 
-    const before = (await storedOf(tx, [key])).get(key);
-    const [saved] = await tx
-      .insert(parameters)
-      .values({ key, value, updatedAt: deps.clock.now() })
-      .onConflictDoUpdate({ target: parameters.key, set: { value, updatedAt: deps.clock.now() } })
-      .returning({ value: parameters.value, updatedAt: parameters.updatedAt });
-    if (rebuild) {
-      await rebuildOrderStats(tx, value as string);
-      audit({ detail: { rollupsRebuilt: true } });
+    const before = parameterOf(key, (await storedOf(tx, [key])).get(key)?.value, deps.config);
+    if (needsFourEyes(key, before, value)) {
+      // A change that weakens a control (a higher threshold, a second factor switched off) is itself
+      // a maker–checker decision: it waits for a second platform user.
+      const request = await requestApproval(
+        deps,
+        tx,
+        {
+          action: 'parameter.update',
+          refType: parameterRefType,
+          refId: key,
+          merchantId: null,
+          currency: '',
+          amount: parameterDefs[key].kind === 'money' ? Number(value) : 0,
+          payload: { key, before: toWire(key, before), value: toWire(key, value) },
+          reason: `${key}: ${JSON.stringify(toWire(key, before))} → ${JSON.stringify(toWire(key, value))}`,
+        },
+        user.id,
+      );
+      audit({ detail: { value: toWire(key, value), approvalId: request.id } });
+      return refuse(errno.approvalRequested, { approvalId: request.id });
     }
-    const shownBefore = toWire(key, parameterOf(key, before?.value, deps.config));
-    audit({ changes: { [key]: { before: shownBefore, after: toWire(key, value) } } });
+    const saved = await saveParameter(deps, tx, key, value, rebuild);
+    if (rebuild) audit({ detail: { rollupsRebuilt: true } });
+    audit({ changes: { [key]: { before: toWire(key, before), after: toWire(key, value) } } });
     return rowOf(key, saved, deps.config);
   }),
 ];
+
+/** The approvals' name for a parameter (its key is the request's object). */
+const parameterRefType = 'parameter';
+
+/** Stores a checked value (and rebuilds the rollups in a new business time zone, under the caller's locks). */
+async function saveParameter(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  key: ParameterKey,
+  value: unknown,
+  rebuild: boolean,
+): Promise<{ value: unknown; updatedAt: Date }> {
+  const [saved] = await tx
+    .insert(parameters)
+    .values({ key, value, updatedAt: deps.clock.now() })
+    .onConflictDoUpdate({ target: parameters.key, set: { value, updatedAt: deps.clock.now() } })
+    .returning({ value: parameters.value, updatedAt: parameters.updatedAt });
+  if (rebuild) await rebuildOrderStats(tx, value as string);
+  return saved!;
+}
+
+// A change that weakens a control applies when a second platform user approves it, as it was asked.
+onApproved('parameter.update', async (deps, tx, request) => {
+  const { key, value: wire } = request.payload as { key: string; value: unknown };
+  if (!isParameterKey(key)) throw new AppError(errno.notFound);
+  const value = fromWire(key, wire);
+  if (value === undefined) throw new AppError(errno.conflict, null, 'value no longer valid');
+  const before = parameterOf(key, (await storedOf(tx, [key])).get(key)?.value, deps.config);
+  await saveParameter(deps, tx, key, value, false);
+  return { changes: { [key]: { before: toWire(key, before), after: toWire(key, value) } } };
+});

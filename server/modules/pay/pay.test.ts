@@ -8,7 +8,7 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
-import { journalEntries, operationLog, payinOrders, webhookEvents } from '../../db/schema.ts';
+import { journalEntries, operationLog, payinOrders, statementLines, webhookEvents } from '../../db/schema.ts';
 import { t } from '../../http/i18n.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { expireDuePayins } from '../payin/expiry.ts';
@@ -128,9 +128,10 @@ describe.each(engines)('the pay page on %s', (engine) => {
     expect(row.utr).toBeNull();
     expect(row.paidAt).toBeNull();
     expect(await sizes()).toEqual(before);
+    // Whoever holds the order number reads the page: the UTR shows as its last four characters only.
     expect((await info(order.orderNo)).json.data).toMatchObject({
       status: 'pending',
-      payerUtr: 'ABC123DEF456',
+      payerUtr: '••••F456',
     });
 
     // The same UTR again changes nothing; another one replaces it (a payer correcting a typo).
@@ -220,12 +221,16 @@ describe.each(engines)('the pay page on %s', (engine) => {
     expect(onPaid.json.errmsg).toBe('此订单已支付');
     expect((await stored(paid.orderNo)).payerUtr).toBeNull();
 
-    // The paid page: the merchant's return link, no account any more.
+    // The paid page: its outcome and the merchant's return link, nothing else of the order.
     expect((await info(paid.orderNo)).json.data).toMatchObject({
       status: 'paid',
+      amount: null,
+      currency: null,
+      expiresAt: null,
       account: null,
       upiUri: null,
       qrSvg: null,
+      payerUtr: null,
       returnUrl: 'https://shop.example.com/done',
     });
   });
@@ -240,16 +245,19 @@ describe.each(engines)('the pay page on %s', (engine) => {
     // Once the sweeper turned it unpaid: the same page, and a corrected UTR is still taken.
     await expireDuePayins(s.deps);
     expect((await stored(order.orderNo)).status).toBe('unpaid');
+    // Of an expired order, its outcome alone: not the UTR a payer named, nor the amount.
     expect((await info(order.orderNo)).json.data).toMatchObject({
       status: 'expired',
-      payerUtr: 'LATE00000001',
+      payerUtr: null,
+      amount: null,
+      expiresAt: null,
     });
     expect((await submit(order.orderNo, { utr: 'LATE00000002' })).json.errno).toBe(0);
     const row = await stored(order.orderNo);
     expect([row.status, row.payerUtr]).toEqual(['unpaid', 'LATE00000002']);
   });
 
-  it('a statement imported before the payer spoke pays the order as soon as the payer names its UTR', async () => {
+  it('a statement imported before the payer spoke is ready to post as soon as the payer names its UTR', async () => {
     const { order } = await bankPayin(s, bank.merchant, { amount: '642.00' });
     const utr = `7${String(Date.now()).slice(-11)}`;
     const day = new Date(s.clock.now()).toLocaleDateString('en-CA', { timeZone: 'Asia/Kolkata' });
@@ -274,9 +282,12 @@ describe.each(engines)('the pay page on %s', (engine) => {
     expect(imported.data.counts).toMatchObject({ new: 1, matched: 0 });
     expect((await stored(order.orderNo)).status).toBe('pending');
 
+    // The payer names it: the line is ready to post at once (a person's statement pays only when a
+    // finance user posts it; a feed's line would pay now).
     expect((await submit(order.orderNo, { utr })).json.errno).toBe(0);
-    expect(await stored(order.orderNo)).toMatchObject({ status: 'paid', paidBy: 'statement', utr });
-    expect((await info(order.orderNo)).json.data).toMatchObject({ status: 'paid' });
+    const [line] = await s.db.select().from(statementLines).where(eq(statementLines.utr, utr));
+    expect(line).toMatchObject({ status: 'ready', candidatePayinId: order.id });
+    expect((await stored(order.orderNo)).status).toBe('pending');
   });
 
   it(`limits UTR submissions to ${payUtrsPerWindow} per address in ten minutes`, async () => {

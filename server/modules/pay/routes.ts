@@ -110,17 +110,20 @@ async function qrSvg(uri: string): Promise<string> {
   return svg;
 }
 
+/** Enough of a submitted UTR for the payer to recognise it, too little for anyone else to use it. */
+export const maskedUtr = (utr: string) => `••••${utr.slice(-4)}`;
+
 async function infoOf(order: Order, now: Date, supportText: string): Promise<PayInfo> {
   const status = pageStatus(order.status, order.expiresAt, now);
-  // Where to pay only while paying makes sense: a closed order's account is nobody's business.
+  // What paying needs, only while paying makes sense: of a closed order, its outcome alone.
   const open = status === 'pending';
   const uri = open ? upiUri(order) : null;
   return {
     orderNo: order.orderNo,
     status,
-    amount: formatMinor(order.amount),
-    currency: order.currency,
-    expiresAt: isoOf(order.expiresAt),
+    amount: open ? formatMinor(order.amount) : null,
+    currency: open ? order.currency : null,
+    expiresAt: open ? isoOf(order.expiresAt) : null,
     now: isoOf(now),
     account: open
       ? {
@@ -133,7 +136,7 @@ async function infoOf(order: Order, now: Date, supportText: string): Promise<Pay
       : null,
     upiUri: uri,
     qrSvg: uri ? await qrSvg(uri) : null,
-    payerUtr: order.payerUtr,
+    payerUtr: open && order.payerUtr ? maskedUtr(order.payerUtr) : null,
     returnUrl: status === 'paid' ? order.returnUrl : null,
     supportText: supportText.trim() || null,
   };

@@ -27,7 +27,8 @@ import { invalidField } from '../../http/validation.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { orderPostings } from '../../ledger/index.ts';
 import { changes } from '../../lib/redact.ts';
-import { needsSecondPerson, onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
+import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
+import { onApproved, pendingApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { recordOrderMoves } from '../dashboard/stats.ts';
 import { loadMerchant } from '../merchant/scope.ts';
@@ -339,6 +340,11 @@ export const payinRoutes = [
     if (hit.source === 'statement' && hit.accountId !== order.receivingAccountId) {
       throw new AppError(errno.utrMismatch, null, `statement of account ${hit.accountId}`);
     }
+    // A person's statement proves nothing by itself: paying with its line is posting it, a money door
+    // with its own controls (contract/doors.ts `statement.pay`), not a supplement.
+    if (hit.source === 'statement' && !hit.paysByItself) {
+      throw new AppError(errno.statementNeedsPosting, { lineId: hit.statementLineId });
+    }
     if (input.paidAmount !== undefined && input.paidAmount !== hit.amount) {
       throw new AppError(errno.utrMismatch, null, `amount ${input.paidAmount} vs ${hit.amount}`);
     }
@@ -395,22 +401,26 @@ export const payinRoutes = [
       await mayForce(tx, order, force);
       // While a second person is asked about this order, nobody forces it by hand meanwhile.
       if (await pendingApproval(tx, forceRef, order.id)) throw new AppError(errno.approvalPending);
-      if (await needsSecondPerson(tx, paidAmount)) {
-        const request = await requestApproval(
-          deps,
-          tx,
-          {
-            action: 'payin.force',
-            refType: forceRef,
-            refId: order.id,
-            merchantId: order.merchantId,
-            currency: order.currency,
-            amount: paidAmount,
-            payload: { id: order.id, ...force },
-            reason: input.reason,
-          },
-          user.id,
-        );
+      const request = await aloneOrApproval(
+        deps,
+        tx,
+        'payin.force',
+        user.id,
+        {
+          amount: paidAmount,
+          wallet: merchantWallet(order.merchantId, 'collection', order.currency),
+          ref: auditTarget(order),
+        },
+        {
+          refType: forceRef,
+          refId: order.id,
+          merchantId: order.merchantId,
+          currency: order.currency,
+          payload: { id: order.id, ...force },
+          reason: input.reason,
+        },
+      );
+      if (request) {
         audit({ detail: { ...detail, approvalId: request.id } });
         return refuse(errno.approvalRequested, { approvalId: request.id });
       }

@@ -8,10 +8,17 @@ import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { errno } from '../../../contract/errno.ts';
 import { statementLine } from '../../../contract/machines.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
+import { paysByItself } from '../../../contract/statementSource.ts';
 import type { Channel, ChannelPayment } from '../../channels/adapter.ts';
 import { adapterFor } from '../../channels/index.ts';
 import { type Db, sqlState } from '../../db/index.ts';
-import { cardBindings, payinOrderKeys, receivingAccounts, statementLines } from '../../db/schema.ts';
+import {
+  cardBindings,
+  payinOrderKeys,
+  receivingAccounts,
+  statementImports,
+  statementLines,
+} from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -29,6 +36,11 @@ export interface UtrPayment extends Partial<Pick<ChannelPayment, 'channelOrderId
   statementLineId?: number;
   /** The receiving account whose statement holds it (statement source only). */
   accountId?: number;
+  /**
+   * Whether the line may pay by itself (statement source only): a line of a person's statement (an
+   * upload, a paste) pays only when posted, a money decision of its own (contract/doors.ts).
+   */
+  paysByItself?: boolean;
 }
 
 export interface UtrSource {
@@ -63,9 +75,11 @@ export const statementSource: UtrSource = {
         day: statementLines.day,
         bankName: receivingAccounts.bankName,
         accountNumber: receivingAccounts.accountNumber,
+        source: statementImports.source,
       })
       .from(statementLines)
       .innerJoin(receivingAccounts, eq(receivingAccounts.id, statementLines.accountId))
+      .innerJoin(statementImports, eq(statementImports.id, statementLines.importId))
       .where(
         and(
           eq(statementLines.utr, normalUtr(utr)),
@@ -96,6 +110,7 @@ export const statementSource: UtrSource = {
       account: accountLabel(hit),
       statementLineId: hit.id,
       accountId: hit.accountId,
+      paysByItself: paysByItself(hit.source),
     };
   },
 };

@@ -16,7 +16,8 @@ import { t } from '../../http/i18n.ts';
 import { withReader } from '../../http/reader.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances, orderPostings } from '../../ledger/index.ts';
-import { needsSecondPerson, onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
+import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
+import { onApproved, pendingApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 import { payoutList } from '../orders/kinds.ts';
@@ -209,22 +210,26 @@ export const payoutRoutes = [
     if (await pendingApproval(tx, payoutRefType, before.id)) throw new AppError(errno.approvalPending);
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
-    if (await needsSecondPerson(tx, before.amount)) {
-      const request = await requestApproval(
-        deps,
-        tx,
-        {
-          action: 'payout.markSuccess',
-          refType: payoutRefType,
-          refId: before.id,
-          merchantId: before.merchantId,
-          currency: before.currency,
-          amount: before.amount,
-          payload: { id: before.id, ...mark },
-          reason: input.reason,
-        },
-        user.id,
-      );
+    const request = await aloneOrApproval(
+      deps,
+      tx,
+      'payout.markSuccess',
+      user.id,
+      {
+        amount: before.amount,
+        wallet: merchantWallet(before.merchantId, 'payout', before.currency),
+        ref: `payout:${before.orderNo}`,
+      },
+      {
+        refType: payoutRefType,
+        refId: before.id,
+        merchantId: before.merchantId,
+        currency: before.currency,
+        payload: { id: before.id, ...mark },
+        reason: input.reason,
+      },
+    );
+    if (request) {
       audit({ detail: { ...mark, approvalId: request.id } });
       return refuse(errno.approvalRequested, { approvalId: request.id });
     }

@@ -6,11 +6,14 @@ import { type RechargeStatus, recharge } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { type Db, sqlState } from '../../db/index.ts';
 import { merchants, recharges } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
-import { handle } from '../../http/handle.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, refuse } from '../../http/errors.ts';
+import { type AuditEntry, handle } from '../../http/handle.ts';
 import { merchantAccount, platformAccount, post } from '../../ledger/index.ts';
 import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
+import { cancelPendingApproval, onApproved, pendingApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 
@@ -71,6 +74,59 @@ async function decide(
   throw new AppError(exists ? errno.conflict : errno.notFound);
 }
 
+/** The ledger's and the approvals' name for a recharge. */
+const rechargeRefType = 'recharge';
+
+/**
+ * Confirms a recharge seen in `from`, as `userId`: the money the merchant sent arrives through the
+ * platform's bank (settlement clearing) in its payout wallet. Answers the row and what the log records.
+ */
+async function confirmRecharge(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  id: number,
+  from: RechargeStatus,
+  userId: number,
+): Promise<{
+  row: Recharge;
+  audit: Pick<AuditEntry, 'changes' | 'detail'> & { detail: Record<string, unknown> };
+}> {
+  const now = deps.clock.now();
+  const row = await decide(tx, id, 'confirm', from, { decidedBy: userId, decidedAt: now });
+  const lines = await post(tx, {
+    kind: 'recharge',
+    refType: rechargeRefType,
+    refId: row.id,
+    userId,
+    at: now,
+    lines: [
+      { account: platformAccount('settlement_clearing', row.currency), amount: -row.amount },
+      { account: merchantAccount(row.merchantId, 'payout_available', row.currency), amount: row.amount },
+    ],
+  });
+  const wallet = lines.find((l) => l.account.ownerType === 'merchant')!;
+  return {
+    row,
+    audit: {
+      changes: {
+        status: { before: from, after: row.status },
+        payoutAvailable: {
+          before: formatMinor(wallet.balanceBefore),
+          after: formatMinor(wallet.balanceAfter),
+        },
+      },
+      detail: { merchantId: row.merchantId, amount: formatMinor(row.amount) },
+    },
+  };
+}
+
+// Beyond the day's sums a recharge is credited when a second platform user approves, in their name.
+onApproved('recharge.confirm', async (deps, tx, request, approverId) => {
+  const from = await stateFor(tx, 'confirm', Number(request.refId));
+  const done = await confirmRecharge(deps, tx, Number(request.refId), from, approverId);
+  return done.audit;
+});
+
 export const rechargeRoutes = [
   handle(endpoints.merchantRechargeLog.list, async ({ input, user, tx }) => {
     // A merchant user sees its own recharges whatever the request names.
@@ -130,34 +186,37 @@ export const rechargeRoutes = [
   handle(endpoints.merchantRechargeLog.confirm, async ({ input, user, tx, deps, req, audit }) => {
     audit({ target: `recharge:${input.id}`, detail: { reason: input.reason } });
     const from = await stateFor(tx, 'confirm', input.id);
+    // While a second person is asked about this recharge, nobody confirms it by hand meanwhile.
+    if (await pendingApproval(tx, rechargeRefType, input.id)) throw new AppError(errno.approvalPending);
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
-    const now = deps.clock.now();
-    const row = await decide(tx, input.id, 'confirm', from, { decidedBy: user.id, decidedAt: now });
-    // The money the merchant sent arrives through the platform's bank (settlement clearing).
-    const lines = await post(tx, {
-      kind: 'recharge',
-      refType: 'recharge',
-      refId: row.id,
-      userId: user.id,
-      at: now,
-      lines: [
-        { account: platformAccount('settlement_clearing', row.currency), amount: -row.amount },
-        { account: merchantAccount(row.merchantId, 'payout_available', row.currency), amount: row.amount },
-      ],
-    });
-    const wallet = lines.find((l) => l.account.ownerType === 'merchant')!;
-    audit({
-      changes: {
-        status: { before: from, after: row.status },
-        payoutAvailable: {
-          before: formatMinor(wallet.balanceBefore),
-          after: formatMinor(wallet.balanceAfter),
-        },
+    const [r] = await tx.select().from(recharges).where(eq(recharges.id, input.id));
+    const request = await aloneOrApproval(
+      deps,
+      tx,
+      'recharge.confirm',
+      user.id,
+      {
+        amount: r!.amount,
+        wallet: merchantWallet(r!.merchantId, 'payout', r!.currency),
+        ref: `recharge:${r!.id}`,
       },
-      detail: { merchantId: row.merchantId, amount: formatMinor(row.amount), reason: input.reason },
-    });
-    return rowOf(row, await codeOf(tx, row.merchantId));
+      {
+        refType: rechargeRefType,
+        refId: r!.id,
+        merchantId: r!.merchantId,
+        currency: r!.currency,
+        payload: { id: r!.id, reference: r!.reference, reason: input.reason },
+        reason: input.reason,
+      },
+    );
+    if (request) {
+      audit({ detail: { reason: input.reason, approvalId: request.id } });
+      return refuse(errno.approvalRequested, { approvalId: request.id });
+    }
+    const done = await confirmRecharge(deps, tx, input.id, from, user.id);
+    audit({ ...done.audit, detail: { ...done.audit.detail, reason: input.reason } });
+    return rowOf(done.row, await codeOf(tx, done.row.merchantId));
   }),
 
   handle(endpoints.merchantRechargeLog.reject, async ({ input, user, tx, deps, req, audit }) => {
@@ -170,6 +229,7 @@ export const rechargeRoutes = [
       decidedAt: deps.clock.now(),
       rejectReason: input.reason,
     });
+    await cancelPendingApproval(deps, tx, rechargeRefType, row.id);
     audit({
       changes: changes(
         { status: from, rejectReason: null },

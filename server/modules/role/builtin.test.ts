@@ -87,10 +87,8 @@ const seeded: Record<UserKind, Record<string, string[]>> = {
       'POST /receivingAccount/create',
       'POST /receivingAccount/status',
       'POST /receivingAccount/update',
-      'POST /statement/accept',
       'POST /statement/dismiss',
       'POST /statement/import',
-      'POST /statement/match',
       'POST /statement/rematch',
       'POST /statementMapping/delete',
       'POST /statementMapping/save',
@@ -429,6 +427,16 @@ describe.each(engines)('built-in role upgrades on %s', (engine) => {
     const after = await operator();
     expect(after.perms).toEqual(held);
     expect(after.seededPerms).toEqual(definition());
+  });
+
+  it('takes posting and matching statements (money decisions) out of the operators an earlier version gave them to', async () => {
+    const row = await operator();
+    const posting = [endpoints.statement.accept.permission, endpoints.statement.match.permission];
+    expect(definition()).not.toEqual(expect.arrayContaining([posting[0]]));
+    const before = [...definition(), ...posting];
+    await s.db.update(roles).set({ seededPerms: before, perms: before }).where(eq(roles.id, row.id));
+    expect(await upgradeBuiltinRoles(s.db)).toBe(1);
+    expect((await operator()).perms).toEqual(definition());
   });
 
   it("takes the simulator's controls out of built-in roles an earlier version gave them to, once", async () => {

@@ -89,9 +89,15 @@ export async function seedBuiltinRoles(
 
 /**
  * Permissions an earlier version put in built-in roles and a security review took out: the simulator's
- * controls settle orders without a bank (issue 11), so only super administrators hold them.
+ * controls settle orders without a bank (issue 11), so only super administrators hold them; posting and
+ * matching bank statements pay orders, a money decision that is finance's, not the operators' (issue 25).
  */
-const withdrawn = new Set<string>(['POST /simulator/pay', 'POST /simulator/payout']);
+const withdrawn = new Set<string>([
+  'POST /simulator/pay',
+  'POST /simulator/payout',
+  'POST /statement/accept',
+  'POST /statement/match',
+]);
 
 /**
  * Brings built-in roles of every tenant up to the code's definitions at start: permissions a later

@@ -51,13 +51,8 @@ import {
 } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
 import { readParameter } from '../../lib/parameters.ts';
-import {
-  cancelPendingApproval,
-  needsSecondPerson,
-  onApproved,
-  pendingApproval,
-  requestApproval,
-} from '../approval/service.ts';
+import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
+import { cancelPendingApproval, onApproved, pendingApproval } from '../approval/service.ts';
 import { decimalOut } from '../merchant/terms.ts';
 import { refuseWhileOnSlip } from '../slip/live.ts';
 import { alertSettlementApplied } from '../telegram/service.ts';
@@ -594,24 +589,26 @@ export async function confirmSettlement(
   lang: Lang,
 ): Promise<{ settlement: Settlement; awaitsApproval: boolean }> {
   await checkConfirm(tx, s, c, lang);
-  if (!(await needsSecondPerson(tx, c.auditAmount)))
-    return { settlement: await confirmNow(deps, tx, s, c, userId), awaitsApproval: false };
-  const row = await move(deps, tx, s, 'askApproval');
-  await requestApproval(
+  const request = await aloneOrApproval(
     deps,
     tx,
+    'settlement.confirm',
+    userId,
     {
-      action: 'settlement.confirm',
+      amount: c.auditAmount,
+      wallet: merchantWallet(s.merchantId, s.wallet, s.currency),
+      ref: `settlement:${s.settlementNo}`,
+    },
+    {
       refType: settlementRefType,
       refId: s.id,
       merchantId: s.merchantId,
       currency: s.currency,
-      amount: c.auditAmount,
       payload: { auditAmount: formatMinor(c.auditAmount), price: c.price ?? null },
     },
-    userId,
   );
-  return { settlement: row, awaitsApproval: true };
+  if (!request) return { settlement: await confirmNow(deps, tx, s, c, userId), awaitsApproval: false };
+  return { settlement: await move(deps, tx, s, 'askApproval'), awaitsApproval: true };
 }
 
 // The second person's approval confirms with the figures the first asked for; the approver is the confirmer.

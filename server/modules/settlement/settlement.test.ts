@@ -10,6 +10,7 @@ import { approvals, settlements, withdrawalSlipLines, withdrawalSlips } from '..
 import { deliverDue } from '../../jobs/webhooks.ts';
 import { merchantBalances } from '../../ledger/index.ts';
 import { writeParameter } from '../../lib/parameters.ts';
+import { forgetDayDecisions } from '../approval/testkit.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { sweep } from '../../test/sweep.ts';
 import { executorOf } from '../approval/service.ts';
@@ -57,6 +58,8 @@ describe.each(engines)('settlements on %s', (engine) => {
     await writeParameter(s.db, 'maker_checker_threshold', threshold);
   });
   beforeEach(async () => {
+    // Each test decides on a fresh day: what earlier tests decided alone is out of the day's sums.
+    await forgetDayDecisions(s);
     // Every Google code moves the clock half a minute: sign in afresh before sessions idle out.
     root = await s.adminToken();
     for (const d of [one, two, three]) d.token = await s.login(d.username, d.password, d.code());

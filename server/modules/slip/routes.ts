@@ -95,7 +95,7 @@ export const slipRoutes = [
       'withdraw',
     );
     const chosen = found.map((line, i) => ({ line, reference: input.lines[i]!.reference }));
-    await checkWithdraw(tx, s, chosen, user.id, req.lang);
+    await checkWithdraw(deps, tx, s, chosen, user.id, req.lang);
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
     const done = await withdrawLines(deps, tx, s, chosen, user.id);

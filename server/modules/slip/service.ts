@@ -14,6 +14,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { and, asc, count, desc, eq, inArray, notExists, type SQL, sql } from 'drizzle-orm';
+import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { maxSlipLines, type SlipFormat } from '../../../contract/endpoints/slip.ts';
 import { errno } from '../../../contract/errno.ts';
 import {
@@ -31,6 +32,7 @@ import {
   channels,
   merchants,
   payoutOrders,
+  receivingAccounts,
   settlements,
   users,
   withdrawalSlipLines,
@@ -40,7 +42,8 @@ import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
-import { needsSecondPerson } from '../approval/service.ts';
+import { invalidField } from '../../http/validation.ts';
+import { decideAlone, fitsAlone, lockDecisions, merchantWallet } from '../approval/doors.ts';
 import { completePayout } from '../payout/service.ts';
 import { checkComplete, completeSettlement, loadSettlement } from '../settlement/service.ts';
 import { businessNow } from '../settlement/tn.ts';
@@ -144,6 +147,7 @@ export async function slipCandidates(tx: Db): Promise<{ list: Candidate[]; total
 
 export interface SlipRequest {
   format: SlipFormat;
+  accountId: number;
   settlementIds: number[];
   payoutIds: number[];
 }
@@ -151,6 +155,7 @@ export interface SlipRequest {
 /** A slip checked and ready to write: its objects are locked until the transaction ends. */
 export interface PreparedSlip {
   format: SlipFormat;
+  accountId: number;
   currency: string;
   lines: Candidate[];
 }
@@ -161,6 +166,12 @@ export interface PreparedSlip {
  * (409, naming them), one the format cannot carry is 422 at its place in the request.
  */
 export async function prepareSlip(tx: Db, req: SlipRequest, lang: Lang): Promise<PreparedSlip> {
+  // Paid from one of the platform's own accounts (a donor card is lent to collect, not to pay out).
+  const [account] = await tx
+    .select({ kind: receivingAccounts.kind })
+    .from(receivingAccounts)
+    .where(eq(receivingAccounts.id, req.accountId));
+  if (account?.kind !== 'public') throw invalidField(lang, 'accountId', 'validation.slipPaidFrom');
   const lockedSettlements = req.settlementIds.length
     ? await tx
         .select({ id: settlements.id })
@@ -215,7 +226,7 @@ export async function prepareSlip(tx: Db, req: SlipRequest, lang: Lang): Promise
       });
   }
   if (fields.length) throw new AppError(errno.invalid, { fields });
-  return { format: req.format, currency, lines: chosen.map((x) => x.c) };
+  return { format: req.format, accountId: req.accountId, currency, lines: chosen.map((x) => x.c) };
 }
 
 /** `WS` + yyMMdd (UTC) + 5 random digits: short enough that slip and line fit a bank's 20-character reference. */
@@ -253,6 +264,7 @@ export async function writeSlip(
         total: prepared.lines.reduce((sum, l) => sum + l.amount, 0),
         fileName: file.fileName,
         content: file.content,
+        accountId: prepared.accountId,
         createdBy: userId,
         createdAt: now,
       })
@@ -381,6 +393,7 @@ async function closeWhenDone(deps: Pick<Deps, 'clock'>, tx: Db, s: Slip, userId:
  * marking it withdrawn is a manual payout success, which takes a second person there.
  */
 export async function checkWithdraw(
+  deps: Pick<Deps, 'clock'>,
   tx: Db,
   s: Slip,
   chosen: readonly { line: SlipLine; reference: string }[],
@@ -399,11 +412,22 @@ export async function checkWithdraw(
         .for('update');
       if (!o || !payout.can('markSuccess', o.status))
         throw new AppError(errno.conflict, { lineIds: [line.id] });
-      if (s.createdBy === userId && (await needsSecondPerson(tx, o.amount)))
+      if (s.createdBy === userId && !(await fitsAlone(deps, tx, userId, makerDecision(s, line))))
         throw new AppError(errno.sameUser, { lineIds: [line.id] });
     }
   }
 }
+
+/**
+ * Marking a payout's line withdrawn is a manual payout success (contract/doors.ts `slip.withdrawPayout`):
+ * by the slip's maker it is one person's decision, counted in the day's sums; by another user it is the
+ * second person.
+ */
+const makerDecision = (s: Slip, line: SlipLine) => ({
+  amount: line.amount,
+  wallet: merchantWallet(line.merchantId, 'payout', s.currency),
+  ref: `payout:${line.objectId}`,
+});
 
 /** What a withdrawn line completed, for the operation log. */
 export interface Completed {
@@ -425,7 +449,19 @@ export async function withdrawLines(
   userId: number,
 ): Promise<{ slip: Slip; completed: Completed[] }> {
   const completed: Completed[] = [];
+  const byMaker = chosen.filter(({ line }) => line.objectType === 'payout' && s.createdBy === userId);
+  await lockDecisions(
+    tx,
+    userId,
+    byMaker.map(({ line }) => makerDecision(s, line)),
+  );
   for (const { line, reference } of chosen) {
+    if (byMaker.some((m) => m.line.id === line.id)) {
+      // Judged again under the locks, with the lines before it: splitting a slip's lines over calls finds
+      // the same limit as one call.
+      if (!(await decideAlone(deps, tx, 'slip.withdrawPayout', userId, makerDecision(s, line))))
+        throw new AppError(errno.sameUser, { lineIds: [line.id] });
+    }
     await moveLine(deps, tx, line, 'withdraw', userId, reference);
     if (line.objectType === 'settlement') {
       await completeSettlement(deps, tx, line.objectId, { reference }, userId);
@@ -491,7 +527,22 @@ async function namesOf(tx: Db, ids: readonly (number | null)[]): Promise<Map<num
 
 type Counts = Record<SlipLineStatus, number>;
 
-function rowOf(s: Slip, counts: Counts, names: Map<number, string>) {
+/** The labels of the accounts slips are paid from (`HDFC ••1234`). */
+async function accountsOf(tx: Db, slips: readonly Slip[]): Promise<Map<number, string>> {
+  const ids = [...new Set(slips.flatMap((s) => (s.accountId === null ? [] : [s.accountId])))];
+  if (!ids.length) return new Map();
+  const rows = await tx
+    .select({
+      id: receivingAccounts.id,
+      bankName: receivingAccounts.bankName,
+      accountNumber: receivingAccounts.accountNumber,
+    })
+    .from(receivingAccounts)
+    .where(inArray(receivingAccounts.id, ids));
+  return new Map(rows.map((r) => [r.id, accountLabel(r)]));
+}
+
+function rowOf(s: Slip, counts: Counts, names: Map<number, string>, accounts: Map<number, string>) {
   return {
     id: s.id,
     slipNo: s.slipNo,
@@ -506,6 +557,8 @@ function rowOf(s: Slip, counts: Counts, names: Map<number, string>) {
       defunct: counts.defunct,
     },
     fileName: s.fileName,
+    accountId: s.accountId,
+    accountLabel: s.accountId === null ? null : (accounts.get(s.accountId) ?? null),
     createdBy: names.get(s.createdBy) ?? '',
     createdAt: s.createdAt.toISOString(),
     decidedBy: s.decidedBy === null ? null : (names.get(s.decidedBy) ?? ''),
@@ -550,8 +603,9 @@ export async function slipList(
     tx,
     rows.flatMap((r) => [r.createdBy, r.decidedBy]),
   );
+  const accounts = await accountsOf(tx, rows);
   return {
-    list: rows.map((r) => rowOf(r, counts.get(r.id)!, names)),
+    list: rows.map((r) => rowOf(r, counts.get(r.id)!, names, accounts)),
     total: n,
     nextCursor: null,
   };
@@ -577,7 +631,7 @@ export async function slipInfo(tx: Db, id: number) {
   const counts = (await countsOf(tx, [s.id])).get(s.id)!;
   const names = await namesOf(tx, [s.createdBy, s.decidedBy, ...rows.map((r) => r.l.decidedBy)]);
   return {
-    ...rowOf(s, counts, names),
+    ...rowOf(s, counts, names, await accountsOf(tx, [s])),
     lines: rows.map(({ l, merchantCode, settlementNo, orderNo }, i) => ({
       id: l.id,
       lineNo: i + 1,

@@ -71,6 +71,8 @@ type Info = {
 describe.each(engines)('withdrawal slips on %s', (engine) => {
   let s: TestServer;
   let root: string;
+  /** The public account the slips are paid from. */
+  let paidFrom: number;
   /** Confirms settlements; never the one who withdraws them (maker–checker). */
   let confirmer: Decider;
   /** Writes slips and marks their lines. */
@@ -105,6 +107,20 @@ describe.each(engines)('withdrawal slips on %s', (engine) => {
       { channels: [{ channelId: bankChannelId, weight: 100 }] },
       { collection: 100_000_000, payout: 100_000_000 },
     );
+    const account = await s.call(
+      endpoints.receivingAccount.create,
+      {
+        kind: 'public',
+        bankName: 'HDFC Bank',
+        accountName: 'Acme Payments Pvt Ltd',
+        accountNumber: `5020${Date.now() % 1_000_000_000}`,
+        ifsc: 'HDFC0000240',
+        dailyLimit: '10000000.00',
+      },
+      root,
+    );
+    expect(account.errno, account.errmsg).toBe(0);
+    paidFrom = account.data.id;
   });
   afterEach(async () => {
     await expectBooks(s);
@@ -151,7 +167,7 @@ describe.each(engines)('withdrawal slips on %s', (engine) => {
     ids: { settlementIds?: number[]; payoutIds?: number[] },
     format = 'generic_csv',
     who = operator,
-  ) => s.call(ws.create, { format, ...ids, code: who.code() }, who.token);
+  ) => s.call(ws.create, { format, accountId: paidFrom, ...ids, code: who.code() }, who.token);
 
   async function slipOf(ids: { settlementIds?: number[]; payoutIds?: number[] }, format = 'generic_csv') {
     const res = await create(ids, format);
@@ -247,6 +263,7 @@ describe.each(engines)('withdrawal slips on %s', (engine) => {
     expect(made).toMatchObject({
       status: 'to_be_withdrawn',
       format: 'hdfc_bulk',
+      accountId: paidFrom,
       lineCount: 2,
       total: '201234.50',
       lineCounts: { toBeWithdrawn: 2, withdrawn: 0, defunct: 0 },
@@ -334,13 +351,19 @@ describe.each(engines)('withdrawal slips on %s', (engine) => {
 
     const bad = await s.call(
       ws.create,
-      { format: 'generic_csv', settlementIds: [applied.data.id], code: '000000' },
+      { format: 'generic_csv', accountId: paidFrom, settlementIds: [applied.data.id], code: '000000' },
       operator.token,
     );
     expect(bad.errno).toBe(errno.badCode);
     expect(await isCandidate('settlement', applied.data.id)).toBe(true);
     expect(
-      (await s.call(ws.create, { format: 'generic_csv', code: operator.code() }, operator.token)).errno,
+      (
+        await s.call(
+          ws.create,
+          { format: 'generic_csv', accountId: paidFrom, code: operator.code() },
+          operator.token,
+        )
+      ).errno,
     ).toBe(errno.invalid);
     expect((await create({ settlementIds: [999_999] })).errno).toBe(errno.notFound);
   });

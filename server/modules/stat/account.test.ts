@@ -55,6 +55,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
         accountId,
         fileName: 'statement.csv',
         format: 'csv',
+        source: 'upload',
         sha256: '0',
         size: 0,
         content: new Uint8Array(),

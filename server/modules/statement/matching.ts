@@ -2,19 +2,29 @@
  * Matching statement lines (OPERATIONS.md section 2; docs/STATEMENTS.md "Matching"), in this order and
  * each line at most once:
  * 1. a credit whose UTR equals an open pay-in's channel UTR or payer-submitted UTR (the order on the
- *    line's account), with the same amount, pays it: a supplement whose source is the line;
+ *    line's account), with the same amount, pays it when its statement is the bank's own feed (a
+ *    supplement whose source is the line); a person's statement (upload, paste) makes it `ready`: it pays
+ *    when a finance user posts it (docs/SECURITY.md, contract/doors.ts `statement.pay`);
  * 2. the same UTR with another amount: exception `amount_mismatch` (the order as candidate);
  * 3. otherwise exactly one open pay-in of the amount on the account whose life covers the line's day:
  *    proposed, never paid by itself;
  * 4. several: exception `ambiguous`; none: `unmatched`.
- * A debit closes the one waiting withdrawal-slip line whose number it names, with the same amount.
- * The lines of one call are read and decided together (a few queries per batch, not per line).
+ * A debit naming the one waiting withdrawal-slip line (its number, the same amount) of a slip paid from
+ * the line's account is `ready`: only a person closes it, by the slip's own rule. The lines of one call
+ * are read and decided together (a few queries per batch, not per line).
  */
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
-import { type PayinStatus, payin, statementLine } from '../../../contract/machines.ts';
+import { approval, type PayinStatus, payin, statementLine } from '../../../contract/machines.ts';
+import { paysByItself } from '../../../contract/statementSource.ts';
 import { type Db, RetryTransaction } from '../../db/index.ts';
-import { payinOrders, statementLines, withdrawalSlipLines } from '../../db/schema.ts';
+import {
+  payinOrders,
+  statementImports,
+  statementLines,
+  withdrawalSlipLines,
+  withdrawalSlips,
+} from '../../db/schema.ts';
 import { inStates, statesSql } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -22,16 +32,18 @@ import { rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
 import { transition, transitionMany } from '../payin/state.ts';
 import { orderUsingUtr, withUtrGuard } from '../payin/utr.ts';
-import { checkWithdraw, lockSlip, withdrawLines } from '../slip/service.ts';
 
 export type Line = typeof statementLines.$inferSelect;
 export type ExceptionKind = NonNullable<Line['exceptionKind']>;
 
 export interface MatchCounts {
   matched: number;
+  ready: number;
   proposed: number;
   exceptions: number;
 }
+
+export const noMatches = (): MatchCounts => ({ matched: 0, ready: 0, proposed: 0, exceptions: 0 });
 
 /** Open pay-in states: those a supplement may pay. */
 const openStates = payin.from('supplement');
@@ -50,15 +62,25 @@ interface UtrOrder {
 type Outcome =
   | { kind: 'pay'; orderId: number }
   | { kind: 'confirm'; orderId: number }
-  | { kind: 'slip'; slipLineId: number }
+  | { kind: 'ready'; orderId: number | null; slipLineId: number | null }
   | { kind: 'propose'; orderId: number }
   | { kind: 'except'; exception: ExceptionKind; orderId: number | null };
 
+/** The imports of `lines` whose lines pay by themselves (the bank's feed). */
+async function payingImports(tx: Db, lines: readonly Line[]): Promise<Set<number>> {
+  const ids = [...new Set(lines.map((l) => l.importId))];
+  const rows = await tx
+    .select({ id: statementImports.id, source: statementImports.source })
+    .from(statementImports)
+    .where(inArray(statementImports.id, ids));
+  return new Set(rows.filter((r) => paysByItself(r.source)).map((r) => r.id));
+}
+
 /**
- * Runs `lines` (open ones: new, proposed, exception) through matching in `tx` and moves each line
- * (compare-and-set on its status). Paying an order that moved meanwhile, or a UTR taken meanwhile,
- * restarts the transaction (`RetryTransaction`), which then sees the winner. `userId` is who the
- * payments are posted for (the importer, or who asked for the rematch).
+ * Runs `lines` (open ones: new, ready, proposed, exception; none waiting in a pending approval) through
+ * matching in `tx` and moves each line (compare-and-set on its status). Paying an order that moved
+ * meanwhile, or a UTR taken meanwhile, restarts the transaction (`RetryTransaction`), which then sees the
+ * winner. `userId` is who a feed's payments are posted for (the job, or who asked for the rematch).
  */
 export async function matchLines(
   deps: Deps,
@@ -66,13 +88,14 @@ export async function matchLines(
   lines: readonly Line[],
   userId: number,
 ): Promise<MatchCounts> {
-  const counts: MatchCounts = { matched: 0, proposed: 0, exceptions: 0 };
+  const counts = noMatches();
   if (!lines.length) return counts;
   const credits = lines.filter((l) => l.direction === 'credit');
   const debits = lines.filter((l) => l.direction === 'debit');
   const outcomes = new Map<number, Outcome>();
-  /** Orders this call pays or proposes: no second line takes them. */
-  const taken = new Set<number>();
+  const paying = await payingImports(tx, lines);
+  /** Orders this call pays, readies or proposes, or another open line names: no second line takes them. */
+  const taken = await namedElsewhere(tx, lines);
 
   // 1–2: by UTR.
   const utrs = [...new Set(credits.flatMap((l) => (l.utr ? [l.utr] : [])))];
@@ -149,6 +172,11 @@ export async function matchLines(
     const same = claims.filter((o) => o.amount === line.amount);
     if (same.length === 1) {
       taken.add(same[0]!.id);
+      if (!paying.has(line.importId)) {
+        // A person's statement: the order waits for the line to be posted; no other line takes it.
+        outcomes.set(line.id, { kind: 'ready', orderId: same[0]!.id, slipLineId: null });
+        continue;
+      }
       // A second line of the UTR (another reference) finds it used, as after this batch.
       paidNow.set(line.utr, { ...same[0]!, status: 'paid', paidAmount: line.amount });
       confirmed.add(same[0]!.id);
@@ -164,16 +192,6 @@ export async function matchLines(
   const rest = credits.filter((l) => !outcomes.has(l.id));
   if (rest.length) {
     const candidates = await amountCandidates(tx, rest);
-    const ids = [...new Set(candidates.map((c) => c.id))];
-    const lineIds = new Set(lines.map((l) => l.id));
-    if (ids.length) {
-      // Proposed by another open line already: that line waits for a person to take it.
-      const proposed = await tx
-        .select({ id: statementLines.id, orderId: statementLines.candidatePayinId })
-        .from(statementLines)
-        .where(and(eq(statementLines.status, 'proposed'), inArray(statementLines.candidatePayinId, ids)));
-      for (const p of proposed) if (!lineIds.has(p.id)) taken.add(p.orderId!);
-    }
     for (const line of rest) {
       const fit = candidates.filter(
         (c) =>
@@ -193,30 +211,40 @@ export async function matchLines(
     }
   }
 
-  // Debits: the waiting slip line whose number the bank's narration or reference carries.
+  // Debits: the waiting slip line of a slip paid from the line's account whose number the bank's
+  // narration or reference carries. It only proposes: closing is the slip's own rule, by a person.
   if (debits.length) {
     const waiting = await tx
-      .select()
+      .select({ line: withdrawalSlipLines, accountId: withdrawalSlips.accountId })
       .from(withdrawalSlipLines)
+      .innerJoin(withdrawalSlips, eq(withdrawalSlips.id, withdrawalSlipLines.slipId))
       .where(
         and(
           eq(withdrawalSlipLines.status, 'to_be_withdrawn'),
+          inArray(withdrawalSlips.accountId, [...new Set(debits.map((d) => d.accountId))]),
           inArray(withdrawalSlipLines.amount, [...new Set(debits.map((d) => d.amount))]),
         ),
       );
-    const closing = new Set<number>();
+    const claimed = await slipLinesNamedElsewhere(
+      tx,
+      lines,
+      waiting.map((w) => w.line.id),
+    );
     for (const line of debits) {
       const text = `${line.narration} ${line.reference ?? ''}`.toUpperCase();
-      const fit = waiting.filter(
-        (w) =>
-          w.amount === line.amount &&
-          w.narration.trim() !== '' &&
-          text.includes(w.narration.trim().toUpperCase()) &&
-          !closing.has(w.id),
-      );
+      const fit = waiting
+        .filter((w) => w.accountId === line.accountId)
+        .map((w) => w.line)
+        .filter(
+          (w) =>
+            w.amount === line.amount &&
+            w.narration.trim() !== '' &&
+            text.includes(w.narration.trim().toUpperCase()) &&
+            !claimed.has(w.id),
+        );
       if (fit.length === 1) {
-        closing.add(fit[0]!.id);
-        outcomes.set(line.id, { kind: 'slip', slipLineId: fit[0]!.id });
+        claimed.add(fit[0]!.id);
+        outcomes.set(line.id, { kind: 'ready', orderId: null, slipLineId: fit[0]!.id });
       } else {
         outcomes.set(line.id, {
           kind: 'except',
@@ -234,33 +262,85 @@ export async function matchLines(
   });
   await payWithLines(deps, tx, pays, userId);
   counts.matched += pays.length;
-  const proposals: { line: Line; orderId: number }[] = [];
-  const exceptions: { line: Line; kind: ExceptionKind; orderId: number | null }[] = [];
+  const moves: Record<'ready' | 'propose' | 'except', SetRow[]> = { ready: [], propose: [], except: [] };
   for (const line of lines) {
     const o = outcomes.get(line.id)!;
     if (o.kind === 'pay') continue;
     if (o.kind === 'confirm') {
       if (await setLine(deps, tx, line.id, 'match', { payinId: o.orderId })) counts.matched++;
-    } else if (o.kind === 'slip') {
-      if (await closeSlipLine(deps, tx, line, o.slipLineId, userId)) counts.matched++;
-      else exceptions.push({ line, kind: 'unmatched', orderId: null });
-    } else if (o.kind === 'propose') {
-      // A proposal matched again: the same order stays proposed, another one replaces it.
-      if (line.status !== 'proposed') proposals.push({ line, orderId: o.orderId });
-      else if (await repropose(tx, line, o.orderId)) counts.proposed++;
-    } else exceptions.push({ line, kind: o.exception, orderId: o.orderId });
+      continue;
+    }
+    const row: SetRow =
+      o.kind === 'ready'
+        ? { id: line.id, kind: null, orderId: o.orderId, slipLineId: o.slipLineId }
+        : o.kind === 'propose'
+          ? { id: line.id, kind: null, orderId: o.orderId, slipLineId: null }
+          : { id: line.id, kind: o.exception, orderId: o.orderId, slipLineId: null };
+    const action = o.kind === 'ready' ? 'ready' : o.kind === 'propose' ? 'propose' : 'except';
+    // Matched again to what it already names: it stays as it is.
+    if (line.status === statementLine.to(action) && sameAs(line, row)) {
+      if (action === 'ready') counts.ready++;
+      else if (action === 'propose') counts.proposed++;
+      continue;
+    }
+    moves[action].push(row);
   }
-  counts.proposed += await setMany(
-    tx,
-    'propose',
-    proposals.map((p) => ({ id: p.line.id, kind: null, orderId: p.orderId })),
-  );
-  counts.exceptions += await setMany(
-    tx,
-    'except',
-    exceptions.map((e) => ({ id: e.line.id, kind: e.kind, orderId: e.orderId })),
-  );
+  counts.ready += await setMany(tx, 'ready', moves.ready);
+  counts.proposed += await setMany(tx, 'propose', moves.propose);
+  counts.exceptions += await setMany(tx, 'except', moves.except);
   return counts;
+}
+
+interface SetRow {
+  id: number;
+  kind: ExceptionKind | null;
+  orderId: number | null;
+  slipLineId: number | null;
+}
+
+const sameAs = (line: Line, row: SetRow) =>
+  line.exceptionKind === row.kind &&
+  line.candidatePayinId === row.orderId &&
+  line.candidateSlipLineId === row.slipLineId;
+
+/**
+ * Orders that open lines outside `lines` name already (ready or proposed): that line waits for a person
+ * to take it, so no line of this batch proposes or readies the same order.
+ */
+async function namedElsewhere(tx: Db, lines: readonly Line[]): Promise<Set<number>> {
+  const ids = lines.map((l) => l.id);
+  const rows = rowsOf<{ id: string }>(
+    await tx.execute(sql`
+      select candidate_payin_id as id from statement_lines
+      where status in (${statesSql(['ready', 'proposed'])}) and candidate_payin_id is not null
+        and direction = 'credit'
+        and account_id in (${sql.join(
+          [...new Set(lines.map((l) => l.accountId))].map((a) => sql`${a}`),
+          sql`, `,
+        )})
+        and id <> all(${`{${ids.join(',')}}`}::bigint[])`),
+  );
+  return new Set(rows.map((r) => Number(r.id)));
+}
+
+/** Of `slipLineIds`, those another open line outside `lines` proposes to close. */
+async function slipLinesNamedElsewhere(
+  tx: Db,
+  lines: readonly Line[],
+  slipLineIds: readonly number[],
+): Promise<Set<number>> {
+  if (!slipLineIds.length) return new Set();
+  const ids = new Set(lines.map((l) => l.id));
+  const rows = await tx
+    .select({ id: statementLines.id, slipLineId: statementLines.candidateSlipLineId })
+    .from(statementLines)
+    .where(
+      and(
+        inStates(statementLines.status, statementLine.sets.open),
+        inArray(statementLines.candidateSlipLineId, [...slipLineIds]),
+      ),
+    );
+  return new Set(rows.filter((r) => !ids.has(r.id)).map((r) => r.slipLineId!));
 }
 
 interface Candidate {
@@ -318,7 +398,7 @@ async function amountCandidates(tx: Db, lines: readonly Line[]): Promise<Candida
  * Moves one line by `action` (compare-and-set on its status): answers false when it had moved.
  * Automatic moves leave `resolvedBy` empty; a person's carry their id.
  */
-async function setLine(
+export async function setLine(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
   id: number,
@@ -331,6 +411,7 @@ async function setLine(
       status: statementLine.to(action)!,
       exceptionKind: null,
       candidatePayinId: null,
+      candidateSlipLineId: null,
       ...(action === 'match' || action === 'dismiss' ? { resolvedAt: deps.clock.now() } : {}),
       ...set,
     })
@@ -339,30 +420,26 @@ async function setLine(
   return !!moved;
 }
 
-async function repropose(tx: Db, line: Line, orderId: number): Promise<boolean> {
-  if (line.candidatePayinId === orderId) return true;
-  const [moved] = await tx
-    .update(statementLines)
-    .set({ candidatePayinId: orderId })
-    .where(and(eq(statementLines.id, line.id), eq(statementLines.status, 'proposed')))
-    .returning({ id: statementLines.id });
-  return !!moved;
-}
-
-/** Proposals or exceptions of many lines in one statement; answers how many moved. */
+/**
+ * Readies, proposals or exceptions of many lines in one statement (a line already in that state takes its
+ * new candidate); answers how many moved.
+ */
 async function setMany(
   tx: Db,
-  action: 'propose' | 'except',
-  rows: readonly { id: number; kind: ExceptionKind | null; orderId: number | null }[],
+  action: 'ready' | 'propose' | 'except',
+  rows: readonly SetRow[],
 ): Promise<number> {
   if (!rows.length) return 0;
   // One JSON parameter: a thousand-row statement built by the query builder costs more than running it.
-  const json = JSON.stringify(rows.map((r) => ({ id: r.id, kind: r.kind, order_id: r.orderId })));
+  const json = JSON.stringify(
+    rows.map((r) => ({ id: r.id, kind: r.kind, order_id: r.orderId, slip_line_id: r.slipLineId })),
+  );
+  const target = statementLine.to(action)!;
   const result = await tx.execute(sql`
-    update statement_lines l set status = ${statementLine.to(action)!}, exception_kind = v.kind,
-      candidate_payin_id = v.order_id
-    from jsonb_to_recordset(${json}::jsonb) as v(id bigint, kind text, order_id bigint)
-    where l.id = v.id and l.status in (${statesSql(statementLine.from(action))})
+    update statement_lines l set status = ${target}, exception_kind = v.kind,
+      candidate_payin_id = v.order_id, candidate_slip_line_id = v.slip_line_id
+    from jsonb_to_recordset(${json}::jsonb) as v(id bigint, kind text, order_id bigint, slip_line_id int)
+    where l.id = v.id and l.status in (${statesSql([...new Set([...statementLine.from(action), target])])})
     returning l.id`);
   const moved = rowsOf(result).length;
   return moved;
@@ -458,30 +535,6 @@ async function payWithLines(
   if (matched.length < pays.length) throw new RetryTransaction();
 }
 
-/** Marks the slip line withdrawn with the bank's reference (its settlement or payout completes). */
-async function closeSlipLine(
-  deps: Deps,
-  tx: Db,
-  line: Line,
-  slipLineId: number,
-  userId: number,
-): Promise<boolean> {
-  const [sl] = await tx.select().from(withdrawalSlipLines).where(eq(withdrawalSlipLines.id, slipLineId));
-  if (!sl) return false;
-  const slip = await lockSlip(tx, sl.slipId);
-  const chosen = [{ line: sl, reference: line.reference ?? line.utr ?? line.narration.slice(0, 100) }];
-  try {
-    // The slip's own rules stand (a settlement is not completed by who confirmed it): a refused line
-    // waits in the queue for a person.
-    await checkWithdraw(tx, slip, chosen, userId, 'en');
-  } catch (err) {
-    if (err instanceof AppError) return false;
-    throw err;
-  }
-  await withdrawLines(deps, tx, slip, chosen, userId);
-  return setLine(deps, tx, line.id, 'match', { slipLineId });
-}
-
 /** The order holding `utr`, or none; for a person's match (1032 when another order holds it). */
 export async function utrFreeFor(tx: Db, utr: string | null, orderId: number): Promise<boolean> {
   if (!utr) return true;
@@ -489,5 +542,13 @@ export async function utrFreeFor(tx: Db, utr: string | null, orderId: number): P
   return !used || used.id === orderId;
 }
 
-/** A condition on open lines (new, proposed, exception). */
-export const openLine: SQL = sql`${statementLines.status} in (${statesSql(['new', ...statementLine.sets.open])})`;
+/** A line waits in a pending approval request (posted beyond the day's sums). */
+export const awaitingApproval: SQL = sql`exists (select 1 from approvals a where a.id = ${statementLines.approvalId}
+  and a.status in (${statesSql([approval.state.pending])}))`;
+
+/**
+ * A condition on lines matching may move: open (new, ready, proposed, exception) and not waiting in a
+ * pending approval request (its second person decides them as they were asked).
+ */
+export const openLine: SQL = sql`${statementLines.status} in (${statesSql(['new', ...statementLine.sets.open])})
+  and not ${awaitingApproval}`;

@@ -1,24 +1,23 @@
 /**
  * Bank statement endpoints (contract/endpoints/statement.ts): mappings, import, lines, the exception
- * queue and its resolutions. Platform users only (the contract's grants). A person's match pays the
- * order at once: the bank statement proves the payment, so no second person is asked (docs/STATEMENTS.md).
+ * queue and its resolutions. Platform users only (the contract's grants): importing and reading evidence
+ * is the operators' and finance's, deciding money with it (match, accept: posting.ts) finance's alone.
  */
 import { Readable } from 'node:stream';
 import { and, eq, inArray } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { payin, statementLine } from '../../../contract/machines.ts';
+import { statementLine } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
-import { type Db, inTransaction, sqlState } from '../../db/index.ts';
-import { payinOrders, statementImports, statementLines, statementMappings } from '../../db/schema.ts';
+import { inTransaction, sqlState } from '../../db/index.ts';
+import { statementImports, statementLines, statementMappings } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
-import type { Deps } from '../../deps.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, refuse } from '../../http/errors.ts';
 import { FileAnswer, handle } from '../../http/handle.ts';
-import { type Lang, t } from '../../http/i18n.ts';
-import { invalidField } from '../../http/validation.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
-import { type Line, payWithLine, utrFreeFor } from './matching.ts';
+import { checkGoogleCode } from '../auth/googleCode.ts';
+import { awaitingApproval } from './matching.ts';
+import { lockLine, matchLine, payableOrder, postLines, readyLinesOf } from './posting.ts';
 import { importStatement, rematch } from './service.ts';
 import {
   exceptionList,
@@ -33,51 +32,6 @@ import {
 const { statement, statementMapping } = endpoints;
 
 const lineTarget = (id: number) => `statementLine:${id}`;
-
-/** The line, locked for this transaction (404 when unknown). */
-async function lockLine(tx: Db, id: number): Promise<Line> {
-  const [line] = await tx.select().from(statementLines).where(eq(statementLines.id, id)).for('update');
-  if (!line) throw new AppError(errno.notFound);
-  return line;
-}
-
-/**
- * Pays order `orderId` with an open credit line, as `userId`: the line open (409), a credit, the order
- * one a supplement may pay and of the line's amount (422), the line's UTR on no other order (1032).
- */
-export async function matchLine(
-  deps: Deps,
-  tx: Db,
-  line: Line,
-  orderId: number,
-  userId: number,
-  lang: Lang,
-): Promise<void> {
-  if (!statementLine.can('match', line.status)) throw new AppError(errno.conflict, { status: line.status });
-  if (line.direction !== 'credit') throw invalidField(lang, 'lineId', 'statement.match.debit');
-  const [order] = await tx.select().from(payinOrders).where(eq(payinOrders.id, orderId));
-  if (!order) throw new AppError(errno.notFound);
-  if (!payin.can('supplement', order.status)) {
-    throw invalidField(lang, 'orderId', 'statement.match.state', { order: order.orderNo });
-  }
-  if (order.receivingAccountId !== line.accountId) {
-    throw invalidField(lang, 'orderId', 'statement.match.account', { order: order.orderNo });
-  }
-  if (order.amount !== line.amount) {
-    throw invalidField(lang, 'orderId', 'statement.match.amount', {
-      line: formatMinor(line.amount),
-      order: formatMinor(order.amount),
-    });
-  }
-  if (!(await utrFreeFor(tx, line.utr, order.id))) throw new AppError(errno.utrUsed);
-  await payWithLine(deps, tx, line, order.id, userId, userId, 'refuse');
-}
-
-/** A refusal's words for a list of results (the field's message of a 422, else the errno's). */
-function messageOf(err: AppError, lang: Lang): string {
-  const fields = (err.data as { fields?: { message: string }[] } | null)?.fields;
-  return fields?.[0]?.message ?? t(lang, `errno.${err.errno}`);
-}
 
 export const statementRoutes = [
   handle(statementMapping.list, ({ tx }) => mappingList(tx)),
@@ -165,13 +119,23 @@ export const statementRoutes = [
 
   handle(statement.exceptions, ({ input, tx }) => exceptionList(tx, input)),
 
+  // A money door (contract/doors.ts `statement.pay`): the caller's code, within the day's sums, else a
+  // request a second platform user decides.
   handle(statement.match, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
     const line = await lockLine(tx, input.lineId);
     audit({
       target: lineTarget(line.id),
-      detail: { orderId: input.orderId, amount: formatMinor(line.amount) },
+      detail: { orderId: input.orderId, amount: formatMinor(line.amount), reason: input.reason },
     });
-    await matchLine(deps, tx, line, input.orderId, user.id, req.lang);
+    // What the line may pay is checked before the code is spent.
+    await payableOrder(tx, line, input.orderId, req.lang);
+    const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+    if (refused) return refused;
+    const request = await matchLine(deps, tx, line, input.orderId, input.reason, user.id, req.lang);
+    if (request) {
+      audit({ detail: { orderId: input.orderId, approvalId: request.id } });
+      return refuse(errno.approvalRequested, { approvalId: request.id });
+    }
     afterCommit(wakeWebhookWorkers);
     return lineInfo(tx, line.id);
   }),
@@ -179,29 +143,27 @@ export const statementRoutes = [
   handle(
     statement.accept,
     async ({ input, user, deps, req, audit, afterCommit }) => {
-      const refused: { lineId: number; message: string }[] = [];
-      let matched = 0;
-      // Named before the first payment commits: a failure midway is logged against these lines too.
-      audit({ target: `statementLines:${input.lineIds.join(',')}` });
-      // Each line in its own transaction: one refused leaves the others paid.
-      for (const lineId of new Set(input.lineIds)) {
-        try {
-          await inTransaction(deps.database.db, async (tx) => {
-            const line = await lockLine(tx, lineId);
-            if (line.status !== 'proposed' || line.candidatePayinId === null) {
-              throw new AppError(errno.conflict, { status: line.status });
-            }
-            await matchLine(deps, tx, line, line.candidatePayinId, user.id, req.lang);
-          });
-          matched++;
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-          refused.push({ lineId, message: messageOf(err, req.lang) });
-        }
-      }
-      audit({ detail: { matched, refused } });
-      if (matched) afterCommit(wakeWebhookWorkers);
-      return { matched, refused };
+      const db = deps.database.db;
+      audit({
+        target:
+          input.importId === undefined
+            ? `statementLines:${input.lineIds!.join(',')}`
+            : `statementImport:${input.importId}`,
+        detail: { reason: input.reason },
+      });
+      // The lines named first (an unknown import is 404 before the code is spent), then the code, in a
+      // transaction of its own that commits a refusal's counted failure.
+      const checked = await inTransaction(db, async (tx) => {
+        const lineIds =
+          input.importId === undefined ? input.lineIds! : await readyLinesOf(tx, input.importId);
+        const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+        return { lineIds, refused };
+      });
+      if (checked.refused) return checked.refused;
+      const out = await postLines(deps, checked.lineIds, input.reason, user.id, req.lang);
+      audit({ detail: { reason: input.reason, lines: checked.lineIds.length, ...out } });
+      if (out.matched) afterCommit(wakeWebhookWorkers);
+      return out;
     },
     { outsideTransaction: true },
   ),
@@ -217,6 +179,11 @@ export const statementRoutes = [
     if (found.length !== ids.length) throw new AppError(errno.notFound);
     const moved = found.filter((l) => !statementLine.can('dismiss', l.status)).map((l) => l.id);
     if (moved.length) throw new AppError(errno.conflict, { lineIds: moved });
+    const waiting = await tx
+      .select({ id: statementLines.id })
+      .from(statementLines)
+      .where(and(inArray(statementLines.id, ids), awaitingApproval));
+    if (waiting.length) throw new AppError(errno.approvalPending, { lineIds: waiting.map((l) => l.id) });
     const done = await tx
       .update(statementLines)
       .set({

@@ -2,7 +2,10 @@
  * Bank statement import (OPERATIONS.md section 2; docs/STATEMENTS.md "Import"): a statement read through
  * a mapping (parse.ts) is previewed, or saved once per line and matched (matching.ts) in batches, each
  * its own transaction, so that a large file neither holds one transaction for minutes nor leaves the
- * console without progress (`processed` on the import row, followed by its key).
+ * console without progress (`processed` on the import row, followed by its key). The import keeps where
+ * the statement came from (an upload, a paste, the bank's feed), who brought it and the file's hash: a
+ * person's statement is evidence and pays nothing by itself (its lines wait `ready` for posting,
+ * posting.ts).
  */
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -10,6 +13,7 @@ import { errno } from '../../../contract/errno.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
+import type { StatementSource } from '../../../contract/statementSource.ts';
 import { type Db, inTransaction, sqlState } from '../../db/index.ts';
 import { receivingAccounts, statementImports, statementLines, statementMappings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -18,7 +22,7 @@ import { type Lang, t } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { readParameter } from '../../lib/parameters.ts';
-import { type Line, type MatchCounts, matchLines, openLine } from './matching.ts';
+import { type Line, type MatchCounts, matchLines, noMatches, openLine } from './matching.ts';
 import { parseStatement, type StatementLine } from './parse.ts';
 
 /** Lines written and matched per transaction. */
@@ -48,6 +52,7 @@ export interface ImportCounts extends MatchCounts {
 export interface ImportAnswer {
   importId: number | null;
   counts: ImportCounts;
+  wouldPay: { count: number; sum: string };
   errors: { row: number; column: string; code: string; message: string }[];
   gaps: { row: number; expected: string; found: string }[];
   preview: {
@@ -159,6 +164,8 @@ async function saveLines(
       payinId: null,
       candidatePayinId: null,
       slipLineId: null,
+      candidateSlipLineId: null,
+      approvalId: null,
       reason: null,
       resolvedBy: null,
       resolvedAt: null,
@@ -167,17 +174,44 @@ async function saveLines(
   });
 }
 
+/** What the ready credits of an import would pay when posted: their count and sum. */
+export async function wouldPayOf(
+  tx: Db,
+  importIds: readonly number[],
+): Promise<Map<number, { count: number; sum: string }>> {
+  const out = new Map(importIds.map((id) => [id, { count: 0, sum: formatMinor(0) }]));
+  if (!importIds.length) return out;
+  const rows = await tx
+    .select({
+      importId: statementLines.importId,
+      count: sql<number>`count(*)::int`,
+      sum: sql<string>`coalesce(sum(${statementLines.amount}), 0)::text`,
+    })
+    .from(statementLines)
+    .where(
+      and(
+        inArray(statementLines.importId, [...importIds]),
+        eq(statementLines.status, 'ready'),
+        eq(statementLines.direction, 'credit'),
+      ),
+    )
+    .groupBy(statementLines.importId);
+  for (const r of rows) out.set(r.importId, { count: Number(r.count), sum: formatMinor(BigInt(r.sum)) });
+  return out;
+}
+
 /**
- * Previews (`dryRun`) or imports a statement into a receiving account, as `userId` (the importer, who
- * the payments it makes are posted for). A file that cannot be read answers 422 on `file` (or `text`);
- * a row that cannot be read refuses the whole file (1050, the rows in `data.rows`); both write nothing.
- * Runs its own transactions: call it outside one.
+ * Previews (`dryRun`) or imports a statement into a receiving account, as `userId` (the importer). A file
+ * that cannot be read answers 422 on `file` (or `text`); a row that cannot be read refuses the whole file
+ * (1050, the rows in `data.rows`); both write nothing. A person's statement (`upload`, `paste`) pays
+ * nothing: what it would pay waits `ready` (`wouldPay`). Runs its own transactions: call it outside one.
  */
 export async function importStatement(
   deps: Deps,
   userId: number,
   input: ImportInput,
   lang: Lang,
+  source: StatementSource = input.text !== undefined ? 'paste' : 'upload',
 ): Promise<ImportAnswer> {
   const db = deps.database.db;
   const [account] = await db
@@ -245,14 +279,8 @@ export async function importStatement(
     const duplicates = dup.filter(Boolean).length;
     return {
       importId: null,
-      counts: {
-        lines: lines.length,
-        new: lines.length - duplicates,
-        duplicates,
-        matched: 0,
-        proposed: 0,
-        exceptions: 0,
-      },
+      counts: { lines: lines.length, new: lines.length - duplicates, duplicates, ...noMatches() },
+      wouldPay: { count: 0, sum: formatMinor(0) },
       errors,
       gaps,
       preview,
@@ -277,6 +305,7 @@ export async function importStatement(
           key: input.key ?? null,
           fileName,
           format,
+          source,
           sha256: createHash('sha256').update(bytes).digest('hex'),
           size: bytes.length,
           content: bytes,
@@ -295,14 +324,7 @@ export async function importStatement(
     }
   });
   const importId = started.id;
-  const counts: ImportCounts = {
-    lines: lines.length,
-    new: 0,
-    duplicates: 0,
-    matched: 0,
-    proposed: 0,
-    exceptions: 0,
-  };
+  const counts: ImportCounts = { lines: lines.length, new: 0, duplicates: 0, ...noMatches() };
   // Auto-matching off (the `statement_auto_match` parameter): lines are saved, matched later by a rematch.
   const autoMatch = await readParameter(db, 'statement_auto_match');
   try {
@@ -310,9 +332,7 @@ export async function importStatement(
       const batch = lines.slice(i, i + importBatch);
       const got = await inTransaction(db, async (tx) => {
         const saved = await saveLines(tx, account.id, importId, batch, deps.clock.now());
-        const matched = autoMatch
-          ? await matchLines(deps, tx, saved, userId)
-          : { matched: 0, proposed: 0, exceptions: 0 };
+        const matched = autoMatch ? await matchLines(deps, tx, saved, userId) : noMatches();
         const step = { new: saved.length, duplicates: batch.length - saved.length, ...matched };
         await tx
           .update(statementImports)
@@ -321,13 +341,14 @@ export async function importStatement(
             newCount: sql`${statementImports.newCount} + ${step.new}`,
             duplicateCount: sql`${statementImports.duplicateCount} + ${step.duplicates}`,
             matchedCount: sql`${statementImports.matchedCount} + ${step.matched}`,
+            readyCount: sql`${statementImports.readyCount} + ${step.ready}`,
             proposedCount: sql`${statementImports.proposedCount} + ${step.proposed}`,
             exceptionCount: sql`${statementImports.exceptionCount} + ${step.exceptions}`,
           })
           .where(eq(statementImports.id, importId));
         return step;
       });
-      for (const k of ['new', 'duplicates', 'matched', 'proposed', 'exceptions'] as const)
+      for (const k of ['new', 'duplicates', 'matched', 'ready', 'proposed', 'exceptions'] as const)
         counts[k] += got[k];
     }
   } finally {
@@ -337,7 +358,8 @@ export async function importStatement(
       .set({ status: 'done', finishedAt: deps.clock.now() })
       .where(eq(statementImports.id, importId));
   }
-  return { importId, counts, errors, gaps, preview };
+  const wouldPay = (await wouldPayOf(db, [importId])).get(importId)!;
+  return { importId, counts, wouldPay, errors, gaps, preview };
 }
 
 /**
@@ -346,7 +368,7 @@ export async function importStatement(
  */
 export async function rematch(deps: Deps, userId: number, accountId?: number): Promise<MatchCounts> {
   const db = deps.database.db;
-  const counts: MatchCounts = { matched: 0, proposed: 0, exceptions: 0 };
+  const counts = noMatches();
   let after = 0;
   for (;;) {
     const step = await inTransaction(db, async (tx) => {
@@ -365,7 +387,7 @@ export async function rematch(deps: Deps, userId: number, accountId?: number): P
         .for('update', { skipLocked: true });
       return { last: batch.at(-1)?.id, counts: await matchLines(deps, tx, batch, userId) };
     });
-    for (const k of ['matched', 'proposed', 'exceptions'] as const) counts[k] += step.counts[k];
+    for (const k of ['matched', 'ready', 'proposed', 'exceptions'] as const) counts[k] += step.counts[k];
     if (step.last === undefined) return counts;
     after = step.last;
   }
@@ -373,9 +395,9 @@ export async function rematch(deps: Deps, userId: number, accountId?: number): P
 
 /**
  * A payer named `utr` on the pay page of an order on `accountId`: the account's open credit lines
- * carrying it are matched again at once (a statement imported before the payer spoke pays the order now,
- * not at the next rematch). Payments are posted for the user who imported each line. Answers how many
- * lines it matched.
+ * carrying it are matched again at once (a feed's line imported before the payer spoke pays the order now,
+ * a person's line becomes ready to post, not at the next rematch). Feed payments are posted for the user
+ * who imported each line. Answers how many lines it matched or readied.
  */
 export async function matchPayerUtr(deps: Deps, accountId: number, utr: string): Promise<number> {
   // Auto-matching off: the lines wait for a rematch by hand, whoever names their UTR.
@@ -396,13 +418,12 @@ export async function matchPayerUtr(deps: Deps, accountId: number, utr: string):
       .orderBy(statementLines.id)
       .for('update', { of: statementLines, skipLocked: true });
     if (!lines.length) return 0;
-    return (
-      await matchLines(
-        deps,
-        tx,
-        lines.map((l) => l.line),
-        lines[0]!.importer,
-      )
-    ).matched;
+    const counts = await matchLines(
+      deps,
+      tx,
+      lines.map((l) => l.line),
+      lines[0]!.importer,
+    );
+    return counts.matched + counts.ready;
   });
 }

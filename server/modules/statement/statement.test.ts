@@ -1,12 +1,14 @@
 /**
  * Bank statement import and matching on both databases (OPERATIONS.md section 2; docs/STATEMENTS.md):
- * a credit carrying a pending order's UTR and amount pays it once (ledger balanced, callback queued), a
- * re-import adds nothing, another amount is an exception, one open order of the amount is proposed (and
- * paid only on accept), several are ambiguous, none unmatched; a UTR pays at most one order whichever
- * way it came first (statement line, supplement, forced supplement); unreadable files, row errors, an
- * oversized body and a zip bomb write nothing; a dry run writes nothing; a person matches and dismisses;
- * a merchant user is refused; rematch pays once a payer's UTR is known; the same file imported twice at
- * once pays once; a debit naming a waiting withdrawal-slip line closes it.
+ * a credit of a person's statement carrying a pending order's UTR and amount is ready, and pays it once
+ * when a finance user posts it (ledger balanced, callback queued); a line of the bank's feed pays by
+ * itself; a re-import adds nothing, another amount is an exception, one open order of the amount is
+ * proposed (and paid only on accept), several are ambiguous, none unmatched; a UTR pays at most one order
+ * whichever way it came first (statement line, supplement, forced supplement); unreadable files, row
+ * errors, an oversized body and a zip bomb write nothing; a dry run writes nothing; a person matches and
+ * dismisses; a merchant user is refused; rematch readies once a payer's UTR is known; the same file
+ * imported twice at once pays once; a debit naming a waiting withdrawal-slip line of its account proposes
+ * closing it, and closes it when posted. The controls of posting are in posting.test.ts.
  */
 import { randomInt } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
@@ -31,6 +33,7 @@ import { createPayout } from '../payout/service.ts';
 import { drainQueue } from '../payout/testkit.ts';
 import { type BankSetup, bankPayin, bankSetup } from '../receiving/testkit.ts';
 import { merchantWithOwner } from '../settlement/testkit.ts';
+import { importStatement } from './service.ts';
 
 const { statement, statementMapping, merchantOrder } = endpoints;
 
@@ -59,11 +62,18 @@ describe.each(engines)('bank statements on %s', (engine) => {
   let s: TestServer;
   let bank: BankSetup;
   let root: string;
+  /** A finance user with a Google key: posts and matches lines. */
+  let poster: Awaited<ReturnType<TestServer['makeKeyHolder']>>;
 
   beforeAll(async () => {
     s = await startTestServer(engine);
     bank = await bankSetup(s);
     root = bank.root;
+    poster = await s.makeKeyHolder([
+      statement.accept.permission,
+      statement.match.permission,
+      statement.list.permission,
+    ]);
   });
   afterEach(() => expectBalanced(s));
   afterAll(() => s.close());
@@ -88,6 +98,24 @@ describe.each(engines)('bank statements on %s', (engine) => {
         ...extra,
       },
       token,
+    );
+
+  /** Posts lines (or an import's ready lines) as the finance user. */
+  const post = (which: { lineIds: number[] } | { importId: number }, by = poster) =>
+    s.call(statement.accept, { ...which, reason: 'statement checked', code: by.code() }, by.token);
+
+  /** Matches a line to an order as the finance user. */
+  const match = (lineId: number, orderId: number, by = poster) =>
+    s.call(statement.match, { lineId, orderId, reason: 'payer confirmed', code: by.code() }, by.token);
+
+  /** A statement of the bank's own feed (host-to-host), imported as the job would: it pays by itself. */
+  const importFeed = (text: string) =>
+    importStatement(
+      s.deps,
+      1,
+      { accountId: bank.accountId, mapping, file: Buffer.from(text).toString('base64') },
+      'en',
+      'feed',
     );
 
   const lineOf = async (utrOrNarration: string) => {
@@ -134,7 +162,7 @@ describe.each(engines)('bank statements on %s', (engine) => {
     return { imports: i!.n, lines: l!.n };
   };
 
-  it("a credit with a pending order's payer UTR and amount pays it once; a re-import adds nothing", async () => {
+  it("a credit with a pending order's payer UTR and amount is ready, pays it once when posted; a re-import adds nothing", async () => {
     const o = await order('150.00');
     const utr = newUtr();
     await setPayerUtr(o.id, utr);
@@ -147,15 +175,28 @@ describe.each(engines)('bank statements on %s', (engine) => {
       lines: 1,
       new: 1,
       duplicates: 0,
-      matched: 1,
+      matched: 0,
+      ready: 1,
       proposed: 0,
       exceptions: 0,
     });
+    expect(first.data.wouldPay).toEqual({ count: 1, sum: '150.00' });
+    // Evidence, not a decision: nothing is paid until a finance user posts it.
+    expect((await orderById(s, o.id)).status).toBe('pending');
+    expect(await lineOf(utr)).toMatchObject({ status: 'ready', candidatePayinId: o.id });
+    const posted = await post({ importId: first.data.importId });
+    expect(posted.errno, posted.errmsg).toBe(0);
+    expect(posted.data).toEqual({ matched: 1, refused: [], approval: null });
     const paid = await orderById(s, o.id);
     expect(paid).toMatchObject({ status: 'paid', paidBy: 'statement', utr, paidAmount: 15000 });
     expect(await paymentsOf(o.id)).toEqual({ entries: 1, callbacks: 1 });
     const line = await lineOf(utr);
-    expect(line).toMatchObject({ status: 'matched', payinId: o.id, exceptionKind: null });
+    expect(line).toMatchObject({
+      status: 'matched',
+      payinId: o.id,
+      exceptionKind: null,
+      resolvedBy: poster.id,
+    });
 
     const again = await importCsv(file);
     expect(again.errno, again.errmsg).toBe(0);
@@ -164,6 +205,7 @@ describe.each(engines)('bank statements on %s', (engine) => {
       new: 0,
       duplicates: 1,
       matched: 0,
+      ready: 0,
       proposed: 0,
       exceptions: 0,
     });
@@ -177,8 +219,10 @@ describe.each(engines)('bank statements on %s', (engine) => {
       processed: 1,
       lineCount: 1,
       format: 'csv',
+      source: 'upload',
       fileName: 'hdfc.csv',
-      counts: { new: 1, matched: 1 },
+      counts: { new: 1, ready: 1 },
+      wouldPay: { count: 0, sum: '0.00' },
       accountLabel: expect.stringMatching(/^HDFC Bank .*\d{4}$/),
     });
     const file2 = await s.request('GET', `/api${statement.file.path}?id=${first.data.importId}`, {
@@ -212,13 +256,22 @@ describe.each(engines)('bank statements on %s', (engine) => {
     expect(imports.data.list.map((i: { id: number }) => i.id)).toContain(first.data.importId);
   });
 
-  it("an order's channel UTR pays it too; another amount is an amount mismatch and pays nothing", async () => {
+  it("an order's channel UTR readies it too; the bank's feed pays by itself; another amount is an amount mismatch and pays nothing", async () => {
     const o = await order('160.00');
     const utr = newUtr();
     await s.db.update(payinOrders).set({ utr }).where(eq(payinOrders.id, o.id));
     const res = await importCsv(csv([{ narration: `NEFT CR-${utr}`, ref: utr, credit: '160.00' }]));
-    expect(res.data.counts).toMatchObject({ new: 1, matched: 1 });
-    expect(await orderById(s, o.id)).toMatchObject({ status: 'paid', paidBy: 'statement' });
+    expect(res.data.counts).toMatchObject({ new: 1, ready: 1, matched: 0 });
+    expect((await orderById(s, o.id)).status).toBe('pending');
+
+    // The same credit from the bank's own feed is the bank's word: it pays at once.
+    const f = await order('161.00');
+    const fedUtr = newUtr();
+    await setPayerUtr(f.id, fedUtr);
+    const fed = await importFeed(csv([{ narration: `UPI-${fedUtr}`, ref: fedUtr, credit: '161.00' }]));
+    expect(fed.counts).toMatchObject({ new: 1, matched: 1, ready: 0 });
+    expect(await orderById(s, f.id)).toMatchObject({ status: 'paid', paidBy: 'statement', utr: fedUtr });
+    expect(await paymentsOf(f.id)).toEqual({ entries: 1, callbacks: 1 });
 
     const other = await order('200.00');
     const utr2 = newUtr();
@@ -249,7 +302,7 @@ describe.each(engines)('bank statements on %s', (engine) => {
         { narration: 'CASH DEPOSIT THREE', credit: '333.33' },
       ]),
     );
-    expect(res.data.counts).toMatchObject({ new: 4, matched: 0, proposed: 1, exceptions: 3 });
+    expect(res.data.counts).toMatchObject({ new: 4, matched: 0, ready: 0, proposed: 1, exceptions: 3 });
     expect(await lineOf('N:CASH DEPOSIT EARLY')).toMatchObject({ exceptionKind: 'unmatched' });
     const proposed = await lineOf('N:CASH DEPOSIT ONE');
     expect(proposed).toMatchObject({ status: 'proposed', candidatePayinId: one.id });
@@ -275,7 +328,7 @@ describe.each(engines)('bank statements on %s', (engine) => {
       candidateAmount: '322.22',
     });
 
-    const accepted = await s.call(statement.accept, { lineIds: [proposed.id, none.id] }, root);
+    const accepted = await post({ lineIds: [proposed.id, none.id] });
     expect(accepted.errno, accepted.errmsg).toBe(0);
     expect(accepted.data.matched).toBe(1);
     expect(accepted.data.refused).toEqual([{ lineId: none.id, message: expect.any(String) }]);
@@ -300,9 +353,14 @@ describe.each(engines)('bank statements on %s', (engine) => {
     expect(await lineOf(utr)).toMatchObject({ exceptionKind: 'ambiguous' });
     const check = await s.call(merchantOrder.utrCheck, { id: a.id, utr: utr.toLowerCase() }, root);
     expect(check.data).toMatchObject({ found: true, source: 'statement', amount: '140.00', usedBy: null });
-    // The operator supplements A with it: the statement line is the proof, and it is A's now.
+    // A person's statement pays only when posted: the supplement sends the operator to the queue.
     const sup = await s.call(merchantOrder.supplement, { id: a.id, utr }, root);
-    expect(sup.errno, sup.errmsg).toBe(0);
+    expect(sup.errno).toBe(errno.statementNeedsPosting);
+    expect(sup.data).toEqual({ lineId: (await lineOf(utr)).id });
+    expect((await orderById(s, a.id)).status).toBe('pending');
+    // Finance matches the line to A: it is A's now.
+    const matched = await match((await lineOf(utr)).id, a.id);
+    expect(matched.errno, matched.errmsg).toBe(0);
     expect(await orderById(s, a.id)).toMatchObject({ status: 'paid', paidBy: 'statement', utr });
     expect(await lineOf(utr)).toMatchObject({ status: 'matched', payinId: a.id });
     expect((await s.call(merchantOrder.supplement, { id: b.id, utr }, root)).errno).toBe(errno.utrUsed);
@@ -344,11 +402,9 @@ describe.each(engines)('bank statements on %s', (engine) => {
     const b = await order('145.00');
     const utr = newUtr();
     await setPayerUtr(a.id, utr);
-    expect(
-      (await importCsv(csv([{ narration: `UPI-${utr}`, ref: utr, credit: '145.00' }]))).data.counts,
-    ).toMatchObject({
-      matched: 1,
-    });
+    const imported = await importCsv(csv([{ narration: `UPI-${utr}`, ref: utr, credit: '145.00' }]));
+    expect(imported.data.counts).toMatchObject({ ready: 1 });
+    expect((await post({ importId: imported.data.importId })).data.matched).toBe(1);
     expect((await s.call(merchantOrder.supplement, { id: b.id, utr }, root)).errno).toBe(errno.utrUsed);
     const keyHolder = await s.makeKeyHolder([merchantOrder.forceSupplement.permission]);
     expect(
@@ -450,6 +506,7 @@ describe.each(engines)('bank statements on %s', (engine) => {
       new: 1,
       duplicates: 1,
       matched: 0,
+      ready: 0,
       proposed: 0,
       exceptions: 0,
     });
@@ -483,9 +540,9 @@ describe.each(engines)('bank statements on %s', (engine) => {
     expect(platform.data).toMatchObject({ found: true, source: 'statement', amount: '700.00' });
   });
 
-  it('a platform user matches and dismisses; a merchant user is refused', async () => {
+  it('finance matches, an operator dismisses but may not match; a merchant user is refused', async () => {
     const operator = await s.makeUser({
-      perms: [statement.match.permission, statement.dismiss.permission, statement.list.permission],
+      perms: [statement.dismiss.permission, statement.list.permission, statement.import.permission],
     });
     const res = await importCsv(
       csv([
@@ -500,21 +557,26 @@ describe.each(engines)('bank statements on %s', (engine) => {
     const o = await order('271.10');
     const wrong = await order('272.20');
 
-    const mismatch = await s.call(statement.match, { lineId: a.id, orderId: wrong.id }, operator.token);
+    // Deciding money is not the operator's.
+    const refused = await s.call(
+      statement.match,
+      { lineId: a.id, orderId: o.id, reason: 'x', code: '000000' },
+      operator.token,
+    );
+    expect(refused.errno).toBe(errno.forbidden);
+    const mismatch = await match(a.id, wrong.id);
     expect(mismatch.errno).toBe(errno.invalid);
     expect(mismatch.data.fields[0].message).toContain('271.10');
-    const matched = await s.call(statement.match, { lineId: a.id, orderId: o.id }, operator.token);
+    const matched = await match(a.id, o.id);
     expect(matched.errno, matched.errmsg).toBe(0);
     expect(matched.data).toMatchObject({
       status: 'matched',
       payinNo: o.orderNo,
-      resolvedBy: operator.username,
+      resolvedBy: poster.username,
     });
     expect(await orderById(s, o.id)).toMatchObject({ status: 'paid', paidBy: 'statement' });
-    expect((await s.call(statement.match, { lineId: a.id, orderId: wrong.id }, operator.token)).errno).toBe(
-      errno.conflict,
-    );
-    const debit = await s.call(statement.match, { lineId: charges.id, orderId: wrong.id }, operator.token);
+    expect((await match(a.id, wrong.id)).errno).toBe(errno.conflict);
+    const debit = await match(charges.id, wrong.id);
     expect(debit.errno).toBe(errno.invalid);
 
     const dismissed = await s.call(
@@ -556,7 +618,7 @@ describe.each(engines)('bank statements on %s', (engine) => {
     );
     const line = await lineOf(utr);
     const before = await written();
-    const matched = await s.call(statement.match, { lineId: line.id, orderId: elsewhere.id }, root);
+    const matched = await match(line.id, elsewhere.id);
     expect(matched.errno).toBe(errno.invalid);
     expect(matched.data.fields[0].message).toContain(elsewhere.orderNo);
     // The supplement finds the line through the channel's bound accounts, and still refuses it.
@@ -572,7 +634,7 @@ describe.each(engines)('bank statements on %s', (engine) => {
     expect(await written()).toEqual(before);
   });
 
-  it("rematch pays once the payer's UTR is known", async () => {
+  it("rematch readies the line once the payer's UTR is known; posting it pays", async () => {
     const o = await order('181.81');
     const utr = newUtr();
     const res = await importCsv(csv([{ narration: `IMPS-${utr}-MEERA`, ref: utr, credit: '181.81' }]));
@@ -581,7 +643,12 @@ describe.each(engines)('bank statements on %s', (engine) => {
     await setPayerUtr(o.id, utr);
     const again = await s.call(statement.rematch, { accountId: bank.accountId }, root);
     expect(again.errno, again.errmsg).toBe(0);
-    expect(again.data.matched).toBe(1);
+    expect(again.data.matched).toBe(0);
+    // Lines of earlier tests still wait ready on this account: they count again.
+    expect(again.data.ready).toBeGreaterThanOrEqual(1);
+    expect(await lineOf(utr)).toMatchObject({ status: 'ready', candidatePayinId: o.id });
+    expect((await orderById(s, o.id)).status).toBe('pending');
+    expect((await post({ lineIds: [(await lineOf(utr)).id] })).data.matched).toBe(1);
     expect(await orderById(s, o.id)).toMatchObject({ status: 'paid', paidBy: 'statement', utr });
     expect(await lineOf(utr)).toMatchObject({ status: 'matched', payinId: o.id, candidatePayinId: null });
   });
@@ -615,7 +682,7 @@ describe.each(engines)('bank statements on %s', (engine) => {
     expect(imp).toMatchObject({ mappingId: null, format: 'text', mapping });
   });
 
-  it('a debit naming a waiting slip line, with its amount, withdraws it and completes the payout', async () => {
+  it('a debit naming a waiting slip line of its account proposes closing it; posted, it withdraws it and completes the payout', async () => {
     const channel = await s.call(
       endpoints.channel.create,
       {
@@ -652,7 +719,7 @@ describe.each(engines)('bank statements on %s', (engine) => {
     const slipper = await s.makeKeyHolder(Object.values(endpoints.withdrawalSlip).map((e) => e.permission));
     const slip = await s.call(
       endpoints.withdrawalSlip.create,
-      { format: 'generic_csv', payoutIds: [made.order.id], code: slipper.code() },
+      { format: 'generic_csv', accountId: bank.accountId, payoutIds: [made.order.id], code: slipper.code() },
       slipper.token,
     );
     expect(slip.errno, slip.errmsg).toBe(0);
@@ -675,7 +742,19 @@ describe.each(engines)('bank statements on %s', (engine) => {
       ]),
     );
     expect(res.errno, res.errmsg).toBe(0);
-    expect(res.data.counts).toMatchObject({ new: 2, matched: 1, exceptions: 1 });
+    expect(res.data.counts).toMatchObject({ new: 2, matched: 0, ready: 1, exceptions: 1 });
+    // Only a proposal: the slip line waits, and so does the payout.
+    const [open] = await s.db
+      .select()
+      .from(withdrawalSlipLines)
+      .where(eq(withdrawalSlipLines.id, slipLine!.id));
+    expect(open!.status).toBe('to_be_withdrawn');
+    const ready = await lineOf(`N:NEFT DR-SBIN0001234-ASHA VERMA-${slipLine!.narration}`);
+    expect(ready).toMatchObject({ status: 'ready', candidateSlipLineId: slipLine!.id });
+    // Posted by a finance user who did not write the slip: the slip's own rule closes it.
+    const closer = await s.makeKeyHolder([statement.accept.permission]);
+    const posted = await post({ lineIds: [ready.id] }, closer);
+    expect(posted.data).toEqual({ matched: 1, refused: [], approval: null });
     const [closed] = await s.db
       .select()
       .from(withdrawalSlipLines)
@@ -705,7 +784,10 @@ describe.each(engines)('bank statements on %s', (engine) => {
     const both = await Promise.all([importCsv(file), importCsv(file)]);
     for (const r of both) expect(r.errno, r.errmsg).toBe(0);
     expect(both.map((r) => r.data.counts.new).sort()).toEqual([0, 31]);
-    expect(both.map((r) => r.data.counts.matched).sort()).toEqual([0, 1]);
+    expect(both.map((r) => r.data.counts.ready).sort()).toEqual([0, 1]);
+    const posted = [];
+    for (const r of both) posted.push(await post({ importId: r.data.importId }));
+    expect(posted.map((p) => p.data.matched).sort()).toEqual([0, 1]);
     expect(await paymentsOf(o.id)).toEqual({ entries: 1, callbacks: 1 });
   });
 });

@@ -3,11 +3,12 @@ import { and, asc, count, desc, eq, gte, lte, ne, type SQL, sql } from 'drizzle-
 import { alias } from 'drizzle-orm/pg-core';
 import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { errno } from '../../../contract/errno.ts';
-import { statementLine } from '../../../contract/machines.ts';
+import { approval, statementLine } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { Db } from '../../db/index.ts';
 import {
+  approvals,
   payinOrders,
   receivingAccounts,
   statementImports,
@@ -20,9 +21,13 @@ import {
 import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
 import { statementPresets } from './presets.ts';
+import { wouldPayOf } from './service.ts';
 
 const candidate = alias(payinOrders, 'candidate');
 const resolver = alias(users, 'resolver');
+const candidateSlipLine = alias(withdrawalSlipLines, 'candidate_slip_line');
+const candidateSlip = alias(withdrawalSlips, 'candidate_slip');
+const waitingIn = alias(approvals, 'waiting_in');
 
 const lineColumns = {
   line: statementLines,
@@ -32,6 +37,9 @@ const lineColumns = {
   candidateNo: candidate.orderNo,
   candidateAmount: candidate.amount,
   slipNo: withdrawalSlips.slipNo,
+  candidateSlipNo: candidateSlip.slipNo,
+  source: statementImports.source,
+  waitingIn: waitingIn.id,
   resolvedBy: resolver.username,
 };
 
@@ -44,6 +52,13 @@ function linesQuery(tx: Db) {
     .leftJoin(candidate, eq(candidate.id, statementLines.candidatePayinId))
     .leftJoin(withdrawalSlipLines, eq(withdrawalSlipLines.id, statementLines.slipLineId))
     .leftJoin(withdrawalSlips, eq(withdrawalSlips.id, withdrawalSlipLines.slipId))
+    .leftJoin(candidateSlipLine, eq(candidateSlipLine.id, statementLines.candidateSlipLineId))
+    .leftJoin(candidateSlip, eq(candidateSlip.id, candidateSlipLine.slipId))
+    .innerJoin(statementImports, eq(statementImports.id, statementLines.importId))
+    .leftJoin(
+      waitingIn,
+      and(eq(waitingIn.id, statementLines.approvalId), eq(waitingIn.status, approval.state.pending)),
+    )
     .leftJoin(resolver, eq(resolver.id, statementLines.resolvedBy));
 }
 
@@ -73,6 +88,10 @@ function lineRow(r: LineJoined) {
     candidateAmount: r.candidateAmount === null ? null : formatMinor(r.candidateAmount),
     slipLineId: l.slipLineId,
     slipNo: r.slipNo,
+    candidateSlipLineId: l.candidateSlipLineId,
+    candidateSlipNo: r.candidateSlipNo,
+    source: r.source,
+    approvalId: r.waitingIn,
     reason: l.reason,
     resolvedBy: r.resolvedBy,
     resolvedAt: l.resolvedAt?.toISOString() ?? null,
@@ -144,8 +163,8 @@ export async function exceptionList(
   const kind =
     f.kind === undefined
       ? undefined
-      : f.kind === 'proposed'
-        ? eq(statementLines.status, 'proposed')
+      : f.kind === 'proposed' || f.kind === 'ready'
+        ? eq(statementLines.status, f.kind)
         : sql`${statementLines.exceptionKind} = ${f.kind}`;
   const where = and(openStates, account, kind);
   const rows = await linesQuery(tx)
@@ -161,7 +180,13 @@ export async function exceptionList(
     .from(statementLines)
     .where(and(openStates, account))
     .groupBy(sql`1`);
-  const byKind: Record<string, number> = { proposed: 0, amount_mismatch: 0, ambiguous: 0, unmatched: 0 };
+  const byKind: Record<string, number> = {
+    ready: 0,
+    proposed: 0,
+    amount_mismatch: 0,
+    ambiguous: 0,
+    unmatched: 0,
+  };
   for (const k of kinds) byKind[k.kind] = k.n;
   return { list: rows.map(lineRow), total: await totalOf(tx, where), nextCursor: null, byKind };
 }
@@ -176,6 +201,7 @@ function importsQuery(tx: Db) {
         accountId: statementImports.accountId,
         fileName: statementImports.fileName,
         format: statementImports.format,
+        source: statementImports.source,
         size: statementImports.size,
         sha256: statementImports.sha256,
         status: statementImports.status,
@@ -184,6 +210,7 @@ function importsQuery(tx: Db) {
         newCount: statementImports.newCount,
         duplicateCount: statementImports.duplicateCount,
         matchedCount: statementImports.matchedCount,
+        readyCount: statementImports.readyCount,
         proposedCount: statementImports.proposedCount,
         exceptionCount: statementImports.exceptionCount,
         gaps: statementImports.gaps,
@@ -203,7 +230,7 @@ function importsQuery(tx: Db) {
 
 type ImportJoined = Awaited<ReturnType<ReturnType<typeof importsQuery>['execute']>>[number];
 
-function importRow(r: ImportJoined) {
+function importRow(r: ImportJoined, wouldPay: { count: number; sum: string }) {
   const i = r.i;
   return {
     id: i.id,
@@ -211,6 +238,7 @@ function importRow(r: ImportJoined) {
     accountLabel: accountLabel(r),
     fileName: i.fileName,
     format: i.format,
+    source: i.source,
     size: i.size,
     sha256: i.sha256,
     mappingName: r.mappingName,
@@ -222,10 +250,12 @@ function importRow(r: ImportJoined) {
       new: i.newCount,
       duplicates: i.duplicateCount,
       matched: i.matchedCount,
+      ready: i.readyCount,
       proposed: i.proposedCount,
       exceptions: i.exceptionCount,
     },
     gaps: i.gaps.map((g) => ({ row: g.row, expected: formatMinor(g.expected), found: formatMinor(g.found) })),
+    wouldPay,
     createdBy: r.createdBy,
     createdAt: i.createdAt.toISOString(),
     finishedAt: i.finishedAt?.toISOString() ?? null,
@@ -235,7 +265,7 @@ function importRow(r: ImportJoined) {
 export async function importInfo(tx: Db, key: string) {
   const [r] = await importsQuery(tx).where(eq(statementImports.key, key));
   if (!r) throw new AppError(errno.notFound);
-  return importRow(r);
+  return importRow(r, (await wouldPayOf(tx, [r.i.id])).get(r.i.id)!);
 }
 
 export async function importList(tx: Db, f: { accountId?: number; page?: number; pageSize: number }) {
@@ -246,7 +276,15 @@ export async function importList(tx: Db, f: { accountId?: number; page?: number;
     .limit(f.pageSize)
     .offset(offsetOf(f.page, f.pageSize));
   const [total] = await tx.select({ n: count() }).from(statementImports).where(where);
-  return { list: rows.map(importRow), total: total?.n ?? 0, nextCursor: null };
+  const wouldPay = await wouldPayOf(
+    tx,
+    rows.map((r) => r.i.id),
+  );
+  return {
+    list: rows.map((r) => importRow(r, wouldPay.get(r.i.id)!)),
+    total: total?.n ?? 0,
+    nextCursor: null,
+  };
 }
 
 const contentTypes: Record<string, string> = {

@@ -40,6 +40,7 @@ const groupRowOf = (g: Group): TelegramGroupRow => ({
   channelIds: g.channelIds,
   alerts: {
     ...g.alerts,
+    nearThreshold: g.alerts.nearThreshold ?? false,
     payoutBalanceFloor: g.alerts.payoutBalanceFloor == null ? null : formatMinor(g.alerts.payoutBalanceFloor),
   },
   status: g.status,

@@ -22,6 +22,7 @@ import {
   type TelegramAlerts,
   telegramDeliveries,
   telegramGroups,
+  users,
 } from '../../db/schema.ts';
 import { inStates, statesSql } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
@@ -69,8 +70,8 @@ async function enqueueEvent(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
   e: {
-    alert: 'callbackGaveUp' | 'settlementApplied';
-    merchantId: number;
+    alert: 'callbackGaveUp' | 'settlementApplied' | 'nearThreshold';
+    merchantId: number | null;
     channelId?: number | null;
     dedupeKey: string;
     text: string;
@@ -142,6 +143,41 @@ export async function alertSettlementApplied(
       amount: formatMinor(s.amount),
       currency: s.currency,
       type: s.type,
+    }),
+  });
+}
+
+/**
+ * A decision taken alone just below the maker–checker threshold, by a user or on a wallet that took
+ * another such within the week (server/modules/approval/doors.ts): called where the decision is recorded.
+ */
+export async function alertNearThreshold(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  d: {
+    door: string;
+    userId: number;
+    wallet: string;
+    ref: string;
+    amount: number;
+    threshold: number;
+    count: number;
+  },
+): Promise<void> {
+  const [u] = await tx.select({ username: users.username }).from(users).where(eq(users.id, d.userId));
+  const merchant = /^merchant:(\d+):/.exec(d.wallet);
+  await enqueueEvent(deps, tx, {
+    alert: 'nearThreshold',
+    merchantId: merchant ? Number(merchant[1]) : null,
+    dedupeKey: `nearThreshold:${d.door}:${d.ref}:${d.userId}`,
+    text: alertText('nearThreshold', {
+      user: u?.username ?? d.userId,
+      amount: formatMinor(d.amount),
+      door: d.door,
+      ref: d.ref,
+      wallet: d.wallet,
+      count: d.count,
+      threshold: formatMinor(d.threshold),
     }),
   });
 }

@@ -90,6 +90,14 @@ const columns: Column<Request>[] = [
     sortable: true,
   },
   {
+    // Besides the requester: the importers of the statement it pays from.
+    id: 'barred',
+    header: 'screens.approval.barred',
+    value: (r) => r.barred.join(', '),
+    width: 'minmax(100px, 0.8fr)',
+    hiddenByDefault: true,
+  },
+  {
     id: 'reason',
     header: 'screens.approval.reason',
     value: (r) => r.reason,

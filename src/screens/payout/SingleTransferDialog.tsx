@@ -1,6 +1,10 @@
-import { useState } from 'react';
-import { endpoints, errno } from '../../../contract/index.ts';
+import { useStore } from '@nanostores/react';
+import { useEffect, useRef, useState } from 'react';
+import { endpoints, errno, type Input } from '../../../contract/index.ts';
+import { formatMinor } from '../../../contract/money.ts';
+import { amountInWords } from '../../lib/amountWords.ts';
 import { api } from '../../lib/api.ts';
+import { $language } from '../../lib/i18n.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { TextAreaField } from '../../ui/fields.tsx';
@@ -8,21 +12,26 @@ import { Field, GoogleCodeField, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money } from '../order/parts.tsx';
-import { type Payee, parsePayee } from './parsePayee.ts';
+import { type PayeeField, type PayeeReading, parsePayee, payeeFields } from './parsePayee.ts';
 import '../order/order.css';
+import './payout.css';
 
-const payeeFields = ['accountName', 'accountNumber', 'ifsc', 'amount'] as const;
+type Transfer = Input<typeof endpoints.merchantPayout.create>;
 
 /**
- * Single transfer: one payout from the console, confirmed with the user's Google code. Pasting the
- * payee's details (a message, a spreadsheet row) fills the fields; the same schemas as the server's
- * check them before anything is sent.
+ * Single transfer: one payout from the console. Pasting the payee's details (a message, a spreadsheet
+ * row) fills the fields it is sure of and marks those it is not; the same schemas as the server's check
+ * the form, then a review step shows the payee and the amount in words, and only its confirm button
+ * sends the payout with the Google code entered on the form (the server spends the code on that one call).
  */
 export default function SingleTransferDialog({ close }: { close: (result?: unknown) => void }) {
   const t = useT();
   const formRef = useOpeningFocus('textarea');
   const [pasted, setPasted] = useState('');
-  const [found, setFound] = useState<(keyof Payee)[] | null>(null);
+  const [reading, setReading] = useState<PayeeReading | null>(null);
+  const [review, setReview] = useState<{ transfer: Transfer; minor: number } | null>(null);
+  // What submitted the form (a field by Enter, or the button): it has the focus again after Back.
+  const submitter = useRef<HTMLElement | null>(null);
   const form = useForm({
     accountName: '',
     accountNumber: '',
@@ -35,112 +44,223 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
 
   const readPaste = (text: string) => {
     setPasted(text);
-    if (!text.trim()) return setFound(null);
-    const payee = parsePayee(text);
-    const got = payeeFields.filter((f) => payee[f] !== undefined);
-    for (const f of got) set(f, payee[f] ?? '');
-    setFound(got);
+    if (!text.trim()) return setReading(null);
+    const next = parsePayee(text);
+    // A field the text leaves unsure is emptied: a value from an earlier paste would pass for checked.
+    for (const f of payeeFields) {
+      const value = next.payee[f] ?? (next.unsure.includes(f) ? '' : undefined);
+      if (value !== undefined) set(f, value);
+    }
+    setReading(next);
   };
 
-  const onSubmit = (e: React.FormEvent) => {
+  /** A field the paste left unsure says so until someone types into it; it stops the review, empty. */
+  const problem = (f: PayeeField) =>
+    reading?.unsure.includes(f) && !values[f].trim() ? t('screens.payout.transfer.unsureField') : errors[f];
+
+  const toReview = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      const input = {
-        accountName: values.accountName,
-        accountNumber: values.accountNumber.replace(/[\s-]/g, ''),
-        ifsc: values.ifsc.trim().toUpperCase(),
-        amount: values.amount.replace(/,/g, '').trim(),
-        code: values.code.trim(),
-        ...(values.merchantOrderNo.trim() ? { merchantOrderNo: values.merchantOrderNo.trim() } : {}),
-      };
-      const valid = validate(endpoints.merchantPayout.create.input, input);
-      if (!valid.ok) return form.setErrors(valid.errors);
-      const payout = await api(endpoints.merchantPayout.create, input, { quiet: [errno.invalid] });
-      toast(
-        'success',
-        t('screens.payout.transfer.done', { orderNo: payout.orderNo, amount: money(payout.amount) }),
-      );
-      close(true);
-    });
+    const transfer = {
+      accountName: values.accountName.trim(),
+      accountNumber: values.accountNumber.replace(/[\s-]/g, ''),
+      ifsc: values.ifsc.trim().toUpperCase(),
+      amount: values.amount.replace(/,/g, '').trim(),
+      code: values.code.trim(),
+      ...(values.merchantOrderNo.trim() ? { merchantOrderNo: values.merchantOrderNo.trim() } : {}),
+    };
+    const valid = validate(endpoints.merchantPayout.create.input, transfer);
+    if (!valid.ok) return form.setErrors(valid.errors);
+    submitter.current = document.activeElement as HTMLElement | null;
+    setReview({ transfer, minor: valid.data.amount });
   };
+
+  const backToForm = () => {
+    setReview(null);
+    // The form is shown again in this render's commit; focus it after.
+    window.setTimeout(() => submitter.current?.focus(), 0);
+  };
+
+  const send = (transfer: Transfer) =>
+    form.submit(async () => {
+      try {
+        const payout = await api(endpoints.merchantPayout.create, transfer, { quiet: [errno.invalid] });
+        toast(
+          'success',
+          t('screens.payout.transfer.done', { orderNo: payout.orderNo, amount: money(payout.amount) }),
+        );
+        close(true);
+      } catch (error) {
+        // A refused code or field is shown next to it, on the form.
+        backToForm();
+        throw error;
+      }
+    });
 
   return (
-    <Modal title={t('commands.merchantPayout.create.title')} onClose={() => close()}>
-      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
-        <TextAreaField
-          label={t('screens.payout.transfer.paste')}
-          value={pasted}
-          onValue={readPaste}
-          hint={
-            found === null
-              ? t('screens.payout.transfer.pasteHint')
-              : found.length === 0
-                ? t('screens.payout.transfer.pasteNothing')
-                : t('screens.payout.transfer.pasteFound', {
-                    fields: found
-                      .map((f) => t(`screens.payout.${f}`))
-                      .join(t('screens.payout.transfer.listSeparator')),
-                  })
-          }
-          rows={3}
-          spellCheck={false}
-        />
-        <Field
-          label={t('screens.payout.accountName')}
-          value={values.accountName}
-          onValue={(v) => set('accountName', v)}
-          error={errors.accountName}
-          autoComplete="off"
-          required
-        />
-        <div className="field-row">
-          <Field
-            label={t('screens.payout.accountNumber')}
-            value={values.accountNumber}
-            onValue={(v) => set('accountNumber', v)}
-            error={errors.accountNumber}
-            inputMode="numeric"
-            autoComplete="off"
-            required
-          />
-          <Field
-            label={t('screens.payout.ifsc')}
-            value={values.ifsc}
-            onValue={(v) => set('ifsc', v)}
-            error={errors.ifsc}
-            autoComplete="off"
+    // While the review shows, Escape means Back (below), not closing the dialog.
+    <Modal title={t('commands.merchantPayout.create.title')} onClose={() => close()} persistent={!!review}>
+      <div hidden={!!review}>
+        <form ref={formRef} className="form" onSubmit={toReview} noValidate>
+          <TextAreaField
+            label={t('screens.payout.transfer.paste')}
+            value={pasted}
+            onValue={readPaste}
+            hint={<PasteHint reading={reading} />}
+            rows={3}
             spellCheck={false}
-            required
           />
-        </div>
-        <div className="field-row">
           <Field
-            label={t('screens.payout.amount')}
-            value={values.amount}
-            onValue={(v) => set('amount', v)}
-            error={errors.amount}
-            inputMode="decimal"
+            label={t('screens.payout.accountName')}
+            value={values.accountName}
+            onValue={(v) => set('accountName', v)}
+            error={problem('accountName')}
             autoComplete="off"
             required
           />
-          <Field
-            label={t('screens.payout.merchantOrderNoOptional')}
-            value={values.merchantOrderNo}
-            onValue={(v) => set('merchantOrderNo', v)}
-            error={errors.merchantOrderNo}
-            autoComplete="off"
-          />
-        </div>
-        <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('screens.payout.transfer.submit')}
-          </button>
-        </div>
-      </form>
+          <div className="field-row">
+            <Field
+              label={t('screens.payout.accountNumber')}
+              value={values.accountNumber}
+              onValue={(v) => set('accountNumber', v)}
+              error={problem('accountNumber')}
+              inputMode="numeric"
+              autoComplete="off"
+              required
+            />
+            <Field
+              label={t('screens.payout.ifsc')}
+              value={values.ifsc}
+              onValue={(v) => set('ifsc', v)}
+              error={problem('ifsc')}
+              autoComplete="off"
+              spellCheck={false}
+              required
+            />
+          </div>
+          <div className="field-row">
+            <Field
+              label={t('screens.payout.amount')}
+              value={values.amount}
+              onValue={(v) => set('amount', v)}
+              error={problem('amount')}
+              inputMode="decimal"
+              autoComplete="off"
+              required
+            />
+            <Field
+              label={t('screens.payout.merchantOrderNoOptional')}
+              value={values.merchantOrderNo}
+              onValue={(v) => set('merchantOrderNo', v)}
+              error={errors.merchantOrderNo}
+              autoComplete="off"
+            />
+          </div>
+          <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
+          <div className="form-actions">
+            <button type="button" className="button" onClick={() => close()}>
+              {t('app.cancel')}
+            </button>
+            <button type="submit" className="button primary">
+              {t('screens.payout.transfer.review')}
+            </button>
+          </div>
+        </form>
+      </div>
+      {review && (
+        <TransferReview
+          transfer={review.transfer}
+          minor={review.minor}
+          busy={form.busy}
+          onBack={backToForm}
+          onConfirm={() => void send(review.transfer)}
+        />
+      )}
     </Modal>
+  );
+}
+
+/** Under the paste box: what was filled in, what was left for the user, or the example. */
+function PasteHint({ reading }: { reading: PayeeReading | null }) {
+  const t = useT();
+  if (!reading) return t('screens.payout.transfer.pasteHint');
+  const list = (fields: readonly PayeeField[]) =>
+    fields.map((f) => t(`screens.payout.${f}`)).join(t('screens.payout.transfer.listSeparator'));
+  const found = payeeFields.filter((f) => reading.payee[f] !== undefined);
+  if (found.length === 0 && reading.unsure.length === 0) return t('screens.payout.transfer.pasteNothing');
+  return (
+    <>
+      {found.length > 0 && t('screens.payout.transfer.pasteFound', { fields: list(found) })}
+      {found.length > 0 && reading.unsure.length > 0 && ' '}
+      {reading.unsure.length > 0 && (
+        <strong className="transfer-unsure">
+          {t('screens.payout.transfer.pasteUnsure', { fields: list(reading.unsure) })}
+        </strong>
+      )}
+    </>
+  );
+}
+
+/** "50100234567890" → "5010 0234 5678 90": groups of four, as people read an account out. */
+const grouped = (account: string) => account.replace(/(\d{4})(?=\d)/g, '$1 ');
+
+/**
+ * The review before the money moves: the payee, the account grouped for reading, the amount in figures
+ * and in words. The confirm button has the focus, so Enter sends; Back and Escape return to the form.
+ */
+function TransferReview({
+  transfer,
+  minor,
+  busy,
+  onBack,
+  onConfirm,
+}: {
+  transfer: Transfer;
+  minor: number;
+  busy: boolean;
+  onBack: () => void;
+  onConfirm: () => void;
+}) {
+  const t = useT();
+  const language = useStore($language);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirmRef.current?.focus(), []);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && !busy) onBack();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [busy, onBack]);
+
+  return (
+    <section className="form transfer-review" aria-label={t('screens.payout.transfer.reviewTitle')}>
+      <p className="notice">{t('screens.payout.transfer.reviewNote')}</p>
+      <dl className="order-summary">
+        <dt>{t('screens.payout.accountName')}</dt>
+        <dd>{transfer.accountName}</dd>
+        <dt>{t('screens.payout.accountNumber')}</dt>
+        <dd className="transfer-account">{grouped(transfer.accountNumber)}</dd>
+        <dt>{t('screens.payout.ifsc')}</dt>
+        <dd className="transfer-account">{transfer.ifsc}</dd>
+        <dt>{t('screens.payout.amount')}</dt>
+        <dd className="transfer-amount">{money(formatMinor(minor))}</dd>
+        <dt>{t('screens.payout.transfer.inWords')}</dt>
+        <dd className="transfer-words">{amountInWords(minor, language)}</dd>
+        {transfer.merchantOrderNo && (
+          <>
+            <dt>{t('screens.order.merchantOrderNo')}</dt>
+            <dd>{transfer.merchantOrderNo}</dd>
+          </>
+        )}
+      </dl>
+      <div className="form-actions">
+        <button type="button" className="button" onClick={onBack} disabled={busy}>
+          {t('screens.payout.transfer.back')}
+        </button>
+        <button type="button" className="button primary" ref={confirmRef} onClick={onConfirm} disabled={busy}>
+          {t('screens.payout.transfer.submit')}
+        </button>
+      </div>
+    </section>
   );
 }

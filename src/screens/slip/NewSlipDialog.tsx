@@ -29,13 +29,19 @@ const keyOf = (c: Candidate) => `${c.objectType}:${c.id}`;
 export default function NewSlipDialog({ close }: { close: (result?: unknown) => void }) {
   const t = useT();
   const formRef = useOpeningFocus('select');
-  const form = useForm({ format: slipFormats[0] as string, code: '' });
+  const form = useForm({ format: slipFormats[0] as string, accountId: '', code: '' });
   const { unbound, call } = useCodeConfirmed(form);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [gone, setGone] = useState(false);
   const candidates = useQuery({
     queryKey: ['slip-candidates'],
     queryFn: ({ signal }) => api(endpoints.withdrawalSlip.candidates, {}, { signal }),
+  });
+  // The platform's own accounts the bank pays from: only their statements may propose closing the lines.
+  const accounts = useQuery({
+    queryKey: ['slip-accounts'],
+    queryFn: ({ signal }) =>
+      api(endpoints.receivingAccount.list, { kind: 'public', status: 'active', pageSize: 100 }, { signal }),
   });
   const list = candidates.data?.list ?? [];
   const picked = list.filter((c) => chosen.has(keyOf(c)));
@@ -55,6 +61,7 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
     e.preventDefault();
     const input = {
       format: form.values.format as (typeof slipFormats)[number],
+      accountId: form.values.accountId,
       settlementIds: picked.filter((c) => c.objectType === 'settlement').map((c) => c.id),
       payoutIds: picked.filter((c) => c.objectType === 'payout').map((c) => c.id),
       code: form.values.code.trim(),
@@ -103,6 +110,20 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
             onValue={(v) => form.set('format', v)}
             options={slipFormats.map((f) => ({ value: f, label: formatName(f) }))}
             hint={t(`screens.slip.formatHints.${form.values.format}`)}
+          />
+          <SelectField
+            label={t('screens.slip.paidFrom')}
+            value={form.values.accountId}
+            onValue={(v) => form.set('accountId', v)}
+            options={[
+              { value: '', label: t('screens.slip.choosePaidFrom') },
+              ...(accounts.data?.list ?? []).map((a) => ({
+                value: String(a.id),
+                label: `${a.bankName} · ${a.accountNumber} · ${a.accountName}`,
+              })),
+            ]}
+            error={form.errors.accountId}
+            hint={t('screens.slip.paidFromHint')}
           />
           <p className="slip-sum" role="status">
             {t('screens.slip.chosen', {

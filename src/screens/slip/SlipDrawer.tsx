@@ -93,6 +93,7 @@ export function SlipDrawer({
           { label: t('screens.slip.slipNo'), value: s.slipNo, mono: true },
           { label: t('screens.slip.format'), value: formatName(s.format) },
           { label: t('screens.slip.fileName'), value: s.fileName, mono: true },
+          { label: t('screens.slip.paidFrom'), value: s.accountLabel ?? '—' },
           {
             label: t('screens.slip.lines'),
             value: t('screens.slip.lineSummary', {

@@ -4,9 +4,11 @@ import { Link, useSearchParams } from 'wouter';
 import { endpoints, errno, type Input, type Output } from '../../../contract/index.ts';
 import { ApiError, api, base64Of } from '../../lib/api.ts';
 import { formatTime, thousands } from '../../lib/format.ts';
+import { t } from '../../lib/i18n.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { keyCaps } from '../../shell/keys.ts';
+import { CommandButton } from '../../ui/CommandButton.tsx';
 import { type Column, DataTable } from '../../ui/DataTable.tsx';
 import { FieldGroup, SelectField, TextAreaField } from '../../ui/fields.tsx';
 import { Field } from '../../ui/form.tsx';
@@ -33,7 +35,7 @@ const transportFailed = -1;
 const choiceOf = (m: MappingRow) => (m.id === null ? `preset:${m.preset}` : `saved:${m.id}`);
 
 /** The counts of a preview or an import, in the order a person reads them. */
-const countKeys = ['lines', 'new', 'duplicates', 'matched', 'proposed', 'exceptions'] as const;
+const countKeys = ['lines', 'new', 'duplicates', 'matched', 'ready', 'proposed', 'exceptions'] as const;
 
 /** The field a 422 names (`mapping.dateColumn` → `dateColumn`), for the messages next to the fields. */
 function fieldsOf(error: ApiError): Record<string, string> {
@@ -107,7 +109,7 @@ export default function ImportScreen() {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState<'preview' | 'import' | null>(null);
   const [preview, setPreview] = useState<{ question: string; answer: Answer } | null>(null);
-  const [done, setDone] = useState<{ importId: number | null; counts: Answer['counts'] } | null>(null);
+  const [done, setDone] = useState<Done | null>(null);
   const [importKey, setImportKey] = useState<string | null>(null);
 
   /** The statement and how to read it, as both calls send it (the file read once per call). */
@@ -150,7 +152,8 @@ export default function ImportScreen() {
         question,
         answer: {
           importId: null,
-          counts: { lines: 0, new: 0, duplicates: 0, matched: 0, proposed: 0, exceptions: 0 },
+          counts: { lines: 0, new: 0, duplicates: 0, matched: 0, ready: 0, proposed: 0, exceptions: 0 },
+          wouldPay: { count: 0, sum: '0.00' },
           errors: rows,
           gaps: [],
           preview: [],
@@ -185,8 +188,9 @@ export default function ImportScreen() {
   };
 
   /** An import done: its counts, the ways on, and every list read again. */
-  const finish = (importId: number | null, counts: Answer['counts']) => {
-    setDone({ importId, counts });
+  const finish = (row: Done) => {
+    const { counts } = row;
+    setDone(row);
     setPreview(null);
     setBusy(null);
     setImportKey(null);
@@ -207,7 +211,14 @@ export default function ImportScreen() {
     setBusy('import');
     try {
       const answer = await api(endpoints.statement.import, { ...input, key }, { quiet: quietCodes });
-      finish(answer.importId, answer.counts);
+      const account = accounts.data?.list.find((a) => a.id === input.accountId);
+      finish({
+        importId: answer.importId,
+        counts: answer.counts,
+        wouldPay: answer.wouldPay,
+        fileName: input.fileName ?? t('statement.source.paste'),
+        accountLabel: account ? `${account.bankName} · ${account.accountNumber}` : '',
+      });
     } catch (error) {
       if (error instanceof ApiError && error.errno === transportFailed) {
         setFollowing(true);
@@ -230,7 +241,7 @@ export default function ImportScreen() {
   const followed = following ? progress.data : undefined;
   const lost = following && progress.isError;
   useEffect(() => {
-    if (followed?.status === 'done') finish(followed.id, followed.counts);
+    if (followed?.status === 'done') finish({ ...followed, importId: followed.id });
   });
   useEffect(() => {
     if (!lost) return;
@@ -459,7 +470,7 @@ export default function ImportScreen() {
         </div>
       </form>
 
-      {done && <ImportDone counts={done.counts} importId={done.importId} accountId={accountId} />}
+      {done && <ImportDone done={done} accountId={accountId} />}
       {preview && !done && <Preview answer={preview.answer} stale={!fresh} />}
 
       <h2 className="statement-heading">{t('statement.import.history')}</h2>
@@ -515,26 +526,57 @@ function CountsBar({ counts, label }: { counts: Answer['counts']; label: string 
   );
 }
 
-/** The import's result, with the ways on: the exceptions it opened, the proposals, its lines. */
-function ImportDone({
-  counts,
-  importId,
-  accountId,
-}: {
-  counts: Answer['counts'];
+/** A finished import as the result panel shows it and its Post action takes it. */
+interface Done {
   importId: number | null;
-  accountId: string;
-}) {
+  counts: Answer['counts'];
+  wouldPay: Answer['wouldPay'];
+  fileName: string;
+  accountLabel: string;
+}
+
+/**
+ * The import's result, with the ways on: what its ready lines would pay and the action that posts them
+ * (a finance user's money decision: the command `statement.post`, shown only to who may run it), the
+ * exceptions it opened, the proposals, its lines.
+ */
+function ImportDone({ done, accountId }: { done: Done; accountId: string }) {
   const t = useT();
+  const { counts, importId } = done;
   const account = accountId ? `&accountId=${accountId}` : '';
   return (
     <section className="statement-result" aria-label={t('statement.import.result')}>
       <h2 className="statement-heading">{t('statement.import.result')}</h2>
       <CountsBar counts={counts} label={t('statement.import.result')} />
+      {importId !== null && done.wouldPay.count > 0 && (
+        <div className="statement-would-pay" role="status">
+          <p>
+            {t('statement.import.wouldPay', {
+              n: thousands(done.wouldPay.count),
+              sum: thousands(done.wouldPay.sum),
+            })}
+          </p>
+          <CommandButton
+            id="statement.post"
+            primary
+            target={{
+              id: importId,
+              fileName: done.fileName,
+              accountLabel: done.accountLabel,
+              wouldPay: done.wouldPay,
+            }}
+          />
+        </div>
+      )}
       <p className="statement-links">
         {counts.exceptions > 0 && (
           <Link href={`/receiving/exceptions?${account.slice(1)}`} className="link">
             {t('statement.import.toExceptions', { n: counts.exceptions })}
+          </Link>
+        )}
+        {counts.ready > 0 && (
+          <Link href={`/receiving/exceptions?kind=ready${account}`} className="link">
+            {t('statement.import.toReady', { n: counts.ready })}
           </Link>
         )}
         {counts.proposed > 0 && (
@@ -709,6 +751,21 @@ const historyColumns: Column<Import>[] = [
         : thousands(r.lineCount),
     width: '110px',
     sortable: true,
+  },
+  {
+    id: 'source',
+    header: 'statement.import.columns.source',
+    value: (r) => r.source,
+    cell: (r) => t(`statement.source.${r.source}`),
+    width: '120px',
+    hiddenByDefault: true,
+  },
+  {
+    id: 'wouldPay',
+    header: 'statement.import.columns.wouldPay',
+    value: (r) => Number(r.wouldPay.sum),
+    cell: (r) => (r.wouldPay.count ? `${thousands(r.wouldPay.count)} · ${thousands(r.wouldPay.sum)}` : '—'),
+    width: '140px',
   },
   ...(['new', 'duplicates', 'matched', 'exceptions'] as const).map(
     (k): Column<Import> => ({

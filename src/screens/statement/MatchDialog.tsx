@@ -7,7 +7,8 @@ import { ApiError, api } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions } from '../../ui/form.tsx';
+import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
+import { CodeAndActions, Field, useForm, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { Amount, kindLabel, kindOf, type Line } from './parts.tsx';
@@ -26,9 +27,11 @@ const refusals = [
 const lookbackMs = 60 * 86_400_000;
 
 /**
- * Pays an order with an open statement credit: the operator types the order's number (the system's or
- * the merchant's), sees the order found with its amount and state, and confirms (Enter). The server
- * refuses a different amount, an order that cannot be supplemented and a UTR already used.
+ * Pays an order with an open statement credit: the finance user types the order's number (the system's
+ * or the merchant's), sees the order found with its amount and state, gives a reason and the Google code,
+ * and confirms (Enter): a money decision (docs/SECURITY.md, the `statement.pay` door). The server refuses
+ * a different amount, an order that cannot be supplemented and a UTR already used; beyond the day's limit
+ * of maker–checker the payment waits in Approvals for a second person.
  */
 export default function MatchDialog({ line, close }: { line: Line; close: (result?: unknown) => void }) {
   const t = useT();
@@ -38,6 +41,8 @@ export default function MatchDialog({ line, close }: { line: Line; close: (resul
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const [fieldError, setFieldError] = useState<string | undefined>();
+  const form = useForm({ reason: '', code: '' });
+  const { unbound, call } = useCodeConfirmed(form, refusals, () => close(true));
   useEffect(() => {
     const timer = window.setTimeout(() => setAsked(number.trim()), 250);
     return () => window.clearTimeout(timer);
@@ -72,11 +77,16 @@ export default function MatchDialog({ line, close }: { line: Line; close: (resul
     try {
       const target = order ?? pick((await lookup(q)).list, q);
       if (!target) return setFieldError(t('statement.match.notFound', { no: q }));
-      const done = await api(
-        endpoints.statement.match,
-        { lineId: line.id, orderId: target.id },
-        { quiet: refusals },
-      );
+      const input = {
+        lineId: line.id,
+        orderId: target.id,
+        reason: form.values.reason,
+        code: form.values.code.trim(),
+      };
+      const valid = validate(endpoints.statement.match.input, input);
+      if (!valid.ok) return form.setErrors(valid.errors);
+      const done = await call(endpoints.statement.match, input);
+      if (!done) return;
       toast('success', t('statement.match.done', { no: done.payinNo ?? target.orderNo }));
       close(true);
     } catch (error) {
@@ -167,7 +177,22 @@ export default function MatchDialog({ line, close }: { line: Line; close: (resul
             </p>
           ) : null}
         </div>
-        <FormActions busy={busy} onCancel={() => close()} submitLabel={t('commands.statement.match.title')} />
+        {unbound && <UnboundNotice close={() => close()} />}
+        <Field
+          label={t('statement.match.reason')}
+          value={form.values.reason}
+          onValue={(v) => form.set('reason', v)}
+          error={form.errors.reason}
+          hint={t('statement.match.reasonHint')}
+          maxLength={200}
+          autoComplete="off"
+          required
+        />
+        <CodeAndActions
+          form={{ ...form, busy: busy || form.busy }}
+          onCancel={() => close()}
+          submitLabel={t('commands.statement.match.title')}
+        />
       </form>
     </Modal>
   );

@@ -16,12 +16,19 @@ import { Money } from '../wallet/money.tsx';
 
 export type Line = Contexts['statementLineRow'];
 export type Import = Contexts['statementImportRow'];
-/** Why a line waits in the queue: proposed for one click, or the exception's kind. */
-export type QueueKind = 'proposed' | NonNullable<Line['exceptionKind']>;
-export const queueKinds: readonly QueueKind[] = ['proposed', 'amount_mismatch', 'ambiguous', 'unmatched'];
+/** Why a line waits in the queue: ready to post, proposed for one click, or the exception's kind. */
+export type QueueKind = 'ready' | 'proposed' | NonNullable<Line['exceptionKind']>;
+export const queueKinds: readonly QueueKind[] = [
+  'ready',
+  'proposed',
+  'amount_mismatch',
+  'ambiguous',
+  'unmatched',
+];
 
 const tones: Record<Line['status'], Tone> = {
   new: 'info',
+  ready: 'warn',
   proposed: 'warn',
   exception: 'bad',
   matched: 'ok',
@@ -32,7 +39,12 @@ export function LineStatus({ status }: { status: Line['status'] }) {
   return <Badge tone={tones[status]}>{stateLabel(t, statementLine, status)}</Badge>;
 }
 
-export const kindOf = (l: Line): QueueKind | null => (l.status === 'proposed' ? 'proposed' : l.exceptionKind);
+export const kindOf = (l: Line): QueueKind | null =>
+  l.status === 'proposed' || l.status === 'ready' ? l.status : l.exceptionKind;
+
+/** A line a finance user may post: ready, or proposed, and not waiting for a second person already. */
+export const postable = (l: Line) =>
+  (l.status === 'ready' || l.status === 'proposed') && l.approvalId === null;
 export const kindLabel = (kind: QueueKind) => t(`statement.queue.kinds.${kind}`);
 
 /** An amount as the API answers it, grouped; a debit shown with its minus. */
@@ -67,6 +79,12 @@ function OrderCell({ line }: { line: Line }) {
       </span>
     );
   if (line.slipNo) return <span className="mono">{line.slipNo}</span>;
+  if (line.candidateSlipNo)
+    return (
+      <span className="statement-candidate mono" title={t('statement.screen.candidateHint')}>
+        {line.candidateSlipNo}
+      </span>
+    );
   return null;
 }
 
@@ -105,7 +123,18 @@ export const lineColumns = {
   kind: col('kind', (r) => kindOf(r), {
     cell: (r) => {
       const kind = kindOf(r);
-      return kind ? <Badge tone={kind === 'proposed' ? 'warn' : 'bad'}>{kindLabel(kind)}</Badge> : '—';
+      if (!kind) return '—';
+      const badge = (
+        <Badge tone={kind === 'proposed' || kind === 'ready' ? 'warn' : 'bad'}>{kindLabel(kind)}</Badge>
+      );
+      // A line waiting in a second person's approval says so.
+      return r.approvalId === null ? (
+        badge
+      ) : (
+        <span title={t('statement.screen.awaiting', { id: r.approvalId })}>
+          {badge} <Badge tone="info">#{r.approvalId}</Badge>
+        </span>
+      );
     },
     width: '150px',
     sortable: true,

@@ -130,6 +130,7 @@ export default function GroupForm({ group, close }: Props) {
   const [channelIds, setChannelIds] = useState<number[]>(group?.channelIds ?? []);
   const [gaveUp, setGaveUp] = useState(a?.callbackGaveUp ?? true);
   const [applied, setApplied] = useState(a?.settlementApplied ?? false);
+  const [near, setNear] = useState(a?.nearThreshold ?? false);
   const [stuckOn, setStuckOn] = useState(a ? a.payoutStuckMinutes !== null : true);
   const [stuck, setStuck] = useState(String(a?.payoutStuckMinutes ?? 30));
   const [floorOn, setFloorOn] = useState(a ? a.payoutBalanceFloor !== null : false);
@@ -158,6 +159,7 @@ export default function GroupForm({ group, close }: Props) {
       alerts: {
         callbackGaveUp: gaveUp,
         settlementApplied: applied,
+        nearThreshold: near,
         payoutStuckMinutes: stuckOn ? stuck : null,
         payoutBalanceFloor: floorOn ? floor : null,
         channelSuccessFloorPct: rateOn ? rate : null,
@@ -214,6 +216,10 @@ export default function GroupForm({ group, close }: Props) {
           <label className="check">
             <input type="checkbox" checked={applied} onChange={(e) => setApplied(e.target.checked)} />
             {t('screens.telegram.rules.settlementApplied')}
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={near} onChange={(e) => setNear(e.target.checked)} />
+            {t('screens.telegram.rules.nearThreshold')}
           </label>
           <Rule
             label={t('screens.telegram.rules.payoutStuckMinutes')}

@@ -9,6 +9,7 @@ export const alertNames = [
   'callbackGaveUp',
   'payoutStuckMinutes',
   'settlementApplied',
+  'nearThreshold',
   'payoutBalanceFloor',
   'channelSuccessFloorPct',
 ] as const;
@@ -19,6 +20,7 @@ export function alertsOf(a: Alerts): string[] {
   if (a.callbackGaveUp) out.push(t('screens.telegram.short.callbackGaveUp'));
   if (a.payoutStuckMinutes) out.push(t('screens.telegram.short.payoutStuck', { n: a.payoutStuckMinutes }));
   if (a.settlementApplied) out.push(t('screens.telegram.short.settlementApplied'));
+  if (a.nearThreshold) out.push(t('screens.telegram.short.nearThreshold'));
   if (a.payoutBalanceFloor)
     out.push(t('screens.telegram.short.payoutBalance', { floor: thousands(a.payoutBalanceFloor) }));
   if (a.channelSuccessFloorPct)

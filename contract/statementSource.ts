@@ -1,0 +1,11 @@
+/**
+ * Where a bank statement came from (docs/SECURITY.md "Statements as evidence"): a file a person uploaded,
+ * text a person pasted, or the bank's own host-to-host feed. A person's statement may have been typed or
+ * edited, so its lines never pay or close anything by themselves: a person posts them (a money decision,
+ * contract/doors.ts `statement.pay`). Only the bank's feed is the bank's word.
+ */
+export const statementSources = ['upload', 'paste', 'feed'] as const;
+export type StatementSource = (typeof statementSources)[number];
+
+/** Whether a line of a statement from `source` may pay an order by itself (a UTR and amount match). */
+export const paysByItself = (source: StatementSource): boolean => source === 'feed';
