@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the console (`vite build` -> dist/console), the pay page (`vite build -c vite.pay.config.ts`
-// -> dist/pay) and the server (esbuild -> dist/server/main.mjs, its migrations beside it), each only when
-// it is missing or older than its sources.
+// -> dist/pay) and the server (esbuild -> dist/server/main.mjs and its statement worker, its migrations
+// beside it), each only when it is missing or older than its sources.
 // Used by `npm start` and by the e2e server; does nothing (in a few milliseconds) when up to date.
 // FORCE_BUILD=1 builds regardless.
 import { spawnSync } from 'node:child_process';
@@ -38,16 +38,21 @@ const bundles = [
 /**
  * The server as one ES module of its own code (contract and locales included), its packages left to
  * node_modules: `npm start` runs compiled JavaScript, not tsx compiling TypeScript at every start.
- * The migrations are copied beside it (server/db/index.ts finds them next to itself). A source map
- * keeps stack traces pointing at the TypeScript (`node --enable-source-maps`).
+ * The statement worker is a second module beside it (server/modules/statement/workerPool.ts starts it
+ * from there). The migrations are copied beside it (server/db/index.ts finds them next to itself). A
+ * source map keeps stack traces pointing at the TypeScript (`node --enable-source-maps`).
  */
 async function buildServer() {
   const out = join(root, 'dist', 'server');
   rmSync(out, { recursive: true, force: true });
   const { build } = await import('esbuild');
   await build({
-    entryPoints: [join(root, 'server', 'main.ts')],
-    outfile: join(out, 'main.mjs'),
+    entryPoints: [
+      { in: join(root, 'server', 'main.ts'), out: 'main' },
+      { in: join(root, 'server', 'modules', 'statement', 'statementWorker.ts'), out: 'statementWorker' },
+    ],
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

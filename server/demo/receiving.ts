@@ -27,8 +27,8 @@ import {
 import { createPayin } from '../modules/payin/creation.ts';
 import { transition } from '../modules/payin/state.ts';
 import type { PayinOrder } from '../modules/payin/views.ts';
-import { statementPresets } from '../modules/statement/presets.ts';
 import { postLines, readyLinesOf } from '../modules/statement/posting.ts';
+import { statementPresets } from '../modules/statement/presets.ts';
 import { importStatement } from '../modules/statement/service.ts';
 import { day, hour, ist, minute, rupees } from './business.ts';
 import { type DemoMerchant, merchantOrderNoOf, notifyUrlAt } from './merchants.ts';

@@ -1,6 +1,6 @@
 /**
- * Maker–checker (OPERATIONS.md section 1): an action on money above the `maker_checker_threshold`
- * parameter is not run by the user who asks for it. `request` records it as a pending approval (one
+ * Maker–checker (OPERATIONS.md section 1): an action on money beyond the day's sums (doors.ts) is not
+ * run by the user who asks for it. `request` records it as a pending approval (one
  * per object: the partial unique index refuses a second, answered as `approvalPending`); a second
  * platform user approves it (the action then runs, through the executor its module registered) or
  * rejects it. The database refuses an approval decided by its requester, whatever the code does.
@@ -17,7 +17,6 @@ import { approvals } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AuditEntry } from '../../http/handle.ts';
-import { readParameter } from '../../lib/parameters.ts';
 
 export type Approval = typeof approvals.$inferSelect;
 
@@ -62,11 +61,6 @@ export function executorOf(action: string): Executor {
   const run = executors.get(action as ApprovalAction);
   if (!run) throw new Error(`no approval executor for ${action}`);
   return run;
-}
-
-/** Whether `amount` (minor units) is above the threshold and so needs a second person. */
-export async function needsSecondPerson(tx: Db, amount: number): Promise<boolean> {
-  return amount > (await readParameter(tx, 'maker_checker_threshold'));
 }
 
 /** Records a pending request; a second one for the same object while one is pending is `approvalPending`. */

@@ -6,8 +6,8 @@
  */
 import { inArray, sql } from 'drizzle-orm';
 import type { ParameterRow } from '../../../contract/endpoints/parameter.ts';
-import { endpoints } from '../../../contract/index.ts';
 import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
 import {
   fromWire,
   invalidMessage,

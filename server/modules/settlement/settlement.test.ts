@@ -10,10 +10,10 @@ import { approvals, settlements, withdrawalSlipLines, withdrawalSlips } from '..
 import { deliverDue } from '../../jobs/webhooks.ts';
 import { merchantBalances } from '../../ledger/index.ts';
 import { writeParameter } from '../../lib/parameters.ts';
-import { forgetDayDecisions } from '../approval/testkit.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { sweep } from '../../test/sweep.ts';
 import { executorOf } from '../approval/service.ts';
+import { forgetDayDecisions } from '../approval/testkit.ts';
 import { usdtAmountOf } from './service.ts';
 import {
   bank,

@@ -1,14 +1,15 @@
 /**
  * A bank statement read through a mapping (contract/statementMapping.ts; docs/STATEMENTS.md): lines
  * with a day, a direction, an exact amount in minor units, the balance, the UTR and the key that makes
- * re-importing idempotent; errors per row and per file; running-balance gaps as warnings. Pure: no
- * database, no clock. The import endpoint saves what this answers.
+ * re-importing idempotent; errors per row and per file; running-balance gaps as warnings. No database,
+ * no clock: `parseOnThisThread` is pure and runs in the statement worker, `parseStatement` hands it to
+ * that worker (workerPool.ts). The import endpoint saves what this answers.
  */
 import { createHash } from 'node:crypto';
-import { Worker } from 'node:worker_threads';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
-import { type Cell, maxStatementRows, type ReadRefusal, readStatement, type SheetRow } from './read.ts';
+import { type Cell, type ReadRefusal, readStatement, type SheetRow } from './read.ts';
+import { runInWorker, statementDeadlineMs } from './workerPool.ts';
 
 export { maxStatementBytes, maxStatementRows, maxXlsxEntries, maxXlsxUnpacked } from './read.ts';
 
@@ -65,10 +66,13 @@ export interface BalanceGap {
 export type FileErrorCode =
   | ReadRefusal['code']
   | 'empty'
-  | 'tooManyRows'
   | 'headerRow'
   | 'columns'
-  | 'utrPatternSlow';
+  | 'utrPatternSlow'
+  /** Reading ran past its deadline (`statementDeadlineMs`). */
+  | 'tooSlow'
+  /** Every statement worker is taken and the queue is full: try again shortly. */
+  | 'busy';
 
 export interface FileError {
   code: FileErrorCode;
@@ -266,38 +270,16 @@ function utrOf(matched: string | null, reference: string | null): string | null 
   return reference && looksLikeUtr(reference) ? normalUtr(reference) : null;
 }
 
-/** How long a mapping's `utrPattern` may take over a whole statement's narrations. */
-export const utrPatternMs = 5000;
-
-const utrWorker = `const { parentPort, workerData } = require('node:worker_threads');
-const re = new RegExp(workerData.pattern, 'i');
-parentPort.postMessage(workerData.narrations.map((n) => { const m = re.exec(n); return m && m[1] !== undefined ? m[1] : null; }));`;
-
 /**
- * The pattern's first group on each narration, or null when it takes longer than `ms`: a pattern a person
- * writes may backtrack catastrophically (`(a+)+x`), and JavaScript's regular expressions have no time
- * limit, so they run in a worker that is stopped at the limit instead of the server's event loop.
+ * The pattern's first group on each narration. A pattern a person writes may backtrack catastrophically
+ * (`(a+)+x`) and JavaScript's regular expressions have no time limit: it runs in the statement worker,
+ * under the statement's deadline (`utrPatternSlow` when that is what ran past it).
  */
-export function utrsByPattern(
-  pattern: string,
-  narrations: readonly string[],
-  ms = utrPatternMs,
-): Promise<(string | null)[] | null> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(utrWorker, { eval: true, workerData: { pattern, narrations } });
-    const timer = setTimeout(() => {
-      void worker.terminate();
-      resolve(null);
-    }, ms);
-    worker.once('message', (found: (string | null)[]) => {
-      clearTimeout(timer);
-      void worker.terminate();
-      resolve(found);
-    });
-    worker.once('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
+export function utrsByPattern(pattern: string, narrations: readonly string[]): (string | null)[] {
+  const re = new RegExp(pattern, 'i');
+  return narrations.map((n) => {
+    const m = re.exec(n);
+    return m && m[1] !== undefined ? m[1] : null;
   });
 }
 
@@ -365,10 +347,37 @@ const mappedColumns: MappedColumn[] = [
   'balanceColumn',
 ];
 
-/** Reads and interprets a statement; the mapping has passed `statementMapping`. */
+export interface ParseOptions {
+  /** How long reading may run once a worker has taken it (default `statementDeadlineMs`). */
+  deadlineMs?: number;
+}
+
+/**
+ * Reads and interprets a statement in the statement worker, off the server's event loop; the mapping
+ * has passed `statementMapping`.
+ */
 export async function parseStatement(
   input: { file: Buffer } | { text: string },
   mapping: StatementMapping,
+  options: ParseOptions = {},
+): Promise<ParseResult> {
+  const deadlineMs = options.deadlineMs ?? statementDeadlineMs;
+  const outcome = await runInWorker({ input, mapping }, deadlineMs);
+  if ('stopped' in outcome)
+    return outcome.stopped === 'busy'
+      ? fileError('busy')
+      : fileError(outcome.stopped, { seconds: Math.ceil(deadlineMs / 1000) });
+  return outcome.result;
+}
+
+/**
+ * `parseStatement`'s work, on the calling thread: the statement worker's. `onUtrPattern` is told when the
+ * mapping's UTR pattern starts (what a deadline then stops is the pattern, not the file).
+ */
+export async function parseOnThisThread(
+  input: { file: Buffer } | { text: string },
+  mapping: StatementMapping,
+  onUtrPattern: () => void,
 ): Promise<ParseResult> {
   const read = await readStatement(input, mapping.headerRow);
   if (!read.ok) return fileError(read.code, 'params' in read ? read.params : undefined);
@@ -376,8 +385,7 @@ export async function parseStatement(
   if (!rows.some((r) => r.cells.some((c) => text(c) !== ''))) return fileError('empty');
 
   const header = rows.find((r) => r.row === mapping.headerRow);
-  const last = rows.at(-1)?.row ?? 0;
-  if (!header) return fileError('headerRow', { row: mapping.headerRow, rows: last });
+  if (!header) return fileError('headerRow', { row: mapping.headerRow, rows: read.lastRow });
   const index = new Map<string, number>();
   header.cells.forEach((c, i) => {
     const k = headerKey(text(c));
@@ -404,7 +412,6 @@ export async function parseStatement(
   };
 
   const body = rows.filter((r) => r.row > mapping.headerRow && r.cells.some((c) => text(c) !== ''));
-  if (body.length > maxStatementRows) return fileError('tooManyRows', { max: maxStatementRows });
 
   const lines: StatementLine[] = [];
   const errors: RowError[] = [];
@@ -499,13 +506,13 @@ export async function parseStatement(
     lines.push({ row: r.row, ...line, utr: null, dedupeKey: dedupeKey(line) });
   }
   if (!lines.length && !errors.length) return fileError('empty');
+  if (mapping.utrPattern) onUtrPattern();
   const matched = mapping.utrPattern
-    ? await utrsByPattern(
+    ? utrsByPattern(
         mapping.utrPattern,
         lines.map((l) => l.narration),
       )
     : [];
-  if (!matched) return fileError('utrPatternSlow', { seconds: utrPatternMs / 1000 });
   lines.forEach((l, i) => {
     l.utr = utrOf(matched[i] ?? null, l.reference);
   });

@@ -290,7 +290,7 @@ describe.each(engines)('posting statements on %s', (engine) => {
       for (let i = 0; i < 6; i++) rows.push(await paidRow(`${101 + i}.00`));
       const firstHalf = text(rows.slice(0, 4).map((r) => r.row));
       const secondHalf = text(rows.slice(2).map((r) => r.row));
-      const both = await Promise.all([paste(firstHalf), paste(secondHalf)]);
+      const both = await Promise.all([paste(firstHalf), paste(secondHalf, finance)]);
       for (const r of both) expect(r.errno, r.errmsg).toBe(0);
       expect(both.map((r) => r.data.counts.new).reduce((a, b) => a + b)).toBe(6);
       const ids = await Promise.all(rows.map(async (r) => (await lineOf(r.utr)).id));

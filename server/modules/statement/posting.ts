@@ -10,16 +10,10 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
-import { approval, payin, statementLine } from '../../../contract/machines.ts';
+import { payin, statementLine } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
-import {
-  approvals,
-  payinOrders,
-  statementImports,
-  statementLines,
-  withdrawalSlipLines,
-} from '../../db/schema.ts';
+import { payinOrders, statementImports, statementLines, withdrawalSlipLines } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -327,13 +321,3 @@ onApproved('statement.pay', async (deps, tx, request, approverId) => {
   }
   return { detail: { paid, passed } };
 });
-
-/** Whether any pending approval request holds lines of `importId` (for the import's row). */
-export async function pendingRequestsOf(tx: Db, importId: number): Promise<number[]> {
-  const rows = await tx
-    .selectDistinct({ id: approvals.id })
-    .from(statementLines)
-    .innerJoin(approvals, eq(approvals.id, statementLines.approvalId))
-    .where(and(eq(statementLines.importId, importId), eq(approvals.status, approval.state.pending)));
-  return rows.map((r) => r.id);
-}

@@ -1,18 +1,25 @@
 /**
  * A bank statement's cells, from a file (CSV or XLSX, told apart by content: an XLSX is a zip) or from
  * text pasted from a bank's web page (tab-separated, or columns lined up with spaces). Only reading:
- * what the cells mean is `parse.ts`'s. Limits (docs/STATEMENTS.md) are checked before the expensive
- * step: the size before decoding, an XLSX's zip directory and what its parts inflate to before exceljs
- * opens it (exceljs inflates every part whole).
+ * what the cells mean is `parse.ts`'s; both run in the statement worker (workerPool.ts). Limits
+ * (docs/STATEMENTS.md) are checked while reading, so a file past one stops there: its size before
+ * decoding; lines, cells and a cell's length row by row as they are read; an XLSX's zip directory before
+ * anything inflates, then each part as it inflates. A reader of another format hands its rows to the
+ * same `RowKeeper`.
  */
-import { parse as parseCsv } from 'csv-parse/sync';
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { unpackedSizeCheck } from '../payout/bulk.ts';
+import Papa from 'papaparse';
+import yauzl from 'yauzl';
 
 /** What an upload or a paste may weigh: a year of a busy account's statement as CSV is a few MB. */
 export const maxStatementBytes = 10 * 1024 * 1024;
 /** Lines below the header row. */
 export const maxStatementRows = 200_000;
+/** Cells a row may hold (a bank writes fewer than twenty columns); empty ones past it are dropped. */
+export const maxStatementColumns = 100;
+/** Characters a cell may hold: Excel's own limit, so no spreadsheet a bank writes passes it. */
+export const maxCellLength = 32_767;
 /** What an XLSX may unpack to, all parts together, and how many parts its zip may list. */
 export const maxXlsxUnpacked = 50 * 1024 * 1024;
 export const maxXlsxEntries = 200;
@@ -29,13 +36,58 @@ export interface SheetRow {
 export type ReadRefusal =
   | { code: 'tooLarge'; params: { max: number } }
   | { code: 'unpacked'; params: { max: number; entries: number } }
+  | { code: 'tooManyRows'; params: { max: number } }
+  | { code: 'tooWide'; params: { row: number; max: number } }
+  | { code: 'cellTooLong'; params: { row: number; max: number } }
   | { code: 'xls' }
   | { code: 'unreadable' };
 
-export type ReadResult = { ok: true; rows: SheetRow[] } | ({ ok: false } & ReadRefusal);
+/**
+ * The rows parse.ts reads: every non-blank row, and blank ones among the first 50 rows or down to the
+ * header row (where it looks for the header); `lastRow` is the last row the file has, blank or not.
+ */
+export type ReadResult = { ok: true; rows: SheetRow[]; lastRow: number } | ({ ok: false } & ReadRefusal);
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
-const tooLarge = { ok: false, code: 'tooLarge', params: { max: mb(maxStatementBytes) } } as const;
+const unpacked = {
+  code: 'unpacked',
+  params: { max: mb(maxXlsxUnpacked), entries: maxXlsxEntries },
+} as const;
+
+/** Thrown from inside a reader to stop it at the first limit passed. */
+class Refused {
+  constructor(readonly refusal: ReadRefusal) {}
+}
+
+/** Takes rows as a reader reads them, checks the limits on each and keeps what parse.ts reads. */
+class RowKeeper {
+  readonly rows: SheetRow[] = [];
+  lastRow = 0;
+  private lines = 0;
+
+  constructor(readonly headerRow: number) {}
+
+  add(row: number, cells: Cell[]): void {
+    if (cells.length > maxStatementColumns) {
+      if (cells.slice(maxStatementColumns).some((c) => c !== ''))
+        throw new Refused({ code: 'tooWide', params: { row, max: maxStatementColumns } });
+      cells.length = maxStatementColumns;
+    }
+    let blank = true;
+    for (const c of cells) {
+      if (typeof c !== 'string') blank = false;
+      else if (c !== '') {
+        blank = false;
+        if (c.length > maxCellLength)
+          throw new Refused({ code: 'cellTooLong', params: { row, max: maxCellLength } });
+      }
+    }
+    this.lastRow = row;
+    if (!blank && row > this.headerRow && ++this.lines > maxStatementRows)
+      throw new Refused({ code: 'tooManyRows', params: { max: maxStatementRows } });
+    if (!blank || this.rows.length < 50 || row <= this.headerRow) this.rows.push({ row, cells });
+  }
+}
 
 /** UTF-8 (with or without BOM); bytes that are not UTF-8 are read as Windows-1252 (older exports). */
 function decodeText(buf: Buffer): string {
@@ -46,100 +98,92 @@ function decodeText(buf: Buffer): string {
   }
 }
 
-function readCsv(text: string): SheetRow[] {
-  const records = parseCsv(text, {
-    bom: true,
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: false,
-  }) as string[][];
-  return records.map((cells, i) => ({ row: i + 1, cells: cells.map((c) => String(c ?? '').trim()) }));
-}
-
-/** The number of entries the zip's end-of-central-directory record states, or null when there is none. */
-function zipEntries(zip: Buffer): number | null {
-  for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
-    if (zip.readUInt32LE(i) === 0x06054b50) return zip.readUInt16LE(i + 10);
+/**
+ * RFC 4180 records, a quote inside an unquoted field kept as written; a quote left open or text after a
+ * closing quote makes the file unreadable. One line break at the end ends the last record, it opens none.
+ */
+function readCsv(text: string, keep: RowKeeper): void {
+  const unmarked = text.replace(/^\uFEFF/, '');
+  const end = unmarked.endsWith('\r\n') ? 2 : unmarked.endsWith('\n') || unmarked.endsWith('\r') ? 1 : 0;
+  const body = unmarked.slice(0, unmarked.length - end);
+  if (body === '') {
+    if (unmarked !== '') keep.add(1, ['']);
+    return;
   }
-  return null;
-}
-
-const pad2 = (n: number) => String(n).padStart(2, '0');
-
-/** A cell as the text a person sees; numbers in their shortest form (never float noise), dates as days. */
-function xlsxCell(cell: ExcelJS.Cell): Cell {
-  const v = cell.value;
-  if (v === null || v === undefined) return '';
-  // exceljs gives a date cell as the instant of its serial read as UTC: the day is its UTC day.
-  if (v instanceof Date)
-    return Number.isNaN(v.getTime())
-      ? ''
-      : { day: `${v.getUTCFullYear()}-${pad2(v.getUTCMonth() + 1)}-${pad2(v.getUTCDate())}` };
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (typeof v === 'string') return v.trim();
-  if (typeof v === 'object') {
-    if ('result' in v && v.result !== undefined && v.result !== null) {
-      if (v.result instanceof Date) return xlsxCell({ value: v.result } as ExcelJS.Cell);
-      return typeof v.result === 'object' ? '' : String(v.result).trim();
-    }
-    if ('richText' in v)
-      return v.richText
-        .map((p) => p.text)
-        .join('')
-        .trim();
-    if ('text' in v) return String(v.text).trim();
-  }
-  return '';
-}
-
-async function readXlsx(buf: Buffer): Promise<ReadResult> {
-  const entries = zipEntries(buf);
-  if (entries === null) return { ok: false, code: 'unreadable' };
-  const unpacked = {
-    ok: false,
-    code: 'unpacked',
-    params: { max: mb(maxXlsxUnpacked), entries: maxXlsxEntries },
-  } as const;
-  if (entries > maxXlsxEntries) return unpacked;
-  const size = await unpackedSizeCheck(buf, maxXlsxUnpacked);
-  if (size === 'tooBig') return unpacked;
-  if (size === 'unreadable') return { ok: false, code: 'unreadable' };
-  const book = new ExcelJS.Workbook();
-  try {
-    await book.xlsx.load(buf as unknown as ArrayBuffer);
-  } catch {
-    return { ok: false, code: 'unreadable' };
-  }
-  const sheet = book.worksheets[0];
-  if (!sheet) return { ok: true, rows: [] };
-  const rows: SheetRow[] = [];
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    const cells: Cell[] = [];
-    for (let c = 1; c <= row.cellCount; c++) cells.push(xlsxCell(row.getCell(c)));
-    rows.push({ row: rowNumber, cells });
+  let row = 0;
+  let failed: unknown;
+  Papa.parse<string[]>(body, {
+    delimiter: ',',
+    quoteChar: '"',
+    escapeChar: '"',
+    step(result, parser) {
+      try {
+        if (result.errors.length) throw new Refused({ code: 'unreadable' });
+        keep.add(
+          ++row,
+          result.data.map((c) => c.trim()),
+        );
+      } catch (err) {
+        failed = err;
+        parser.abort();
+      }
+    },
   });
-  return { ok: true, rows };
+  if (failed) throw failed;
 }
+
+/** The lines of a text, whatever its line breaks, one at a time (a 10 MB paste is never split whole). */
+function* linesOf(text: string): Generator<string> {
+  const breaks = /\r\n|\r|\n/g;
+  let start = 0;
+  for (let m = breaks.exec(text); m; m = breaks.exec(text)) {
+    yield text.slice(start, m.index);
+    start = m.index + m[0].length;
+  }
+  yield text.slice(start);
+}
+
+/** Runs of text separated by at most one blank, with where each starts and ends. */
+const spans = (line: string) =>
+  [...line.matchAll(/\S+(?: \S+)*/g)].map((m) => ({
+    text: m[0],
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
 
 /**
  * Lines copied from a web page: tab-separated when any line holds a tab (a copied HTML table), else
  * columns lined up with spaces, cut where the header row's names stand (a value belongs to the header
  * it overlaps most, so a right-aligned amount or an empty column lands where it should), else CSV.
  */
-export function readPasted(text: string, headerRow: number): SheetRow[] {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
-  if (lines.some((l) => l.includes('\t')))
-    return lines.map((l, i) => ({ row: i + 1, cells: l.split('\t').map((c) => c.trim()) }));
-  const header = lines[headerRow - 1];
-  if (header === undefined || !/\S {2,}\S/.test(header)) return readCsv(text);
-  const spans = (line: string) =>
-    [...line.matchAll(/\S+(?: \S+)*/g)].map((m) => ({
-      text: m[0],
-      start: m.index,
-      end: m.index + m[0].length,
-    }));
+function readPasted(text: string, keep: RowKeeper): void {
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.includes('\t')) {
+    let row = 0;
+    for (const line of linesOf(body))
+      keep.add(
+        ++row,
+        line.split('\t').map((c) => c.trim()),
+      );
+    return;
+  }
+  let header: string | undefined;
+  let n = 0;
+  for (const line of linesOf(body))
+    if (++n === keep.headerRow) {
+      header = line;
+      break;
+    }
+  if (header === undefined || !/\S {2,}\S/.test(header)) {
+    readCsv(text, keep);
+    return;
+  }
   const columns = spans(header);
-  return lines.map((line, i) => {
+  // Each value is weighed against every column: a header of thousands of names would be quadratic.
+  if (columns.length > maxStatementColumns)
+    throw new Refused({ code: 'tooWide', params: { row: keep.headerRow, max: maxStatementColumns } });
+  let row = 0;
+  for (const line of linesOf(body)) {
     const cells = columns.map(() => '');
     for (const token of spans(line)) {
       let best = 0;
@@ -155,8 +199,152 @@ export function readPasted(text: string, headerRow: number): SheetRow[] {
       });
       cells[best] = cells[best] ? `${cells[best]} ${token.text}` : token.text;
     }
-    return { row: i + 1, cells };
-  });
+    keep.add(++row, cells);
+  }
+}
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** A number format showing a date (exceljs's test: a date letter outside quotes and brackets). */
+const isDateFormat = (format: string | undefined) =>
+  !!format && /[ymdhMsb]/.test(format.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, ''));
+
+/** A cell as the text a person sees; numbers in their shortest form (never float noise), dates as days. */
+function xlsxCell(cell: ExcelJS.Cell, date1904: boolean): Cell {
+  const v = cell.value;
+  if (v === null || v === undefined) return '';
+  // The streaming reader leaves a formula's result a serial where a date format shows a day.
+  if (typeof v === 'object' && 'formula' in v && typeof v.result === 'number' && isDateFormat(cell.numFmt))
+    return xlsxCell(
+      {
+        value: new Date(Math.round((v.result - 25569 + (date1904 ? 1462 : 0)) * 86_400_000)),
+      } as ExcelJS.Cell,
+      date1904,
+    );
+  // exceljs gives a date cell as the instant of its serial read as UTC: the day is its UTC day.
+  if (v instanceof Date)
+    return Number.isNaN(v.getTime())
+      ? ''
+      : { day: `${v.getUTCFullYear()}-${pad2(v.getUTCMonth() + 1)}-${pad2(v.getUTCDate())}` };
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'object') {
+    if ('result' in v && v.result !== undefined && v.result !== null) {
+      if (v.result instanceof Date) return xlsxCell({ value: v.result } as ExcelJS.Cell, date1904);
+      return typeof v.result === 'object' ? '' : String(v.result).trim();
+    }
+    if ('richText' in v)
+      return v.richText
+        .map((p) => p.text)
+        .join('')
+        .trim();
+    if ('text' in v) return String(v.text).trim();
+  }
+  return '';
+}
+
+/**
+ * exceljs's streaming reader fed part by part. Its own `parse()` walks the zip's local headers in file
+ * order (entries the directory does not list included) and spools a sheet met before the shared strings
+ * to a temporary file; these are the steps it takes for each part, which we call in the order we need.
+ */
+interface XlsxParts {
+  workbookRels?: { Id: string; Target: string }[];
+  properties?: { model?: { date1904?: boolean } };
+  model?: { sheets?: { rId: string }[] };
+  _parseRels(part: Readable): Promise<void>;
+  _parseWorkbook(part: Readable): Promise<void>;
+  _parseStyles(part: Readable): Promise<void>;
+  _parseSharedStrings(part: Readable): AsyncGenerator<unknown>;
+  _parseWorksheet(
+    chunks: AsyncIterable<Buffer>,
+    sheetNo: string,
+  ): Iterable<{ value: AsyncIterable<ExcelJS.Row> }>;
+}
+
+/**
+ * The first sheet's rows. The zip's directory must list at most `maxXlsxEntries` parts stating at most
+ * `maxXlsxUnpacked` together, and a part inflating past what it states is refused as it inflates, so
+ * nothing ever inflates past the limit; rows are read one by one from the sheet as it inflates.
+ */
+async function readXlsx(buf: Buffer, keep: RowKeeper): Promise<void> {
+  let zip: yauzl.ZipFile;
+  try {
+    zip = await yauzl.fromBufferPromise(buf, { lazyEntries: true, validateEntrySizes: false });
+  } catch {
+    throw new Refused({ code: 'unreadable' });
+  }
+  if (zip.entryCount > maxXlsxEntries) throw new Refused(unpacked);
+  const parts = new Map<string, yauzl.Entry>();
+  let stated = 0;
+  try {
+    for await (const entry of zip.eachEntry()) {
+      stated += entry.uncompressedSize;
+      parts.set(entry.fileName.replace(/^\//, ''), entry);
+    }
+  } catch {
+    throw new Refused({ code: 'unreadable' });
+  }
+  if (stated > maxXlsxUnpacked) throw new Refused(unpacked);
+
+  async function* inflated(entry: yauzl.Entry): AsyncGenerator<Buffer> {
+    let stream: Readable;
+    try {
+      stream = await zip.openReadStreamPromise(entry);
+    } catch {
+      throw new Refused({ code: 'unreadable' });
+    }
+    let length = 0;
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        length += chunk.length;
+        if (length > entry.uncompressedSize) throw new Refused(unpacked);
+        yield chunk;
+      }
+    } catch (err) {
+      throw err instanceof Refused ? err : new Refused({ code: 'unreadable' });
+    } finally {
+      stream.destroy();
+    }
+  }
+  const part = (name: string) => {
+    const entry = parts.get(name);
+    return entry && Readable.from(inflated(entry));
+  };
+
+  const book = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  }) as unknown as XlsxParts;
+  const rels = part('xl/_rels/workbook.xml.rels');
+  const workbook = part('xl/workbook.xml');
+  if (!rels || !workbook) throw new Refused({ code: 'unreadable' });
+  await book._parseRels(rels);
+  await book._parseWorkbook(workbook);
+  const styles = part('xl/styles.xml');
+  if (styles) await book._parseStyles(styles);
+  const strings = part('xl/sharedStrings.xml');
+  // Caching, it yields nothing: one step reads the whole part.
+  if (strings) await book._parseSharedStrings(strings).next();
+
+  // The first sheet in the workbook's order (as exceljs's `worksheets[0]`), wherever its part lies.
+  const first = book.model?.sheets?.[0];
+  const target = book.workbookRels?.find((r) => r.Id === first?.rId)?.Target;
+  if (!target) return;
+  const name = target.startsWith('/') ? target.slice(1) : `xl/${target}`;
+  const entry = parts.get(name);
+  if (!entry) throw new Refused({ code: 'unreadable' });
+  const date1904 = book.properties?.model?.date1904 === true;
+  for (const { value: sheet } of book._parseWorksheet(inflated(entry), /(\d+)\.xml$/.exec(name)?.[1] ?? ''))
+    for await (const row of sheet) {
+      if (!row.hasValues) continue;
+      const cells: Cell[] = [];
+      for (let c = 1; c <= row.cellCount; c++) cells.push(xlsxCell(row.getCell(c), date1904));
+      keep.add(row.number, cells);
+    }
 }
 
 /** Reads a statement file (CSV or XLSX by its first bytes) or pasted text into rows of cells. */
@@ -164,19 +352,23 @@ export async function readStatement(
   input: { file: Buffer } | { text: string },
   headerRow: number,
 ): Promise<ReadResult> {
-  if ('text' in input) {
-    if (Buffer.byteLength(input.text, 'utf8') > maxStatementBytes) return tooLarge;
-    return { ok: true, rows: readPasted(input.text, headerRow) };
-  }
-  const buf = input.file;
-  if (buf.length > maxStatementBytes) return tooLarge;
-  if (buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50) return readXlsx(buf);
-  if (buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0 && buf.readUInt32BE(4) === 0xa1b11ae1)
-    return { ok: false, code: 'xls' };
-  if (buf.includes(0)) return { ok: false, code: 'unreadable' };
+  const bytes = 'text' in input ? Buffer.byteLength(input.text, 'utf8') : input.file.length;
+  if (bytes > maxStatementBytes)
+    return { ok: false, code: 'tooLarge', params: { max: mb(maxStatementBytes) } };
+  const keep = new RowKeeper(headerRow);
   try {
-    return { ok: true, rows: readCsv(decodeText(buf)) };
-  } catch {
-    return { ok: false, code: 'unreadable' };
+    if ('text' in input) readPasted(input.text, keep);
+    else {
+      const buf = input.file;
+      if (buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50) await readXlsx(buf, keep);
+      else if (buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0 && buf.readUInt32BE(4) === 0xa1b11ae1)
+        return { ok: false, code: 'xls' };
+      else if (buf.includes(0)) return { ok: false, code: 'unreadable' };
+      else readCsv(decodeText(buf), keep);
+    }
+  } catch (err) {
+    if (err instanceof Refused) return { ok: false, ...err.refusal };
+    throw err;
   }
+  return { ok: true, rows: keep.rows, lastRow: keep.lastRow };
 }

@@ -16,6 +16,7 @@ import { AppError, refuse } from '../../http/errors.ts';
 import { FileAnswer, handle } from '../../http/handle.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
+import { withImportSlot } from './importSlots.ts';
 import { awaitingApproval } from './matching.ts';
 import { lockLine, matchLine, payableOrder, postLines, readyLinesOf } from './posting.ts';
 import { importStatement, rematch } from './service.ts';
@@ -94,7 +95,8 @@ export const statementRoutes = [
           mappingId: input.mappingId ?? null,
         },
       });
-      const answer = await importStatement(deps, user.id, input, req.lang);
+      // One import per person at a time: the statement workers' queue is shared by everyone.
+      const answer = await withImportSlot(user.id, () => importStatement(deps, user.id, input, req.lang));
       audit({
         detail: { fileName: input.fileName ?? null, importId: answer.importId, counts: answer.counts },
       });

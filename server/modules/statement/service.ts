@@ -78,20 +78,26 @@ async function mappingOf(
   return { mapping: row.mapping, id: row.id };
 }
 
-/** Dedupe keys of `account` already saved, among `keys`. */
+/** Keys asked per query when looking for saved lines. */
+const savedKeysBatch = 2000;
+
+/**
+ * Dedupe keys of `account` already saved, among `keys`: one JSON parameter a batch (a query builder's list
+ * of thousands of parameters costs more than the query), and a turn of the event loop between batches
+ * (PGlite runs each query on this thread: a 200,000-line statement must not hold the server for seconds).
+ */
 async function savedKeys(tx: Db, accountId: number, keys: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>();
-  for (let i = 0; i < keys.length; i += 5000) {
-    const rows = await tx
-      .select({ key: statementLines.dedupeKey })
-      .from(statementLines)
-      .where(
-        and(
-          eq(statementLines.accountId, accountId),
-          inArray(statementLines.dedupeKey, keys.slice(i, i + 5000)),
-        ),
-      );
+  for (let i = 0; i < keys.length; i += savedKeysBatch) {
+    const batch = JSON.stringify(keys.slice(i, i + savedKeysBatch));
+    const rows = rowsOf<{ key: string }>(
+      await tx.execute(sql`
+        select dedupe_key as key from statement_lines
+        where account_id = ${accountId}
+          and dedupe_key in (select jsonb_array_elements_text(${batch}::jsonb))`),
+    );
     for (const r of rows) out.add(r.key);
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return out;
 }

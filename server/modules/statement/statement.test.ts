@@ -781,13 +781,22 @@ describe.each(engines)('bank statements on %s', (engine) => {
       { narration: `UPI-${utr}`, ref: utr, credit: '191.00' },
       ...Array.from({ length: 30 }, (_, i) => ({ narration: `FILLER ${utr} ${i}`, credit: '1.00' })),
     ]);
-    const both = await Promise.all([importCsv(file), importCsv(file)]);
+    // One import per person at a time: the same user's second is refused while the first runs.
+    const same = await Promise.all([importCsv(file, {}, root), importCsv(file, {}, root)]);
+    expect(same.map((r) => r.errno).sort()).toEqual([0, errno.statementImportRunning].sort());
+    expect(same.find((r) => r.errno === 0)!.data.counts).toMatchObject({ new: 31, ready: 1 });
+    // Two people at once: each line is saved once.
+    const other = await s.makeUser({ perms: [statement.import.permission] });
+    const more = csv(
+      Array.from({ length: 30 }, (_, i) => ({ narration: `MORE ${utr} ${i}`, credit: '2.00' })),
+    );
+    const both = await Promise.all([importCsv(more, {}, root), importCsv(more, {}, other.token)]);
     for (const r of both) expect(r.errno, r.errmsg).toBe(0);
-    expect(both.map((r) => r.data.counts.new).sort()).toEqual([0, 31]);
-    expect(both.map((r) => r.data.counts.ready).sort()).toEqual([0, 1]);
+    expect(both.map((r) => r.data.counts.new).sort()).toEqual([0, 30]);
     const posted = [];
-    for (const r of both) posted.push(await post({ importId: r.data.importId }));
-    expect(posted.map((p) => p.data.matched).sort()).toEqual([0, 1]);
+    for (const r of [...same.filter((x) => x.errno === 0), ...both])
+      posted.push(await post({ importId: r.data.importId }));
+    expect(posted.map((p) => p.data.matched).sort()).toEqual([0, 0, 1]);
     expect(await paymentsOf(o.id)).toEqual({ entries: 1, callbacks: 1 });
   });
 });

@@ -1,0 +1,123 @@
+/**
+ * Statements are read in worker threads (statementWorker.ts), never on the server's event loop: one
+ * import of a large paste or XLSX would otherwise hold every request of every merchant until it is read.
+ * A small pool (one thread on two cores, the other left to the server), a short queue (full, it answers
+ * `busy` instead of holding more files in memory) and a deadline counted from when a worker takes the
+ * statement: past it that worker is terminated and the pool starts another for the next statement.
+ */
+import { availableParallelism } from 'node:os';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
+import type { StatementMapping } from '../../../contract/statementMapping.ts';
+import type { ParseResult } from './parse.ts';
+
+/** How long one statement may be read: the largest allowed take a few seconds on a busy two-core machine. */
+export const statementDeadlineMs = 30_000;
+/** Statements waiting for a worker; one more answers `busy`. */
+export const maxWaitingStatements = 4;
+/** Heap of one worker: the largest allowed statement needs about a third of it. */
+const workerHeapMb = 768;
+
+export interface StatementTask {
+  input: { file: Buffer } | { text: string };
+  mapping: StatementMapping;
+}
+
+/** What the worker says it is doing: reading the file, then the mapping's UTR pattern. */
+export type WorkerStep = 'reading' | 'utrPattern';
+
+export type WorkerOutcome =
+  | { result: ParseResult }
+  | { stopped: 'busy' }
+  | { stopped: 'tooSlow' | 'utrPatternSlow' };
+
+let pool: Promise<Piscina> | undefined;
+
+/** The pool, made on first use (this module is loaded in the worker too, through parse.ts: no pool there). */
+function statementPool(): Promise<Piscina> {
+  pool ??= import('piscina').then(
+    ({ Piscina }) =>
+      new Piscina({
+        // The worker beside the running module: dist/server/statementWorker.mjs in the built server,
+        // else the bootstrap beside this file that compiles statementWorker.ts (tsx, vitest).
+        filename: new URL('./statementWorker.mjs', import.meta.url).href,
+        // One stays, so that a worker terminated at the deadline is replaced for the statements queued.
+        minThreads: 1,
+        maxThreads: Math.max(1, Math.min(2, availableParallelism() - 1)),
+        idleTimeout: 60_000,
+        resourceLimits: { maxOldGenerationSizeMb: workerHeapMb },
+        // Where the server shares its cores with the worker, requests come first.
+        niceIncrement: 10,
+      }),
+  );
+  return pool;
+}
+
+/** Reads a statement in the pool, stopped at `deadlineMs` after a worker has taken it. */
+export async function runInWorker(task: StatementTask, deadlineMs: number): Promise<WorkerOutcome> {
+  const workers = await statementPool();
+  if (workers.queueSize >= maxWaitingStatements) return { stopped: 'busy' };
+  const { port1: steps, port2 } = new MessageChannel();
+  const stop = new AbortController();
+  let step: WorkerStep | null = null;
+  let deadline: NodeJS.Timeout | undefined;
+  steps.on('message', (next: WorkerStep) => {
+    if (step === null) deadline = setTimeout(() => stop.abort(), deadlineMs);
+    step = next;
+  });
+  try {
+    const packed: Uint8Array = await workers.run(
+      { ...task, steps: port2 },
+      { transferList: [port2], signal: stop.signal },
+    );
+    return { result: await unpackResult(packed) };
+  } catch (err) {
+    if (stop.signal.aborted) return { stopped: step === 'utrPattern' ? 'utrPatternSlow' : 'tooSlow' };
+    throw err;
+  } finally {
+    clearTimeout(deadline);
+    steps.close();
+  }
+}
+
+/** What the worker gets: the task and where it tells its steps. */
+export type WorkerTask = StatementTask & { steps: MessagePort };
+
+/** Items per batch of a packed result: each unpacks in a few milliseconds. */
+const batchSize = 2000;
+
+/**
+ * A result as bytes the worker hands over without copying. Unpacking 200,000 lines on the event loop at
+ * once takes about 400 ms whether they come as objects or JSON, so they come in batches, one per turn.
+ */
+export function packResult(result: ParseResult): Uint8Array {
+  if (!result.ok) return new TextEncoder().encode(JSON.stringify(result));
+  const { lines, errors, warnings, ...rest } = result;
+  const out = [JSON.stringify({ ...rest, sizes: [lines.length, errors.length, warnings.length] })];
+  for (const list of [lines, errors, warnings] as unknown[][])
+    for (let i = 0; i < list.length; i += batchSize) out.push(JSON.stringify(list.slice(i, i + batchSize)));
+  return new TextEncoder().encode(out.join('\n'));
+}
+
+async function unpackResult(packed: Uint8Array): Promise<ParseResult> {
+  const bytes = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
+  let at = 0;
+  const next = () => {
+    const end = bytes.indexOf(10, at);
+    const json = bytes.toString('utf8', at, end < 0 ? bytes.length : end);
+    at = end < 0 ? bytes.length : end + 1;
+    return JSON.parse(json);
+  };
+  const head = next();
+  if (!head.ok) return head;
+  const { sizes, ...rest } = head as { sizes: number[] };
+  const lists = sizes.map(() => [] as unknown[]);
+  for (const [i, list] of lists.entries())
+    while (list.length < sizes[i]!) {
+      list.push(...next());
+      await nextTurn();
+    }
+  const [lines, errors, warnings] = lists;
+  return { ...rest, lines, errors, warnings } as ParseResult;
+}
