@@ -39,8 +39,9 @@ const bundles = [
  * The server as one ES module of its own code (contract and locales included), its packages left to
  * node_modules: `npm start` runs compiled JavaScript, not tsx compiling TypeScript at every start.
  * The statement worker is a second module beside it (server/modules/statement/workerPool.ts starts it
- * from there). The migrations are copied beside it (server/db/index.ts finds them next to itself). A
- * source map keeps stack traces pointing at the TypeScript (`node --enable-source-maps`).
+ * from there), and so is the worker that parses large request bodies (server/http/jsonWorker.mjs). The
+ * migrations are copied beside it (server/db/index.ts finds them next to itself). A source map keeps stack
+ * traces pointing at the TypeScript (`node --enable-source-maps`).
  */
 async function buildServer() {
   const out = join(root, 'dist', 'server');
@@ -62,6 +63,8 @@ async function buildServer() {
     logLevel: 'warning',
   });
   cpSync(join(root, 'server', 'db', 'migrations'), join(out, 'migrations'), { recursive: true });
+  // The large-body JSON worker is plain JavaScript, started from beside the running module.
+  cpSync(join(root, 'server', 'http', 'jsonWorker.mjs'), join(out, 'jsonWorker.mjs'));
 }
 
 /** Newest modification time (ms) of any file under `dir`, or 0; stops early once past `limit`. */

@@ -16,7 +16,7 @@ import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { mountPay } from '../modules/pay/routes.ts';
 import { addSecurityHeaders, jsonAnswer, unavailableAnswer } from './answer.ts';
-import { declaredTooLarge, readBodyText } from './body.ts';
+import { declaredTooLarge, readBodyJson } from './body.ts';
 import { clientIp } from './clientIp.ts';
 import { AppError, Refusal } from './errors.ts';
 import { type AuditEntry, FileAnswer, JsonText, type RequestMeta, type Route } from './handle.ts';
@@ -174,12 +174,7 @@ export function createApp(
           if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
             return jsonAnswer(c, envelope(meta.lang, errno.unsupportedMediaType), 415);
           }
-          const text = await readBodyText(c.req.raw, bodyLimit);
-          try {
-            raw = text.trim() === '' ? {} : JSON.parse(text);
-          } catch {
-            throw new AppError(errno.badRequest);
-          }
+          raw = await readBodyJson(c.req.raw, bodyLimit);
         }
         // The input in the issues is for a refusal only: asked for on every call, it slows zod's success too.
         let parsed = ep.input.safeParse(raw);

@@ -137,6 +137,33 @@ describe.each(engines)('HTTP on %s', (engine) => {
     expect(asset.headers.get('cache-control')).toContain('immutable');
   });
 
+  it('reads a JSON body over 1 MB in a worker thread: the same value, and errno 400 when it is not JSON', async () => {
+    const path = `/api${endpoints.statement.import.path}`;
+    const body = JSON.stringify({
+      accountId: 999_999,
+      mappingId: 999_999,
+      text: 'x'.repeat(2 * 1024 * 1024),
+      dryRun: true,
+    });
+    // Declared (read whole) and chunked (counted as it streams): both over the line, both parsed off the loop.
+    for (const declared of [true, false]) {
+      const post = (rawBody: string) =>
+        s.request('POST', path, {
+          rawBody,
+          token: admin,
+          headers: {
+            'content-type': 'application/json',
+            ...(declared ? { 'content-length': String(Buffer.byteLength(rawBody)) } : {}),
+          },
+        });
+      const read = await post(body);
+      expect(read.json.errno, `declared ${declared}`).toBe(errno.notFound);
+      const broken = await post(body.slice(0, -1));
+      expect(broken.status, `declared ${declared}`).toBeLessThan(500);
+      expect(broken.json.errno, `declared ${declared}`).toBe(errno.badRequest);
+    }
+  });
+
   it('echoes a well-formed X-Request-Id and replaces anything else', async () => {
     const mine = 'req-0123456789abcdef';
     expect(

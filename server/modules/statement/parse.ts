@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import { type Cell, type ReadRefusal, readStatement, type SheetRow } from './read.ts';
-import { runInWorker, statementDeadlineMs } from './workerPool.ts';
+import { type PackedResult, runInWorker, statementDeadlineMs } from './workerPool.ts';
 
 export { maxStatementBytes, maxStatementRows, maxXlsxEntries, maxXlsxUnpacked } from './read.ts';
 
@@ -97,7 +97,7 @@ const fileError = (
   code: FileErrorCode,
   params?: Record<string, string | number>,
   key: string = code,
-): ParseResult => ({
+): Extract<ParseResult, { ok: false }> => ({
   ok: false,
   error: { code, key: `statement.${key}`, ...(params ? { params } : {}) },
 });
@@ -361,6 +361,25 @@ export async function parseStatement(
   mapping: StatementMapping,
   options: ParseOptions = {},
 ): Promise<ParseResult> {
+  const read = await readPacked(input, mapping, options);
+  if (!read.ok) return read;
+  return {
+    ...read,
+    lines: await read.lines.all(),
+    errors: await read.errors.all(),
+    warnings: await read.warnings.all(),
+  };
+}
+
+/**
+ * `parseStatement` with its lists left packed, unpacked as they are walked: an import of 200,000 lines
+ * never holds them all on the server's thread at once.
+ */
+export async function readPacked(
+  input: { file: Buffer } | { text: string },
+  mapping: StatementMapping,
+  options: ParseOptions = {},
+): Promise<PackedResult> {
   const deadlineMs = options.deadlineMs ?? statementDeadlineMs;
   const outcome = await runInWorker({ input, mapping }, deadlineMs);
   if ('stopped' in outcome)

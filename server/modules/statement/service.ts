@@ -23,7 +23,8 @@ import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { readParameter } from '../../lib/parameters.ts';
 import { type Line, type MatchCounts, matchLines, noMatches, openLine } from './matching.ts';
-import { parseStatement, type StatementLine } from './parse.ts';
+import { readPacked, type StatementLine } from './parse.ts';
+import type { Packed } from './workerPool.ts';
 
 /** Lines written and matched per transaction. */
 export const importBatch = 1000;
@@ -79,7 +80,7 @@ async function mappingOf(
 }
 
 /** Keys asked per query when looking for saved lines. */
-const savedKeysBatch = 2000;
+const savedKeysBatch = 500;
 
 /**
  * Dedupe keys of `account` already saved, among `keys`: one JSON parameter a batch (a query builder's list
@@ -110,6 +111,24 @@ function duplicatesOf(lines: readonly StatementLine[], saved: Set<string>): bool
     seen.add(l.dedupeKey);
     return dup;
   });
+}
+
+/**
+ * How many lines of a whole statement add nothing (saved already, or earlier in the file): `duplicatesOf`'s
+ * count, walked a batch at a time (the saved keys asked per batch, a turn of the event loop between).
+ */
+async function countDuplicates(tx: Db, accountId: number, lines: Packed<StatementLine>): Promise<number> {
+  const seen = new Set<string>();
+  let n = 0;
+  for await (const batch of lines.batches(savedKeysBatch)) {
+    const keys = batch.map((l) => l.dedupeKey);
+    const saved = await savedKeys(tx, accountId, keys);
+    for (const key of keys) {
+      if (saved.has(key) || seen.has(key)) n++;
+      seen.add(key);
+    }
+  }
+  return n;
 }
 
 /**
@@ -228,7 +247,7 @@ export async function importStatement(
   const { mapping, id: mappingId } = await mappingOf(db, input);
   const bytes =
     input.file !== undefined ? Buffer.from(input.file, 'base64') : Buffer.from(input.text!, 'utf8');
-  const parsed = await parseStatement(
+  const parsed = await readPacked(
     input.file !== undefined ? { file: bytes } : { text: input.text! },
     mapping,
   );
@@ -247,7 +266,8 @@ export async function importStatement(
     code: e.code,
     message: t(lang, e.key, e.params),
   }));
-  const gaps = parsed.warnings.map((g) => ({
+  const warnings = await parsed.warnings.all();
+  const gaps = warnings.map((g) => ({
     row: g.row,
     expected: formatMinor(g.expected),
     found: formatMinor(g.found),
@@ -274,15 +294,7 @@ export async function importStatement(
   }));
 
   if (input.dryRun) {
-    const dup = duplicatesOf(
-      lines,
-      await savedKeys(
-        db,
-        account.id,
-        lines.map((l) => l.dedupeKey),
-      ),
-    );
-    const duplicates = dup.filter(Boolean).length;
+    const duplicates = await countDuplicates(db, account.id, lines);
     return {
       importId: null,
       counts: { lines: lines.length, new: lines.length - duplicates, duplicates, ...noMatches() },
@@ -318,7 +330,7 @@ export async function importStatement(
           mapping,
           mappingId,
           lineCount: lines.length,
-          gaps: parsed.warnings,
+          gaps: warnings,
           createdBy: userId,
           createdAt: deps.clock.now(),
         })
@@ -334,8 +346,7 @@ export async function importStatement(
   // Auto-matching off (the `statement_auto_match` parameter): lines are saved, matched later by a rematch.
   const autoMatch = await readParameter(db, 'statement_auto_match');
   try {
-    for (let i = 0; i < lines.length; i += importBatch) {
-      const batch = lines.slice(i, i + importBatch);
+    for await (const batch of lines.batches(importBatch)) {
       const got = await inTransaction(db, async (tx) => {
         const saved = await saveLines(tx, account.id, importId, batch, deps.clock.now());
         const matched = autoMatch ? await matchLines(deps, tx, saved, userId) : noMatches();

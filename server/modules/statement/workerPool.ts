@@ -10,7 +10,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
-import type { ParseResult } from './parse.ts';
+import type { BalanceGap, ParseResult, RowError, StatementLine } from './parse.ts';
 
 /** How long one statement may be read: the largest allowed take a few seconds on a busy two-core machine. */
 export const statementDeadlineMs = 30_000;
@@ -27,8 +27,17 @@ export interface StatementTask {
 /** What the worker says it is doing: reading the file, then the mapping's UTR pattern. */
 export type WorkerStep = 'reading' | 'utrPattern';
 
+/** A statement as read, its lists still packed (unpacked as the caller walks them). */
+export type PackedResult =
+  | (Omit<Extract<ParseResult, { ok: true }>, 'lines' | 'errors' | 'warnings'> & {
+      lines: Packed<StatementLine>;
+      errors: Packed<RowError>;
+      warnings: Packed<BalanceGap>;
+    })
+  | Extract<ParseResult, { ok: false }>;
+
 export type WorkerOutcome =
-  | { result: ParseResult }
+  | { result: PackedResult }
   | { stopped: 'busy' }
   | { stopped: 'tooSlow' | 'utrPatternSlow' };
 
@@ -71,7 +80,7 @@ export async function runInWorker(task: StatementTask, deadlineMs: number): Prom
       { ...task, steps: port2 },
       { transferList: [port2], signal: stop.signal },
     );
-    return { result: await unpackResult(packed) };
+    return { result: unpackResult(packed) };
   } catch (err) {
     if (stop.signal.aborted) return { stopped: step === 'utrPattern' ? 'utrPatternSlow' : 'tooSlow' };
     throw err;
@@ -85,7 +94,7 @@ export async function runInWorker(task: StatementTask, deadlineMs: number): Prom
 export type WorkerTask = StatementTask & { steps: MessagePort };
 
 /** Items per batch of a packed result: each unpacks in a few milliseconds. */
-const batchSize = 2000;
+const batchSize = 500;
 
 /**
  * A result as bytes the worker hands over without copying. Unpacking 200,000 lines on the event loop at
@@ -100,24 +109,77 @@ export function packResult(result: ParseResult): Uint8Array {
   return new TextEncoder().encode(out.join('\n'));
 }
 
-async function unpackResult(packed: Uint8Array): Promise<ParseResult> {
+/**
+ * A list the worker packed as JSON batches, one batch a line of the bytes. Unpacking 200,000 lines at once
+ * holds the event loop for about 400 ms, and keeping them all makes every garbage collection slower: the
+ * batches are unpacked as the caller walks them, a turn of the event loop between two.
+ */
+export class Packed<T> {
+  constructor(
+    private readonly bytes: Buffer,
+    /** Where each batch starts and ends in `bytes`. */
+    private readonly spans: readonly (readonly [number, number])[],
+    readonly length: number,
+  ) {}
+
+  private batch(i: number): T[] {
+    const [from, to] = this.spans[i]!;
+    return JSON.parse(this.bytes.toString('utf8', from, to)) as T[];
+  }
+
+  /** Items `from` to `to` (not included), unpacking only the batches they lie in. */
+  slice(from: number, to = this.length): T[] {
+    const out: T[] = [];
+    for (let b = Math.floor(from / batchSize); b * batchSize < Math.min(to, this.length); b++) {
+      const items = this.batch(b);
+      const first = Math.max(from - b * batchSize, 0);
+      out.push(...items.slice(first, Math.min(to - b * batchSize, items.length)));
+    }
+    return out;
+  }
+
+  /** Every item, `size` at a time (at most the packing's batch), a turn of the event loop after each. */
+  async *batches(size = batchSize): AsyncGenerator<T[]> {
+    for (let b = 0; b < this.spans.length; b++) {
+      const items = this.batch(b);
+      for (let i = 0; i < items.length; i += size) {
+        yield items.slice(i, i + size);
+        await nextTurn();
+      }
+    }
+  }
+
+  /** The whole list (tests, and what only a whole list answers), a batch per turn. */
+  async all(): Promise<T[]> {
+    const out: T[] = [];
+    for await (const items of this.batches()) out.push(...items);
+    return out;
+  }
+}
+
+function unpackResult(packed: Uint8Array): PackedResult {
   const bytes = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
-  let at = 0;
-  const next = () => {
+  const spans: [number, number][] = [];
+  for (let at = 0; at < bytes.length; ) {
     const end = bytes.indexOf(10, at);
-    const json = bytes.toString('utf8', at, end < 0 ? bytes.length : end);
-    at = end < 0 ? bytes.length : end + 1;
-    return JSON.parse(json);
-  };
-  const head = next();
+    const to = end < 0 ? bytes.length : end;
+    spans.push([at, to]);
+    at = to + 1;
+  }
+  const head = JSON.parse(bytes.toString('utf8', spans[0]![0], spans[0]![1]));
   if (!head.ok) return head;
   const { sizes, ...rest } = head as { sizes: number[] };
-  const lists = sizes.map(() => [] as unknown[]);
-  for (const [i, list] of lists.entries())
-    while (list.length < sizes[i]!) {
-      list.push(...next());
-      await nextTurn();
-    }
-  const [lines, errors, warnings] = lists;
-  return { ...rest, lines, errors, warnings } as ParseResult;
+  let next = 1;
+  const list = <T>(n: number) => {
+    const batches = Math.ceil(n / batchSize);
+    next += batches;
+    return new Packed<T>(bytes, spans.slice(next - batches, next), n);
+  };
+  const [lines, errors, warnings] = sizes as [number, number, number];
+  return {
+    ...(rest as Omit<Extract<PackedResult, { ok: true }>, 'lines' | 'errors' | 'warnings'>),
+    lines: list<StatementLine>(lines),
+    errors: list<RowError>(errors),
+    warnings: list<BalanceGap>(warnings),
+  };
 }
