@@ -21,6 +21,7 @@ import { sealer } from './lib/crypto.ts';
 import { createLogger, errorForLog } from './lib/logger.ts';
 import { createMailer, outboxNotice } from './lib/mail.ts';
 import { rateLimiter } from './lib/rateLimit.ts';
+import { warmStatementWorker } from './modules/statement/workerPool.ts';
 import { gatewayRoutes, routes } from './routes.ts';
 
 /** Messages between the primary and its workers about committed changes to watched tables. */
@@ -92,6 +93,7 @@ async function runServer(
   const server = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, (info) => {
     // Background work (callbacks, expiry, the simulator's automatic mode) starts once the server listens.
     jobs = startJobs(deps);
+    warmStatementWorker();
     onListening(`http://${config.host}:${info.port}`);
   });
   let stopping = false;

@@ -8,7 +8,7 @@
  * same `RowKeeper`.
  */
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import Papa from 'papaparse';
 import yauzl from 'yauzl';
 
@@ -312,7 +312,9 @@ async function readXlsx(buf: Buffer, keep: RowKeeper): Promise<void> {
     return entry && Readable.from(inflated(entry));
   };
 
-  const book = new ExcelJS.stream.xlsx.WorkbookReader(Readable.from([]), {
+  // Loaded for an XLSX only: exceljs is half a second of a cold worker's start, a paste needs none of it.
+  const { default: excel } = await import('exceljs');
+  const book = new excel.stream.xlsx.WorkbookReader(Readable.from([]), {
     worksheets: 'emit',
     sharedStrings: 'cache',
     styles: 'cache',

@@ -63,6 +63,14 @@ function statementPool(): Promise<Piscina> {
   return pool;
 }
 
+/**
+ * Starts the pool's thread, which loads the reader, while the server starts: a cold worker needs a second
+ * or more (several at `nice` 10 on a busy machine) before its first statement.
+ */
+export function warmStatementWorker(): void {
+  void statementPool();
+}
+
 /** Reads a statement in the pool, stopped at `deadlineMs` after a worker has taken it. */
 export async function runInWorker(task: StatementTask, deadlineMs: number): Promise<WorkerOutcome> {
   const workers = await statementPool();
