@@ -26,6 +26,7 @@ const line = (extra: Partial<Contexts['statementLineRow']> = {}): Contexts['stat
   amount: '1500.00',
   balance: '101500.00',
   utr: null,
+  currency: null,
   status: 'exception',
   exceptionKind: 'ambiguous',
   payinId: null,

@@ -3,7 +3,8 @@
  * of a mapping given inline to `POST /statement/import` or saved per bank. Columns are header names as
  * the file writes them (compared trimmed, case and runs of blanks ignored), `headerRow` counts from 1,
  * `utrPattern` is a regular expression whose first group is the UTR. Amounts come either from one
- * signed `amountColumn` or from `creditColumn` and/or `debitColumn`, never both ways.
+ * `amountColumn` (signed, or with a `directionColumn` saying Dr/Cr) or from `creditColumn` and/or
+ * `debitColumn`, never both ways. A mapping without `headerRow` or `dateFormat` finds them in the file.
  */
 import * as z from 'zod/mini';
 
@@ -36,14 +37,18 @@ const utrPattern = z.string().check(
 
 export const statementMapping = z
   .strictObject({
-    headerRow: z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1000)),
+    /** Absent: the first of the first 60 rows that holds every mapped column. */
+    headerRow: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1000))),
     dateColumn: column,
-    dateFormat: statementDateFormat,
+    /** Absent: the form that reads the file's dates (docs/STATEMENTS.md "Detection"). */
+    dateFormat: z.optional(statementDateFormat),
     narrationColumn: column,
     referenceColumn: optionalColumn,
     creditColumn: optionalColumn,
     debitColumn: optionalColumn,
     amountColumn: optionalColumn,
+    /** With `amountColumn`: the column that says `Dr`/`Cr` (or debit/credit) for each amount. */
+    directionColumn: optionalColumn,
     balanceColumn: optionalColumn,
     utrPattern: z.optional(utrPattern),
   })
@@ -55,6 +60,10 @@ export const statementMapping = z
         path: ['amountColumn'],
       },
     ),
+    z.refine((m) => !m.directionColumn || !!m.amountColumn, {
+      message: 'statement.directionColumn',
+      path: ['directionColumn'],
+    }),
   );
 
 export type StatementMapping = z.infer<typeof statementMapping>;

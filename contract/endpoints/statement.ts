@@ -15,7 +15,10 @@ import { statementLine } from '../machines.ts';
 import { moneyOut } from '../money.ts';
 import { actionReason, code6, id, listOf, okFlag, page, pageSize, strictObject } from '../schemas.ts';
 import { statementMapping } from '../statementMapping.ts';
-import { statementSources } from '../statementSource.ts';
+import { exceptionKinds, statementSources } from '../statementSource.ts';
+
+export { exceptionKinds };
+
 import { businessDay } from './tn.ts';
 
 /** Reading and importing evidence. */
@@ -26,7 +29,6 @@ const moneyGrants = { platform: ['finance'] } as const;
 /** A statement file may be at most 10 MB (server/modules/statement/read.ts); base64 makes it 4/3 larger. */
 export const maxStatementUploadBytes = 14 * 1024 * 1024;
 
-export const exceptionKinds = ['amount_mismatch', 'ambiguous', 'unmatched'] as const;
 export const lineDirections = ['credit', 'debit'] as const;
 
 const mappingName = z
@@ -65,6 +67,8 @@ const lineFields = {
   amount: moneyOut,
   balance: z.nullable(moneyOut),
   utr: z.nullable(z.string()),
+  /** ISO 4217 when the file states it (MT940, camt.053); null: the account's own (INR). */
+  currency: z.nullable(z.string()),
 };
 
 /** A line as the file gives it, before it is saved (the preview). */
@@ -94,12 +98,37 @@ export const importCounts = z.object({
 /** What an import's ready lines would pay (credits) when posted: their count and sum. */
 export const wouldPay = z.object({ count: z.number(), sum: moneyOut });
 
+/** Over every line the file holds (duplicates included), to check against the bank's own summary. */
+export const statementTotals = z.object({
+  credits: z.object({ count: z.number(), sum: moneyOut }),
+  debits: z.object({ count: z.number(), sum: moneyOut }),
+});
+
+export const skipKinds = ['text', 'header', 'balance'] as const;
+
+/** Rows below the header that are no transaction: all counted (blank ones too), the first 500 listed. */
+export const statementSkipped = z.object({
+  count: z.number(),
+  rows: z.array(z.object({ row: z.number(), kind: z.enum(skipKinds), text: z.string() })),
+});
+
+/** How the statement came, told by its content. */
+export const statementFormats = ['csv', 'xlsx', 'xls', 'text', 'mt940', 'camt053'] as const;
+
 export const importRow = z.object({
   id: z.number(),
   accountId: z.number(),
   accountLabel: z.string(),
   fileName: z.string(),
-  format: z.string(),
+  format: z.enum(statementFormats),
+  /** No mapping was chosen: the layout was detected (`bank`: the preset it recognised, if any). */
+  detected: z.boolean(),
+  bank: z.nullable(z.string()),
+  /** Null for imports made before totals were kept. */
+  totals: z.nullable(statementTotals),
+  skipped: statementSkipped,
+  /** Rows left out because the importer chose to import the rest. */
+  errorRows: z.array(statementRowError),
   /** `upload`, `paste` or `feed`: only a feed's lines pay by themselves. */
   source: z.enum(statementSources),
   size: z.number(),
@@ -187,10 +216,12 @@ export const statementMappingEndpoints = {
 
 export const statement = {
   /**
-   * Reads a statement into a receiving account. `dryRun` answers the preview (counts, the first lines,
-   * per-row errors, balance gaps) and writes nothing. Otherwise a file with any row error is refused
-   * (`statementRows` 1050, the rows in `data.rows`) and writes nothing; a readable one is kept as the
-   * audit copy, its new lines saved and matched. `key` (chosen by the caller) lets
+   * Reads a statement into a receiving account. Without `mappingId` or `mapping` the layout is detected
+   * from the file (answered as `mapping`, to correct and save); MT940 and camt.053 need none. `dryRun`
+   * answers the preview (counts, totals, skipped rows, the first lines, per-row errors, balance gaps) and
+   * writes nothing. Otherwise a file with any row error is refused (`statementRows` 1050, the rows in
+   * `data.rows`) and writes nothing, unless `skipRowErrors` (import the rest; the error rows are kept on
+   * the import); a readable one is kept as the audit copy, its new lines saved and matched. `key` (chosen by the caller) lets
    * `GET /statement/importInfo` follow a large import while this request runs.
    */
   import: endpoint({
@@ -210,10 +241,11 @@ export const statement = {
         /** Pasted text (CSV or tab-separated). */
         text: z.optional(z.string().check(z.maxLength(10 * 1024 * 1024))),
         dryRun: z.optional(z.boolean()),
+        skipRowErrors: z.optional(z.boolean()),
         key: z.optional(z.string().check(z.regex(/^[A-Za-z0-9-]{8,64}$/))),
       })
       .check(
-        z.refine((v) => (v.mappingId === undefined) !== (v.mapping === undefined), {
+        z.refine((v) => v.mappingId === undefined || v.mapping === undefined, {
           message: 'statement.mappingChoice',
           path: ['mappingId'],
         }),
@@ -225,6 +257,13 @@ export const statement = {
     output: z.object({
       /** The saved import (null for a dry run). */
       importId: z.nullable(z.number()),
+      format: z.enum(statementFormats),
+      /** The mapping read with: the one chosen, its header row and date form as found, or the detected one. */
+      mapping: z.nullable(statementMapping),
+      detected: z.boolean(),
+      bank: z.nullable(z.string()),
+      totals: statementTotals,
+      skipped: statementSkipped,
       counts: importCounts,
       /** What its ready lines would pay when posted (nothing for a dry run). */
       wouldPay,

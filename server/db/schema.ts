@@ -47,7 +47,12 @@ import {
   tnLine,
 } from '../../contract/machines.ts';
 import type { StatementMapping } from '../../contract/statementMapping.ts';
-import { type StatementSource, statementSources } from '../../contract/statementSource.ts';
+import {
+  type ExceptionKind,
+  exceptionKinds,
+  type StatementSource,
+  statementSources,
+} from '../../contract/statementSource.ts';
 import { statesSql } from './states.ts';
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -1363,7 +1368,7 @@ export const statementImports = pgTable(
     /** A key the console chose, to follow the import's progress while the request runs. */
     key: text('key'),
     fileName: text('file_name').notNull(),
-    /** `csv`, `xlsx` or `text` (pasted). */
+    /** `csv`, `xlsx`, `xls`, `mt940`, `camt053` or `text` (pasted). */
     format: text('format').notNull(),
     /**
      * Where the statement came from (contract/endpoints/statement.ts `statementSources`): a file a person
@@ -1373,8 +1378,29 @@ export const statementImports = pgTable(
     sha256: text('sha256').notNull(),
     size: integer('size').notNull(),
     content: bytea('content').notNull(),
-    mapping: jsonb('mapping').notNull().$type<StatementMapping>(),
+    /** The mapping read with, as found (header row, date form); `{}` for MT940 and camt.053. */
+    mapping: jsonb('mapping').notNull().$type<StatementMapping | Record<string, never>>(),
     mappingId: integer('mapping_id').references(() => statementMappings.id),
+    /** No mapping was chosen: `mapping` is what detection found; `bank` the preset it recognised. */
+    detected: boolean('detected').notNull().default(false),
+    bank: text('bank'),
+    /** Over all the file's lines, minor units (null for imports before totals were kept). */
+    totals: jsonb('totals').$type<{
+      credits: { count: number; sum: number };
+      debits: { count: number; sum: number };
+    }>(),
+    /** Rows that are no transaction: counted, the first ones listed. */
+    skipped: jsonb('skipped')
+      .notNull()
+      .default(sql`'{"count":0,"rows":[]}'::jsonb`)
+      .$type<{ count: number; rows: { row: number; kind: string; text: string }[] }>(),
+    /** Rows that could not be read, left out because the importer chose to import the rest. */
+    errorRows: jsonb('error_rows')
+      .notNull()
+      .default(sql`'[]'::jsonb`)
+      .$type<
+        { row: number; column: string; code: string; key: string; params?: Record<string, string | number> }[]
+      >(),
     status: text('status').notNull().default('running').$type<'running' | 'done'>(),
     lineCount: integer('line_count').notNull(),
     processed: integer('processed').notNull().default(0),
@@ -1430,10 +1456,12 @@ export const statementLines = pgTable(
     balance: bigint('balance', { mode: 'number' }),
     /** Normalised: trimmed, upper case. */
     utr: cText('utr'),
+    /** ISO 4217 when the file says it (MT940, camt.053); null: the account's own (INR). */
+    currency: text('currency'),
     dedupeKey: text('dedupe_key').notNull(),
     status: text('status').notNull().default(statementLine.initial).$type<StatementLineStatus>(),
-    /** Why an `exception` line waits: `amount_mismatch`, `ambiguous` or `unmatched`. */
-    exceptionKind: text('exception_kind').$type<'amount_mismatch' | 'ambiguous' | 'unmatched'>(),
+    /** Why an `exception` line waits (contract `exceptionKinds`). */
+    exceptionKind: text('exception_kind').$type<ExceptionKind>(),
     /** The pay-in it paid (`matched`). */
     payinId: bigint('payin_id', { mode: 'number' }),
     /** The pay-in it proposes (`proposed`), or the one whose UTR it carries with another amount (`amount_mismatch`). */
@@ -1465,7 +1493,7 @@ export const statementLines = pgTable(
     check('statement_lines_amount', sql`${t.amount} > 0`),
     check(
       'statement_lines_exception_kind',
-      sql`(${t.status} = 'exception') = (${t.exceptionKind} is not null) and coalesce(${t.exceptionKind}, 'unmatched') in ('amount_mismatch','ambiguous','unmatched')`,
+      sql`(${t.status} = 'exception') = (${t.exceptionKind} is not null) and coalesce(${t.exceptionKind}, 'unmatched') in (${sql.raw(exceptionKinds.map((k) => `'${k}'`).join(','))})`,
     ),
     check(
       'statement_lines_matched',

@@ -9,6 +9,7 @@
  * 3. otherwise exactly one open pay-in of the amount on the account whose life covers the line's day:
  *    proposed, never paid by itself;
  * 4. several: exception `ambiguous`; none: `unmatched`.
+ * A line in a currency other than its account's (a feed states it) waits as exception `currency`.
  * A debit naming the one waiting withdrawal-slip line (its number, the same amount) of a slip paid from
  * the line's account is `ready`: only a person closes it, by the slip's own rule. The lines of one call
  * are read and decided together (a few queries per batch, not per line).
@@ -16,7 +17,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { approval, type PayinStatus, payin, statementLine } from '../../../contract/machines.ts';
-import { paysByItself } from '../../../contract/statementSource.ts';
+import { accountCurrency, paysByItself } from '../../../contract/statementSource.ts';
 import { type Db, RetryTransaction } from '../../db/index.ts';
 import {
   payinOrders,
@@ -90,9 +91,13 @@ export async function matchLines(
 ): Promise<MatchCounts> {
   const counts = noMatches();
   if (!lines.length) return counts;
-  const credits = lines.filter((l) => l.direction === 'credit');
-  const debits = lines.filter((l) => l.direction === 'debit');
   const outcomes = new Map<number, Outcome>();
+  // A line in another currency than its account's is kept and waits: it never pays or closes anything.
+  const foreign = (l: Line) => l.currency !== null && l.currency !== accountCurrency;
+  for (const l of lines)
+    if (foreign(l)) outcomes.set(l.id, { kind: 'except', exception: 'currency', orderId: null });
+  const credits = lines.filter((l) => l.direction === 'credit' && !foreign(l));
+  const debits = lines.filter((l) => l.direction === 'debit' && !foreign(l));
   const paying = await payingImports(tx, lines);
   /** Orders this call pays, readies or proposes, or another open line names: no second line takes them. */
   const taken = await namedElsewhere(tx, lines);

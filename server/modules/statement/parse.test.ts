@@ -13,6 +13,7 @@ import { type StatementMapping, statementMapping } from '../../../contract/state
 import { xlsxParts } from '../../test/zip.ts';
 import {
   dedupeKey,
+  lineContent,
   maxNarration,
   maxStatementRows,
   parseAmount,
@@ -30,10 +31,11 @@ async function parsed(input: { file: Buffer } | { text: string }, mapping: State
   if (!r.ok) throw new Error(`file refused: ${r.error.key}`);
   return r;
 }
-/** Golden lines without the hash (checked for shape and in its own tests). */
+/** Golden lines without the hash (checked for shape and in its own tests) and the currency (none in CSV). */
 const plain = (lines: StatementLine[]) =>
-  lines.map(({ dedupeKey: key, ...l }) => {
+  lines.map(({ dedupeKey: key, currency, ...l }) => {
     expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(currency).toBeNull();
     return l;
   });
 
@@ -344,7 +346,14 @@ describe('errors', () => {
       mapping,
     );
     expect(r.lines.map((l) => l.row)).toEqual([3]);
-    expect(r.skipped).toBe(2);
+    // The asterisks and the summary are listed; the blank row between is counted.
+    expect(r.skipped).toEqual({
+      count: 3,
+      rows: [
+        { row: 2, kind: 'text', text: Array(7).fill('********').join(' · ') },
+        { row: 12, kind: 'text', text: 'STATEMENT SUMMARY :-' },
+      ],
+    });
     expect(r.errors).toEqual([
       {
         row: 4,
@@ -418,7 +427,12 @@ describe('errors', () => {
   });
 
   it('a header row past the end, an empty file, a file of headers only', async () => {
+    // The columns are on row 1: the message says so.
     expect(await parseStatement(csv(head), { ...mapping, headerRow: 5 })).toEqual({
+      ok: false,
+      error: { code: 'headerRow', key: 'statement.headerRowFound', params: { row: 5, rows: 1, found: 1 } },
+    });
+    expect(await parseStatement(csv('a,b\n'), { ...mapping, headerRow: 5 })).toEqual({
       ok: false,
       error: { code: 'headerRow', key: 'statement.headerRow', params: { row: 5, rows: 1 } },
     });
@@ -444,11 +458,11 @@ describe('errors', () => {
     });
   });
 
-  it('an old binary .xls and binary junk are refused by content', async () => {
+  it('a broken .xls and binary junk are refused by content', async () => {
     const xls = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0]);
     expect(await parseStatement({ file: xls }, mapping)).toEqual({
       ok: false,
-      error: { code: 'xls', key: 'statement.xls' },
+      error: { code: 'unreadable', key: 'statement.unreadable' },
     });
     expect(await parseStatement({ file: Buffer.from([1, 2, 0, 3]) }, mapping)).toEqual({
       ok: false,
@@ -462,7 +476,7 @@ describe('errors', () => {
 });
 
 describe('dedupe key and balances', () => {
-  it('is the reference with the direction when there is one, else day, amount, narration and balance', () => {
+  it('a line is its content and its place among equal lines of its day, never its reference alone', () => {
     const base = {
       date: '2026-11-01',
       narration: 'UPI credit',
@@ -471,22 +485,59 @@ describe('dedupe key and balances', () => {
       amount: 100,
       balance: 500,
     } as const;
-    const key = dedupeKey(base);
-    expect(key).toBe(dedupeKey({ ...base }));
-    expect(key).toBe(dedupeKey({ ...base, narration: 'upi CREDIT' }));
+    const key = dedupeKey(lineContent(base), 0);
+    expect(key).toMatch(/^[0-9a-f]{64}$/);
+    expect(dedupeKey(lineContent({ ...base }), 0)).toBe(key);
+    expect(dedupeKey(lineContent(base), 1)).not.toBe(key);
     for (const change of [
       { date: '2026-11-02' },
       { amount: 101 },
       { narration: 'other' },
+      { narration: 'upi CREDIT' },
+      { reference: 'SBIN426305123456' },
       { balance: 600 },
       { balance: null },
       { direction: 'debit' as const },
     ])
-      expect(dedupeKey({ ...base, ...change })).not.toBe(key);
-    const ref = dedupeKey({ ...base, reference: 'SBIN426305123456' });
-    expect(dedupeKey({ ...base, reference: 'sbin426305123456', narration: 'changed', balance: 1 })).toBe(ref);
-    // A reversal carries the reference of the credit it reverses: another line.
-    expect(dedupeKey({ ...base, reference: 'SBIN426305123456', direction: 'debit' })).not.toBe(ref);
+      expect(dedupeKey(lineContent({ ...base, ...change }), 0)).not.toBe(key);
+  });
+
+  it('SBI: two transfers from one account (the same reference) are two lines', async () => {
+    const r = await parsed(
+      csv(`Txn Date,Value Date,Description,Ref No./Cheque No.,Debit,Credit,Balance
+1 Nov 2026,1 Nov 2026,BY TRANSFER-UPI/CR/631512345690/ASHA RAO/ICIC/asha@okicici/Pay,TRANSFER FROM 3199412345678,,750.00,"10,750.00"
+1 Nov 2026,1 Nov 2026,BY TRANSFER-UPI/CR/631512345699/ASHA RAO/ICIC/asha@okicici/Pay,TRANSFER FROM 3199412345678,,750.00,"11,500.00"
+`),
+      preset('sbi'),
+    );
+    expect(new Set(r.lines.map((l) => l.dedupeKey)).size).toBe(2);
+  });
+
+  it('equal lines of one file are distinct; the same file and overlapping downloads give the lines they share the same keys', async () => {
+    const mapping: StatementMapping = {
+      dateColumn: 'Date',
+      dateFormat: 'dd/MM/yyyy',
+      narrationColumn: 'Narration',
+      amountColumn: 'Amount',
+    };
+    // No balance and no reference: two payments of 500 from one payer on one day read the same.
+    const day1 = ['01/11/2026,UPI PAYMENT ASHA,500.00', '01/11/2026,UPI PAYMENT ASHA,500.00'];
+    const day1Late = '01/11/2026,UPI PAYMENT ASHA,500.00';
+    const day2 = ['02/11/2026,UPI PAYMENT ASHA,500.00', '02/11/2026,NEFT RAVI,900.00'];
+    const file = (rows: string[]) => csv(`Date,Narration,Amount\n${rows.join('\n')}\n`);
+    const keys = async (rows: string[]) => (await parsed(file(rows), mapping)).lines.map((l) => l.dedupeKey);
+
+    const yesterday = await keys(day1);
+    expect(new Set(yesterday).size).toBe(2);
+    expect(await keys(day1)).toEqual(yesterday);
+    // Today's download holds yesterday (and a third equal line booked after yesterday's download) and today.
+    const today = await keys([...day1, day1Late, ...day2]);
+    expect(new Set(today).size).toBe(5);
+    expect(today.slice(0, 2)).toEqual(yesterday);
+    expect(yesterday).not.toContain(today[2]);
+    // Newest first, the bank's other order: the same lines, the same keys.
+    const reversed = await keys([...day1, day1Late, ...day2].reverse());
+    expect(new Set(reversed)).toEqual(new Set(today));
   });
 
   it('flags a running-balance gap, oldest first and newest first', async () => {
@@ -726,23 +777,33 @@ describe('messages', () => {
       ...[
         'tooLarge',
         'unpacked',
-        'xls',
         'unreadable',
         'empty',
         'tooManyRows',
         'headerRow',
         'columns',
         'columnsFound',
+        'columnsNowhere',
+        'headerRowFound',
+        'noLayout',
+        'dateForm',
         'utrPatternSlow',
         'tooSlow',
         'busy',
         'tooWide',
         'cellTooLong',
       ],
-      ...['dateFormatInvalid', 'utrPatternInvalid', 'amountColumns', 'balanceGap'],
-      ...['date', 'amount', 'balance', 'bothAmounts', 'noAmount', 'missing', 'narrationLong'].map(
-        (c) => `row.${c}`,
-      ),
+      ...['dateFormatInvalid', 'utrPatternInvalid', 'amountColumns', 'directionColumn', 'balanceGap'],
+      ...[
+        'date',
+        'amount',
+        'balance',
+        'bothAmounts',
+        'noAmount',
+        'missing',
+        'narrationLong',
+        'direction',
+      ].map((c) => `row.${c}`),
     ];
     for (const lang of ['en', 'zh_CN']) {
       const messages = JSON.parse(

@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
-import { type Cell, type ReadRefusal, readStatement, type SheetRow } from './read.ts';
+import { detectDateForm, detectLayout, headerSearchRows, looseName, repeatsHeader } from './detect.ts';
+import { type Cell, type ReadRefusal, readStatement, type SheetRow, type StatementFormat } from './read.ts';
 import { type PackedResult, runInWorker, statementDeadlineMs } from './workerPool.ts';
 
 export { maxStatementBytes, maxStatementRows, maxXlsxEntries, maxXlsxUnpacked } from './read.ts';
@@ -27,6 +28,8 @@ export interface StatementLine {
   amount: number;
   /** Minor units after this line (negative when overdrawn), or null when the file gives none. */
   balance: number | null;
+  /** ISO 4217 when the file says it (MT940, camt.053); null: the account's own (INR). */
+  currency: string | null;
   /** Trimmed, upper case. */
   utr: string | null;
   /** Unique per account: equal keys are the same bank line (re-imports add nothing). */
@@ -40,7 +43,8 @@ export type RowErrorCode =
   | 'bothAmounts'
   | 'noAmount'
   | 'missing'
-  | 'narrationLong';
+  | 'narrationLong'
+  | 'direction';
 
 /** Longest narration a line keeps (banks write well under 300 characters); a longer cell is a row error. */
 export const maxNarration = 1000;
@@ -68,6 +72,10 @@ export type FileErrorCode =
   | 'empty'
   | 'headerRow'
   | 'columns'
+  /** No mapping given and no row among the first ones looks like a transaction table's header. */
+  | 'noLayout'
+  /** No mapping's date form given and none reads the file's dates. */
+  | 'dateForm'
   | 'utrPatternSlow'
   /** Reading ran past its deadline (`statementDeadlineMs`). */
   | 'tooSlow'
@@ -80,16 +88,48 @@ export interface FileError {
   params?: Record<string, string | number>;
 }
 
+/** Why a row below the header is no transaction. */
+export type SkipKind = 'text' | 'header' | 'balance';
+
+export interface SkippedRow {
+  row: number;
+  kind: SkipKind;
+  /** The row's non-empty cells, at most 200 characters: what a person recognises it by. */
+  text: string;
+}
+
+/** Rows skipped: all counted (blank ones too), the first `maxSkippedListed` non-blank ones listed. */
+export interface Skipped {
+  count: number;
+  rows: SkippedRow[];
+}
+
+export const maxSkippedListed = 500;
+
+/** Over every line the file holds, minor units. */
+export interface Totals {
+  credits: { count: number; sum: number };
+  debits: { count: number; sum: number };
+}
+
 export type ParseResult =
   | {
       ok: true;
+      format: StatementFormat;
+      /** The mapping read with, its header row and date form as found (null for MT940 and camt.053). */
+      mapping: (StatementMapping & { headerRow: number; dateFormat: string }) | null;
+      /** No mapping was given: `mapping` is what detection found. */
+      detected: boolean;
+      /** The bank detection recognised (a preset's id), else null. */
+      bank: string | null;
       lines: StatementLine[];
       errors: RowError[];
       warnings: BalanceGap[];
       /** How the bank listed the lines, read from their dates (or balances when all share one day). */
       order: 'oldestFirst' | 'newestFirst';
-      /** Rows below the header that are no transaction (blank, or no digit where the date goes). */
-      skipped: number;
+      /** Rows below the header that are no transaction (docs/STATEMENTS.md "Lines, rows and errors"). */
+      skipped: Skipped;
+      totals: Totals;
     }
   | { ok: false; error: FileError };
 
@@ -284,22 +324,42 @@ export function utrsByPattern(pattern: string, narrations: readonly string[]): (
 }
 
 /**
- * The line's identity within its account: the bank's reference with the direction (a reversal carries
- * the reference of what it reverses), else day + direction + amount + narration + balance. Hashed, so
- * the key is short whatever the narration; the same line gives the same key from CSV, XLSX or a paste.
+ * What a line says, as its identity within its account reads it: day, direction, amount, narration,
+ * reference and running balance, joined by a separator no cell keeps. A bank's reference alone is no
+ * identity (SBI writes `TRANSFER FROM <account>` there for every transfer from that account).
  */
-export function dedupeKey(line: Omit<StatementLine, 'dedupeKey' | 'row' | 'utr'>): string {
-  const parts = line.reference
-    ? ['ref', line.direction, line.reference.toUpperCase()]
-    : [
-        'line',
-        line.date,
-        line.direction,
-        String(line.amount),
-        line.narration.toUpperCase(),
-        String(line.balance ?? ''),
-      ];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+export function lineContent(line: Omit<StatementLine, 'dedupeKey' | 'row' | 'utr' | 'currency'>): string {
+  return [
+    line.date,
+    line.direction,
+    String(line.amount),
+    line.narration,
+    line.reference ?? '',
+    line.balance === null ? '' : String(line.balance),
+  ].join('\x1f');
+}
+
+/**
+ * The line's identity within its account (docs/STATEMENTS.md "Line identity"): its content and how many
+ * lines of the same content the file listed before it on that day, oldest first. Two lines of one file are
+ * never the same line; the same file imported again, or a later download that overlaps it, gives the
+ * lines it shares the same keys. Hashed (SHA-256, hex) so the key is short whatever the narration; the
+ * migration that brought it in computes the same hash in SQL.
+ */
+export function dedupeKey(content: string, occurrence: number): string {
+  return createHash('sha256').update(`${content}\x1f${occurrence}`).digest('hex');
+}
+
+/** Gives each line its key, counting equal lines in the order the bank booked them. */
+function keyLines(lines: StatementLine[], order: 'oldestFirst' | 'newestFirst'): void {
+  const seen = new Map<string, number>();
+  const walk = order === 'oldestFirst' ? lines : [...lines].reverse();
+  for (const l of walk) {
+    const content = lineContent(l);
+    const n = seen.get(content) ?? 0;
+    seen.set(content, n + 1);
+    l.dedupeKey = dedupeKey(content, n);
+  }
 }
 
 const signed = (l: StatementLine) => (l.direction === 'credit' ? l.amount : -l.amount);
@@ -327,11 +387,12 @@ function listingOrder(lines: StatementLine[]): 'oldestFirst' | 'newestFirst' {
     : 'oldestFirst';
 }
 
-/** Finds the first of the first 50 rows that holds every named column (to say where the header is). */
+/** The first of the first rows that holds every named column (where the header is). */
 function rowWithColumns(rows: SheetRow[], wanted: string[]): number | null {
-  for (const r of rows.slice(0, 50)) {
-    const names = new Set(r.cells.map((c) => headerKey(text(c))));
-    if (wanted.every((w) => names.has(headerKey(w)))) return r.row;
+  for (const r of rows) {
+    if (r.row > headerSearchRows) break;
+    const index = columnIndex(r.cells);
+    if (wanted.every((w) => columnAt(index, w) !== undefined)) return r.row;
   }
   return null;
 }
@@ -344,6 +405,7 @@ const mappedColumns: MappedColumn[] = [
   'creditColumn',
   'debitColumn',
   'amountColumn',
+  'directionColumn',
   'balanceColumn',
 ];
 
@@ -358,7 +420,7 @@ export interface ParseOptions {
  */
 export async function parseStatement(
   input: { file: Buffer } | { text: string },
-  mapping: StatementMapping,
+  mapping: StatementMapping | null,
   options: ParseOptions = {},
 ): Promise<ParseResult> {
   const read = await readPacked(input, mapping, options);
@@ -377,7 +439,7 @@ export async function parseStatement(
  */
 export async function readPacked(
   input: { file: Buffer } | { text: string },
-  mapping: StatementMapping,
+  mapping: StatementMapping | null,
   options: ParseOptions = {},
 ): Promise<PackedResult> {
   const deadlineMs = options.deadlineMs ?? statementDeadlineMs;
@@ -390,36 +452,54 @@ export async function readPacked(
 }
 
 /**
- * `parseStatement`'s work, on the calling thread: the statement worker's. `onUtrPattern` is told when the
- * mapping's UTR pattern starts (what a deadline then stops is the pattern, not the file).
+ * `parseStatement`'s work, on the calling thread: the statement worker's. Without a mapping the layout is
+ * detected from the file (detect.ts); a mapping without `headerRow` or `dateFormat` has them found.
+ * `onUtrPattern` is told when the mapping's UTR pattern starts (what a deadline then stops is the pattern,
+ * not the file).
  */
 export async function parseOnThisThread(
   input: { file: Buffer } | { text: string },
-  mapping: StatementMapping,
+  given: StatementMapping | null,
   onUtrPattern: () => void,
 ): Promise<ParseResult> {
-  const read = await readStatement(input, mapping.headerRow);
+  const read = await readStatement(input, given?.headerRow ?? null);
   if (!read.ok) return fileError(read.code, 'params' in read ? read.params : undefined);
   const rows = read.rows;
   if (!rows.some((r) => r.cells.some((c) => text(c) !== ''))) return fileError('empty');
 
-  const header = rows.find((r) => r.row === mapping.headerRow);
-  if (!header) return fileError('headerRow', { row: mapping.headerRow, rows: read.lastRow });
-  const index = new Map<string, number>();
-  header.cells.forEach((c, i) => {
-    const k = headerKey(text(c));
-    if (k && !index.has(k)) index.set(k, i);
-  });
+  let mapping: StatementMapping;
+  let bank: string | null = null;
+  if (given) mapping = { ...given };
+  else {
+    const detected = detectLayout(rows);
+    if (!detected) return fileError('noLayout', { rows: headerSearchRows });
+    mapping = detected.mapping;
+    bank = detected.bank;
+  }
   const wanted = mappedColumns.flatMap((f) => (mapping[f] ? [mapping[f]] : []));
-  const missing = wanted.filter((w) => !index.has(headerKey(w)));
+  if (mapping.headerRow === undefined) {
+    const found = rowWithColumns(rows, wanted);
+    if (found === null) return fileError('columns', { row: 0, columns: wanted.join(', ') }, 'columnsNowhere');
+    mapping.headerRow = found;
+  }
+  const headerRow = mapping.headerRow;
+  const header = rows.find((r) => r.row === headerRow);
+  if (!header) {
+    const found = rowWithColumns(rows, wanted);
+    return found === null
+      ? fileError('headerRow', { row: headerRow, rows: read.lastRow })
+      : fileError('headerRow', { row: headerRow, rows: read.lastRow, found }, 'headerRowFound');
+  }
+  const index = columnIndex(header.cells);
+  const missing = wanted.filter((w) => columnAt(index, w) === undefined);
   if (missing.length) {
     const found = rowWithColumns(rows, wanted);
-    const params = { row: mapping.headerRow, columns: missing.join(', ') };
+    const params = { row: headerRow, columns: missing.join(', ') };
     return found === null
       ? fileError('columns', params)
       : fileError('columns', { ...params, found }, 'columnsFound');
   }
-  const col = (name: string | undefined) => (name === undefined ? -1 : index.get(headerKey(name))!);
+  const col = (name: string | undefined) => (name === undefined ? -1 : columnAt(index, name)!);
   const at = {
     date: col(mapping.dateColumn),
     narration: col(mapping.narrationColumn),
@@ -427,21 +507,65 @@ export async function parseOnThisThread(
     credit: col(mapping.creditColumn),
     debit: col(mapping.debitColumn),
     amount: col(mapping.amountColumn),
+    direction: col(mapping.directionColumn),
     balance: col(mapping.balanceColumn),
   };
 
-  const body = rows.filter((r) => r.row > mapping.headerRow && r.cells.some((c) => text(c) !== ''));
+  const body = rows.filter((r) => r.row > headerRow && r.cells.some((c) => text(c) !== ''));
+  if (mapping.dateFormat === undefined) {
+    const dateCells = body.flatMap((r) => {
+      const c = r.cells[at.date];
+      return typeof c === 'string' ? [c] : [];
+    });
+    const form = detectDateForm(dateCells, (c, f) => parseDate(c, f));
+    // A sheet whose dates are all date cells needs no form; one whose dates read in none has no dates.
+    if (form === null && dateCells.length) return fileError('dateForm', { value: dateCells[0]! });
+    mapping.dateFormat = form ?? 'dd/MM/yyyy';
+  }
+  const dateFormat = mapping.dateFormat;
 
   const lines: StatementLine[] = [];
   const errors: RowError[] = [];
-  let skipped = 0;
+  const skipped: Skipped = { count: read.lastRow - headerRow - body.length, rows: [] };
+  const mappedAt = Object.values(at).filter((i) => i >= 0);
+  const skip = (r: SheetRow, kind: SkipKind) => {
+    skipped.count++;
+    if (skipped.rows.length < maxSkippedListed)
+      skipped.rows.push({
+        row: r.row,
+        kind,
+        text: r.cells
+          .map(text)
+          .filter((c) => c !== '')
+          .join(' · ')
+          .replace(/\s+/g, ' ')
+          .slice(0, 200),
+      });
+  };
+  const amountCells = [at.credit, at.debit, at.amount].filter((i) => i >= 0);
   for (const r of body) {
-    const dateCell = r.cells[at.date];
-    // Not a transaction: a row of asterisks, a footer's words ("Statement Summary"), a blank date.
-    if (typeof dateCell !== 'object' && !/\d/.test(text(dateCell))) {
-      skipped++;
+    if (repeatsHeader(r.cells, header.cells, mappedAt)) {
+      skip(r, 'header');
       continue;
     }
+    const dateCell = r.cells[at.date];
+    const date = dateCell === undefined ? null : parseDate(dateCell, dateFormat);
+    const amounts = amountCells.map((i) => text(r.cells[i]));
+    const hasAmount = amounts.some((a) => !blank(a) && parseAmount(a) !== null);
+    // Not a transaction: a title, a legend, a disclaimer, a footer, an opening-balance label, a section
+    // name. A row with no day in the date column is one unless it carries an amount (then a bad date
+    // would hide money: a row error).
+    if (date === null && !(hasAmount && /\d/.test(text(dateCell)))) {
+      skip(r, 'text');
+      continue;
+    }
+    const narration = text(r.cells[at.narration]).replace(/\s+/g, ' ').trim();
+    // A dated row with no amount at all that says it is a balance (opening, closing, brought forward).
+    if (date !== null && amounts.every(blank) && balanceWords.test(narration)) {
+      skip(r, 'balance');
+      continue;
+    }
+
     const rowErrors: RowError[] = [];
     const fail = (column: string, code: RowErrorCode, params?: Record<string, string | number>) =>
       rowErrors.push({
@@ -457,6 +581,7 @@ export async function parseOnThisThread(
       ['creditColumn', at.credit],
       ['debitColumn', at.debit],
       ['amountColumn', at.amount],
+      ['directionColumn', at.direction],
     ] as const)
       if (i >= 0 && i >= r.cells.length) fail(mapping[field]!, 'missing');
     if (rowErrors.length) {
@@ -464,18 +589,25 @@ export async function parseOnThisThread(
       continue;
     }
 
-    const date = parseDate(dateCell!, mapping.dateFormat);
-    if (!date) fail(mapping.dateColumn, 'date', { value: text(dateCell), format: mapping.dateFormat });
+    if (!date) fail(mapping.dateColumn, 'date', { value: text(dateCell), format: dateFormat });
 
     let direction: Direction | null = null;
     let amount = 0;
     if (at.amount >= 0) {
       const raw = text(r.cells[at.amount]);
       const a = blank(raw) ? null : parseAmount(raw);
+      const said = at.direction >= 0 ? directionOf(text(r.cells[at.direction])) : null;
       if (blank(raw)) fail(mapping.amountColumn!, 'noAmount');
       else if (!a || (a.negative && a.mark === 'cr')) fail(mapping.amountColumn!, 'amount', { value: raw });
       else if (a.minor === 0) fail(mapping.amountColumn!, 'noAmount');
-      else {
+      else if (at.direction >= 0) {
+        // The direction column says which way; the amount must not say otherwise.
+        const own = a.negative || a.mark === 'dr' ? 'debit' : a.mark === 'cr' ? 'credit' : null;
+        if (said === null)
+          fail(mapping.directionColumn!, 'direction', { value: text(r.cells[at.direction]) });
+        else if (own !== null && own !== said) fail(mapping.amountColumn!, 'amount', { value: raw });
+        else [direction, amount] = [said, a.minor];
+      } else {
         direction = a.negative || a.mark === 'dr' ? 'debit' : 'credit';
         amount = a.minor;
       }
@@ -512,7 +644,6 @@ export async function parseOnThisThread(
       }
     }
 
-    const narration = text(r.cells[at.narration]).replace(/\s+/g, ' ').trim();
     // Stored and sent back with every list page: a cell of a megabyte is not a bank's narration.
     if (narration.length > maxNarration)
       fail(mapping.narrationColumn, 'narrationLong', { max: maxNarration, length: narration.length });
@@ -521,8 +652,18 @@ export async function parseOnThisThread(
       continue;
     }
     const reference = at.reference >= 0 ? cleanReference(text(r.cells[at.reference])) : null;
-    const line = { date, narration, reference, direction, amount, balance };
-    lines.push({ row: r.row, ...line, utr: null, dedupeKey: dedupeKey(line) });
+    lines.push({
+      row: r.row,
+      date,
+      narration,
+      reference,
+      direction,
+      amount,
+      balance,
+      currency: null,
+      utr: null,
+      dedupeKey: '',
+    });
   }
   if (!lines.length && !errors.length) return fileError('empty');
   if (mapping.utrPattern) onUtrPattern();
@@ -537,5 +678,58 @@ export async function parseOnThisThread(
   });
 
   const order = listingOrder(lines);
-  return { ok: true, lines, errors, warnings: balanceGaps(lines, order), order, skipped };
+  keyLines(lines, order);
+  return {
+    ok: true,
+    format: read.format,
+    mapping: mapping as StatementMapping & { headerRow: number; dateFormat: string },
+    detected: given === null,
+    bank,
+    lines,
+    errors,
+    warnings: balanceGaps(lines, order),
+    order,
+    skipped,
+    totals: totalsOf(lines),
+  };
+}
+
+/** A direction column's cell: `Dr`, `D`, `Debit`, `Withdrawal` or `Cr`, `C`, `Credit`, `Deposit`. */
+function directionOf(cell: string): Direction | null {
+  const c = cell.trim().replace(/\.$/, '').toLowerCase();
+  if (/^(?:dr|d|debit|withdrawal)$/.test(c)) return 'debit';
+  if (/^(?:cr|c|credit|deposit)$/.test(c)) return 'credit';
+  return null;
+}
+
+/** What a dated row without an amount says when it is a balance, not a transaction. */
+const balanceWords = /\b(?:opening|closing|balance|b\/f|c\/f|brought\s+forward|carried\s+forward)\b/i;
+
+/** The count and the sum of the credits and of the debits: the bank's own summary says the same. */
+export function totalsOf(lines: readonly Pick<StatementLine, 'direction' | 'amount'>[]): Totals {
+  const totals: Totals = { credits: { count: 0, sum: 0 }, debits: { count: 0, sum: 0 } };
+  for (const l of lines) {
+    const side = l.direction === 'credit' ? totals.credits : totals.debits;
+    side.count++;
+    side.sum += l.amount;
+  }
+  return totals;
+}
+
+/** Header names by their key (trimmed, case and blanks ignored) and loosely (detect.ts `looseName`). */
+function columnIndex(cells: readonly Cell[]): { exact: Map<string, number>; loose: Map<string, number> } {
+  const exact = new Map<string, number>();
+  const loose = new Map<string, number>();
+  cells.forEach((c, i) => {
+    const k = headerKey(text(c));
+    if (k && !exact.has(k)) exact.set(k, i);
+    const l = looseName(text(c));
+    if (l && !loose.has(l)) loose.set(l, i);
+  });
+  return { exact, loose };
+}
+
+/** A mapped column's place: its exact name first, else the same name loosely (`(INR)` and `(INR )`). */
+function columnAt(index: ReturnType<typeof columnIndex>, name: string): number | undefined {
+  return index.exact.get(headerKey(name)) ?? index.loose.get(looseName(name));
 }

@@ -62,6 +62,13 @@ export async function payableOrder(tx: Db, line: Line, orderId: number, lang: La
   if (order.receivingAccountId !== line.accountId) {
     throw invalidField(lang, 'orderId', 'statement.match.account', { order: order.orderNo });
   }
+  // A line the bank wrote in another currency pays no order, whoever asks.
+  if ((line.currency ?? order.currency) !== order.currency) {
+    throw invalidField(lang, 'lineId', 'statement.match.currency', {
+      line: line.currency!,
+      order: order.currency,
+    });
+  }
   if (order.amount !== line.amount) {
     throw invalidField(lang, 'orderId', 'statement.match.amount', {
       line: formatMinor(line.amount),

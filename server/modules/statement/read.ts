@@ -24,6 +24,12 @@ export const maxCellLength = 32_767;
 export const maxXlsxUnpacked = 50 * 1024 * 1024;
 export const maxXlsxEntries = 200;
 
+/** Rows searched for the header: banks put a dozen or more lines of account details above the table. */
+export const headerSearchRows = 60;
+
+/** How the statement came: a file's format told by its content, or pasted text. */
+export type StatementFormat = 'csv' | 'xlsx' | 'xls' | 'text' | 'mt940' | 'camt053';
+
 /** A cell: its text, or a day an XLSX stored as a date (`YYYY-MM-DD`). */
 export type Cell = string | { day: string };
 
@@ -39,14 +45,15 @@ export type ReadRefusal =
   | { code: 'tooManyRows'; params: { max: number } }
   | { code: 'tooWide'; params: { row: number; max: number } }
   | { code: 'cellTooLong'; params: { row: number; max: number } }
-  | { code: 'xls' }
   | { code: 'unreadable' };
 
 /**
- * The rows parse.ts reads: every non-blank row, and blank ones among the first 50 rows or down to the
+ * The rows parse.ts reads: every non-blank row, and blank ones among the first rows or down to the
  * header row (where it looks for the header); `lastRow` is the last row the file has, blank or not.
  */
-export type ReadResult = { ok: true; rows: SheetRow[]; lastRow: number } | ({ ok: false } & ReadRefusal);
+export type ReadResult =
+  | { ok: true; format: StatementFormat; rows: SheetRow[]; lastRow: number }
+  | ({ ok: false } & ReadRefusal);
 
 const mb = (bytes: number) => bytes / (1024 * 1024);
 const unpacked = {
@@ -65,6 +72,7 @@ class RowKeeper {
   lastRow = 0;
   private lines = 0;
 
+  /** `headerRow` 0: not known yet (detection looks for it among the first rows). */
   constructor(readonly headerRow: number) {}
 
   add(row: number, cells: Cell[]): void {
@@ -83,9 +91,11 @@ class RowKeeper {
       }
     }
     this.lastRow = row;
-    if (!blank && row > this.headerRow && ++this.lines > maxStatementRows)
+    // Header not known yet: the title rows above it count too, so they are allowed for.
+    const most = maxStatementRows + (this.headerRow ? 0 : headerSearchRows);
+    if (!blank && row > this.headerRow && ++this.lines > most)
       throw new Refused({ code: 'tooManyRows', params: { max: maxStatementRows } });
-    if (!blank || this.rows.length < 50 || row <= this.headerRow) this.rows.push({ row, cells });
+    if (!blank || row <= headerSearchRows || row <= this.headerRow) this.rows.push({ row, cells });
   }
 }
 
@@ -167,13 +177,17 @@ function readPasted(text: string, keep: RowKeeper): void {
       );
     return;
   }
+  // The header's line: the mapping's, else (detection) the first lined-up line that names a date.
   let header: string | undefined;
   let n = 0;
-  for (const line of linesOf(body))
-    if (++n === keep.headerRow) {
+  for (const line of linesOf(body)) {
+    n++;
+    if (keep.headerRow ? n === keep.headerRow : /\S {2,}\S/.test(line) && /date|日期/i.test(line)) {
       header = line;
       break;
     }
+    if (n >= Math.max(keep.headerRow, headerSearchRows)) break;
+  }
   if (header === undefined || !/\S {2,}\S/.test(header)) {
     readCsv(text, keep);
     return;
@@ -181,7 +195,7 @@ function readPasted(text: string, keep: RowKeeper): void {
   const columns = spans(header);
   // Each value is weighed against every column: a header of thousands of names would be quadratic.
   if (columns.length > maxStatementColumns)
-    throw new Refused({ code: 'tooWide', params: { row: keep.headerRow, max: maxStatementColumns } });
+    throw new Refused({ code: 'tooWide', params: { row: n, max: maxStatementColumns } });
   let row = 0;
   for (const line of linesOf(body)) {
     const cells = columns.map(() => '');
@@ -349,28 +363,83 @@ async function readXlsx(buf: Buffer, keep: RowKeeper): Promise<void> {
     }
 }
 
-/** Reads a statement file (CSV or XLSX by its first bytes) or pasted text into rows of cells. */
+/** An Excel 97–2003 workbook (OLE2 compound file, BIFF8): ICICI's and SBI's retail downloads. */
+const isXls = (buf: Buffer) =>
+  buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0 && buf.readUInt32BE(4) === 0xa1b11ae1;
+
+/**
+ * The first sheet of a legacy `.xls`, through SheetJS (its npm mirror `@e965/xlsx`, loaded for an `.xls`
+ * only). The file is at most 10 MB and read whole in the worker; rows past the limit are not built
+ * (`sheetRows`), and a sheet cut there is refused like any other over the limit. A date cell (a number
+ * in a date format) gives its day; a number reads as its shortest decimal, as in an XLSX.
+ */
+async function readXls(buf: Buffer, keep: RowKeeper): Promise<void> {
+  const XLSX = await import('@e965/xlsx');
+  const most = maxStatementRows + headerSearchRows + Math.max(keep.headerRow, 1);
+  let book: import('@e965/xlsx').WorkBook;
+  try {
+    book = XLSX.read(buf, { type: 'buffer', dense: true, sheetRows: most + 1, cellHTML: false });
+  } catch {
+    throw new Refused({ code: 'unreadable' });
+  }
+  const sheet = book.Sheets[book.SheetNames[0] ?? ''];
+  if (!sheet) throw new Refused({ code: 'unreadable' });
+  if (sheet['!fullref'] && XLSX.utils.decode_range(sheet['!fullref']).e.r >= most)
+    throw new Refused({ code: 'tooManyRows', params: { max: maxStatementRows } });
+  const date1904 = book.Workbook?.WBProps?.date1904 === true;
+  const data = (sheet['!data'] ?? []) as (import('@e965/xlsx').CellObject | undefined)[][];
+  data.forEach((cells, r) => {
+    if (!cells) return;
+    const row: Cell[] = [];
+    for (let c = 0; c < cells.length; c++) {
+      const cell = cells[c];
+      if (!cell || cell.v === undefined || cell.t === 'e' || cell.t === 'z') row.push('');
+      else if (cell.t === 'n' && typeof cell.v === 'number' && cell.z && XLSX.SSF.is_date(cell.z)) {
+        const d = XLSX.SSF.parse_date_code(cell.v, { date1904 }) as { y: number; m: number; d: number };
+        row.push({ day: `${d.y}-${pad2(d.m)}-${pad2(d.d)}` });
+      } else if (cell.t === 'd' && cell.v instanceof Date)
+        row.push({ day: cell.v.toISOString().slice(0, 10) });
+      else row.push(String(cell.v).trim());
+    }
+    while (row.length && row.at(-1) === '') row.pop();
+    if (row.length) keep.add(r + 1, row);
+  });
+}
+
+/**
+ * Reads a statement file (told by its first bytes: a zip is an XLSX, an OLE2 file an `.xls`, anything else
+ * text) or pasted text into rows of cells. `headerRow` null: not known (detection finds it).
+ */
 export async function readStatement(
   input: { file: Buffer } | { text: string },
-  headerRow: number,
+  headerRow: number | null,
 ): Promise<ReadResult> {
   const bytes = 'text' in input ? Buffer.byteLength(input.text, 'utf8') : input.file.length;
   if (bytes > maxStatementBytes)
     return { ok: false, code: 'tooLarge', params: { max: mb(maxStatementBytes) } };
-  const keep = new RowKeeper(headerRow);
+  const keep = new RowKeeper(headerRow ?? 0);
+  let format: StatementFormat;
   try {
-    if ('text' in input) readPasted(input.text, keep);
-    else {
+    if ('text' in input) {
+      format = 'text';
+      readPasted(input.text, keep);
+    } else {
       const buf = input.file;
-      if (buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50) await readXlsx(buf, keep);
-      else if (buf.length >= 8 && buf.readUInt32BE(0) === 0xd0cf11e0 && buf.readUInt32BE(4) === 0xa1b11ae1)
-        return { ok: false, code: 'xls' };
-      else if (buf.includes(0)) return { ok: false, code: 'unreadable' };
-      else readCsv(decodeText(buf), keep);
+      if (buf.length >= 4 && buf.readUInt32LE(0) === 0x04034b50) {
+        format = 'xlsx';
+        await readXlsx(buf, keep);
+      } else if (isXls(buf)) {
+        format = 'xls';
+        await readXls(buf, keep);
+      } else if (buf.includes(0)) return { ok: false, code: 'unreadable' };
+      else {
+        format = 'csv';
+        readCsv(decodeText(buf), keep);
+      }
     }
   } catch (err) {
     if (err instanceof Refused) return { ok: false, ...err.refusal };
     throw err;
   }
-  return { ok: true, rows: keep.rows, lastRow: keep.lastRow };
+  return { ok: true, format, rows: keep.rows, lastRow: keep.lastRow };
 }

@@ -107,9 +107,9 @@ export const statementRoutes = [
     { outsideTransaction: true },
   ),
 
-  handle(statement.importInfo, ({ input, tx }) => importInfo(tx, input.key)),
+  handle(statement.importInfo, ({ input, tx, req }) => importInfo(tx, input.key, req.lang)),
 
-  handle(statement.imports, ({ input, tx }) => importList(tx, input)),
+  handle(statement.imports, ({ input, tx, req }) => importList(tx, input, req.lang)),
 
   handle(statement.file, async ({ input, tx, audit }) => {
     const f = await importFile(tx, input.id);

@@ -23,7 +23,8 @@ import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { readParameter } from '../../lib/parameters.ts';
 import { type Line, type MatchCounts, matchLines, noMatches, openLine } from './matching.ts';
-import { readPacked, type StatementLine } from './parse.ts';
+import { readPacked, type Skipped, type StatementLine } from './parse.ts';
+import type { StatementFormat } from './read.ts';
 import type { Packed } from './workerPool.ts';
 
 /** Lines written and matched per transaction. */
@@ -41,6 +42,8 @@ export interface ImportInput {
   fileName?: string;
   text?: string;
   dryRun?: boolean;
+  /** Import the readable lines of a file with row errors (the error rows kept on the import). */
+  skipRowErrors?: boolean;
   key?: string;
 }
 
@@ -50,8 +53,17 @@ export interface ImportCounts extends MatchCounts {
   duplicates: number;
 }
 
+type Money = { count: number; sum: string };
+
 export interface ImportAnswer {
   importId: number | null;
+  format: StatementFormat;
+  /** The mapping read with (detected when none was given); null for MT940 and camt.053. */
+  mapping: StatementMapping | null;
+  detected: boolean;
+  bank: string | null;
+  totals: { credits: Money; debits: Money };
+  skipped: Skipped;
   counts: ImportCounts;
   wouldPay: { count: number; sum: string };
   errors: { row: number; column: string; code: string; message: string }[];
@@ -65,15 +77,18 @@ export interface ImportAnswer {
     amount: string;
     balance: string | null;
     utr: string | null;
+    currency: string | null;
     duplicate: boolean;
   }[];
 }
 
+/** The mapping chosen (inline or saved), or none: the layout is then detected from the file. */
 async function mappingOf(
   tx: Db,
   input: ImportInput,
-): Promise<{ mapping: StatementMapping; id: number | null }> {
+): Promise<{ mapping: StatementMapping | null; id: number | null }> {
   if (input.mapping) return { mapping: input.mapping, id: null };
+  if (input.mappingId === undefined) return { mapping: null, id: null };
   const [row] = await tx.select().from(statementMappings).where(eq(statementMappings.id, input.mappingId!));
   if (!row) throw new AppError(errno.notFound, null, 'mapping');
   return { mapping: row.mapping, id: row.id };
@@ -153,17 +168,18 @@ async function saveLines(
       amount: l.amount,
       balance: l.balance,
       utr: l.utr,
+      currency: l.currency,
       dedupe_key: l.dedupeKey,
     })),
   );
   const rows = rowsOf<{ id: string | number; dedupe_key: string }>(
     await tx.execute(sql`
       insert into statement_lines (account_id, import_id, "row", day, narration, reference, direction, amount,
-        balance, utr, dedupe_key, created_at)
+        balance, utr, currency, dedupe_key, created_at)
       select ${accountId}, ${importId}, x."row", x.day, x.narration, x.reference, x.direction, x.amount,
-        x.balance, x.utr, x.dedupe_key, ${now.toISOString()}::timestamptz
+        x.balance, x.utr, x.currency, x.dedupe_key, ${now.toISOString()}::timestamptz
       from jsonb_to_recordset(${json}::jsonb) as x("row" int, day date, narration text, reference text,
-        direction text, amount bigint, balance bigint, utr text, dedupe_key text)
+        direction text, amount bigint, balance bigint, utr text, currency text, dedupe_key text)
       on conflict (account_id, dedupe_key) do nothing
       returning id, dedupe_key`),
   );
@@ -183,6 +199,7 @@ async function saveLines(
       amount: l.amount,
       balance: l.balance,
       utr: l.utr,
+      currency: l.currency,
       dedupeKey: l.dedupeKey,
       status: 'new',
       exceptionKind: null,
@@ -290,13 +307,24 @@ export async function importStatement(
     amount: formatMinor(l.amount),
     balance: l.balance === null ? null : formatMinor(l.balance),
     utr: l.utr,
+    currency: l.currency,
     duplicate: headDup[i]!,
   }));
+  const money = (m: { count: number; sum: number }) => ({ count: m.count, sum: formatMinor(m.sum) });
+  const read = {
+    format: parsed.format,
+    mapping: parsed.mapping,
+    detected: parsed.detected,
+    bank: parsed.bank,
+    totals: { credits: money(parsed.totals.credits), debits: money(parsed.totals.debits) },
+    skipped: parsed.skipped,
+  };
 
   if (input.dryRun) {
     const duplicates = await countDuplicates(db, account.id, lines);
     return {
       importId: null,
+      ...read,
       counts: { lines: lines.length, new: lines.length - duplicates, duplicates, ...noMatches() },
       wouldPay: { count: 0, sum: formatMinor(0) },
       errors,
@@ -304,15 +332,11 @@ export async function importStatement(
       preview,
     };
   }
-  if (parsed.errors.length)
+  // Rows that cannot be read refuse the file unless the importer chose to import the rest.
+  if (parsed.errors.length && !input.skipRowErrors)
     throw new AppError(errno.statementRows, { rows: errors, count: parsed.errors.length });
 
-  const format =
-    input.text !== undefined
-      ? 'text'
-      : bytes.subarray(0, 4).toString('latin1') === 'PK\x03\x04'
-        ? 'xlsx'
-        : 'csv';
+  const format = parsed.format;
   const fileName = input.fileName || (format === 'text' ? 'pasted.txt' : `statement.${format}`);
   const started = await inTransaction(db, async (tx) => {
     try {
@@ -327,8 +351,13 @@ export async function importStatement(
           sha256: createHash('sha256').update(bytes).digest('hex'),
           size: bytes.length,
           content: bytes,
-          mapping,
+          mapping: parsed.mapping ?? {},
           mappingId,
+          detected: parsed.detected,
+          bank: parsed.bank,
+          totals: parsed.totals,
+          skipped: parsed.skipped,
+          errorRows: parsed.errors.slice(0, maxRowErrors),
           lineCount: lines.length,
           gaps: warnings,
           createdBy: userId,
@@ -376,7 +405,7 @@ export async function importStatement(
       .where(eq(statementImports.id, importId));
   }
   const wouldPay = (await wouldPayOf(db, [importId])).get(importId)!;
-  return { importId, counts, wouldPay, errors, gaps, preview };
+  return { importId, ...read, counts, wouldPay, errors, gaps, preview };
 }
 
 /**

@@ -11,7 +11,8 @@
  * closing it, and closes it when posted. The controls of posting are in posting.test.ts.
  */
 import { randomInt } from 'node:crypto';
-import { and, count, eq } from 'drizzle-orm';
+import { readFileSync } from 'node:fs';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
@@ -515,6 +516,105 @@ describe.each(engines)('bank statements on %s', (engine) => {
       { row: 4, column: 'Credit', code: 'amount', message: expect.any(String) },
     ]);
     expect(await written()).toEqual(before);
+  });
+
+  it('detected without a mapping; rows that are no transaction skipped and kept; row errors left out by choice; totals over the file', async () => {
+    const a = newUtr();
+    const b = newUtr();
+    // A bank's download: a title block above the table, a disclaimer below, one row that cannot be read.
+    const text = `Statement of account,,,,
+Account No :50100012345678,,,,
+,,,,
+Date,Narration,Ref,Debit,Credit
+${today()},UPI-ASHA-${a},${a},,12.00
+${today()},UPI-RAVI-${b},${b},,30.50
+${today()},ATM CASH,,500.00,
+${today()},BROKEN,,,abc
+,,,,
+"Unless the constituent notifies the bank within 14 days of any discrepancy, the statement is taken as correct",,,,
+`;
+    const input = {
+      accountId: bank.accountId,
+      file: Buffer.from(text).toString('base64'),
+      fileName: 'dl.csv',
+    };
+    const preview = await s.call(statement.import, { ...input, dryRun: true }, root);
+    expect(preview.errno, preview.errmsg).toBe(0);
+    expect(preview.data).toMatchObject({
+      format: 'csv',
+      detected: true,
+      mapping: {
+        headerRow: 4,
+        dateColumn: 'Date',
+        dateFormat: 'yyyy-MM-dd',
+        narrationColumn: 'Narration',
+        referenceColumn: 'Ref',
+        debitColumn: 'Debit',
+        creditColumn: 'Credit',
+      },
+      totals: { credits: { count: 2, sum: '42.50' }, debits: { count: 1, sum: '500.00' } },
+      skipped: { count: 2, rows: [{ row: 10, kind: 'text', text: expect.stringContaining('Unless') }] },
+      errors: [{ row: 8, column: 'Credit', code: 'amount' }],
+    });
+    expect(preview.data.preview.map((l: { utr: string | null }) => l.utr)).toEqual([a, b, null]);
+
+    // The detected mapping, saved and used again, reads the same.
+    const saved = await s.call(
+      statementMapping.save,
+      { name: `detected ${a}`, bankName: 'Test', mapping: preview.data.mapping },
+      root,
+    );
+    expect(saved.errno, saved.errmsg).toBe(0);
+
+    // Row errors refuse the file unless the importer chooses to import the rest.
+    const before = await written();
+    expect((await s.call(statement.import, input, root)).errno).toBe(errno.statementRows);
+    expect(await written()).toEqual(before);
+    const done = await s.call(statement.import, { ...input, skipRowErrors: true, key: `skip-${a}` }, root);
+    expect(done.errno, done.errmsg).toBe(0);
+    expect(done.data.counts).toMatchObject({ lines: 3, new: 3 });
+    const info = await s.call(statement.importInfo, { key: `skip-${a}` }, root);
+    expect(info.data).toMatchObject({
+      detected: true,
+      totals: { credits: { count: 2, sum: '42.50' } },
+      skipped: { count: 2 },
+      errorRows: [{ row: 8, column: 'Credit', code: 'amount', message: expect.any(String) }],
+    });
+    // The same file again adds nothing.
+    const again = await s.call(statement.import, { ...input, skipRowErrors: true }, root);
+    expect(again.data.counts).toMatchObject({ lines: 3, new: 0, duplicates: 3 });
+  });
+
+  it('the migration that brought the line identity in computes the same keys as the parser', async () => {
+    const utr = newUtr();
+    const same = { narration: `NO BALANCE ${utr}`, credit: '7.00' };
+    expect(
+      (await importCsv(csv([same, same, { narration: `REF ${utr}`, ref: utr, credit: '8.00' }]))).errno,
+    ).toBe(0);
+    const mine = and(
+      eq(statementLines.accountId, bank.accountId),
+      sql`${statementLines.narration} like ${`%${utr}`}`,
+    );
+    const keys = async () =>
+      await s.db
+        .select({ id: statementLines.id, key: statementLines.dedupeKey })
+        .from(statementLines)
+        .where(mine)
+        .orderBy(statementLines.id);
+    const parsed = await keys();
+    expect(new Set(parsed.map((k) => k.key)).size).toBe(3);
+    const migration = readFileSync(
+      new URL('../../db/migrations/0022_statement_files.sql', import.meta.url),
+      'utf8',
+    );
+    const update = migration.split('--> statement-breakpoint').at(-1)!;
+    expect(update).toContain('UPDATE "statement_lines"');
+    await s.db
+      .update(statementLines)
+      .set({ dedupeKey: sql`'old-' || ${statementLines.id}` })
+      .where(mine);
+    await s.db.execute(sql.raw(update));
+    expect(await keys()).toEqual(parsed);
   });
 
   it("a merchant's user neither reads a statement credit nor pays an order with one", async () => {

@@ -20,7 +20,10 @@ import {
 } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
+import { type Lang, t } from '../../http/i18n.ts';
+import type { Skipped } from './parse.ts';
 import { statementPresets } from './presets.ts';
+import type { StatementFormat } from './read.ts';
 import { wouldPayOf } from './service.ts';
 
 const candidate = alias(payinOrders, 'candidate');
@@ -79,6 +82,7 @@ function lineRow(r: LineJoined) {
     amount: formatMinor(l.amount),
     balance: l.balance === null ? null : formatMinor(l.balance),
     utr: l.utr,
+    currency: l.currency,
     status: l.status,
     exceptionKind: l.exceptionKind,
     payinId: l.payinId,
@@ -214,6 +218,11 @@ function importsQuery(tx: Db) {
         proposedCount: statementImports.proposedCount,
         exceptionCount: statementImports.exceptionCount,
         gaps: statementImports.gaps,
+        detected: statementImports.detected,
+        bank: statementImports.bank,
+        totals: statementImports.totals,
+        skipped: statementImports.skipped,
+        errorRows: statementImports.errorRows,
         createdAt: statementImports.createdAt,
         finishedAt: statementImports.finishedAt,
       },
@@ -230,14 +239,26 @@ function importsQuery(tx: Db) {
 
 type ImportJoined = Awaited<ReturnType<ReturnType<typeof importsQuery>['execute']>>[number];
 
-function importRow(r: ImportJoined, wouldPay: { count: number; sum: string }) {
+const money = (m: { count: number; sum: number }) => ({ count: m.count, sum: formatMinor(m.sum) });
+
+function importRow(r: ImportJoined, wouldPay: { count: number; sum: string }, lang: Lang) {
   const i = r.i;
   return {
     id: i.id,
     accountId: i.accountId,
     accountLabel: accountLabel(r),
     fileName: i.fileName,
-    format: i.format,
+    format: i.format as StatementFormat,
+    detected: i.detected,
+    bank: i.bank,
+    totals: i.totals && { credits: money(i.totals.credits), debits: money(i.totals.debits) },
+    skipped: { count: i.skipped.count, rows: i.skipped.rows as Skipped['rows'] },
+    errorRows: i.errorRows.map((e) => ({
+      row: e.row,
+      column: e.column,
+      code: e.code,
+      message: t(lang, e.key, e.params),
+    })),
     source: i.source,
     size: i.size,
     sha256: i.sha256,
@@ -262,13 +283,17 @@ function importRow(r: ImportJoined, wouldPay: { count: number; sum: string }) {
   };
 }
 
-export async function importInfo(tx: Db, key: string) {
+export async function importInfo(tx: Db, key: string, lang: Lang) {
   const [r] = await importsQuery(tx).where(eq(statementImports.key, key));
   if (!r) throw new AppError(errno.notFound);
-  return importRow(r, (await wouldPayOf(tx, [r.i.id])).get(r.i.id)!);
+  return importRow(r, (await wouldPayOf(tx, [r.i.id])).get(r.i.id)!, lang);
 }
 
-export async function importList(tx: Db, f: { accountId?: number; page?: number; pageSize: number }) {
+export async function importList(
+  tx: Db,
+  f: { accountId?: number; page?: number; pageSize: number },
+  lang: Lang,
+) {
   const where = f.accountId === undefined ? undefined : eq(statementImports.accountId, f.accountId);
   const rows = await importsQuery(tx)
     .where(where)
@@ -281,7 +306,7 @@ export async function importList(tx: Db, f: { accountId?: number; page?: number;
     rows.map((r) => r.i.id),
   );
   return {
-    list: rows.map((r) => importRow(r, wouldPay.get(r.i.id)!)),
+    list: rows.map((r) => importRow(r, wouldPay.get(r.i.id)!, lang)),
     total: total?.n ?? 0,
     nextCursor: null,
   };

@@ -21,7 +21,7 @@ const workerHeapMb = 768;
 
 export interface StatementTask {
   input: { file: Buffer } | { text: string };
-  mapping: StatementMapping;
+  mapping: StatementMapping | null;
 }
 
 /** What the worker says it is doing: reading the file, then the mapping's UTR pattern. */

@@ -24,6 +24,26 @@ type Answer = Output<typeof endpoints.statement.import>;
 type RowError = Answer['errors'][number];
 type MappingRow = Output<typeof endpoints.statementMapping.list>['list'][number];
 
+/** The mapping select's two ways that are no saved mapping: detect from the file (''), or write one. */
+const detectChoice = '';
+const writeChoice = 'write';
+
+/** A preview with nothing read yet (what a refusal of the rows shows beside them). */
+const nothingRead: Answer = {
+  importId: null,
+  format: 'csv',
+  mapping: null,
+  detected: false,
+  bank: null,
+  totals: { credits: { count: 0, sum: '0.00' }, debits: { count: 0, sum: '0.00' } },
+  skipped: { count: 0, rows: [] },
+  counts: { lines: 0, new: 0, duplicates: 0, matched: 0, ready: 0, proposed: 0, exceptions: 0 },
+  wouldPay: { count: 0, sum: '0.00' },
+  errors: [],
+  gaps: [],
+  preview: [],
+};
+
 /** The server reads at most 10 MB (docs/STATEMENTS.md); a larger file is refused here before it is sent. */
 const maxFileBytes = 10 * 1024 * 1024;
 /** How often a running import's progress is read. */
@@ -111,6 +131,8 @@ export default function ImportScreen() {
   const [preview, setPreview] = useState<{ question: string; answer: Answer } | null>(null);
   const [done, setDone] = useState<Done | null>(null);
   const [importKey, setImportKey] = useState<string | null>(null);
+  /** The importer chose to import the readable lines of a file with row errors. */
+  const [skipRowErrors, setSkipRowErrors] = useState(false);
 
   /** The statement and how to read it, as both calls send it (the file read once per call). */
   const question = useMemo(
@@ -136,9 +158,10 @@ export default function ImportScreen() {
       return null;
     }
     const saved = chosen && chosen.id !== null && !edited;
+    const detect = choice === detectChoice && !edited;
     return {
       accountId: Number(accountId),
-      ...(saved ? { mappingId: chosen.id as number } : { mapping: mappingOf(draft) }),
+      ...(detect ? {} : saved ? { mappingId: chosen.id as number } : { mapping: mappingOf(draft) }),
       ...(file ? { file: await base64Of(file), fileName: file.name.slice(0, 200) } : { text }),
     };
   };
@@ -148,17 +171,7 @@ export default function ImportScreen() {
     if (!(error instanceof ApiError)) throw error;
     if (error.errno === errno.statementRows) {
       const rows = (error.data as { rows?: RowError[] } | null)?.rows ?? [];
-      setPreview({
-        question,
-        answer: {
-          importId: null,
-          counts: { lines: 0, new: 0, duplicates: 0, matched: 0, ready: 0, proposed: 0, exceptions: 0 },
-          wouldPay: { count: 0, sum: '0.00' },
-          errors: rows,
-          gaps: [],
-          preview: [],
-        },
-      });
+      setPreview({ question, answer: { ...(fresh ?? nothingRead), errors: rows } });
       return;
     }
     const fields = fieldsOf(error);
@@ -180,6 +193,7 @@ export default function ImportScreen() {
     try {
       const answer = await api(endpoints.statement.import, { ...input, dryRun: true }, { quiet: quietCodes });
       setPreview({ question, answer });
+      setSkipRowErrors(false);
     } catch (error) {
       refused(error);
     } finally {
@@ -210,7 +224,11 @@ export default function ImportScreen() {
     setImportKey(key);
     setBusy('import');
     try {
-      const answer = await api(endpoints.statement.import, { ...input, key }, { quiet: quietCodes });
+      const answer = await api(
+        endpoints.statement.import,
+        { ...input, key, ...(skipRowErrors ? { skipRowErrors } : {}) },
+        { quiet: quietCodes },
+      );
       const account = accounts.data?.list.find((a) => a.id === input.accountId);
       finish({
         importId: answer.importId,
@@ -295,7 +313,14 @@ export default function ImportScreen() {
   const saved = (mappings.data?.list ?? []).filter((m) => m.id !== null);
   const presets = (mappings.data?.list ?? []).filter((m) => m.id === null);
   const rowErrors = fresh?.errors.length ?? 0;
-  const canImport = !!fresh && rowErrors === 0 && fresh.counts.lines > 0 && busy === null;
+  const canImport = !!fresh && (rowErrors === 0 || skipRowErrors) && fresh.counts.lines > 0 && busy === null;
+  /** The mapping the preview found, taken into the editor to correct and save. */
+  const takeDetected = (mapping: NonNullable<Answer['mapping']>) => {
+    setChoice(writeChoice);
+    setDraft(draftOf(mapping));
+    setEdited(false);
+    setErrors({});
+  };
 
   return (
     <Page
@@ -329,7 +354,8 @@ export default function ImportScreen() {
           <div className="field">
             <label htmlFor={`${fileId}-mapping`}>{t('statement.import.mappingChoice')}</label>
             <select id={`${fileId}-mapping`} value={choice} onChange={(e) => choose(e.target.value)}>
-              <option value="">{t('statement.import.writeMapping')}</option>
+              <option value={detectChoice}>{t('statement.import.detect')}</option>
+              <option value={writeChoice}>{t('statement.import.writeMapping')}</option>
               {saved.length > 0 && (
                 <optgroup label={t('statement.import.savedMappings')}>
                   {saved.map((m) => (
@@ -353,7 +379,7 @@ export default function ImportScreen() {
           </div>
         </FieldGroup>
 
-        <details className="statement-mapping-box" open={!chosen || edited || undefined}>
+        <details className="statement-mapping-box" open={choice === writeChoice || edited || undefined}>
           <summary>{t('statement.import.editMapping')}</summary>
           <MappingEditor draft={draft} onDraft={editDraft} errors={errors} />
           <div className="field-row statement-save-mapping">
@@ -393,7 +419,7 @@ export default function ImportScreen() {
                 id={fileId}
                 ref={fileInput}
                 type="file"
-                accept=".csv,.txt,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+                accept=".csv,.txt,.xlsx,.xls,.sta,.mt940,.940,.xml,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.ms-excel,application/xml"
                 onChange={(e) => {
                   setFile(e.target.files?.[0] ?? null);
                   setErrors({});
@@ -471,7 +497,16 @@ export default function ImportScreen() {
       </form>
 
       {done && <ImportDone done={done} accountId={accountId} />}
-      {preview && !done && <Preview answer={preview.answer} stale={!fresh} />}
+      {preview && !done && (
+        <Preview
+          answer={preview.answer}
+          stale={!fresh}
+          onUseMapping={takeDetected}
+          bankName={(id) => presets.find((m) => m.preset === id)?.bankName ?? id}
+          skipRowErrors={skipRowErrors}
+          onSkipRowErrors={setSkipRowErrors}
+        />
+      )}
 
       <h2 className="statement-heading">{t('statement.import.history')}</h2>
       <DataTable
@@ -594,9 +629,30 @@ function ImportDone({ done, accountId }: { done: Done; accountId: string }) {
   );
 }
 
-/** The preview: counts, the rows that cannot be read, balance gaps, then the first lines as read. */
-function Preview({ answer, stale }: { answer: Answer; stale: boolean }) {
+/**
+ * The preview: how the file was read (the detected mapping, to take into the editor), the whole file's
+ * totals, counts, the rows that cannot be read (and the choice to import the rest), the rows that are no
+ * transaction, balance gaps, then the first lines as read.
+ */
+function Preview({
+  answer,
+  stale,
+  onUseMapping,
+  bankName,
+  skipRowErrors,
+  onSkipRowErrors,
+}: {
+  answer: Answer;
+  stale: boolean;
+  onUseMapping: (mapping: NonNullable<Answer['mapping']>) => void;
+  /** A preset's bank name by its id (detection answers the id). */
+  bankName: (id: string) => string;
+  skipRowErrors: boolean;
+  onSkipRowErrors: (skip: boolean) => void;
+}) {
   const t = useT();
+  const format = t(`statement.import.formats.${answer.format}`);
+  const { credits, debits } = answer.totals;
   return (
     <section
       className={`statement-preview${stale ? ' stale' : ''}`}
@@ -608,15 +664,79 @@ function Preview({ answer, stale }: { answer: Answer; stale: boolean }) {
           {t('statement.import.stale')}
         </p>
       )}
+      <p className="statement-read" data-testid="statement-read">
+        {answer.mapping ? (
+          <>
+            {t('statement.import.detected', {
+              format,
+              bank: answer.bank ? t('statement.import.detectedBank', { bank: bankName(answer.bank) }) : '',
+              row: answer.mapping.headerRow ?? '',
+              dateFormat: answer.mapping.dateFormat ?? '',
+            })}{' '}
+            {answer.detected && (
+              <button type="button" className="link" onClick={() => onUseMapping(answer.mapping!)}>
+                {t('statement.import.takeDetected')}
+              </button>
+            )}
+          </>
+        ) : (
+          t('statement.import.feedRead', { format })
+        )}
+      </p>
+      <dl className="statement-totals" aria-label={t('statement.import.totals')}>
+        <div>
+          <dt>{t('statement.import.credits')}</dt>
+          <dd data-testid="totals-credits">
+            {t('statement.import.totalOf', { count: thousands(credits.count), sum: thousands(credits.sum) })}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('statement.import.debits')}</dt>
+          <dd data-testid="totals-debits">
+            {t('statement.import.totalOf', { count: thousands(debits.count), sum: thousands(debits.sum) })}
+          </dd>
+        </div>
+        <p className="muted">{t('statement.import.totalsHint')}</p>
+      </dl>
       <CountsBar counts={answer.counts} label={t('statement.import.previewTitle')} />
       {answer.errors.length > 0 && (
-        <MiniTable
-          title={t('statement.import.rowErrors', { n: answer.errors.length })}
-          tone="bad"
-          head={[t('statement.import.row'), t('statement.import.column'), t('statement.import.message')]}
-          rows={answer.errors.map((e) => [String(e.row), e.column, e.message])}
-          numeric={[0]}
-        />
+        <>
+          <MiniTable
+            title={t('statement.import.rowErrors', { n: answer.errors.length })}
+            tone="bad"
+            head={[t('statement.import.row'), t('statement.import.column'), t('statement.import.message')]}
+            rows={answer.errors.map((e) => [String(e.row), e.column, e.message])}
+            numeric={[0]}
+          />
+          {answer.counts.lines > 0 && (
+            <label className="check statement-skip-errors">
+              <input
+                type="checkbox"
+                checked={skipRowErrors}
+                onChange={(e) => onSkipRowErrors(e.target.checked)}
+              />
+              {t('statement.import.skipRowErrors', { n: answer.errors.length })}
+            </label>
+          )}
+        </>
+      )}
+      {answer.skipped.count > 0 && (
+        <details className="statement-skipped">
+          <summary>{t('statement.import.skipped', { count: thousands(answer.skipped.count) })}</summary>
+          <p className="muted">{t('statement.import.skippedHint')}</p>
+          {answer.skipped.rows.length > 0 && (
+            <MiniTable
+              title={t('statement.import.skipped', { count: thousands(answer.skipped.count) })}
+              head={[t('statement.import.row'), t('statement.import.kind'), t('statement.import.rowText')]}
+              rows={answer.skipped.rows.map((r) => [
+                String(r.row),
+                t(`statement.import.skipKinds.${r.kind}`),
+                r.text,
+              ])}
+              numeric={[0]}
+            />
+          )}
+        </details>
       )}
       {answer.gaps.length > 0 && (
         <MiniTable
@@ -636,6 +756,7 @@ function Preview({ answer, stale }: { answer: Answer; stale: boolean }) {
             t('statement.screen.columns.day'),
             t('statement.screen.columns.direction'),
             t('statement.screen.columns.amount'),
+            t('statement.import.currency'),
             t('statement.screen.columns.balance'),
             t('statement.screen.columns.utr'),
             t('statement.screen.columns.reference'),
@@ -649,12 +770,13 @@ function Preview({ answer, stale }: { answer: Answer; stale: boolean }) {
               {l.duplicate && <span className="muted"> · {t('statement.import.duplicate')}</span>}
             </span>,
             thousands(l.amount),
+            l.currency ?? '—',
             l.balance === null ? '—' : thousands(l.balance),
             l.utr ?? '—',
             l.reference ?? '—',
             l.narration,
           ])}
-          numeric={[0, 3, 4]}
+          numeric={[0, 3, 5]}
           dim={answer.preview.map((l) => l.duplicate)}
         />
       )}

@@ -14,35 +14,40 @@ export interface MappingDraft {
   creditColumn: string;
   debitColumn: string;
   amountColumn: string;
+  /** With one amount column: the column saying Dr or Cr (blank: the amount's sign says it). */
+  directionColumn: string;
   balanceColumn: string;
   utrPattern: string;
 }
 
+/** Header row and date form blank: the server finds them in the file. */
 export const emptyDraft: MappingDraft = {
-  headerRow: '1',
+  headerRow: '',
   dateColumn: '',
-  dateFormat: 'dd/MM/yyyy',
+  dateFormat: '',
   narrationColumn: '',
   referenceColumn: '',
   amounts: 'split',
   creditColumn: '',
   debitColumn: '',
   amountColumn: '',
+  directionColumn: '',
   balanceColumn: '',
   utrPattern: '',
 };
 
 export function draftOf(m: StatementMapping): MappingDraft {
   return {
-    headerRow: String(m.headerRow),
+    headerRow: m.headerRow === undefined ? '' : String(m.headerRow),
     dateColumn: m.dateColumn,
-    dateFormat: m.dateFormat,
+    dateFormat: m.dateFormat ?? '',
     narrationColumn: m.narrationColumn,
     referenceColumn: m.referenceColumn ?? '',
     amounts: m.amountColumn ? 'signed' : 'split',
     creditColumn: m.creditColumn ?? '',
     debitColumn: m.debitColumn ?? '',
     amountColumn: m.amountColumn ?? '',
+    directionColumn: m.directionColumn ?? '',
     balanceColumn: m.balanceColumn ?? '',
     utrPattern: m.utrPattern ?? '',
   };
@@ -53,15 +58,15 @@ const given = (v: string) => (v.trim() === '' ? undefined : v.trim());
 /** The draft as the contract's mapping (the unused amount way left out); the server checks it again. */
 export function mappingOf(d: MappingDraft): StatementMapping {
   const out: Record<string, unknown> = {
-    headerRow: Number(d.headerRow),
+    headerRow: d.headerRow.trim() === '' ? undefined : Number(d.headerRow),
     dateColumn: d.dateColumn.trim(),
-    dateFormat: d.dateFormat.trim(),
+    dateFormat: given(d.dateFormat),
     narrationColumn: d.narrationColumn.trim(),
     referenceColumn: given(d.referenceColumn),
     balanceColumn: given(d.balanceColumn),
     utrPattern: d.utrPattern === '' ? undefined : d.utrPattern,
     ...(d.amounts === 'signed'
-      ? { amountColumn: given(d.amountColumn) }
+      ? { amountColumn: given(d.amountColumn), directionColumn: given(d.directionColumn) }
       : { creditColumn: given(d.creditColumn), debitColumn: given(d.debitColumn) }),
   };
   for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
@@ -132,7 +137,10 @@ export function MappingEditor({
           {text('debitColumn')}
         </>
       ) : (
-        text('amountColumn')
+        <>
+          {text('amountColumn')}
+          {text('directionColumn', { hint: t('statement.import.mapping.directionColumnHint') })}
+        </>
       )}
       <div className="field-wide">
         {text('utrPattern', { hint: t('statement.import.mapping.utrPatternHint'), mono: true })}

@@ -24,6 +24,7 @@ export const queueKinds: readonly QueueKind[] = [
   'amount_mismatch',
   'ambiguous',
   'unmatched',
+  'currency',
 ];
 
 const tones: Record<Line['status'], Tone> = {
