@@ -675,7 +675,7 @@ function Preview({
             })}{' '}
             {answer.detected && (
               <button type="button" className="link" onClick={() => onUseMapping(answer.mapping!)}>
-                {t('statement.import.takeDetected')}
+                {t('statement.import.useDetected')}
               </button>
             )}
           </>
