@@ -8,8 +8,23 @@
 import { createHash } from 'node:crypto';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
-import { detectDateForm, detectLayout, headerSearchRows, looseName, repeatsHeader } from './detect.ts';
-import { type Cell, type ReadRefusal, readStatement, type SheetRow, type StatementFormat } from './read.ts';
+import {
+  anyBankUtrPattern,
+  detectDateForm,
+  detectLayout,
+  headerSearchRows,
+  looseName,
+  repeatsHeader,
+} from './detect.ts';
+import { type FeedFormat, feedLines, feedText } from './feedLines.ts';
+import {
+  type Cell,
+  maxStatementRows,
+  type ReadRefusal,
+  readStatement,
+  type SheetRow,
+  type StatementFormat,
+} from './read.ts';
 import { type PackedResult, runInWorker, statementDeadlineMs } from './workerPool.ts';
 
 export { maxStatementBytes, maxStatementRows, maxXlsxEntries, maxXlsxUnpacked } from './read.ts';
@@ -44,7 +59,9 @@ export type RowErrorCode =
   | 'noAmount'
   | 'missing'
   | 'narrationLong'
-  | 'direction';
+  | 'direction'
+  /** A feed's entry (MT940, camt.053) that does not read. */
+  | 'entry';
 
 /** Longest narration a line keeps (banks write well under 300 characters); a longer cell is a row error. */
 export const maxNarration = 1000;
@@ -130,6 +147,8 @@ export type ParseResult =
       /** Rows below the header that are no transaction (docs/STATEMENTS.md "Lines, rows and errors"). */
       skipped: Skipped;
       totals: Totals;
+      /** A feed's statements name their accounts (IBAN, account number); null for other formats. */
+      accounts: string[] | null;
     }
   | { ok: false; error: FileError };
 
@@ -462,6 +481,8 @@ export async function parseOnThisThread(
   given: StatementMapping | null,
   onUtrPattern: () => void,
 ): Promise<ParseResult> {
+  const feed = feedText(input);
+  if (feed) return parseFeed(feed.format, feed.text, onUtrPattern);
   const read = await readStatement(input, given?.headerRow ?? null);
   if (!read.ok) return fileError(read.code, 'params' in read ? read.params : undefined);
   const rows = read.rows;
@@ -691,8 +712,50 @@ export async function parseOnThisThread(
     order,
     skipped,
     totals: totalsOf(lines),
+    accounts: null,
   };
 }
+
+/**
+ * A feed (MT940, camt.053): its own fields, no mapping (one given is not read). The UTR: the pattern for
+ * any bank on the narration, else the first of the entry's references that reads as a UTR.
+ */
+function parseFeed(format: FeedFormat, text: string, onUtrPattern: () => void): ParseResult {
+  const read = feedLines(format, text);
+  if (!read.ok)
+    return read.refusal === 'tooManyRows'
+      ? fileError('tooManyRows', { max: maxStatementRows })
+      : fileError('unreadable', { format: feedNames[format], detail: read.detail ?? '' }, 'feedUnreadable');
+  const { lines } = read;
+  if (!lines.length && !read.errors.length) return fileError('empty');
+  onUtrPattern();
+  const matched = utrsByPattern(
+    anyBankUtrPattern,
+    lines.map((l) => l.narration),
+  );
+  lines.forEach((l, i) => {
+    const reference = read.references[i]!.find((r) => r !== null && looksLikeUtr(r)) ?? null;
+    l.utr = utrOf(matched[i] ?? null, reference);
+  });
+  const order = listingOrder(lines);
+  keyLines(lines, order);
+  return {
+    ok: true,
+    format,
+    mapping: null,
+    detected: false,
+    bank: null,
+    lines,
+    errors: read.errors,
+    warnings: read.warnings,
+    order,
+    skipped: { count: 0, rows: [] },
+    totals: totalsOf(lines),
+    accounts: read.accounts,
+  };
+}
+
+const feedNames: Record<FeedFormat, string> = { mt940: 'MT940', camt053: 'camt.053' };
 
 /** A direction column's cell: `Dr`, `D`, `Debit`, `Withdrawal` or `Cr`, `C`, `Credit`, `Deposit`. */
 function directionOf(cell: string): Direction | null {

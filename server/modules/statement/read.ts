@@ -100,7 +100,7 @@ class RowKeeper {
 }
 
 /** UTF-8 (with or without BOM); bytes that are not UTF-8 are read as Windows-1252 (older exports). */
-function decodeText(buf: Buffer): string {
+export function decodeText(buf: Buffer): string {
   try {
     return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(buf);
   } catch {

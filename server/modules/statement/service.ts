@@ -94,6 +94,15 @@ async function mappingOf(
   return { mapping: row.mapping, id: row.id };
 }
 
+/**
+ * Whether a feed's account (an IBAN, or the number as the bank writes it) is the receiving account: its
+ * digits hold the account number's (an IBAN holds the domestic number).
+ */
+export function ofAccount(named: string, accountNumber: string): boolean {
+  const number = accountNumber.replace(/\D/g, '');
+  return number.length > 0 && named.replace(/\D/g, '').includes(number);
+}
+
 /** Keys asked per query when looking for saved lines. */
 const savedKeysBatch = 500;
 
@@ -276,6 +285,13 @@ export async function importStatement(
       parsed.error.params,
     );
   }
+  // A feed names the account it is the statement of: another account's statement proves nothing here.
+  const stranger = parsed.accounts?.filter((named) => !ofAccount(named, account.accountNumber)) ?? [];
+  if (stranger.length)
+    throw invalidField(lang, input.file !== undefined ? 'file' : 'text', 'statement.feedAccount', {
+      accounts: stranger.join(', '),
+      account: account.accountNumber,
+    });
   const { lines } = parsed;
   const errors = parsed.errors.slice(0, maxRowErrors).map((e) => ({
     row: e.row,

@@ -22,6 +22,7 @@ import {
   journalEntries,
   payinOrders,
   payoutOrders,
+  receivingAccounts,
   statementImports,
   statementLines,
   webhookEvents,
@@ -583,6 +584,90 @@ ${today()},BROKEN,,,abc
     // The same file again adds nothing.
     const again = await s.call(statement.import, { ...input, skipRowErrors: true }, root);
     expect(again.data.counts).toMatchObject({ lines: 3, new: 0, duplicates: 3 });
+  });
+
+  it("MT940 and camt.053: read without a mapping, each line's currency kept; the bank's INR feed pays, a line in another currency waits, another account's statement is refused", async () => {
+    const [acct] = await s.db
+      .select()
+      .from(receivingAccounts)
+      .where(eq(receivingAccounts.id, bank.accountId));
+    const f = await order('1499.00');
+    const utr = newUtr();
+    await setPayerUtr(f.id, utr);
+    const day = today().slice(2).replaceAll('-', '');
+    // An INR statement in the SWIFT layout (the real samples, European banks', are in parse.test.ts).
+    const mt940 = [
+      ':20:STMT1',
+      `:25:HDFC0001234/${acct!.accountNumber}`,
+      ':28C:1/1',
+      `:60F:C${day}INR100000,00`,
+      `:61:${day}${day.slice(2)}CN1499,00NTRFNONREF//${utr}`,
+      `:86:UPI/${utr}/ASHA RAO/asha@okicici`,
+      `:61:${day}DN20,00NCHGNONREF`,
+      ':86:CHARGES',
+      `:62F:C${day}INR101479,00`,
+      '-',
+    ].join('\r\n');
+    const preview = await s.call(
+      statement.import,
+      { accountId: bank.accountId, file: Buffer.from(mt940).toString('base64'), dryRun: true },
+      root,
+    );
+    expect(preview.errno, preview.errmsg).toBe(0);
+    expect(preview.data).toMatchObject({
+      format: 'mt940',
+      mapping: null,
+      totals: { credits: { count: 1, sum: '1499.00' }, debits: { count: 1, sum: '20.00' } },
+      gaps: [],
+    });
+    expect(preview.data.preview[0]).toMatchObject({
+      utr,
+      currency: 'INR',
+      direction: 'credit',
+      amount: '1499.00',
+    });
+    const fed = await importStatement(
+      s.deps,
+      1,
+      { accountId: bank.accountId, file: Buffer.from(mt940).toString('base64'), fileName: 'feed.sta' },
+      'en',
+      'feed',
+    );
+    expect(fed.counts).toMatchObject({ lines: 2, new: 2, matched: 1 });
+    expect(await orderById(s, f.id)).toMatchObject({ status: 'paid', paidBy: 'statement', utr });
+
+    // The ISO 20022 example (SEK): read, kept, never paying an INR order.
+    const iso = readFileSync(
+      new URL('./samples/feeds/camt053-iso20022-business-example-v04.xml', import.meta.url),
+    );
+    const refused = await s.call(
+      statement.import,
+      { accountId: bank.accountId, file: iso.toString('base64'), dryRun: true },
+      root,
+    );
+    expect(refused.errno).toBe(errno.invalid);
+    expect(refused.data.fields[0].message).toContain(acct!.accountNumber);
+    const isoAccount = await bankSetup(s);
+    // Its account: <Acct><Id><Othr><Id>50000000054910000003.
+    const named = /<Acct>\s*<Id>\s*<Othr>\s*<Id>([^<]+)</.exec(iso.toString('utf8'))![1]!;
+    await s.db
+      .update(receivingAccounts)
+      .set({ accountNumber: named.replace(/\D/g, '').slice(-10) })
+      .where(eq(receivingAccounts.id, isoAccount.accountId));
+    const sek = await s.call(
+      statement.import,
+      { accountId: isoAccount.accountId, file: iso.toString('base64'), fileName: 'camt.xml' },
+      isoAccount.root,
+    );
+    expect(sek.errno, sek.errmsg).toBe(0);
+    expect(sek.data).toMatchObject({ format: 'camt053', counts: { lines: 3, new: 3, exceptions: 3 } });
+    const kept = await s.db
+      .select()
+      .from(statementLines)
+      .where(eq(statementLines.importId, sek.data.importId));
+    expect(kept.map((l) => [l.currency, l.status, l.exceptionKind])).toEqual(
+      Array(3).fill(['SEK', 'exception', 'currency']),
+    );
   });
 
   it('the migration that brought the line identity in computes the same keys as the parser', async () => {
