@@ -225,7 +225,8 @@ describe('bank presets', () => {
     const page = readFileSync(new URL('../../../docs/STATEMENTS.md', import.meta.url), 'utf8');
     for (const p of statementPresets) {
       expect(page).toContain(`\`${p.id}\``);
-      expect(page).toContain(samples[p.id]!.trimEnd());
+      // The four first presets keep their made-up samples; every preset is tested on a real download.
+      if (samples[p.id]) expect(page).toContain(samples[p.id]!.trimEnd());
       for (const c of Object.values(p.mapping)) expect(page).toContain(String(c).replaceAll('|', '\\|'));
     }
   });
@@ -317,7 +318,8 @@ describe('dates', () => {
 });
 
 describe('errors', () => {
-  const mapping = preset('hdfc');
+  // The header row stated (a saved mapping's): the errors below are about that row.
+  const mapping: StatementMapping = { ...preset('hdfc'), headerRow: 1 };
   const head = 'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance\n';
 
   it('refuses a narration longer than a bank writes (it is stored and listed)', async () => {
@@ -406,6 +408,19 @@ describe('errors', () => {
           found: 4,
         },
       },
+    });
+    // Without a header row the preset finds it there.
+    const found = await parsed(
+      csv(`HDFC BANK Ltd.\nAccount No :50100012345678\n\n${head}01/11/26,a,,,,1.00,1.00\n`),
+      preset('hdfc'),
+    );
+    expect(found.mapping?.headerRow).toBe(4);
+    expect(found.lines).toHaveLength(1);
+    expect(
+      await parseStatement(csv('Date,Narration,Debit,Credit\n01/11/26,a,,1.00\n'), preset('hdfc')),
+    ).toMatchObject({
+      ok: false,
+      error: { code: 'columns', key: 'statement.columnsNowhere' },
     });
     const wrong = await parseStatement(csv('Date,Narration,Debit,Credit\n01/11/26,a,,1.00\n'), mapping);
     expect(wrong).toMatchObject({
@@ -902,4 +917,101 @@ describe('bank feeds through the import (formats/ reads them; SOURCES.md has the
     expect(ing.warnings).toHaveLength(1);
     expect(ing.totals).toEqual({ credits: { count: 2, sum: 468 }, debits: { count: 5, sum: 5_027 } });
   });
+});
+
+/**
+ * Real downloads (samples/india/SOURCES.md: where each comes from, its licence or how it was redacted,
+ * and its figures counted by hand): detection and the bank's preset read each one's lines, totals, dates,
+ * rows that cannot be read and UTRs as the file states them.
+ */
+describe('real Indian bank downloads', () => {
+  const real = [
+    {
+      file: 'hdfc-ashokkjag-delimited.csv',
+      preset: 'hdfcDelimited',
+      headerRow: 2,
+      lines: 15,
+      // An unquoted comma in one narration shifts its row by a cell: a true row error (SOURCES.md).
+      errorRows: [18],
+      credits: { count: 5, sum: 22_100_200 },
+      debits: { count: 10, sum: 41_762_545 },
+      days: ['2025-01-01', '2025-02-01'],
+      utrs: ['BARBN520663956'],
+    },
+    {
+      file: 'icici-ashokkjag-optransactionhistory.xls',
+      preset: 'icici',
+      headerRow: 13,
+      lines: 19,
+      errorRows: [],
+      credits: { count: 16, sum: 10_992_249 },
+      debits: { count: 3, sum: 12_000_441 },
+      days: ['2025-01-01', '2025-02-10'],
+      // The uploader scrambled the references: no UTR reads (letters only).
+      utrs: [],
+    },
+    {
+      file: 'sbi-muralisc-05may.tsv',
+      preset: 'sbi',
+      headerRow: 20,
+      lines: 15,
+      errorRows: [],
+      credits: { count: 14, sum: 391_530 },
+      debits: { count: 1, sum: 479_900 },
+      days: ['3213-07-03', '3213-07-28'],
+      utrs: ['319719939112', '320430217616'],
+    },
+    {
+      file: 'axis-muralisc-2023.csv',
+      preset: 'axis',
+      headerRow: 19,
+      lines: 12,
+      errorRows: [],
+      credits: { count: 5, sum: 20_218_541 },
+      debits: { count: 7, sum: 873_630 },
+      days: ['1993-04-25', '1993-12-30'],
+      utrs: ['CITIN23354002425', '336312643118'],
+    },
+    {
+      file: 'kotak-shivam1304-statement.csv',
+      preset: 'kotak',
+      headerRow: 14,
+      lines: 549,
+      errorRows: [],
+      credits: { count: 162, sum: 9_386_681 },
+      debits: { count: 387, sum: 9_396_084 },
+      days: ['2026-01-01', '2026-05-04'],
+      utrs: ['600206745632', '802547103287'],
+    },
+    {
+      file: 'bob-ashokkjag-statement.csv',
+      preset: 'bob',
+      headerRow: 10,
+      lines: 19,
+      // One row lost a cell: its 200.00 debit stands in the cheque column (SOURCES.md).
+      errorRows: [12],
+      credits: { count: 9, sum: 15_772_775 },
+      debits: { count: 10, sum: 25_559_936 },
+      days: ['2025-02-10', '2025-02-01'],
+      utrs: [],
+    },
+  ];
+  for (const x of real)
+    it(`${x.file}: detected and by its preset`, async () => {
+      const file = { file: readFileSync(new URL(`./samples/india/${x.file}`, import.meta.url)) };
+      for (const mapping of [null, preset(x.preset)]) {
+        const r = await parseStatement(file, mapping);
+        if (!r.ok) throw new Error(`${x.file} refused: ${r.error.key}`);
+        expect(r.mapping?.headerRow).toBe(x.headerRow);
+        if (mapping === null) expect(r.bank).toBe(x.preset);
+        expect(r.lines).toHaveLength(x.lines);
+        expect([...new Set(r.errors.map((e) => e.row))]).toEqual(x.errorRows);
+        expect(r.totals).toEqual({ credits: x.credits, debits: x.debits });
+        expect([r.lines[0]!.date, r.lines.at(-1)!.date]).toEqual(x.days);
+        expect(new Set(r.lines.map((l) => l.dedupeKey)).size).toBe(x.lines);
+        const utrs = r.lines.flatMap((l) => (l.utr ? [l.utr] : []));
+        for (const u of x.utrs) expect(utrs).toContain(u);
+        if (!x.utrs.length) expect(utrs).toEqual([]);
+      }
+    });
 });

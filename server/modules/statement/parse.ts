@@ -316,16 +316,22 @@ function cleanReference(s: string): string | null {
   return r;
 }
 
-/** A reference that reads as a UTR: 10 to 32 letters and digits, at least six of them digits. */
+/** At least six digits: every UTR and RRN has them; a word a pattern caught has none. */
+const digits = (s: string) => (s.match(/\d/g)?.length ?? 0) >= 6;
+
+/**
+ * A reference that reads as a UTR: 10 to 32 letters and digits, at least six of them digits, not a
+ * number padded with zeros (HDFC's `000000281862`, its own reference, is no payer's UTR).
+ */
 export function looksLikeUtr(reference: string): boolean {
   const r = normalUtr(reference);
-  return /^[A-Z0-9]{10,32}$/.test(r) && (r.match(/\d/g)?.length ?? 0) >= 6;
+  return /^[A-Z0-9]{10,32}$/.test(r) && digits(r) && !r.startsWith('000');
 }
 
 /** The pattern's first group on the narration when it reads as a UTR, else the reference when it does. */
 function utrOf(matched: string | null, reference: string | null): string | null {
   const found = matched === null ? null : normalUtr(matched);
-  if (found && /^[A-Z0-9]{6,32}$/.test(found)) return found;
+  if (found && /^[A-Z0-9]{6,32}$/.test(found) && digits(found)) return found;
   return reference && looksLikeUtr(reference) ? normalUtr(reference) : null;
 }
 
@@ -581,10 +587,17 @@ export async function parseOnThisThread(
       continue;
     }
     const narration = text(r.cells[at.narration]).replace(/\s+/g, ' ').trim();
-    // A dated row with no amount at all that says it is a balance (opening, closing, brought forward).
-    if (date !== null && amounts.every(blank) && balanceWords.test(narration)) {
-      skip(r, 'balance');
-      continue;
+    // A dated row with no amount at all that says it is a balance (opening, closing, brought forward), or
+    // says nothing (a page footer that starts with the day it was printed).
+    if (date !== null && amounts.every(blank)) {
+      if (balanceWords.test(narration)) {
+        skip(r, 'balance');
+        continue;
+      }
+      if (narration === '') {
+        skip(r, 'text');
+        continue;
+      }
     }
 
     const rowErrors: RowError[] = [];

@@ -75,6 +75,13 @@ class RowKeeper {
   /** `headerRow` 0: not known yet (detection looks for it among the first rows). */
   constructor(readonly headerRow: number) {}
 
+  /** Forgets what was read (the file is read again another way). */
+  reset(): void {
+    this.rows.length = 0;
+    this.lastRow = 0;
+    this.lines = 0;
+  }
+
   add(row: number, cells: Cell[]): void {
     if (cells.length > maxStatementColumns) {
       if (cells.slice(maxStatementColumns).some((c) => c !== ''))
@@ -108,9 +115,31 @@ export function decodeText(buf: Buffer): string {
   }
 }
 
+/** A quote left open or text after a closing quote: the file is read again line by line. */
+class BrokenQuotes {}
+
 /**
- * RFC 4180 records, a quote inside an unquoted field kept as written; a quote left open or text after a
- * closing quote makes the file unreadable. One line break at the end ends the last record, it opens none.
+ * The delimiter: a tab when the first lines split into more cells by tabs than by commas (SBI's "Excel"
+ * download is tab-separated text), else a comma.
+ */
+function delimiterOf(body: string): ',' | '\t' {
+  let commas = 0;
+  let tabs = 0;
+  let n = 0;
+  for (const line of linesOf(body)) {
+    commas = Math.max(commas, line.split(',').length);
+    tabs = Math.max(tabs, line.split('\t').length);
+    if (++n >= headerSearchRows) break;
+  }
+  return tabs > commas ? '\t' : ',';
+}
+
+/**
+ * RFC 4180 records (comma- or tab-separated), a quote inside an unquoted field kept as written. One line
+ * break at the end ends the last record, it opens none. A quote left open or text after a closing quote
+ * (Axis Bank's disclaimer footer opens a quote it never closes) reads the file again a line at a time,
+ * each line a record whose quotes close at its end: a transaction is one line, and a footer's broken
+ * text is then one skipped row instead of swallowing the file.
  */
 function readCsv(text: string, keep: RowKeeper): void {
   const unmarked = text.replace(/^\uFEFF/, '');
@@ -120,15 +149,33 @@ function readCsv(text: string, keep: RowKeeper): void {
     if (unmarked !== '') keep.add(1, ['']);
     return;
   }
+  const delimiter = delimiterOf(body);
+  try {
+    readRecords(body, delimiter, keep);
+  } catch (err) {
+    if (!(err instanceof BrokenQuotes)) throw err;
+    keep.reset();
+    let row = 0;
+    for (const line of linesOf(body)) {
+      const [cells] = Papa.parse<string[]>(line, { delimiter, quoteChar: '"', escapeChar: '"' }).data;
+      keep.add(
+        ++row,
+        (cells ?? ['']).map((c) => c.trim()),
+      );
+    }
+  }
+}
+
+function readRecords(body: string, delimiter: string, keep: RowKeeper): void {
   let row = 0;
   let failed: unknown;
   Papa.parse<string[]>(body, {
-    delimiter: ',',
+    delimiter,
     quoteChar: '"',
     escapeChar: '"',
     step(result, parser) {
       try {
-        if (result.errors.length) throw new Refused({ code: 'unreadable' });
+        if (result.errors.length) throw new BrokenQuotes();
         keep.add(
           ++row,
           result.data.map((c) => c.trim()),

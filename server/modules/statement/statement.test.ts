@@ -847,7 +847,7 @@ ${today()},BROKEN,,,abc
     );
     const list = await s.call(statementMapping.list, {}, root);
     const ids = list.data.list.map((m: { id: number | null; preset: string | null }) => m.preset ?? m.id);
-    expect(ids.slice(-4)).toEqual(['hdfc', 'icici', 'sbi', 'axis']);
+    expect(ids.slice(-7)).toEqual(['hdfc', 'icici', 'sbi', 'axis', 'hdfcDelimited', 'kotak', 'bob']);
     expect(ids).toContain(saved.data.id);
     const res = await s.call(
       statement.import,
