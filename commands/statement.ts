@@ -10,6 +10,7 @@ const matchDialog = () => import('../src/screens/statement/MatchDialog.tsx');
 const postDialog = () => import('../src/screens/statement/PostDialog.tsx');
 const dismissDialog = () => import('../src/screens/statement/DismissDialog.tsx');
 const downloadImport = () => import('../src/screens/statement/download.ts');
+const feedDialog = () => import('../src/screens/statement/FeedDialog.tsx');
 
 /** Waiting for a person: ready to post, proposed, or an exception. */
 const open = (l: Line) => statementLine.sets.open.includes(l.status);
@@ -225,5 +226,15 @@ export const statementCommands: readonly Command[] = [
     needs: [statement.list],
     when: (r) => r.accountId !== null,
     run: (c, r) => c.navigate(`/receiving/statement?accountId=${r.accountId}&from=${r.day}&to=${r.day}`),
+  }),
+  // The account's bank feed (SFTP): statements that arrive by themselves and pay as the bank's word.
+  rowAction('receivingAccount', {
+    id: 'statementFeed.open',
+    icon: 'link',
+    shortcut: 'l',
+    needs: [endpoints.statementFeed.get],
+    run: async (c, account) => {
+      if (await c.dialog(feedDialog, { account })) c.refresh();
+    },
   }),
 ];

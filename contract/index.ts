@@ -26,6 +26,7 @@ import { settlementPayment, settlementPayout, settlementQuery } from './endpoint
 import { withdrawalSlip } from './endpoints/slip.ts';
 import { statOrder } from './endpoints/stat.ts';
 import { statement, statementMappingEndpoints } from './endpoints/statement.ts';
+import { statementFeed } from './endpoints/statementFeed.ts';
 import { health, log, mailOutbox } from './endpoints/system.ts';
 import { telegram } from './endpoints/telegram.ts';
 import { merchantSettlementtn, settlementtnLog } from './endpoints/tn.ts';
@@ -58,6 +59,7 @@ export const endpoints = {
   receivingAccount,
   statementMapping: statementMappingEndpoints,
   statement,
+  statementFeed,
   accountHolder,
   cardBinding,
   holderNumber,

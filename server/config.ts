@@ -49,6 +49,8 @@ export interface Config {
   businessTimeZone?: string;
   /** The Telegram Bot API's base URL (`TELEGRAM_API_URL`); unset: Telegram's own (`telegramApiUrlOf`). */
   telegramApiUrl?: string;
+  /** Pause between two polls of each bank feed (`STATEMENT_FEED_POLL_MS`, default 60 s). */
+  statementFeedPollMs?: number;
 }
 
 /** Where Telegram alerts are sent: `TELEGRAM_API_URL` without a trailing slash, else Telegram's API. */
@@ -137,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     consoleDir: resolve(env.CONSOLE_DIR || 'dist/console'),
     businessTimeZone: timeZoneEnv(env),
     telegramApiUrl: env.TELEGRAM_API_URL || undefined,
+    statementFeedPollMs: intEnv(env, 'STATEMENT_FEED_POLL_MS', 60_000, 1_000, 86_400_000),
   };
 }
 

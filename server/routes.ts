@@ -26,6 +26,7 @@ import { tnRoutes } from './modules/settlement/tnRoutes.ts';
 import { slipRoutes } from './modules/slip/routes.ts';
 import { statRoutes } from './modules/stat/routes.ts';
 import { statementRoutes } from './modules/statement/routes.ts';
+import { statementFeedRoutes } from './modules/statementFeed/routes.ts';
 import { systemRoutes } from './modules/system/routes.ts';
 import { telegramRoutes } from './modules/telegram/routes.ts';
 import { walletRoutes } from './modules/wallet/routes.ts';
@@ -57,6 +58,7 @@ export const routes: readonly Route[] = [
   ...slipRoutes,
   ...receivingRoutes,
   ...statementRoutes,
+  ...statementFeedRoutes,
   ...parameterRoutes,
   ...telegramRoutes,
 ];

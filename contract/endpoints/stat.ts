@@ -87,6 +87,14 @@ const accountFigures = {
   difference: moneyOut,
 };
 
+/**
+ * What the account's statements say of the day (by account only; null by channel, or when all is well):
+ * `missing`, orders were paid into it and no statement line of that day is kept (not imported yet, or
+ * lost); `gap`, the day's first balance does not follow from the last balance of the account's previous
+ * day with lines (lines between two imports are missing).
+ */
+export const statementCoverage = z.enum(['missing', 'gap']);
+
 export const accountRow = z.object({
   day: z.string(),
   accountId: z.nullable(z.number()),
@@ -94,6 +102,7 @@ export const accountRow = z.object({
   /** The account (bank and masked number) or the channel's name. */
   label: z.string(),
   ...accountFigures,
+  statement: z.nullable(statementCoverage),
 });
 
 /**

@@ -17,6 +17,7 @@ export const telegramAlertKinds = [
   'payoutBalance',
   'channelRate',
   'nearThreshold',
+  'statementFeed',
   'test',
 ] as const;
 export type TelegramAlertKind = (typeof telegramAlertKinds)[number];
@@ -35,6 +36,8 @@ const alertsIn = strictObject({
   settlementApplied: z._default(z.boolean(), false),
   /** Amounts decided alone just below the maker–checker threshold, repeated by one user or on one wallet. */
   nearThreshold: z._default(z.boolean(), false),
+  /** A bank feed that cannot be read, or a file of it refused (docs/STATEMENTS.md "Bank feed (SFTP)"). */
+  statementFeed: z._default(z.boolean(), false),
   /** A merchant's payout wallet below this amount. */
   payoutBalanceFloor: z._default(z.nullable(amount), null),
   /** A channel's pay-in success rate over the last hour below this percentage. */
@@ -49,6 +52,7 @@ const alertsOut = z.object({
   payoutStuckMinutes: z.nullable(z.number()),
   settlementApplied: z.boolean(),
   nearThreshold: z.boolean(),
+  statementFeed: z.boolean(),
   payoutBalanceFloor: z.nullable(moneyOut),
   channelSuccessFloorPct: z.nullable(z.number()),
 });

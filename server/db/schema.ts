@@ -1502,6 +1502,89 @@ export const statementLines = pgTable(
   ],
 );
 
+/** What a feed's last listing showed of a file matching its pattern (a file is taken once it stands still). */
+export interface FeedSighting {
+  size: number;
+  /** Modification time, seconds since the epoch (as SFTP gives it). */
+  mtime: number;
+  /** When this name was first listed, ISO. */
+  firstSeenAt: string;
+  /** Handled at this size and time (imported, refused or a duplicate): not downloaded again. */
+  done?: boolean;
+}
+
+/**
+ * A receiving account's bank feed (docs/STATEMENTS.md "Bank feed (SFTP)"): the bank's host-to-host SFTP
+ * folder, polled by the `statement-feed` job; each file imported once as the bank's word (`source: feed`).
+ * The private key is sealed (server/lib/crypto.ts) and never answered or logged; the server's host key
+ * must match `hostKeyFingerprint` (no trust on first use). `leaseUntil`/`leaseOwner`: one poll of a feed at
+ * a time across server processes (compare-and-set).
+ */
+export const statementFeeds = pgTable(
+  'statement_feeds',
+  {
+    id: serial('id').primaryKey(),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => receivingAccounts.id),
+    host: text('host').notNull(),
+    port: integer('port').notNull().default(22),
+    username: text('username').notNull(),
+    /** The client's private key (OpenSSH or PEM text), sealed. */
+    privateKeySealed: text('private_key_sealed').notNull(),
+    /** The server's host key as OpenSSH prints it: `SHA256:<base64, no padding>`. */
+    hostKeyFingerprint: text('host_key_fingerprint').notNull(),
+    folder: text('folder').notNull(),
+    /** A file-name glob (`*` and `?`), matched case-insensitively (statementFeed/glob.ts). */
+    pattern: text('pattern').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    /** The platform user who saved it: its imports are in this user's name. */
+    importAs: integer('import_as').notNull(),
+    /** The files matching the pattern at the last poll, by name. */
+    sightings: jsonb('sightings').notNull().default(sql`'{}'::jsonb`).$type<Record<string, FeedSighting>>(),
+    lastPolledAt: at('last_polled_at'),
+    lastError: text('last_error'),
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    /** When a failure of the connection was last alerted (at most once an hour). */
+    lastAlertAt: at('last_alert_at'),
+    leaseUntil: at('lease_until'),
+    leaseOwner: text('lease_owner'),
+    createdAt: createdAt(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    unique('statement_feeds_account_key').on(t.accountId),
+    check('statement_feeds_port', sql`${t.port} between 1 and 65535`),
+  ],
+);
+
+/**
+ * A file a feed downloaded: imported (`importId`) or refused (`error`, its reason in English), once per
+ * content (unique `sha256` per feed), whatever its name or however often it is dropped. A file too large
+ * to download has no hash.
+ */
+export const statementFeedFiles = pgTable(
+  'statement_feed_files',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    feedId: integer('feed_id')
+      .notNull()
+      .references(() => statementFeeds.id, { onDelete: 'cascade' }),
+    remoteName: text('remote_name').notNull(),
+    size: bigint('size', { mode: 'number' }).notNull(),
+    mtime: at('mtime').notNull(),
+    sha256: text('sha256'),
+    importId: integer('import_id').references(() => statementImports.id),
+    error: text('error'),
+    firstSeenAt: at('first_seen_at').notNull(),
+    importedAt: at('imported_at'),
+  },
+  (t) => [
+    unique('statement_feed_files_content_key').on(t.feedId, t.sha256),
+    index('statement_feed_files_feed_idx').on(t.feedId, t.id.desc()),
+  ],
+);
+
 /**
  * Reconciliation's figures (`GET /statOrder/balance?view=account`, server/modules/stat/account.ts) per
  * business day (in the stored business time zone), receiving account, channel and currency. Kept by
@@ -1593,6 +1676,8 @@ export interface TelegramAlerts {
   settlementApplied: boolean;
   /** Repeated amounts decided alone just below the maker–checker threshold (absent in older groups). */
   nearThreshold?: boolean;
+  /** A bank feed that cannot be read, or a file of it refused (absent in older groups). */
+  statementFeed?: boolean;
   /** A merchant's payout wallet below this many minor units. */
   payoutBalanceFloor: number | null;
   /** A channel's pay-in success rate over the last hour below this percentage. */

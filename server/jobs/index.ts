@@ -12,14 +12,15 @@ import { expireDuePayins } from '../modules/payin/expiry.ts';
 import { runSimulatorAuto } from '../modules/payin/simulator.ts';
 import { autoSettleSimulatorPayouts, submitAllDuePayouts } from '../modules/payout/jobs.ts';
 import { runDailyTnSettlement } from '../modules/settlement/tn.ts';
+import { defaultFeedPollMs, pollStatementFeeds } from '../modules/statementFeed/service.ts';
 import { sendDueTelegram } from '../modules/telegram/sender.ts';
 import { runTelegramChecks } from '../modules/telegram/service.ts';
 import { startWebhookWorker } from './webhooks.ts';
 
 export interface PeriodicJob {
   name: string;
-  /** Pause between the end of one run and the start of the next. */
-  everyMs: number;
+  /** Pause between the end of one run and the start of the next (or read from the settings). */
+  everyMs: number | ((deps: Deps) => number);
   run(deps: Deps): Promise<unknown>;
 }
 
@@ -38,6 +39,13 @@ export const periodicJobs: PeriodicJob[] = [
   { name: 'telegram-checks', everyMs: 60_000, run: (deps) => runTelegramChecks(deps) },
   // The orders' monthly partitions, this month and the next ones (at start, then every hour).
   { name: 'order-partitions', everyMs: 3_600_000, run: (deps) => ensureComingOrderPartitions(deps) },
+  // The receiving accounts' bank feeds (SFTP), each polled every `STATEMENT_FEED_POLL_MS` (a lease on the
+  // feed's row keeps several processes from polling one feed at once).
+  {
+    name: 'statement-feed',
+    everyMs: (deps) => deps.config.statementFeedPollMs ?? defaultFeedPollMs,
+    run: (deps) => pollStatementFeeds(deps),
+  },
 ];
 
 export interface Jobs {
@@ -74,7 +82,7 @@ export function startJobs(
           deps.logger.warn({ job: job.name, err: errorForLog(err) }, 'job stopped: database unavailable');
         else deps.logger.error({ job: job.name, err: errorForLog(err) }, 'job failed');
       }
-      if (!stopped) await sleep(job.everyMs);
+      if (!stopped) await sleep(typeof job.everyMs === 'number' ? job.everyMs : job.everyMs(deps));
     }
   });
   return {

@@ -21,6 +21,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         '*.token',
         '*.secret',
         '*.code',
+        '*.privateKey',
         'headers["admin-token"]',
         'headers.cookie',
         'err.config',

@@ -1,6 +1,6 @@
 /** Field names whose values never reach a log, the operation log or an error answer. */
 const secretKeys =
-  /^(password|oldPassword|newPassword|confirmPassword|passwordHash|code|secret|token|deviceToken|ticket|totpSecret|apiSecret|webhookSecret|credentials|otpauthUrl|qr|authorization|admin-token|cookie)$/i;
+  /^(password|oldPassword|newPassword|confirmPassword|passwordHash|code|secret|token|deviceToken|ticket|totpSecret|apiSecret|webhookSecret|credentials|privateKey|privateKeySealed|otpauthUrl|qr|authorization|admin-token|cookie)$/i;
 
 /** A secret field's value, replaced; a before/after pair (see `changes`) keeps its shape. */
 function hidden(value: unknown): unknown {

@@ -188,6 +188,11 @@ const matrix: Record<EndpointId, Caller> = {
   'statementMapping.list': 'platform',
   'statementMapping.save': 'platform',
   'statementMapping.delete': 'platform',
+  'statementFeed.get': 'platform',
+  'statementFeed.save': 'platform',
+  'statementFeed.delete': 'platform',
+  'statementFeed.test': 'platform',
+  'statementFeed.files': 'platform',
 };
 
 /** The outbox's string too, as a role stored before the outbox became super administrators' only holds it. */

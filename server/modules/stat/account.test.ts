@@ -188,6 +188,8 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       unproved: figures(1, '300.00'),
       clearing: null,
       difference: '300.00',
+      // Paid into the account, and no statement line of that day kept.
+      statement: 'missing',
     },
     {
       day: '2026-03-11',
@@ -201,6 +203,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       unproved: none,
       clearing: null,
       difference: '0.00',
+      statement: null,
     },
     {
       day: '2026-03-10',
@@ -214,6 +217,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       unproved: figures(1, '250.00'),
       clearing: null,
       difference: '250.00',
+      statement: null,
     },
     {
       day: '2026-03-10',
@@ -227,6 +231,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       unproved: none,
       clearing: null,
       difference: '0.00',
+      statement: null,
     },
   ];
 
@@ -264,6 +269,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       channelId,
       label: channelId === null ? '' : 'Bank collections',
       clearing,
+      statement: null,
     });
     // Every pay-in paid on the 10th (1,650.00) and the 11th (300.00) left the one clearing account.
     expect(data.list).toEqual([
@@ -415,5 +421,23 @@ describe.each(engines)('reconciliation on %s', (engine) => {
     expect(
       (await s.call(balance, { view: 'd0', from: '2026-03-10', to: '2026-03-11' }, finance.token)).errno,
     ).toBe(0);
+  });
+
+  it('a day paid into an account with no statement line is missing; a day whose opening balance does not follow the previous day is a gap', async () => {
+    const c = await bankSetup(s);
+    const importC = await importInto(c.accountId);
+    // 10 March: 1,000.00 then 500.00 in, closing 11,500.00 (written newest first: the chain is read, not the order).
+    await line(importC, c.accountId, '2026-03-10', 50_000, { balance: 1_150_000 });
+    await line(importC, c.accountId, '2026-03-10', 100_000, { balance: 1_100_000 });
+    // 11 March opens at 12,000.00: 500.00 came in between that no line kept.
+    await line(importC, c.accountId, '2026-03-11', 30_000, { balance: 1_230_000 });
+    const gapped = await ok({ accountId: c.accountId });
+    expect(gapped.list.map((r) => [r.day, r.statement])).toEqual([
+      ['2026-03-11', 'gap'],
+      ['2026-03-10', null],
+    ]);
+    // The missing line arrives (another import): the chain holds.
+    await line(await importInto(c.accountId), c.accountId, '2026-03-11', 50_000, { balance: 1_200_000 });
+    expect((await ok({ accountId: c.accountId })).list.map((r) => r.statement)).toEqual([null, null]);
   });
 });

@@ -41,6 +41,7 @@ const groupRowOf = (g: Group): TelegramGroupRow => ({
   alerts: {
     ...g.alerts,
     nearThreshold: g.alerts.nearThreshold ?? false,
+    statementFeed: g.alerts.statementFeed ?? false,
     payoutBalanceFloor: g.alerts.payoutBalanceFloor == null ? null : formatMinor(g.alerts.payoutBalanceFloor),
   },
   status: g.status,

@@ -70,7 +70,7 @@ async function enqueueEvent(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
   e: {
-    alert: 'callbackGaveUp' | 'settlementApplied' | 'nearThreshold';
+    alert: 'callbackGaveUp' | 'settlementApplied' | 'nearThreshold' | 'statementFeed';
     merchantId: number | null;
     channelId?: number | null;
     dedupeKey: string;
@@ -179,6 +179,23 @@ export async function alertNearThreshold(
       count: d.count,
       threshold: formatMinor(d.threshold),
     }),
+  });
+}
+
+/**
+ * A receiving account's bank feed cannot be read, or refused a file (server/modules/statementFeed): called
+ * where the failure is recorded, with the event's name (the caller rate-limits what it names).
+ */
+export async function alertStatementFeed(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  e: { dedupeKey: string; account: string; problem: string },
+): Promise<void> {
+  await enqueueEvent(deps, tx, {
+    alert: 'statementFeed',
+    merchantId: null,
+    dedupeKey: e.dedupeKey,
+    text: alertText('statementFeed', { account: e.account, problem: e.problem }),
   });
 }
 

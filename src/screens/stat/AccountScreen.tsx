@@ -5,6 +5,7 @@ import { creditsOfDay, paidOrdersOfDay } from '../../../commands/statement.ts';
 import { endpoints, type Output } from '../../../contract/index.ts';
 import { thousands } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
+import { Badge } from '../../ui/Badge.tsx';
 import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
 import { Page } from '../Page.tsx';
@@ -48,6 +49,17 @@ function Difference({ amount }: { amount: string }) {
   );
 }
 
+/** A day's statement coverage: nothing when the statements cover it, else what is missing, in words. */
+function Coverage({ value }: { value: Row['statement'] }) {
+  const t = useT();
+  if (value === null) return <span className="muted">—</span>;
+  return (
+    <span title={t(`reconciliation.coverage.${value}Hint`)}>
+      <Badge tone={value === 'missing' ? 'bad' : 'warn'}>{t(`reconciliation.coverage.${value}`)}</Badge>
+    </span>
+  );
+}
+
 function columnsFor(by: By): Column<Row>[] {
   const figure = (
     id: 'paid' | 'matchedCredits' | 'unmatchedCredits' | 'unproved',
@@ -79,6 +91,19 @@ function columnsFor(by: By): Column<Row>[] {
       width: 'minmax(104px, 0.8fr)',
       sortable: true,
     },
+    // What the statements say of the day: missing, or a balance that does not follow (by account only).
+    ...(by === 'account'
+      ? [
+          {
+            id: 'statement',
+            header: 'reconciliation.statement',
+            value: (r: Row) => r.statement,
+            cell: (r: Row) => <Coverage value={r.statement} />,
+            width: 'minmax(104px, 0.7fr)',
+            sortable: true,
+          },
+        ]
+      : []),
     figure('paid'),
     figure('matchedCredits'),
     figure('unmatchedCredits', creditsOfDay),

@@ -652,6 +652,8 @@ function Preview({
 }) {
   const t = useT();
   const format = t(`statement.import.formats.${answer.format}`);
+  // Only a feed's file states a currency: a column of dashes otherwise.
+  const withCurrency = answer.preview.some((l) => l.currency !== null);
   const { credits, debits } = answer.totals;
   return (
     <section
@@ -699,6 +701,7 @@ function Preview({
         <p className="muted">{t('statement.import.totalsHint')}</p>
       </dl>
       <CountsBar counts={answer.counts} label={t('statement.import.previewTitle')} />
+      {answer.importId === null && <p className="muted">{t('statement.import.matchOnImport')}</p>}
       {answer.errors.length > 0 && (
         <>
           <MiniTable
@@ -723,10 +726,9 @@ function Preview({
       {answer.skipped.count > 0 && (
         <details className="statement-skipped">
           <summary>{t('statement.import.skipped', { count: thousands(answer.skipped.count) })}</summary>
-          <p className="muted">{t('statement.import.skippedHint')}</p>
           {answer.skipped.rows.length > 0 && (
             <MiniTable
-              title={t('statement.import.skipped', { count: thousands(answer.skipped.count) })}
+              title={t('statement.import.skippedHint')}
               head={[t('statement.import.row'), t('statement.import.kind'), t('statement.import.rowText')]}
               rows={answer.skipped.rows.map((r) => [
                 String(r.row),
@@ -756,7 +758,7 @@ function Preview({
             t('statement.screen.columns.day'),
             t('statement.screen.columns.direction'),
             t('statement.screen.columns.amount'),
-            t('statement.import.currency'),
+            ...(withCurrency ? [t('statement.import.currency')] : []),
             t('statement.screen.columns.balance'),
             t('statement.screen.columns.utr'),
             t('statement.screen.columns.reference'),
@@ -770,13 +772,13 @@ function Preview({
               {l.duplicate && <span className="muted"> · {t('statement.import.duplicate')}</span>}
             </span>,
             thousands(l.amount),
-            l.currency ?? '—',
+            ...(withCurrency ? [l.currency ?? '—'] : []),
             l.balance === null ? '—' : thousands(l.balance),
             l.utr ?? '—',
             l.reference ?? '—',
             l.narration,
           ])}
-          numeric={[0, 3, 5]}
+          numeric={[0, 3, withCurrency ? 5 : 4]}
           dim={answer.preview.map((l) => l.duplicate)}
         />
       )}
@@ -860,7 +862,14 @@ const historyColumns: Column<Import>[] = [
   {
     id: 'mappingName',
     header: 'statement.import.columns.mappingName',
-    value: (r) => r.mappingName,
+    // A saved mapping by name; else how the file was read (detected, a bank's feed format, an inline mapping).
+    value: (r) =>
+      r.mappingName ??
+      (r.format === 'mt940' || r.format === 'camt053'
+        ? t(`statement.import.formats.${r.format}`)
+        : r.detected
+          ? t('statement.import.detectedShort')
+          : null),
     width: '130px',
   },
   {

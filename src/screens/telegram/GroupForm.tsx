@@ -131,6 +131,7 @@ export default function GroupForm({ group, close }: Props) {
   const [gaveUp, setGaveUp] = useState(a?.callbackGaveUp ?? true);
   const [applied, setApplied] = useState(a?.settlementApplied ?? false);
   const [near, setNear] = useState(a?.nearThreshold ?? false);
+  const [feed, setFeed] = useState(a?.statementFeed ?? true);
   const [stuckOn, setStuckOn] = useState(a ? a.payoutStuckMinutes !== null : true);
   const [stuck, setStuck] = useState(String(a?.payoutStuckMinutes ?? 30));
   const [floorOn, setFloorOn] = useState(a ? a.payoutBalanceFloor !== null : false);
@@ -160,6 +161,7 @@ export default function GroupForm({ group, close }: Props) {
         callbackGaveUp: gaveUp,
         settlementApplied: applied,
         nearThreshold: near,
+        statementFeed: feed,
         payoutStuckMinutes: stuckOn ? stuck : null,
         payoutBalanceFloor: floorOn ? floor : null,
         channelSuccessFloorPct: rateOn ? rate : null,
@@ -220,6 +222,10 @@ export default function GroupForm({ group, close }: Props) {
           <label className="check">
             <input type="checkbox" checked={near} onChange={(e) => setNear(e.target.checked)} />
             {t('screens.telegram.rules.nearThreshold')}
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={feed} onChange={(e) => setFeed(e.target.checked)} />
+            {t('screens.telegram.rules.statementFeed')}
           </label>
           <Rule
             label={t('screens.telegram.rules.payoutStuckMinutes')}

@@ -10,6 +10,7 @@ export const alertNames = [
   'payoutStuckMinutes',
   'settlementApplied',
   'nearThreshold',
+  'statementFeed',
   'payoutBalanceFloor',
   'channelSuccessFloorPct',
 ] as const;
@@ -21,6 +22,7 @@ export function alertsOf(a: Alerts): string[] {
   if (a.payoutStuckMinutes) out.push(t('screens.telegram.short.payoutStuck', { n: a.payoutStuckMinutes }));
   if (a.settlementApplied) out.push(t('screens.telegram.short.settlementApplied'));
   if (a.nearThreshold) out.push(t('screens.telegram.short.nearThreshold'));
+  if (a.statementFeed) out.push(t('screens.telegram.short.statementFeed'));
   if (a.payoutBalanceFloor)
     out.push(t('screens.telegram.short.payoutBalance', { floor: thousands(a.payoutBalanceFloor) }));
   if (a.channelSuccessFloorPct)

@@ -1,0 +1,219 @@
+/**
+ * Bank feed endpoints (contract/endpoints/statementFeed.ts): a receiving account's SFTP feed read, saved,
+ * deleted, tried, and its files listed. Saving and deleting choose where the bank's word comes from: the
+ * caller's Google code, finance's (and the super administrator's) only, logged without the key. The key is
+ * sealed when saved and never answered.
+ */
+import { count, desc, eq } from 'drizzle-orm';
+import { matchesPattern, type StatementFeedRow } from '../../../contract/endpoints/statementFeed.ts';
+import { errno } from '../../../contract/errno.ts';
+import { endpoints } from '../../../contract/index.ts';
+import type { Db } from '../../db/index.ts';
+import { receivingAccounts, statementFeedFiles, statementFeeds, users } from '../../db/schema.ts';
+import { AppError } from '../../http/errors.ts';
+import { handle } from '../../http/handle.ts';
+import { t } from '../../http/i18n.ts';
+import { invalidField } from '../../http/validation.ts';
+import { changes } from '../../lib/redact.ts';
+import { checkGoogleCode } from '../auth/googleCode.ts';
+import type { Feed } from './service.ts';
+import { FeedError, keyProblem, withFeedSession } from './sftp.ts';
+
+const { statementFeed } = endpoints;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** The feed as answered: everything but the key, which is only said to be there. */
+function rowOf(f: Feed, importAs: string | null): StatementFeedRow {
+  return {
+    id: f.id,
+    accountId: f.accountId,
+    host: f.host,
+    port: f.port,
+    username: f.username,
+    keySet: f.privateKeySealed !== '',
+    hostKeyFingerprint: f.hostKeyFingerprint,
+    folder: f.folder,
+    pattern: f.pattern,
+    enabled: f.enabled,
+    importAs,
+    lastPolledAt: iso(f.lastPolledAt),
+    lastError: f.lastError,
+    consecutiveFailures: f.consecutiveFailures,
+    createdAt: f.createdAt.toISOString(),
+    updatedAt: f.updatedAt.toISOString(),
+  };
+}
+
+async function feedOf(tx: Db, accountId: number) {
+  const [row] = await tx
+    .select({ feed: statementFeeds, importAs: users.username })
+    .from(statementFeeds)
+    .leftJoin(users, eq(users.id, statementFeeds.importAs))
+    .where(eq(statementFeeds.accountId, accountId));
+  return row;
+}
+
+/** What the operation log keeps of a feed: its settings, never the key. */
+const logged = (
+  f: Pick<Feed, 'host' | 'port' | 'username' | 'hostKeyFingerprint' | 'folder' | 'pattern' | 'enabled'>,
+) => ({
+  host: f.host,
+  port: f.port,
+  username: f.username,
+  hostKeyFingerprint: f.hostKeyFingerprint,
+  folder: f.folder,
+  pattern: f.pattern,
+  enabled: f.enabled,
+});
+
+export const statementFeedRoutes = [
+  handle(statementFeed.get, async ({ input, tx }) => {
+    const row = await feedOf(tx, input.accountId);
+    return { feed: row ? rowOf(row.feed, row.importAs) : null };
+  }),
+
+  handle(statementFeed.save, async ({ input, user, tx, deps, req, audit }) => {
+    const target = `receivingAccount:${input.accountId}`;
+    audit({ target });
+    const [account] = await tx
+      .select({ id: receivingAccounts.id })
+      .from(receivingAccounts)
+      .where(eq(receivingAccounts.id, input.accountId));
+    if (!account) throw new AppError(errno.notFound, null, 'receiving account');
+    const [old] = await tx
+      .select()
+      .from(statementFeeds)
+      .where(eq(statementFeeds.accountId, input.accountId))
+      .for('update');
+    if (input.privateKey === undefined && !old)
+      throw invalidField(req.lang, 'privateKey', 'validation.required');
+    if (input.privateKey !== undefined && keyProblem(input.privateKey) !== null)
+      throw invalidField(req.lang, 'privateKey', 'validation.privateKey');
+    // Everything checked: the code is spent only on a change that can be made.
+    const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+    if (refusal) return refusal;
+    const now = deps.clock.now();
+    const settings = {
+      host: input.host,
+      port: input.port,
+      username: input.username,
+      hostKeyFingerprint: input.hostKeyFingerprint,
+      folder: input.folder,
+      pattern: input.pattern,
+      enabled: input.enabled,
+    };
+    const values = {
+      ...settings,
+      ...(input.privateKey !== undefined ? { privateKeySealed: deps.sealer.seal(input.privateKey) } : {}),
+      importAs: user.id,
+      // New settings: the count of failures starts again.
+      lastError: null,
+      consecutiveFailures: 0,
+      lastAlertAt: null,
+      updatedAt: now,
+    };
+    const [saved] = old
+      ? await tx.update(statementFeeds).set(values).where(eq(statementFeeds.id, old.id)).returning()
+      : await tx
+          .insert(statementFeeds)
+          .values({
+            ...values,
+            accountId: input.accountId,
+            privateKeySealed: values.privateKeySealed!,
+            createdAt: now,
+          })
+          .returning();
+    audit({
+      target,
+      changes: changes(old ? logged(old) : {}, logged(saved!)),
+      detail: { feedId: saved!.id, keyReplaced: input.privateKey !== undefined, importAs: user.username },
+    });
+    return rowOf(saved!, user.username);
+  }),
+
+  handle(statementFeed.delete, async ({ input, user, tx, deps, req, audit }) => {
+    audit({ target: `receivingAccount:${input.accountId}` });
+    const [old] = await tx
+      .select()
+      .from(statementFeeds)
+      .where(eq(statementFeeds.accountId, input.accountId))
+      .for('update');
+    if (!old) throw new AppError(errno.notFound, null, 'statement feed');
+    const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+    if (refusal) return refusal;
+    await tx.delete(statementFeeds).where(eq(statementFeeds.id, old.id));
+    audit({ detail: { feedId: old.id, deleted: logged(old) } });
+    return { ok: true as const };
+  }),
+
+  handle(
+    statementFeed.test,
+    async ({ input, deps, req, audit }) => {
+      audit({ target: `receivingAccount:${input.accountId}` });
+      const row = await feedOf(deps.database.db, input.accountId);
+      if (!row) throw new AppError(errno.notFound, null, 'statement feed');
+      const f = row.feed;
+      try {
+        const files = await withFeedSession(
+          {
+            host: f.host,
+            port: f.port,
+            username: f.username,
+            privateKey: deps.sealer.open(f.privateKeySealed),
+            hostKeyFingerprint: f.hostKeyFingerprint,
+          },
+          (session) => session.list(f.folder),
+        );
+        const matching = files
+          .filter((x) => matchesPattern(f.pattern, x.name))
+          .sort((a, b) => (a.name < b.name ? -1 : 1))
+          .slice(0, 500)
+          .map((x) => ({ name: x.name, size: x.size, mtime: new Date(x.mtime * 1000).toISOString() }));
+        audit({ detail: { ok: true, files: matching.length } });
+        return { ok: true, error: null, files: matching };
+      } catch (err) {
+        if (!(err instanceof FeedError)) throw err;
+        audit({ detail: { ok: false, error: err.key } });
+        return { ok: false, error: t(req.lang, err.key, err.params), files: [] };
+      }
+    },
+    // The bank's server is called: never inside a transaction.
+    { outsideTransaction: true },
+  ),
+
+  handle(statementFeed.files, async ({ input, tx }) => {
+    const [feed] = await tx
+      .select({ id: statementFeeds.id })
+      .from(statementFeeds)
+      .where(eq(statementFeeds.accountId, input.accountId));
+    if (!feed) return { list: [], total: 0, nextCursor: null };
+    const page = input.page ?? 1;
+    const rows = await tx
+      .select()
+      .from(statementFeedFiles)
+      .where(eq(statementFeedFiles.feedId, feed.id))
+      .orderBy(desc(statementFeedFiles.id))
+      .limit(input.pageSize)
+      .offset((page - 1) * input.pageSize);
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: count() })
+      .from(statementFeedFiles)
+      .where(eq(statementFeedFiles.feedId, feed.id));
+    return {
+      list: rows.map((r) => ({
+        id: r.id,
+        remoteName: r.remoteName,
+        size: r.size,
+        mtime: r.mtime.toISOString(),
+        sha256: r.sha256,
+        importId: r.importId,
+        error: r.error,
+        firstSeenAt: r.firstSeenAt.toISOString(),
+        importedAt: iso(r.importedAt),
+      })),
+      total: n,
+      nextCursor: null,
+    };
+  }),
+];
