@@ -79,6 +79,8 @@ test('statement import preview, exception queue, reconciliation', async ({ brows
         difference: (Number(figures.difference) + 500).toFixed(2),
       });
     }
+    // And no statement line kept for it: the row says the statement is missing.
+    answer.data.list[0].statement = 'missing';
     await route.fulfill({ json: answer });
   });
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -95,4 +97,28 @@ test('statement import preview, exception queue, reconciliation', async ({ brows
   await shoot(page, 'reconciliation-channel', 'zh_CN', 800);
   expect(errors).toEqual([]);
   await context.close();
+});
+
+test('bank feed dialog (SFTP) on a receiving account', async ({ browser }) => {
+  test.setTimeout(120_000);
+  mkdirSync(dir, { recursive: true });
+  const admin = await adminApi();
+  const operator = await platformOperator(admin);
+  await bankWorkspace(admin);
+  await admin.dispose();
+  const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+  await signIn(page, operator);
+  for (const language of ['en', 'zh_CN'] as const) {
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/receiving/public');
+      await setLanguage(page, language);
+      await expect(page.getByRole('grid').getByRole('row').nth(1)).toBeVisible();
+      await page.keyboard.press('j');
+      await page.keyboard.press('l');
+      await expect(page.getByRole('dialog')).toBeVisible();
+      await shoot(page, 'statement-feed', language, width);
+      await page.keyboard.press('Escape');
+    }
+  }
 });
