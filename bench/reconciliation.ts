@@ -89,8 +89,8 @@ async function seedBank() {
       from bench_bank b where b.slot = o.id % 4`);
     console.log(`  orders moved onto the accounts in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     await tx.execute(sql`
-      insert into statement_imports (account_id, file_name, format, sha256, size, content, mapping, status, line_count, created_by)
-      select account_id, 'bench.csv', 'csv', '', 0, '\\x'::bytea, '{}'::jsonb, 'done', 0, ${admin} from bench_bank`);
+      insert into statement_imports (account_id, file_name, format, source, sha256, size, content, mapping, status, line_count, created_by)
+      select account_id, 'bench.csv', 'csv', 'feed', '', 0, '\\x'::bytea, '{}'::jsonb, 'done', 0, ${admin} from bench_bank`);
     t0 = performance.now();
     await tx.execute(sql`
       insert into statement_lines (account_id, import_id, row, day, narration, reference, direction, amount, utr, dedupe_key, status, payin_id)

@@ -90,10 +90,9 @@ const accountFigures = {
 /**
  * What the account's statements say of the day (by account only; null by channel, or when all is well):
  * `missing`, orders were paid into it and no statement line of that day is kept (not imported yet, or
- * lost); `gap`, the day's first balance does not follow from the last balance of the account's previous
- * day with lines (lines between two imports are missing).
+ * lost).
  */
-export const statementCoverage = z.enum(['missing', 'gap']);
+export const statementCoverage = z.enum(['missing']);
 
 export const accountRow = z.object({
   day: z.string(),
