@@ -16,18 +16,22 @@ export function feedText(
 ): { format: FeedFormat; text: string } | null {
   const size = 'text' in input ? Buffer.byteLength(input.text, 'utf8') : input.file.length;
   if (size > maxStatementBytes) return null;
-  let text: string;
-  if ('text' in input) text = input.text;
-  else {
-    const buf = input.file;
-    // A zip (XLSX) or an OLE2 file (XLS) is no feed; binary junk neither.
-    if (buf.length >= 4 && (buf.readUInt32LE(0) === 0x04034b50 || buf.readUInt32BE(0) === 0xd0cf11e0))
-      return null;
-    if (buf.subarray(0, 4096).includes(0)) return null;
-    text = decodeText(buf);
-  }
-  if (looksLikeMt940(text)) return { format: 'mt940', text };
-  if (looksLikeCamt053(text)) return { format: 'camt053', text };
+  if ('text' in input) return sniffed(input.text, () => input.text);
+  const buf = input.file;
+  // A zip (XLSX) or an OLE2 file (XLS) is no feed; binary junk neither.
+  if (buf.length >= 4 && (buf.readUInt32LE(0) === 0x04034b50 || buf.readUInt32BE(0) === 0xd0cf11e0))
+    return null;
+  if (buf.subarray(0, 4096).includes(0)) return null;
+  // The readers sniff their first 8 KB: a CSV is not decoded whole twice to learn it is no feed.
+  return sniffed(decodeText(buf.subarray(0, sniffBytes)), () => decodeText(buf));
+}
+
+/** Bytes decoded to tell a feed: the readers look at their first 8,192 characters. */
+const sniffBytes = 16 * 1024;
+
+function sniffed(head: string, whole: () => string): { format: FeedFormat; text: string } | null {
+  if (looksLikeMt940(head)) return { format: 'mt940', text: whole() };
+  if (looksLikeCamt053(head)) return { format: 'camt053', text: whole() };
   return null;
 }
 
