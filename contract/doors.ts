@@ -157,6 +157,25 @@ export const moneyDoors = {
 export type DoorId = keyof typeof moneyDoors;
 export const doorIds = Object.keys(moneyDoors) as DoorId[];
 
+/**
+ * Settings that let money move by itself, with no person's word at each payment: a change that loosens
+ * one (`loosens`, said in docs/SECURITY.md's table) is not made by the user who asks but recorded as the
+ * approval request `approval`, which a second platform user decides; tightening one is one person's to do.
+ */
+export interface SettingDoor {
+  endpoints: readonly Endpoint[];
+  approval: ApprovalAction;
+}
+
+export const settingDoors = {
+  /** A parameter that guards money: raising `maker_checker_threshold`, switching Google codes off. */
+  'parameter.update': { endpoints: [endpoints.parameter.update], approval: 'parameter.update' },
+  /** A receiving account's bank feed, whose lines pay by themselves: switched on, or changed while on. */
+  'statementFeed.save': { endpoints: [endpoints.statementFeed.save], approval: 'statementFeed.save' },
+} as const satisfies Record<string, SettingDoor>;
+
+export type SettingDoorId = keyof typeof settingDoors;
+
 /** The door whose approval request is `action`. */
 export function doorOfApproval(action: ApprovalAction): DoorId | undefined {
   return doorIds.find((id) => (moneyDoors[id] as MoneyDoor).approval === action);

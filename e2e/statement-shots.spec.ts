@@ -1,9 +1,10 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { adminApi, platformOperator, signIn } from './orders-support.ts';
+import { adminApi, nextCode, platformOperator, signIn } from './orders-support.ts';
 import { setLanguage, shooter, widths } from './shots.ts';
 import { bankWorkspace, hdfcStatement, importByApi, postByApi } from './statement-support.ts';
-import { watchConsole } from './support.ts';
+import { Api, watchConsole } from './support.ts';
 
 // Screenshots of the bank statement screens for people to look at, in both languages, at 1280 and 800 px:
 //   STATEMENT_SHOTS_DIR=/work/notes/shots E2E_PORT=8413 npx playwright test e2e/statement-shots.spec.ts
@@ -104,8 +105,28 @@ test('bank feed dialog (SFTP) on a receiving account', async ({ browser }) => {
   mkdirSync(dir, { recursive: true });
   const admin = await adminApi();
   const operator = await platformOperator(admin);
-  await bankWorkspace(admin);
+  const bank = await bankWorkspace(admin);
   await admin.dispose();
+  // A feed asked to be switched on: the dialog says it waits for a second person.
+  const asker = await Api.create();
+  await asker.signInWithCode(operator.username, operator.password, await nextCode(operator.secret));
+  const { privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  const asked = await asker.call('POST', '/statementFeed/save', {
+    accountId: bank.accountId,
+    host: 'sftp.hdfcbank.example',
+    username: 'collections',
+    privateKey,
+    hostKeyFingerprint: `SHA256:${'A'.repeat(43)}`,
+    folder: '/outgoing/statements',
+    pattern: '*.sta',
+    code: await nextCode(operator.secret),
+  });
+  expect(asked.errno, asked.errmsg).toBe(1043);
+  await asker.dispose();
   const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
   await signIn(page, operator);
   for (const language of ['en', 'zh_CN'] as const) {

@@ -19,6 +19,7 @@ export const approvalActions = [
   'statement.pay',
   'recharge.confirm',
   'parameter.update',
+  'statementFeed.save',
 ] as const;
 export type ApprovalAction = (typeof approvalActions)[number];
 

@@ -2,7 +2,8 @@
  * A receiving account's bank feed (docs/STATEMENTS.md "Bank feed (SFTP)"): the bank's host-to-host SFTP
  * folder, polled by a job; each new file imported once as the bank's own statement (`source: feed`), which
  * pays by itself (contract/statementSource.ts). Where "the bank's word" comes from is a money decision:
- * saving or deleting a feed takes the caller's Google code and is finance's (or the super administrator's).
+ * saving or deleting a feed takes the caller's Google code and is finance's (or the super administrator's),
+ * and a feed switched on or changed while on waits for a second platform user (contract/doors.ts).
  * The private key is written, never read back: answers say only whether one is set.
  */
 import * as z from 'zod/mini';
@@ -132,11 +133,19 @@ export const statementFeed = {
     caller: 'platform',
     grants,
     input: z.object({ accountId: id }),
-    output: z.object({ feed: z.nullable(statementFeedRow) }),
+    output: z.object({
+      feed: z.nullable(statementFeedRow),
+      /** The request waiting for a second person to switch the feed on as asked (null: none). */
+      pending: z.nullable(
+        z.object({ approvalId: z.number(), requestedBy: z.string(), requestedAt: z.string() }),
+      ),
+    }),
   }),
   /**
    * Creates or replaces the account's feed, on the caller's Google code; the caller becomes the user it
-   * imports as. The private key is required when creating, kept when absent on a change.
+   * imports as. The private key is required when creating, kept when absent on a change. A feed switched
+   * on, or changed while on, is not saved but asked of a second platform user (errno approvalRequested,
+   * with `approvalId`); while that waits, only switching the feed off (which drops the request) is taken.
    */
   save: endpoint({
     method: 'POST',
@@ -157,7 +166,10 @@ export const statementFeed = {
     }),
     output: statementFeedRow,
   }),
-  /** Deletes the account's feed with the record of its files (the imports stay), on the caller's Google code. */
+  /**
+   * Deletes the account's feed with the record of its files (the imports stay), and drops a request
+   * waiting to switch it on, on the caller's Google code.
+   */
   delete: endpoint({
     method: 'POST',
     path: '/statementFeed/delete',

@@ -10,7 +10,17 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type DoorId, doorIds, type MoneyDoor, moneyDoors } from '../../contract/doors.ts';
+import {
+  type DoorId,
+  doorIds,
+  type MoneyDoor,
+  moneyDoors,
+  type SettingDoor,
+  type SettingDoorId,
+  settingDoors,
+} from '../../contract/doors.ts';
+import type { Endpoint } from '../../contract/endpoint.ts';
+import { approvalActions } from '../../contract/endpoints/approval.ts';
 import { endpoints } from '../../contract/index.ts';
 import { formatMinor } from '../../contract/money.ts';
 import { inTransaction } from '../db/index.ts';
@@ -49,12 +59,13 @@ interface Trial {
   prepare(amount: number, maker: Holder): Promise<Call>;
 }
 
-/** The door's table in docs/SECURITY.md, row by row: door id → its cells. */
-function securityTable(): Map<string, string[]> {
+/** A table of docs/SECURITY.md's doors section, the one whose first column is `first`: id → its cells. */
+function securityTable(first: 'door' | 'setting'): Map<string, string[]> {
   const doc = readFileSync(new URL('../../docs/SECURITY.md', import.meta.url), 'utf8');
   const section = doc.split('## Doors that move money')[1]?.split('\n## ')[0] ?? '';
+  const table = section.split('\n\n').find((block) => block.startsWith(`| ${first} |`)) ?? '';
   const rows = new Map<string, string[]>();
-  for (const line of section.split('\n')) {
+  for (const line of table.split('\n')) {
     const cells = line.split('|').map((c) => c.trim());
     const id = /^`([\w.]+)`$/.exec(cells[1] ?? '')?.[1];
     if (id) rows.set(id, cells.slice(2, -1));
@@ -62,22 +73,39 @@ function securityTable(): Map<string, string[]> {
   return rows;
 }
 
+/** Who holds an endpoint among the built-in roles: its grants (the super administrator holds all). */
+const holders = (list: readonly Endpoint[]) =>
+  ['super admin', ...new Set(list.flatMap((e) => (e.grants?.platform as readonly string[]) ?? []))].join(
+    ', ',
+  );
+
 describe('the doors table', () => {
   it('docs/SECURITY.md lists every door of contract/doors.ts with the controls it declares', () => {
-    const table = securityTable();
+    const table = securityTable('door');
     expect([...table.keys()].sort()).toEqual([...doorIds].sort());
     for (const id of doorIds) {
       const door = moneyDoors[id] as MoneyDoor;
       const [paths, who, moves, code, reason, second, daily] = table.get(id)!;
       expect(paths, id).toBe(door.endpoints.map((e) => `\`${e.method} ${e.path}\``).join(', '));
-      // Who holds it among the built-in roles: the endpoints' grants (the super administrator holds all).
-      const roles = new Set(door.endpoints.flatMap((e) => (e.grants?.platform as readonly string[]) ?? []));
-      expect(who, id).toBe(['super admin', ...roles].join(', '));
+      expect(who, id).toBe(holders(door.endpoints));
       expect(moves, id).toBe(door.moves);
       expect(code, id).toBe(door.code ? 'yes' : 'no');
       expect(reason, id).toBe(door.reason);
       expect(second, id).toBe(door.secondPerson);
       expect(daily, id).toBe(door.dailySum ? 'yes' : 'no');
+    }
+  });
+
+  it('lists every setting that lets money move by itself, and each loosening is an approval request', () => {
+    const table = securityTable('setting');
+    const ids = Object.keys(settingDoors) as SettingDoorId[];
+    expect([...table.keys()].sort()).toEqual([...ids].sort());
+    for (const id of ids) {
+      const door: SettingDoor = settingDoors[id];
+      const [paths, who] = table.get(id)!;
+      expect(paths, id).toBe(door.endpoints.map((e) => `\`${e.method} ${e.path}\``).join(', '));
+      expect(who, id).toBe(holders(door.endpoints));
+      expect(approvalActions, id).toContain(door.approval);
     }
   });
 });

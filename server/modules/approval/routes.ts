@@ -41,6 +41,8 @@ const labelSources = [
 /** Requests whose object has no number of its own are named from what they ask. */
 function labelOfPayload(r: Approval): string | null {
   if (r.refType === 'parameter') return r.refId;
+  const account = (r.payload as { account?: unknown }).account;
+  if (r.refType === 'statementFeed' && typeof account === 'string') return account;
   // Statement lines are named by the orders they pay.
   const orders = (r.payload as { orders?: unknown }).orders;
   if (r.refType === 'statementLines' && typeof orders === 'string') return orders;
@@ -67,10 +69,14 @@ async function labelsOf(tx: Db, rows: readonly Approval[]): Promise<Map<string, 
 function summaryOf(payload: Record<string, unknown>): ApprovalRow['summary'] {
   return (
     Object.entries(payload)
-      // The object's id, the reason and the lines (the orders stand for them) have their own fields.
+      // The object's id, the reason and the lines (the orders stand for them) have their own fields; a
+      // sealed secret is never answered.
       .filter(
         ([key, value]) =>
-          key !== 'id' && key !== 'reason' && key !== 'lines' && value !== null && value !== undefined,
+          !['id', 'reason', 'lines', 'account'].includes(key) &&
+          !key.endsWith('Sealed') &&
+          value !== null &&
+          value !== undefined,
       )
       .map(([key, value]) => ({
         key,

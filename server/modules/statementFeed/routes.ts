@@ -10,11 +10,13 @@ import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import type { Db } from '../../db/index.ts';
 import { receivingAccounts, statementFeedFiles, statementFeeds, users } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { t } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { changes } from '../../lib/redact.ts';
+import { cancelPendingApproval, onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import type { Feed } from './service.ts';
 import { FeedError, keyProblem, withFeedSession } from './sftp.ts';
@@ -54,10 +56,14 @@ async function feedOf(tx: Db, accountId: number) {
   return row;
 }
 
+/** A feed's settings: where the bank's word is read from, and whether it is. */
+type FeedSettings = Pick<
+  Feed,
+  'host' | 'port' | 'username' | 'hostKeyFingerprint' | 'folder' | 'pattern' | 'enabled'
+>;
+
 /** What the operation log keeps of a feed: its settings, never the key. */
-const logged = (
-  f: Pick<Feed, 'host' | 'port' | 'username' | 'hostKeyFingerprint' | 'folder' | 'pattern' | 'enabled'>,
-) => ({
+const logged = (f: FeedSettings): FeedSettings => ({
   host: f.host,
   port: f.port,
   username: f.username,
@@ -67,17 +73,109 @@ const logged = (
   enabled: f.enabled,
 });
 
+/** The approvals' name for a feed: the receiving account's id is the request's object. */
+const feedRefType = 'statementFeed';
+
+/**
+ * Whether saving `next` lets the bank's word come from somewhere no second person has agreed to: a feed
+ * switched on, or changed (its server, host key, login, key, folder or pattern) while on. A feed's lines
+ * pay by themselves, so that is a maker–checker decision (docs/SECURITY.md "Settings that let money move
+ * by itself"); switching one off, or changing one that stays off, is not.
+ */
+function lets(old: Feed | undefined, next: FeedSettings, keyReplaced: boolean): boolean {
+  if (!next.enabled) return false;
+  if (!old?.enabled || keyReplaced) return true;
+  const was = logged(old);
+  return (Object.keys(was) as (keyof FeedSettings)[]).some((k) => was[k] !== next[k]);
+}
+
+/** Creates or replaces the account's feed; `importAs` is the user whose name its imports carry. */
+async function writeFeed(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  accountId: number,
+  old: Feed | undefined,
+  settings: FeedSettings,
+  keySealed: string | undefined,
+  importAs: number,
+): Promise<Feed> {
+  const now = deps.clock.now();
+  const values = {
+    ...settings,
+    ...(keySealed !== undefined ? { privateKeySealed: keySealed } : {}),
+    importAs,
+    // New settings: the count of failures starts again.
+    lastError: null,
+    consecutiveFailures: 0,
+    lastAlertAt: null,
+    updatedAt: now,
+  };
+  if (old) {
+    const [saved] = await tx
+      .update(statementFeeds)
+      .set(values)
+      .where(eq(statementFeeds.id, old.id))
+      .returning();
+    return saved!;
+  }
+  if (keySealed === undefined) throw new AppError(errno.conflict, null, 'the feed has no key');
+  const [saved] = await tx
+    .insert(statementFeeds)
+    .values({ ...values, privateKeySealed: keySealed, accountId, createdAt: now })
+    .returning();
+  return saved!;
+}
+
+/** The request waiting for a second person to switch the account's feed on, if any. */
+async function pendingOf(tx: Db, accountId: number) {
+  const request = await pendingApproval(tx, feedRefType, accountId);
+  if (!request) return null;
+  const [by] = await tx
+    .select({ username: users.username })
+    .from(users)
+    .where(eq(users.id, request.requestedBy));
+  return {
+    approvalId: request.id,
+    requestedBy: by?.username ?? '',
+    requestedAt: request.requestedAt.toISOString(),
+  };
+}
+
+// Approved: the feed is saved as it was asked, importing in the requester's name.
+onApproved('statementFeed.save', async (deps, tx, request) => {
+  const accountId = Number(request.refId);
+  const p = request.payload as FeedSettings & { keySealed?: string };
+  const [old] = await tx
+    .select()
+    .from(statementFeeds)
+    .where(eq(statementFeeds.accountId, accountId))
+    .for('update');
+  const settings = logged(p);
+  const saved = await writeFeed(deps, tx, accountId, old, settings, p.keySealed, request.requestedBy);
+  return {
+    changes: changes(old ? logged(old) : {}, logged(saved)),
+    detail: { feedId: saved.id, keyReplaced: p.keySealed !== undefined },
+  };
+});
+
 export const statementFeedRoutes = [
   handle(statementFeed.get, async ({ input, tx }) => {
     const row = await feedOf(tx, input.accountId);
-    return { feed: row ? rowOf(row.feed, row.importAs) : null };
+    return {
+      feed: row ? rowOf(row.feed, row.importAs) : null,
+      pending: await pendingOf(tx, input.accountId),
+    };
   }),
 
   handle(statementFeed.save, async ({ input, user, tx, deps, req, audit }) => {
     const target = `receivingAccount:${input.accountId}`;
     audit({ target });
     const [account] = await tx
-      .select({ id: receivingAccounts.id })
+      .select({
+        id: receivingAccounts.id,
+        bankName: receivingAccounts.bankName,
+        accountNumber: receivingAccounts.accountNumber,
+      })
       .from(receivingAccounts)
       .where(eq(receivingAccounts.id, input.accountId));
     if (!account) throw new AppError(errno.notFound, null, 'receiving account');
@@ -90,11 +188,7 @@ export const statementFeedRoutes = [
       throw invalidField(req.lang, 'privateKey', 'validation.required');
     if (input.privateKey !== undefined && keyProblem(input.privateKey) !== null)
       throw invalidField(req.lang, 'privateKey', 'validation.privateKey');
-    // Everything checked: the code is spent only on a change that can be made.
-    const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
-    if (refusal) return refusal;
-    const now = deps.clock.now();
-    const settings = {
+    const settings: FeedSettings = {
       host: input.host,
       port: input.port,
       username: input.username,
@@ -103,33 +197,47 @@ export const statementFeedRoutes = [
       pattern: input.pattern,
       enabled: input.enabled,
     };
-    const values = {
-      ...settings,
-      ...(input.privateKey !== undefined ? { privateKeySealed: deps.sealer.seal(input.privateKey) } : {}),
-      importAs: user.id,
-      // New settings: the count of failures starts again.
-      lastError: null,
-      consecutiveFailures: 0,
-      lastAlertAt: null,
-      updatedAt: now,
-    };
-    const [saved] = old
-      ? await tx.update(statementFeeds).set(values).where(eq(statementFeeds.id, old.id)).returning()
-      : await tx
-          .insert(statementFeeds)
-          .values({
-            ...values,
-            accountId: input.accountId,
-            privateKeySealed: values.privateKeySealed!,
-            createdAt: now,
-          })
-          .returning();
+    const pending = await pendingApproval(tx, feedRefType, input.accountId);
+    // Switching a feed off is always one person's to do, and drops what waited to switch it on.
+    if (pending && settings.enabled) throw new AppError(errno.approvalPending);
+    // Everything checked: the code is spent only on a change that can be made.
+    const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+    if (refusal) return refusal;
+    if (pending) await cancelPendingApproval(deps, tx, feedRefType, input.accountId);
+    const keySealed = input.privateKey !== undefined ? deps.sealer.seal(input.privateKey) : undefined;
+
+    if (lets(old, settings, keySealed !== undefined)) {
+      // A feed that will pay by itself from a new place: a second platform user decides it.
+      const request = await requestApproval(
+        deps,
+        tx,
+        {
+          action: 'statementFeed.save',
+          refType: feedRefType,
+          refId: input.accountId,
+          merchantId: null,
+          currency: '',
+          amount: 0,
+          payload: {
+            account: `${account.bankName} ••${account.accountNumber.slice(-4)}`,
+            ...settings,
+            keyReplaced: keySealed !== undefined,
+            ...(keySealed !== undefined ? { keySealed } : {}),
+          },
+          reason: `sftp://${settings.username}@${settings.host}:${settings.port}${settings.folder.startsWith('/') ? '' : '/'}${settings.folder} ${settings.pattern}`,
+        },
+        user.id,
+      );
+      audit({ detail: { requested: logged(settings), approvalId: request.id } });
+      return refuse(errno.approvalRequested, { approvalId: request.id });
+    }
+    const saved = await writeFeed(deps, tx, input.accountId, old, settings, keySealed, user.id);
     audit({
       target,
-      changes: changes(old ? logged(old) : {}, logged(saved!)),
-      detail: { feedId: saved!.id, keyReplaced: input.privateKey !== undefined, importAs: user.username },
+      changes: changes(old ? logged(old) : {}, logged(saved)),
+      detail: { feedId: saved.id, keyReplaced: keySealed !== undefined, importAs: user.username },
     });
-    return rowOf(saved!, user.username);
+    return rowOf(saved, user.username);
   }),
 
   handle(statementFeed.delete, async ({ input, user, tx, deps, req, audit }) => {
@@ -139,11 +247,15 @@ export const statementFeedRoutes = [
       .from(statementFeeds)
       .where(eq(statementFeeds.accountId, input.accountId))
       .for('update');
-    if (!old) throw new AppError(errno.notFound, null, 'statement feed');
+    const pending = await pendingApproval(tx, feedRefType, input.accountId);
+    if (!old && !pending) throw new AppError(errno.notFound, null, 'statement feed');
     const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refusal) return refusal;
-    await tx.delete(statementFeeds).where(eq(statementFeeds.id, old.id));
-    audit({ detail: { feedId: old.id, deleted: logged(old) } });
+    if (pending) await cancelPendingApproval(deps, tx, feedRefType, input.accountId);
+    if (old) await tx.delete(statementFeeds).where(eq(statementFeeds.id, old.id));
+    audit({
+      detail: { feedId: old?.id ?? null, deleted: old ? logged(old) : null, cancelled: pending?.id ?? null },
+    });
     return { ok: true as const };
   }),
 

@@ -13,6 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { matchesPattern } from '../../../contract/endpoints/statementFeed.ts';
 import { endpoints } from '../../../contract/index.ts';
 import {
+  approvals,
   operationLog,
   payinOrders,
   receivingAccounts,
@@ -27,7 +28,7 @@ import { expectBalanced, orderById } from '../payin/testkit.ts';
 import { type BankSetup, bankPayin, bankSetup } from '../receiving/testkit.ts';
 import { feedAlertEveryMs, pollFeed, pollStatementFeeds } from './service.ts';
 
-const { statementFeed, telegram } = endpoints;
+const { statementFeed, telegram, approval: approvalEndpoints } = endpoints;
 
 /** A UTR no other test uses (12 digits, as UPI writes them). */
 const newUtr = () => `6${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(100)).padStart(2, '0')}`;
@@ -52,6 +53,8 @@ describe.skipIf(!hasSshd)(
       let bank: BankSetup;
       let accountNumber: string;
       let finance: Awaited<ReturnType<TestServer['makeKeyHolder']>>;
+      /** The second finance user, who decides a feed switched on or changed while on. */
+      let checker: Awaited<ReturnType<TestServer['makeKeyHolder']>>;
       const logs: string[] = [];
 
       beforeAll(async () => {
@@ -63,7 +66,13 @@ describe.skipIf(!hasSshd)(
           .from(receivingAccounts)
           .where(eq(receivingAccounts.id, bank.accountId));
         accountNumber = a!.accountNumber;
-        finance = await s.makeKeyHolder(Object.values(statementFeed).map((e) => e.permission));
+        const perms = [
+          ...Object.values(statementFeed).map((e) => e.permission),
+          approvalEndpoints.approve.permission,
+          approvalEndpoints.list.permission,
+        ];
+        finance = await s.makeKeyHolder(perms);
+        checker = await s.makeKeyHolder(perms);
         const group = await s.call(
           telegram.groupCreate,
           { chatId: '-1009876543210', name: 'Feeds', alerts: { statementFeed: true } },
@@ -89,6 +98,19 @@ describe.skipIf(!hasSshd)(
       });
       const save = (over: Record<string, unknown> = {}, by = finance) =>
         s.call(statementFeed.save, { ...settings(over), code: by.code() }, by.token);
+      /** The checker's decision (signed in afresh: the other's codes move the clock past its idle limit). */
+      const approve = async (id: number) => {
+        checker.token = await s.login(checker.username, checker.password, checker.code());
+        return s.call(approvalEndpoints.approve, { id, code: checker.code() }, checker.token);
+      };
+      /** A feed switched on or changed while on: asked by finance, approved by the checker. */
+      const saveApproved = async (over: Record<string, unknown> = {}) => {
+        const asked = await save(over);
+        expect(asked.errno, asked.errmsg).toBe(errno.approvalRequested);
+        const approved = await approve(asked.data.approvalId);
+        expect(approved.errno, approved.errmsg).toBe(0);
+        return approved;
+      };
 
       const feedRow = async () =>
         (await s.db.select().from(statementFeeds).where(eq(statementFeeds.accountId, bank.accountId)))[0]!;
@@ -135,7 +157,7 @@ describe.skipIf(!hasSshd)(
         ].join('\r\n');
       };
 
-      it('refuses without a Google code, for an operator, and keeps the key out of every answer', async () => {
+      it('refuses without a Google code or to an operator, asks a second finance user to switch a feed on or change it while on, and keeps the key out of every answer', async () => {
         const withoutCode = await s.call(
           statementFeed.save,
           { ...settings(), privateKey: sftp.clientKey },
@@ -174,21 +196,56 @@ describe.skipIf(!hasSshd)(
         expect((await save({ port: 70000, privateKey: sftp.clientKey })).errno).toBe(errno.invalid);
         expect((await save({ folder: '/srv/../etc', privateKey: sftp.clientKey })).errno).toBe(errno.invalid);
 
-        const saved = await save({ privateKey: sftp.clientKey });
+        // A feed switched on pays by itself: it is asked of a second person, not saved.
+        const asked = await save({ privateKey: sftp.clientKey });
+        expect(asked.errno, asked.errmsg).toBe(errno.approvalRequested);
+        let got = await s.call(statementFeed.get, { accountId: bank.accountId }, operator.token);
+        expect(got.data).toMatchObject({
+          feed: null,
+          pending: { approvalId: asked.data.approvalId, requestedBy: finance.username },
+        });
+        // While it waits, nothing but switching the feed off is taken; the requester never decides it.
+        expect((await save({ privateKey: sftp.clientKey })).errno).toBe(errno.approvalPending);
+        const own = await s.call(
+          approvalEndpoints.approve,
+          { id: asked.data.approvalId, code: finance.code() },
+          finance.token,
+        );
+        expect(own.errno).toBe(errno.sameUser);
+        const queue = await s.call(approvalEndpoints.list, {}, checker.token);
+        const request = queue.data.list.find((r: { id: number }) => r.id === asked.data.approvalId);
+        expect(request).toMatchObject({ action: 'statementFeed.save', label: expect.stringContaining('••') });
+        expect(JSON.stringify(request)).not.toContain('Sealed');
+        const saved = await approve(asked.data.approvalId);
         expect(saved.errno, saved.errmsg).toBe(0);
-        expect(saved.data).toMatchObject({ keySet: true, importAs: finance.username, enabled: true });
-        // Changing the pattern keeps the key.
+        got = await s.call(statementFeed.get, { accountId: bank.accountId }, operator.token);
+        expect(got.data.pending).toBeNull();
+        expect(got.data.feed).toMatchObject({ keySet: true, importAs: finance.username, enabled: true });
+
+        // Changing it while on is asked again; switched off, it is one person's, and so is a change while off.
         const changed = await save({ pattern: '*.STA' });
-        expect(changed.errno, changed.errmsg).toBe(0);
-        expect(changed.data.keySet).toBe(true);
-        const got = await s.call(statementFeed.get, { accountId: bank.accountId }, operator.token);
-        expect(got.data.feed).toMatchObject({ keySet: true, pattern: '*.STA', host: sftp.host });
+        expect(changed.errno).toBe(errno.approvalRequested);
+        expect((await save({ pattern: '*.STA', enabled: false })).errno).toBe(0);
+        const requests = await s.db.select().from(approvals).where(eq(approvals.refType, 'statementFeed'));
+        expect(requests.map((r) => r.status).sort()).toEqual(['approved', 'cancelled']);
+        expect((await save({ pattern: '*.STA', enabled: false, folder: '.' })).errno).toBe(0);
+        expect((await feedRow()).folder).toBe('.');
+        await saveApproved({ pattern: '*.STA' });
+        got = await s.call(statementFeed.get, { accountId: bank.accountId }, operator.token);
+        expect(got.data.feed).toMatchObject({
+          keySet: true,
+          pattern: '*.STA',
+          host: sftp.host,
+          enabled: true,
+        });
+        // Saved again as it is: nothing loosened, nothing asked.
+        expect((await save({ pattern: '*.STA' })).errno).toBe(0);
 
         const tested = await s.call(statementFeed.test, { accountId: bank.accountId }, finance.token);
         expect(tested.data).toEqual({ ok: true, error: null, files: [] });
 
         const body = sftp.clientKey.split('\n')[1]!;
-        for (const answer of [saved, changed, got, tested])
+        for (const answer of [asked, saved, changed, got, tested, queue])
           expect(JSON.stringify(answer)).not.toContain(body);
         const logged = await s.db
           .select()
@@ -289,7 +346,7 @@ describe.skipIf(!hasSshd)(
       it('refuses a server whose host key is not the pinned one, and alerts', async () => {
         const before = await alerts();
         const wrong = `SHA256:${Buffer.alloc(32, 7).toString('base64').replace(/=+$/, '')}`;
-        expect((await save({ hostKeyFingerprint: wrong })).errno).toBe(0);
+        await saveApproved({ hostKeyFingerprint: wrong });
         const tested = await s.call(statementFeed.test, { accountId: bank.accountId }, finance.token, {
           'accept-language': 'zh-CN',
         });
@@ -302,7 +359,7 @@ describe.skipIf(!hasSshd)(
         expect(row.consecutiveFailures).toBe(1);
         expect(row.lastError).toContain('not the pinned one');
         expect(await alerts()).toBe(before + 1);
-        expect((await save()).errno).toBe(0);
+        await saveApproved();
         expect(await poll()).toMatchObject({ ok: true });
       });
 
@@ -330,10 +387,10 @@ describe.skipIf(!hasSshd)(
         expect(row.lastPolledAt).not.toBeNull();
 
         // A port nobody listens on fails the same way.
-        expect((await save({ port: await freePort() })).errno).toBe(0);
+        await saveApproved({ port: await freePort() });
         expect(await poll()).toMatchObject({ ok: false });
         expect((await feedRow()).consecutiveFailures).toBe(1);
-        expect((await save()).errno).toBe(0);
+        await saveApproved();
       });
 
       it('the job polls due feeds once, whatever the number of workers, and not a disabled one', async () => {

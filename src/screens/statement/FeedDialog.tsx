@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { endpoints } from '../../../contract/index.ts';
+import { endpoints, errno } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime, thousands } from '../../lib/format.ts';
 import { confirm, toast } from '../../lib/notify.ts';
@@ -22,7 +22,8 @@ interface Props {
 /**
  * A receiving account's bank feed (docs/STATEMENTS.md "Bank feed (SFTP)"): its SFTP settings (the key
  * written, never shown), whether it reads, a test of the connection, and the files it took. Saving and
- * deleting ask the Google code: where the bank's word comes from is a money decision.
+ * deleting ask the Google code: where the bank's word comes from is a money decision, and a feed switched
+ * on or changed while on is sent to a second person (docs/SECURITY.md), which the dialog says.
  */
 export default function FeedDialog({ account, close }: Props) {
   const t = useT();
@@ -35,13 +36,15 @@ export default function FeedDialog({ account, close }: Props) {
     queryFn: () => api(statementFeed.files, { accountId: account.id, pageSize: 20 }),
   });
   const feed = current.data?.feed ?? null;
+  const pending = current.data?.pending ?? null;
   if (current.isPending) return null;
   return (
     <Modal title={t('statementFeed.title')} onClose={() => close()}>
       <FeedForm
-        key={feed?.updatedAt ?? 'new'}
+        key={`${feed?.updatedAt ?? 'new'} ${pending?.approvalId ?? ''}`}
         account={account}
         feed={feed}
+        pending={pending}
         close={close}
         onSaved={() => {
           void current.refetch();
@@ -79,9 +82,16 @@ export default function FeedDialog({ account, close }: Props) {
   );
 }
 
-type Feed = NonNullable<Awaited<ReturnType<typeof api<typeof statementFeed.get>>>['feed']>;
+type Current = Awaited<ReturnType<typeof api<typeof statementFeed.get>>>;
+type Feed = NonNullable<Current['feed']>;
 
-function FeedForm({ account, feed, close, onSaved }: Props & { feed: Feed | null; onSaved: () => void }) {
+function FeedForm({
+  account,
+  feed,
+  pending,
+  close,
+  onSaved,
+}: Props & { feed: Feed | null; pending: Current['pending']; onSaved: () => void }) {
   const t = useT();
   const formRef = useOpeningFocus();
   const form = useForm({
@@ -96,7 +106,8 @@ function FeedForm({ account, feed, close, onSaved }: Props & { feed: Feed | null
     code: '',
   });
   const { values, set, errors } = form;
-  const { unbound, call } = useCodeConfirmed(form);
+  // Sent to a second person: the dialog stays, saying what waits.
+  const { unbound, refusal, call } = useCodeConfirmed(form, [errno.approvalPending], onSaved);
   const [tested, setTested] = useState<string | null>(null);
 
   const onSubmit = (e: React.FormEvent) => {
@@ -175,6 +186,15 @@ function FeedForm({ account, feed, close, onSaved }: Props & { feed: Feed | null
               .join(' · ')
           : t('statementFeed.none')}
       </p>
+      {pending && (
+        <p className="notice" role="status">
+          {t('statementFeed.pending', {
+            id: pending.approvalId,
+            user: pending.requestedBy,
+            at: formatTime(pending.requestedAt),
+          })}
+        </p>
+      )}
       <Field
         label={t('statementFeed.host')}
         value={values.host}
@@ -243,11 +263,13 @@ function FeedForm({ account, feed, close, onSaved }: Props & { feed: Feed | null
         <input type="checkbox" checked={values.enabled} onChange={(e) => set('enabled', e.target.checked)} />
         {t('statementFeed.enabled')}
       </label>
-      {feed && (
+      {(feed || pending) && (
         <div className="form-actions">
-          <button type="button" className="button" onClick={onTest} disabled={form.busy}>
-            {t('statementFeed.test')}
-          </button>
+          {feed && (
+            <button type="button" className="button" onClick={onTest} disabled={form.busy}>
+              {t('statementFeed.test')}
+            </button>
+          )}
           <button type="button" className="button danger" onClick={onDelete} disabled={form.busy}>
             {t('statementFeed.delete')}
           </button>
@@ -256,6 +278,11 @@ function FeedForm({ account, feed, close, onSaved }: Props & { feed: Feed | null
       {tested && (
         <p className="notice" role="status">
           {tested}
+        </p>
+      )}
+      {refusal && (
+        <p className="notice" role="alert">
+          {refusal}
         </p>
       )}
       {unbound && <UnboundNotice close={() => close()} />}
