@@ -14,7 +14,7 @@
  * the line's account is `ready`: only a person closes it, by the slip's own rule. The lines of one call
  * are read and decided together (a few queries per batch, not per line).
  */
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { approval, type PayinStatus, payin, statementLine } from '../../../contract/machines.ts';
 import { accountCurrency, paysByItself } from '../../../contract/statementSource.ts';
@@ -60,7 +60,7 @@ interface UtrOrder {
   receivingAccountId: number | null;
 }
 
-type Outcome =
+export type Outcome =
   | { kind: 'pay'; orderId: number }
   | { kind: 'confirm'; orderId: number }
   | { kind: 'ready'; orderId: number | null; slipLineId: number | null }
@@ -91,6 +91,16 @@ export async function matchLines(
 ): Promise<MatchCounts> {
   const counts = noMatches();
   if (!lines.length) return counts;
+  const outcomes = await planMatches(tx, lines);
+  return applyMatches(deps, tx, lines, outcomes, userId);
+}
+
+/**
+ * What matching decides for each of `lines` (by line id), reading only: the orders and slip lines they
+ * pay, ready, propose or name, and the exceptions. Lines not saved yet may carry ids of their own
+ * (negative): `saveMatched` saves them in the state decided here.
+ */
+export async function planMatches(tx: Db, lines: readonly Line[]): Promise<Map<number, Outcome>> {
   const outcomes = new Map<number, Outcome>();
   // A line in another currency than its account's is kept and waits: it never pays or closes anything.
   const foreign = (l: Line) => l.currency !== null && l.currency !== accountCurrency;
@@ -119,22 +129,37 @@ export async function matchLines(
       payerUtr: payinOrders.payerUtr,
       receivingAccountId: payinOrders.receivingAccountId,
     };
-    const used = await tx.select(cols).from(payinOrders).where(inArray(payinOrders.utr, utrs));
-    for (const o of used) usedBy.set(o.utr!, o);
-    const claimed = await tx
+    // One look-up for both: the orders holding a UTR (any account, any state), and the open orders of the
+    // lines' accounts a payer named one on. The UTRs travel as one JSON parameter, not one each.
+    const list = sql`array(select jsonb_array_elements_text(${JSON.stringify(utrs)}::jsonb))`;
+    const found = await tx
       .select(cols)
       .from(payinOrders)
       .where(
-        and(
-          inArray(payinOrders.receivingAccountId, accounts),
-          sql`${payinOrders.status} in (${openSql})`,
-          sql`(${inArray(payinOrders.payerUtr, utrs)} or ${inArray(payinOrders.utr, utrs)})`,
+        or(
+          sql`${payinOrders.utr} = any(${list})`,
+          and(
+            sql`${payinOrders.payerUtr} = any(${list})`,
+            inArray(payinOrders.receivingAccountId, accounts),
+            sql`${payinOrders.status} in (${openSql})`,
+          ),
         ),
       )
       .orderBy(payinOrders.id);
+    const wanted = new Set(utrs);
+    const onAccounts = new Set(accounts);
+    const used = found.filter((o) => o.utr !== null && wanted.has(o.utr));
+    for (const o of used) usedBy.set(o.utr!, o);
+    const claimed = found.filter(
+      (o) =>
+        o.receivingAccountId !== null &&
+        onAccounts.has(o.receivingAccountId) &&
+        openStates.includes(o.status) &&
+        ((o.payerUtr !== null && wanted.has(o.payerUtr)) || (o.utr !== null && wanted.has(o.utr))),
+    );
     for (const o of claimed) {
       for (const u of new Set([o.utr, o.payerUtr])) {
-        if (u && utrs.includes(u)) byUtr.set(u, [...(byUtr.get(u) ?? []), o]);
+        if (u && wanted.has(u)) byUtr.set(u, [...(byUtr.get(u) ?? []), o]);
       }
     }
     const usedIds = used.map((o) => o.id);
@@ -260,6 +285,18 @@ export async function matchLines(
     }
   }
 
+  return outcomes;
+}
+
+/** Moves saved `lines` as `outcomes` decided (compare-and-set on each line's state); answers the counts. */
+async function applyMatches(
+  deps: Deps,
+  tx: Db,
+  lines: readonly Line[],
+  outcomes: ReadonlyMap<number, Outcome>,
+  userId: number,
+): Promise<MatchCounts> {
+  const counts = noMatches();
   // The payments first, all at once: each pays an order of its own, and no other outcome depends on them.
   const pays = lines.flatMap((line) => {
     const o = outcomes.get(line.id)!;
@@ -504,6 +541,32 @@ async function payWithLines(
   userId: number,
 ): Promise<void> {
   if (!pays.length) return;
+  await payOrders(deps, tx, pays, userId);
+  const now = deps.clock.now();
+  const json = JSON.stringify(pays.map((p) => ({ id: p.line.id, order_id: p.orderId })));
+  const matched = rowsOf(
+    await tx.execute(sql`
+      update statement_lines l set status = ${statementLine.to('match')!}, exception_kind = null,
+        candidate_payin_id = null, payin_id = v.order_id, resolved_by = null,
+        resolved_at = ${now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${json}::jsonb) as v(id bigint, order_id bigint)
+      where l.id = v.id and l.status in (${statesSql(statementLine.from('match'))})
+      returning l.id`),
+  );
+  if (matched.length < pays.length) throw new RetryTransaction();
+}
+
+/**
+ * Pays each order with its line's amount and UTR (a supplement whose source is a statement), all in one
+ * batch; an order that moved meanwhile, or a UTR taken meanwhile, restarts the transaction.
+ */
+async function payOrders(
+  deps: Deps,
+  tx: Db,
+  pays: readonly { line: Pick<Line, 'utr' | 'amount'>; orderId: number }[],
+  userId: number,
+): Promise<void> {
+  if (!pays.length) return;
   const now = deps.clock.now();
   const paid = await withUtrGuard(() =>
     transitionMany(
@@ -527,17 +590,65 @@ async function payWithLines(
       : Promise.reject(err),
   );
   if (paid.length < pays.length) throw new RetryTransaction();
-  const json = JSON.stringify(pays.map((p) => ({ id: p.line.id, order_id: p.orderId })));
-  const matched = rowsOf(
-    await tx.execute(sql`
-      update statement_lines l set status = ${statementLine.to('match')!}, exception_kind = null,
-        candidate_payin_id = null, payin_id = v.order_id, resolved_by = null,
-        resolved_at = ${now.toISOString()}::timestamptz
-      from jsonb_to_recordset(${json}::jsonb) as v(id bigint, order_id bigint)
-      where l.id = v.id and l.status in (${statesSql(statementLine.from('match'))})
-      returning l.id`),
-  );
-  if (matched.length < pays.length) throw new RetryTransaction();
+}
+
+/** The state a line not saved yet is saved in, as matching decided it. */
+export function savedState(
+  o: Outcome,
+  now: Date,
+): Pick<
+  Line,
+  'status' | 'exceptionKind' | 'payinId' | 'candidatePayinId' | 'candidateSlipLineId' | 'resolvedAt'
+> {
+  const none = { exceptionKind: null, payinId: null, candidatePayinId: null, candidateSlipLineId: null };
+  switch (o.kind) {
+    case 'pay':
+    case 'confirm':
+      return { ...none, status: statementLine.to('match')!, payinId: o.orderId, resolvedAt: now };
+    case 'ready':
+      return {
+        ...none,
+        status: statementLine.to('ready')!,
+        candidatePayinId: o.orderId,
+        candidateSlipLineId: o.slipLineId,
+        resolvedAt: null,
+      };
+    case 'propose':
+      return { ...none, status: statementLine.to('propose')!, candidatePayinId: o.orderId, resolvedAt: null };
+    case 'except':
+      return {
+        ...none,
+        status: statementLine.to('except')!,
+        exceptionKind: o.exception,
+        candidatePayinId: o.orderId,
+        resolvedAt: null,
+      };
+  }
+}
+
+/**
+ * After `lines` were saved in the states `savedState` gave them: pays the orders the paying ones prove
+ * (the lines saved matched to them already) and answers the counts.
+ */
+export async function settleSaved(
+  deps: Deps,
+  tx: Db,
+  lines: readonly Line[],
+  outcomes: ReadonlyMap<number, Outcome>,
+  userId: number,
+): Promise<MatchCounts> {
+  const counts = noMatches();
+  const pays: { line: Line; orderId: number }[] = [];
+  for (const line of lines) {
+    const o = outcomes.get(line.id)!;
+    if (o.kind === 'pay') pays.push({ line, orderId: o.orderId });
+    if (o.kind === 'pay' || o.kind === 'confirm') counts.matched++;
+    else if (o.kind === 'ready') counts.ready++;
+    else if (o.kind === 'propose') counts.proposed++;
+    else counts.exceptions++;
+  }
+  await payOrders(deps, tx, pays, userId);
+  return counts;
 }
 
 /** The order holding `utr`, or none; for a person's match (1032 when another order holds it). */

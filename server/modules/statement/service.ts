@@ -14,7 +14,7 @@ import { formatMinor } from '../../../contract/money.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import type { StatementSource } from '../../../contract/statementSource.ts';
-import { type Db, inTransaction, sqlState } from '../../db/index.ts';
+import { type Db, inTransaction, RetryTransaction, sqlState } from '../../db/index.ts';
 import { receivingAccounts, statementImports, statementLines, statementMappings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -22,7 +22,16 @@ import { type Lang, t } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { readParameter } from '../../lib/parameters.ts';
-import { type Line, type MatchCounts, matchLines, noMatches, openLine } from './matching.ts';
+import {
+  type Line,
+  type MatchCounts,
+  matchLines,
+  noMatches,
+  openLine,
+  planMatches,
+  savedState,
+  settleSaved,
+} from './matching.ts';
 import { readPacked, type Skipped, type StatementLine } from './parse.ts';
 import type { StatementFormat } from './read.ts';
 import type { Packed } from './workerPool.ts';
@@ -166,63 +175,127 @@ async function saveLines(
   importId: number,
   batch: readonly StatementLine[],
   now: Date,
+  states?: readonly SavedState[],
 ): Promise<Line[]> {
   const json = JSON.stringify(
-    batch.map((l) => ({
-      row: l.row,
-      day: l.date,
-      narration: l.narration,
-      reference: l.reference,
-      direction: l.direction,
-      amount: l.amount,
-      balance: l.balance,
-      utr: l.utr,
-      currency: l.currency,
-      dedupe_key: l.dedupeKey,
-    })),
+    batch.map((l, i) => {
+      const state = states?.[i];
+      return {
+        row: l.row,
+        day: l.date,
+        narration: l.narration,
+        reference: l.reference,
+        direction: l.direction,
+        amount: l.amount,
+        balance: l.balance,
+        utr: l.utr,
+        currency: l.currency,
+        dedupe_key: l.dedupeKey,
+        status: state?.status ?? 'new',
+        exception_kind: state?.exceptionKind ?? null,
+        payin_id: state?.payinId ?? null,
+        candidate_payin_id: state?.candidatePayinId ?? null,
+        candidate_slip_line_id: state?.candidateSlipLineId ?? null,
+        resolved_at: state?.resolvedAt ?? null,
+      };
+    }),
   );
   const rows = rowsOf<{ id: string | number; dedupe_key: string }>(
     await tx.execute(sql`
       insert into statement_lines (account_id, import_id, "row", day, narration, reference, direction, amount,
-        balance, utr, currency, dedupe_key, created_at)
+        balance, utr, currency, dedupe_key, status, exception_kind, payin_id, candidate_payin_id,
+        candidate_slip_line_id, resolved_at, created_at)
       select ${accountId}, ${importId}, x."row", x.day, x.narration, x.reference, x.direction, x.amount,
-        x.balance, x.utr, x.currency, x.dedupe_key, ${now.toISOString()}::timestamptz
+        x.balance, x.utr, x.currency, x.dedupe_key, x.status, x.exception_kind, x.payin_id,
+        x.candidate_payin_id, x.candidate_slip_line_id, x.resolved_at, ${now.toISOString()}::timestamptz
       from jsonb_to_recordset(${json}::jsonb) as x("row" int, day date, narration text, reference text,
-        direction text, amount bigint, balance bigint, utr text, currency text, dedupe_key text)
+        direction text, amount bigint, balance bigint, utr text, currency text, dedupe_key text, status text,
+        exception_kind text, payin_id bigint, candidate_payin_id bigint, candidate_slip_line_id int,
+        resolved_at timestamptz)
       on conflict (account_id, dedupe_key) do nothing
       returning id, dedupe_key`),
   );
-  const byKey = new Map<string, StatementLine>();
-  for (const l of batch) if (!byKey.has(l.dedupeKey)) byKey.set(l.dedupeKey, l);
-  return rows.map((r) => {
-    const l = byKey.get(r.dedupe_key)!;
-    return {
-      id: Number(r.id),
-      accountId,
-      importId,
-      row: l.row,
-      day: l.date,
-      narration: l.narration,
-      reference: l.reference,
-      direction: l.direction,
-      amount: l.amount,
-      balance: l.balance,
-      utr: l.utr,
-      currency: l.currency,
-      dedupeKey: l.dedupeKey,
-      status: 'new',
-      exceptionKind: null,
-      payinId: null,
-      candidatePayinId: null,
-      slipLineId: null,
-      candidateSlipLineId: null,
-      approvalId: null,
-      reason: null,
-      resolvedBy: null,
-      resolvedAt: null,
-      createdAt: now,
-    };
+  const byKey = new Map<string, number>();
+  batch.forEach((l, i) => {
+    if (!byKey.has(l.dedupeKey)) byKey.set(l.dedupeKey, i);
   });
+  return rows.map((r) => {
+    const i = byKey.get(r.dedupe_key)!;
+    return { ...lineOf(batch[i]!, Number(r.id), accountId, importId, now), ...states?.[i] };
+  });
+}
+
+type SavedState = ReturnType<typeof savedState>;
+
+/** A statement's line as a line of `importId`, new, by the id it has (or will have). */
+function lineOf(l: StatementLine, id: number, accountId: number, importId: number, now: Date): Line {
+  return {
+    id,
+    accountId,
+    importId,
+    row: l.row,
+    day: l.date,
+    narration: l.narration,
+    reference: l.reference,
+    direction: l.direction,
+    amount: l.amount,
+    balance: l.balance,
+    utr: l.utr,
+    currency: l.currency,
+    dedupeKey: l.dedupeKey,
+    status: 'new',
+    exceptionKind: null,
+    payinId: null,
+    candidatePayinId: null,
+    slipLineId: null,
+    candidateSlipLineId: null,
+    approvalId: null,
+    reason: null,
+    resolvedBy: null,
+    resolvedAt: null,
+    createdAt: now,
+  };
+}
+
+/**
+ * Saves the batch's lines not kept yet in the states matching gives them, and pays the orders the bank's
+ * feed proves. Matching reads before anything is written, so each line is written once (one insert, and
+ * for a paying batch one update of its orders) instead of inserted new and then moved. A line another
+ * import saved meanwhile, or an order or UTR taken meanwhile, restarts the transaction, which then sees it.
+ */
+async function saveMatched(
+  deps: Deps,
+  tx: Db,
+  accountId: number,
+  importId: number,
+  batch: readonly StatementLine[],
+  userId: number,
+): Promise<{ saved: number; counts: MatchCounts }> {
+  const now = deps.clock.now();
+  const kept = await savedKeys(
+    tx,
+    accountId,
+    batch.map((l) => l.dedupeKey),
+  );
+  const fresh = batch.filter((l) => {
+    if (kept.has(l.dedupeKey)) return false;
+    kept.add(l.dedupeKey);
+    return true;
+  });
+  if (!fresh.length) return { saved: 0, counts: noMatches() };
+  // Not saved yet: while matching decides, each line goes by an id of its own below zero.
+  const unsaved = fresh.map((l, i) => lineOf(l, -(i + 1), accountId, importId, now));
+  const outcomes = await planMatches(tx, unsaved);
+  const saved = await saveLines(
+    tx,
+    accountId,
+    importId,
+    fresh,
+    now,
+    unsaved.map((l) => savedState(outcomes.get(l.id)!, now)),
+  );
+  if (saved.length < fresh.length) throw new RetryTransaction();
+  return { saved: saved.length, counts: await settleSaved(deps, tx, unsaved, outcomes, userId) };
 }
 
 /** What the ready credits of an import would pay when posted: their count and sum. */
@@ -393,9 +466,13 @@ export async function importStatement(
   try {
     for await (const batch of lines.batches(importBatch)) {
       const got = await inTransaction(db, async (tx) => {
-        const saved = await saveLines(tx, account.id, importId, batch, deps.clock.now());
-        const matched = autoMatch ? await matchLines(deps, tx, saved, userId) : noMatches();
-        const step = { new: saved.length, duplicates: batch.length - saved.length, ...matched };
+        const { saved, counts: matched } = autoMatch
+          ? await saveMatched(deps, tx, account.id, importId, batch, userId)
+          : {
+              saved: (await saveLines(tx, account.id, importId, batch, deps.clock.now())).length,
+              counts: noMatches(),
+            };
+        const step = { new: saved, duplicates: batch.length - saved, ...matched };
         await tx
           .update(statementImports)
           .set({
