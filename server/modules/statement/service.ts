@@ -14,7 +14,7 @@ import { formatMinor } from '../../../contract/money.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import type { StatementSource } from '../../../contract/statementSource.ts';
-import { type Db, inTransaction, RetryTransaction, sqlState } from '../../db/index.ts';
+import { type Database, type Db, inTransaction, RetryTransaction, sqlState } from '../../db/index.ts';
 import { receivingAccounts, statementImports, statementLines, statementMappings } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -36,8 +36,15 @@ import { readPacked, type Skipped, type StatementLine } from './parse.ts';
 import type { StatementFormat } from './read.ts';
 import type { Packed } from './workerPool.ts';
 
-/** Lines written and matched per transaction. */
+/** Lines matched again per transaction (a rematch). */
 export const importBatch = 1000;
+/**
+ * Lines an import writes and matches per transaction. On PostgreSQL 2,000: each of a batch's thirty-odd
+ * statements costs a round trip, a plan and its triggers' setup whatever its size. On PGlite 500 (as the
+ * statement worker packs them): it runs each statement on the server's own thread, and a longer one holds
+ * every other request longer (docs/PERFORMANCE.md, import without freezing).
+ */
+const importBatchOf = (engine: Database['engine']) => (engine === 'postgres' ? 2000 : 500);
 /** Per-row errors answered at most (a file of wrong columns may have one per line). */
 const maxRowErrors = 1000;
 const previewLines = 100;
@@ -464,7 +471,7 @@ export async function importStatement(
   // Auto-matching off (the `statement_auto_match` parameter): lines are saved, matched later by a rematch.
   const autoMatch = await readParameter(db, 'statement_auto_match');
   try {
-    for await (const batch of lines.batches(importBatch)) {
+    for await (const batch of lines.batches(importBatchOf(deps.database.engine))) {
       const got = await inTransaction(db, async (tx) => {
         const { saved, counts: matched } = autoMatch
           ? await saveMatched(deps, tx, account.id, importId, batch, userId)

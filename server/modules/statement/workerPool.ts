@@ -146,15 +146,19 @@ export class Packed<T> {
     return out;
   }
 
-  /** Every item, `size` at a time (at most the packing's batch), a turn of the event loop after each. */
+  /** Every item, `size` at a time (across the packing's batches), a turn of the event loop after each. */
   async *batches(size = batchSize): AsyncGenerator<T[]> {
+    let out: T[] = [];
     for (let b = 0; b < this.spans.length; b++) {
-      const items = this.batch(b);
-      for (let i = 0; i < items.length; i += size) {
-        yield items.slice(i, i + size);
+      for (const item of this.batch(b)) {
+        out.push(item);
+        if (out.length < size) continue;
+        yield out;
+        out = [];
         await nextTurn();
       }
     }
+    if (out.length) yield out;
   }
 
   /** The whole list (tests, and what only a whole list answers), a batch per turn. */
