@@ -1491,9 +1491,7 @@ export const statementLines = pgTable(
     /** The orders open credit lines name already (matching gives no second line the same order). */
     index('statement_lines_candidate_idx')
       .on(t.accountId, t.candidatePayinId)
-      .where(
-        sql`${t.status} in (${statesSql(['ready', 'proposed'])}) and ${t.candidatePayinId} is not null`,
-      ),
+      .where(sql`${t.status} in (${statesSql(['ready', 'proposed'])}) and ${t.candidatePayinId} is not null`),
     check('statement_lines_status', sql`${t.status} in (${statesSql(statementLine.states)})`),
     check('statement_lines_direction', sql`${t.direction} in ('credit','debit')`),
     check('statement_lines_amount', sql`${t.amount} > 0`),
