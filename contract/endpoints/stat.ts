@@ -90,9 +90,10 @@ const accountFigures = {
 /**
  * What the account's statements say of the day (by account only; null by channel, or when all is well):
  * `missing`, orders were paid into it and no statement line of that day is kept (not imported yet, or
- * lost).
+ * lost); `gap`, the day's running balance does not run on from the account's previous day with lines, or
+ * breaks within the day (lines between two imports, or of the day, are missing).
  */
-export const statementCoverage = z.enum(['missing']);
+export const statementCoverage = z.enum(['missing', 'gap']);
 
 export const accountRow = z.object({
   day: z.string(),

@@ -13,7 +13,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import { inTransaction } from '../../db/index.ts';
-import { type payinOrders, statementImports, statementLines } from '../../db/schema.ts';
+import { type payinOrders, statementBalanceEnds, statementImports, statementLines } from '../../db/schema.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { transition } from '../payin/state.ts';
 import { accountNo, type BankSetup, bankPayin, bankSetup } from '../receiving/testkit.ts';
@@ -421,6 +421,43 @@ describe.each(engines)('reconciliation on %s', (engine) => {
     expect(
       (await s.call(balance, { view: 'd0', from: '2026-03-10', to: '2026-03-11' }, finance.token)).errno,
     ).toBe(0);
+  });
+
+  it('a day whose opening does not follow the previous day, or whose balance breaks within the day, is a gap', async () => {
+    const c = await bankSetup(s);
+    const importC = await importInto(c.accountId);
+    // 10 March: 1,000.00 then 500.00 in, closing 11,500.00 (written newest first: the chain is read, not the order).
+    await line(importC, c.accountId, '2026-03-10', 50_000, { balance: 1_150_000 });
+    await line(importC, c.accountId, '2026-03-10', 100_000, { balance: 1_100_000 });
+    // 11 March opens at 12,000.00: 500.00 came in between that no line kept.
+    await line(importC, c.accountId, '2026-03-11', 30_000, { balance: 1_230_000 });
+    const gapped = await ok({ accountId: c.accountId });
+    expect(gapped.list.map((r) => [r.day, r.statement])).toEqual([
+      ['2026-03-11', 'gap'],
+      ['2026-03-10', null],
+    ]);
+    // The missing line arrives (another import, another download): the chain holds.
+    await line(await importInto(c.accountId), c.accountId, '2026-03-11', 50_000, { balance: 1_200_000 });
+    expect((await ok({ accountId: c.accountId })).list.map((r) => r.statement)).toEqual([null, null]);
+    // A debit of the 11th whose balance does not run on from the day's others: lines of the day are missing.
+    await line(importC, c.accountId, '2026-03-11', 20_000, { direction: 'debit', balance: 1_000_000 });
+    expect((await ok({ accountId: c.accountId })).list.map((r) => r.statement)).toEqual(['gap', null]);
+    // The loose ends are what the lines' own balances say, whatever wrote them.
+    const ends = await s.db
+      .select()
+      .from(statementBalanceEnds)
+      .where(eq(statementBalanceEnds.accountId, c.accountId))
+      .orderBy(statementBalanceEnds.day, statementBalanceEnds.balance);
+    expect(ends.map((e) => [e.day, e.balance, e.n])).toEqual(
+      [
+        ['2026-03-10', 1_000_000, -1],
+        ['2026-03-10', 1_150_000, 1],
+        ['2026-03-11', 1_020_000, -1],
+        ['2026-03-11', 1_000_000, 1],
+        ['2026-03-11', 1_150_000, -1],
+        ['2026-03-11', 1_230_000, 1],
+      ].sort((x, y) => (x[0] === y[0] ? Number(x[1]) - Number(y[1]) : x[0]! < y[0]! ? -1 : 1)),
+    );
   });
 
   it('a day paid into an account with no statement line is missing; a line of that day, any, covers it', async () => {

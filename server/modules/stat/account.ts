@@ -109,13 +109,25 @@ function figuresOf(r: Figures) {
 
 /**
  * `missing` when orders were paid into the account that day and no statement line of the day is kept;
- * else null (contract `statementCoverage`). One index probe a row (statement lines by account and day), for
- * a page's rows only. A balance gap between two days was tried here as a chain over the day's lines and
- * cost 30 ms a row at 1 M orders (bench/reconciliation.ts): it is left for a rollup kept at import.
+ * `gap` when the day's running balance has more loose ends than its opening and closing (lines of the day
+ * are missing), or its opening is not the closing of the account's previous day with lines (lines between
+ * two imports are missing); else null (contract `statementCoverage`). Read from the balance's loose ends
+ * kept as lines are saved (schema.ts `statementBalanceEnds`): a few index probes a row, for a page's rows
+ * only. Days whose lines carry no balance are not judged.
  */
 const coverageOf = (account: SQL, day: SQL, paidCount: SQL) => sql`(
-  case when ${paidCount} > 0 and not exists (
-    select 1 from statement_lines l where l.account_id = ${account} and l.day = ${day}) then 'missing' end)`;
+  select case
+    when ${paidCount} > 0 and not exists (
+      select 1 from statement_lines l where l.account_id = ${account} and l.day = ${day}) then 'missing'
+    when e.ends > 2 then 'gap'
+    when e.ends = 2 and p.ends = 2 and e.opening <> p.closing then 'gap'
+  end
+  from (select coalesce(sum(abs(x.n)), 0) as ends, max(x.balance) filter (where x.n < 0) as opening
+        from statement_balance_ends x where x.account_id = ${account} and x.day = ${day}) e,
+       (select coalesce(sum(abs(x.n)), 0) as ends, max(x.balance) filter (where x.n > 0) as closing
+        from statement_balance_ends x
+        where x.account_id = ${account} and x.day = (
+          select max(l.day) from statement_lines l where l.account_id = ${account} and l.day < ${day})) p)`;
 
 /** One page of rows, newest day first, then by account (or channel) and currency, and the period's row count. */
 export async function accountPage(db: Db, f: AccountFilters, after: AccountKey | null, pageSize: number) {
@@ -127,7 +139,7 @@ export async function accountPage(db: Db, f: AccountFilters, after: AccountKey |
       bank_name: string | null;
       account_number: string | null;
       channel_name: string | null;
-      statement: 'missing' | null;
+      statement: 'missing' | 'gap' | null;
     }
   >(
     await db.execute(sql`

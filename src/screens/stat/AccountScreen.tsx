@@ -49,13 +49,13 @@ function Difference({ amount }: { amount: string }) {
   );
 }
 
-/** A day's statement coverage: nothing when the statements cover it, else that it is missing, in words. */
+/** A day's statement coverage: nothing when the statements cover it, else what is missing, in words. */
 function Coverage({ value }: { value: Row['statement'] }) {
   const t = useT();
   if (value === null) return <span className="muted">—</span>;
   return (
     <span title={t(`reconciliation.coverage.${value}Hint`)}>
-      <Badge tone="bad">{t(`reconciliation.coverage.${value}`)}</Badge>
+      <Badge tone={value === 'missing' ? 'bad' : 'warn'}>{t(`reconciliation.coverage.${value}`)}</Badge>
     </span>
   );
 }
