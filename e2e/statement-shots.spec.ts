@@ -80,8 +80,10 @@ test('statement import preview, exception queue, reconciliation', async ({ brows
         difference: (Number(figures.difference) + 500).toFixed(2),
       });
     }
-    // And no statement line kept for it: the row says the statement is missing.
+    // And no statement line kept for it: the row says the statement is missing; the next row's balance
+    // does not follow its previous day's (a gap between two imports).
     answer.data.list[0].statement = 'missing';
+    if (answer.data.list[1]) answer.data.list[1].statement = 'gap';
     await route.fulfill({ json: answer });
   });
   await page.setViewportSize({ width: 1280, height: 900 });
