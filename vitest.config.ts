@@ -15,6 +15,8 @@ export default defineConfig({
       'playwright-report/**',
     ],
     environment: 'node',
+    // One migrated database of each engine, copied for every test (server/test/template.ts).
+    globalSetup: ['server/test/template.ts'],
     globals: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -160,6 +160,8 @@ export async function openDatabase(opts: {
   warn?: (msg: string, err?: unknown) => void;
   /** A streaming replica of `url` for the routed reads (`Database.replica`); PostgreSQL only. */
   replicaUrl?: string;
+  /** PGlite in memory: a dumped data directory to start from (tests: one migrated database copied). */
+  loadDataDir?: Blob;
 }): Promise<Database> {
   const warn = opts.warn ?? (() => {});
   if (opts.url) {
@@ -171,7 +173,11 @@ export async function openDatabase(opts: {
     mkdirSync(opts.dataDir, { recursive: true });
     dataDir = `${opts.dataDir}/pgdata`;
   }
-  const client = await PGlite.create({ dataDir, extensions: pgliteExtensions });
+  const client = await PGlite.create({
+    dataDir,
+    extensions: pgliteExtensions,
+    ...(opts.loadDataDir && !dataDir ? { loadDataDir: opts.loadDataDir } : {}),
+  });
   // Without the schema: nothing uses drizzle's relational queries, and with it every transaction builds
   // a query builder per table (a few percent of a pay-in creation's server time).
   const db = drizzlePglite(client) as unknown as Db;

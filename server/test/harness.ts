@@ -26,6 +26,7 @@ import { codeAt, newTotpSecret } from '../modules/auth/totp.ts';
 import { createMerchant, type NewMerchant } from '../modules/merchant/service.ts';
 import { gatewayRoutes, routes } from '../routes.ts';
 import { freshPostgresUrl, hasPostgres } from './pg.ts';
+import { pgliteTemplateData } from './template.ts';
 
 export type EngineName = 'pglite' | 'postgres';
 
@@ -59,6 +60,7 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
   const fresh = engine === 'postgres' && !opts.database ? await freshPostgresUrl() : undefined;
   const database: Database = await openDatabase({
     url: opts.database?.url ?? fresh?.url,
+    loadDataDir: pgliteTemplateData(),
     replicaUrl: opts.database?.replicaUrl,
     poolSize: 25,
   });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { postgresTemplate } from './template.ts';
 
 /**
  * PostgreSQL for integration tests. `.ci/run` sets TEST_DATABASE_URL (a server answering on
@@ -41,8 +42,12 @@ async function withAdmin<T>(run: (client: pg.Client) => Promise<T>): Promise<T> 
 export async function freshPostgresUrl(): Promise<FreshPostgres> {
   const base = adminUrl();
   const name = `t_${Date.now().toString(36)}_${randomBytes(5).toString('hex')}`;
-  // The name is made of [a-z0-9_] only, so quoting it is enough.
-  await withAdmin((client) => client.query(`CREATE DATABASE "${name}"`));
+  // The name is made of [a-z0-9_] only, so quoting it is enough. Copied from the migrated template when
+  // the global setup made one (server/test/template.ts).
+  const template = postgresTemplate();
+  await withAdmin((client) =>
+    client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`),
+  );
   const url = new URL(base);
   url.pathname = `/${name}`;
   let dropped = false;
