@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { type APIResponse, expect, type Page, request, test } from '@playwright/test';
 import { adminApi } from './orders-support.ts';
-import { type Api, adminPassword, baseURL, watchConsole } from './support.ts';
+import { type Api, adminPassword, baseURL, cursorOnOnlyRow, watchConsole } from './support.ts';
 
 // The platform screens on the demo workspace, by keyboard: a merchant created and its secrets shown
 // once, frozen and unfrozen; the dashboard's figures and queue links; the simulated users' keys.
@@ -215,7 +215,7 @@ test('merchant: created by keyboard, its code and secrets shown once', async () 
   await page.goto(`/merchant?q=${made.code}`);
   const grid = page.getByRole('grid', { name: 'Merchants' });
   await expect(grid.getByRole('row')).toHaveCount(2);
-  await page.keyboard.press('j');
+  await cursorOnOnlyRow(page, grid);
   await page.keyboard.press('Enter');
   const drawer = page.getByRole('dialog', { name: new RegExp(`^${made.code} · `) });
   await expect(drawer.getByText(`${made.apiSecret.slice(0, 8)}…${made.apiSecret.slice(-4)}`)).toBeVisible();

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { type APIRequestContext, expect, type Page, request } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, type Page, request } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { canonicalString } from '../contract/gateway.ts';
 
@@ -196,4 +196,15 @@ export async function gatewayPayin(
   const json = (await res.json()) as { errmsg: string; data: { orderNo: string; payUrl: string } };
   expect(res.status, json.errmsg).toBe(201);
   return json.data;
+}
+
+/**
+ * Puts the list's cursor on its only row with `j`, pressing again until the list has taken the key: on a
+ * busy machine the rows can show before the list listens, and the first key is lost.
+ */
+export async function cursorOnOnlyRow(page: Page, grid: Locator): Promise<void> {
+  await expect(async () => {
+    await page.keyboard.press('j');
+    await expect(grid.locator('tr.dt-row[data-index="0"]')).toHaveClass(/\bfocused\b/, { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
 }

@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs, in order, stopping at the first failure:
-//   typecheck, lint, unit + server integration (vitest), console build (vite), e2e (Playwright).
+//   typecheck, lint, console build (vite), then unit + server integration (vitest) and e2e (Playwright)
+//   side by side: the browser suite spends nearly half its time waiting (a Google code is good for one
+//   action a 30-second step), so on two cores it costs the unit tests little; its output is kept and
+//   printed when it ends, after vitest's.
 // SKIP_E2E=1 skips the Playwright stage. Stage keys as arguments run only those stages
 // (`npm test -- unit e2e`); CI passes none and runs all. TEST_DATABASE_URL (set by .ci/run) turns on the
 // PostgreSQL variants of the integration tests (see server/test/pg.ts).
@@ -8,7 +11,7 @@
 // summing vitest's and Playwright's counts; a failed stage that counted no failed test (typecheck,
 // lint, build, a crash, a server that would not start) counts as one failure there.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,8 +25,9 @@ const bin = (path) => join(root, 'node_modules', path);
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const timings = [];
-let current = null;
+const running = new Set();
 let interrupted = null;
+const startedAt = Date.now();
 
 function fmt(ms) {
   return ms < 60_000
@@ -35,17 +39,19 @@ function header(title) {
   console.log(`\n========== ${title} ==========`);
 }
 
-function run(command, args, env = {}) {
+/** Runs a command; with `logFile` its output goes there instead of the terminal. */
+function run(command, args, env = {}, logFile = null) {
   return new Promise((resolvePromise) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-    current = child;
+    const stdio = logFile ? ['ignore', openSync(logFile, 'w'), openSync(logFile, 'a')] : 'inherit';
+    const child = spawn(command, args, { cwd: root, stdio, env: { ...process.env, ...env } });
+    running.add(child);
     child.on('error', (error) => {
       console.error(`could not run ${command}: ${error.message}`);
-      current = null;
+      running.delete(child);
       resolvePromise(127);
     });
     child.on('exit', (code, signal) => {
-      current = null;
+      running.delete(child);
       resolvePromise(code ?? (signal ? 128 : 1));
     });
   });
@@ -92,35 +98,47 @@ function freePort(preferred) {
   return tryPort(preferred).then((port) => port ?? tryPort(0));
 }
 
+// A stage with `alongside` starts with the stage before it and runs beside it (its output kept in a file).
 const stages = [
   { key: 'typecheck', name: 'typecheck', run: () => run('npm', ['run', '--silent', 'typecheck']) },
   { key: 'lint', name: 'lint', run: () => run('npm', ['run', '--silent', 'lint']) },
+  { key: 'build', name: 'build (vite)', run: () => run('npm', ['run', '--silent', 'build']) },
   {
     key: 'unit',
     name: 'unit + integration (vitest)',
-    run: () =>
-      run(process.execPath, [
-        bin('vitest/vitest.mjs'),
-        'run',
-        '--reporter=default',
-        '--reporter=json',
-        `--outputFile.json=${vitestJson}`,
-      ]),
+    run: (logFile) =>
+      run(
+        process.execPath,
+        [
+          bin('vitest/vitest.mjs'),
+          'run',
+          '--reporter=default',
+          '--reporter=json',
+          `--outputFile.json=${vitestJson}`,
+        ],
+        {},
+        logFile,
+      ),
     counts: vitestCounts,
   },
-  { key: 'build', name: 'build (vite)', run: () => run('npm', ['run', '--silent', 'build']) },
   {
     key: 'e2e',
     name: 'e2e (playwright)',
+    alongside: true,
     skip: process.env.SKIP_E2E === '1' ? 'SKIP_E2E=1' : null,
-    run: async () => {
+    run: async (logFile) => {
       const env = { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
       if (!process.env.E2E_PORT) {
         const port = await freePort(8181);
         if (port !== 8181) console.log(`port 8181 is taken: the e2e server uses ${port}`);
         env.E2E_PORT = String(port);
       }
-      return run(process.execPath, [bin('@playwright/test/cli.js'), 'test', '--reporter=list,json'], env);
+      return run(
+        process.execPath,
+        [bin('@playwright/test/cli.js'), 'test', '--reporter=list,json'],
+        env,
+        logFile,
+      );
     },
     counts: playwrightCounts,
   },
@@ -129,8 +147,8 @@ const stages = [
 function finish(code, failedStage) {
   header('summary');
   for (const t of timings) console.log(`${t.name.padEnd(30)} ${t.status.padEnd(8)} ${t.time}`);
-  const total = timings.reduce((sum, t) => sum + (t.ms ?? 0), 0);
-  console.log(`${'total'.padEnd(30)} ${''.padEnd(8)} ${fmt(total)}`);
+  // Wall time: the stages side by side overlap.
+  console.log(`${'total'.padEnd(30)} ${''.padEnd(8)} ${fmt(Date.now() - startedAt)}`);
   if (failedStage) console.log(`FAILED at stage: ${failedStage}`);
   else console.log('all stages passed');
   rmSync(tmp, { recursive: true, force: true });
@@ -142,7 +160,7 @@ function finish(code, failedStage) {
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {
     interrupted = signal;
-    if (current) current.kill(signal);
+    if (running.size) for (const child of running) child.kill(signal);
     else finish(130, `interrupted by ${signal}`);
   });
 }
@@ -159,16 +177,19 @@ for (const stage of stages) {
   if (only.length && !only.includes(stage.key)) stage.skip = 'not asked for';
 }
 
-for (const stage of stages) {
-  if (stage.skip) {
-    header(`${stage.name}: skipped (${stage.skip})`);
-    timings.push({ name: stage.name, status: 'skipped', time: '-' });
-    continue;
-  }
-  header(stage.name);
+/** Runs `stage` (into `logFile` when given) and answers what it did. */
+async function runStage(stage, logFile = null) {
   const started = Date.now();
-  const code = await stage.run();
-  const ms = Date.now() - started;
+  const code = await stage.run(logFile);
+  return { stage, code, ms: Date.now() - started, logFile };
+}
+
+/** Counts and reports a finished stage; stops the run when it failed. */
+function settle({ stage, code, ms, logFile }) {
+  if (logFile) {
+    header(`${stage.name} (it ran alongside)`);
+    process.stdout.write(readFileSync(logFile, 'utf8'));
+  }
   const counts = stage.counts?.();
   if (counts) {
     totals.passed += counts.passed;
@@ -181,9 +202,28 @@ for (const stage of stages) {
     ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped)`
     : '';
   console.log(`---------- ${stage.name}: ${ok ? 'ok' : `FAILED (exit ${code})`} in ${fmt(ms)}${countText}`);
-  if (!ok) {
-    if (!counts || counts.failed === 0) totals.failed += 1;
-    finish(code || 1, interrupted ? `${stage.name} (interrupted by ${interrupted})` : stage.name);
+  if (!ok && (!counts || counts.failed === 0)) totals.failed += 1;
+  return ok;
+}
+
+for (let i = 0; i < stages.length; i++) {
+  const stage = stages[i];
+  if (stage.skip) {
+    header(`${stage.name}: skipped (${stage.skip})`);
+    timings.push({ name: stage.name, status: 'skipped', time: '-' });
+    continue;
+  }
+  header(stage.name);
+  const beside = stages[i + 1]?.alongside && !stages[i + 1].skip ? stages[++i] : null;
+  if (beside) console.log(`(${beside.name} runs alongside; its output follows when it ends)`);
+  const done = await Promise.all([
+    runStage(stage),
+    ...(beside ? [runStage(beside, join(tmp, `${beside.key}.log`))] : []),
+  ]);
+  const failed = done.filter((d) => !settle(d));
+  if (failed.length) {
+    const names = failed.map((d) => d.stage.name).join(', ');
+    finish(failed[0].code || 1, interrupted ? `${names} (interrupted by ${interrupted})` : names);
   }
 }
 finish(0, null);
