@@ -9,50 +9,12 @@ import { mkdirSync } from 'node:fs';
 import { type Browser, expect, type Page, request, test } from '@playwright/test';
 import { formatMinor } from '../contract/money.ts';
 import { parameterDefs } from '../contract/parameters.ts';
-import en from '../locales/en.json' with { type: 'json' };
-import zh from '../locales/zh_CN.json' with { type: 'json' };
-import { adminApi, nextCode, type Operator, signIn } from './orders-support.ts';
-import { setLanguage, widths } from './shots.ts';
-import { Api, baseURL, watchConsole } from './support.ts';
+import { adminApi, nextCode, type Operator, roleUser, signIn } from './orders-support.ts';
+import { type Lang, setLanguage, tr, widths } from './shots.ts';
+import { digits } from './statement-support.ts';
+import { type Api, baseURL, watchConsole } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
-
-type Lang = 'en' | 'zh_CN';
-
-/** A locale string as the console writes it (`{{name}}` filled in). */
-function tr(lang: Lang, key: string, params: Record<string, string | number> = {}): string {
-  let node: unknown = lang === 'en' ? en : zh;
-  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
-  if (typeof node !== 'string') throw new Error(`no string ${key}`);
-  return node.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''));
-}
-
-/** A platform user holding the built-in role whose permissions `fits` picks, with a bound Google key. */
-async function roleUser(admin: Api, prefix: string, fits: (perms: string[]) => boolean): Promise<Operator> {
-  const roles = await admin.ok<{ list: { id: number; perms: string[] }[] }>('GET', '/role/list', {
-    pageSize: '100',
-  });
-  const role = roles.list.find((r) => !r.perms.includes('*') && fits(r.perms));
-  if (!role) throw new Error(`no built-in role for ${prefix}`);
-  const user = { username: `${prefix}_${Date.now().toString(36)}`, password: 'E2ePassw0rd!' };
-  await admin.ok('POST', '/admin/create', { ...user, nickname: prefix, roleIds: [role.id] });
-  const own = await Api.create();
-  await own.signIn(user.username, user.password);
-  const info = await own.ok<{ secret: string }>('GET', '/auth/google/bindInfo');
-  await own.ok('POST', '/v1/auth/google/bind', {
-    secret: info.secret,
-    code: await nextCode(info.secret),
-    password: user.password,
-  });
-  await own.dispose();
-  return { ...user, secret: info.secret };
-}
-
-const digits = (n: number) =>
-  Array.from(
-    { length: n },
-    (_, i) => (i === 0 ? 1 : 0) + Math.floor(Math.random() * (i === 0 ? 9 : 10)),
-  ).join('');
 
 interface Workspace {
   accountId: number;

@@ -157,15 +157,22 @@ async function callAs(
 
 type Call = <T>(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>) => Promise<T>;
 
-/** Creates, through `call` (its creator's session), a user with the creator's all-permissions role and a bound Google key. */
-async function operatorOf(call: Call, prefix: string): Promise<Operator> {
+/**
+ * Creates, through `call` (its creator's session), a user holding the first role the creator sees whose
+ * permissions `fits` picks (by default the all-permissions role), with a bound Google key.
+ */
+async function operatorOf(
+  call: Call,
+  prefix: string,
+  fits: (perms: string[]) => boolean = (perms) => perms.includes('*'),
+): Promise<Operator> {
   const user = { username: `${prefix}_${Date.now().toString(36)}`, password: 'E2ePassw0rd!' };
   const roles = await call<{ list: { id: number; perms: string[] }[] }>('GET', '/role/list', {
     pageSize: '100',
   });
-  const all = roles.list.find((r) => r.perms.includes('*'));
-  if (!all) throw new Error('the creator sees no role with *');
-  await call('POST', '/admin/create', { ...user, nickname: prefix, roleIds: [all.id] });
+  const role = roles.list.find((r) => fits(r.perms));
+  if (!role) throw new Error(`the creator sees no role for ${prefix}`);
+  await call('POST', '/admin/create', { ...user, nickname: prefix, roleIds: [role.id] });
   const own = await Api.create();
   await own.signIn(user.username, user.password);
   const info = await own.ok<{ secret: string }>('GET', '/auth/google/bindInfo');
@@ -180,6 +187,14 @@ async function operatorOf(call: Call, prefix: string): Promise<Operator> {
 
 /** A platform operator with every permission and a bound Google key, created by the admin. */
 export const platformOperator = (admin: Api) => operatorOf((m, p, b) => admin.ok(m, p, b), 'e2e_ops');
+
+/** A platform user holding the built-in role (not `*`) whose permissions `fits` picks, with a bound Google key. */
+export const roleUser = (admin: Api, prefix: string, fits: (perms: string[]) => boolean) =>
+  operatorOf(
+    (m, p, b) => admin.ok(m, p, b),
+    prefix,
+    (perms) => !perms.includes('*') && fits(perms),
+  );
 
 /**
  * A user of the demo merchant M10001 with the owner's role and a bound Google key (payouts need the

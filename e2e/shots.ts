@@ -1,13 +1,26 @@
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import en from '../locales/en.json' with { type: 'json' };
+import zh from '../locales/zh_CN.json' with { type: 'json' };
 
-// What the *-shots specs share: the two widths they shoot at, switching the console's language through its
-// menu, and saving a view as `<name>-<language>-<width>.png` in the spec's folder.
+// What the specs in both languages share: the two widths they shoot at, switching the console's language
+// through its menu, a locale string as the console writes it, and saving a view as
+// `<name>-<language>-<width>.png` in the spec's folder.
+
+export type Lang = 'en' | 'zh_CN';
+
+/** A locale string as the console writes it (`{{name}}` filled in). */
+export function tr(lang: Lang, key: string, params: Record<string, string | number> = {}): string {
+  let node: unknown = lang === 'en' ? en : zh;
+  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
+  if (typeof node !== 'string') throw new Error(`no string ${key}`);
+  return node.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''));
+}
 
 export const widths = [1280, 800];
 
 /** Switches the console to `language` through the language menu (nothing when it is already shown). */
-export async function setLanguage(page: Page, language: 'en' | 'zh_CN') {
+export async function setLanguage(page: Page, language: Lang) {
   const current = await page.evaluate(() => document.documentElement.lang);
   if ((current === 'zh-CN') === (language === 'zh_CN')) return;
   await page.getByRole('button', { name: language === 'zh_CN' ? 'Language' : '语言' }).click();

@@ -17,13 +17,10 @@ import { resolve } from 'node:path';
 import { type Browser, expect, type Locator, type Page, request, test } from '@playwright/test';
 import { errno } from '../contract/errno.ts';
 import { formatMinor, toMinor } from '../contract/money.ts';
-import en from '../locales/en.json' with { type: 'json' };
-import zh from '../locales/zh_CN.json' with { type: 'json' };
-import { adminApi, nextCode, type Operator, signIn } from './orders-support.ts';
-import { setLanguage, shooter, widths } from './shots.ts';
-import { Api, baseURL, watchConsole } from './support.ts';
-
-type Lang = 'en' | 'zh_CN';
+import { adminApi, nextCode, type Operator, roleUser, signIn } from './orders-support.ts';
+import { type Lang, setLanguage, shooter, tr, widths } from './shots.ts';
+import { bankAccount } from './statement-support.ts';
+import { type Api, baseURL, watchConsole } from './support.ts';
 
 const kotakFile = resolve(
   import.meta.dirname,
@@ -33,14 +30,6 @@ const kotakName = 'kotak-shivam1304-statement.csv';
 
 const dir = process.env.STATEMENT_SHOTS_DIR ?? '';
 const shoot = dir ? shooter(dir) : null;
-
-/** A locale string as the console writes it (`{{name}}` filled in). */
-function tr(lang: Lang, key: string, params: Record<string, string | number> = {}): string {
-  let node: unknown = lang === 'en' ? en : zh;
-  for (const part of key.split('.')) node = (node as Record<string, unknown>)[part];
-  if (typeof node !== 'string') throw new Error(`no string ${key}`);
-  return node.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(params[k] ?? ''));
-}
 
 /** 93866.81 → "93,866.81": the console's grouping (src/lib/format.ts `thousands`), written out here. */
 const grouped = (amount: string) =>
@@ -104,33 +93,6 @@ function readKotak() {
   return { lines: rows.length, credits: total('CR'), debits: total('DR'), upiCredits: credits };
 }
 
-/** A platform user holding the built-in role whose permissions `fits` picks, with a bound Google key. */
-async function roleUser(admin: Api, prefix: string, fits: (perms: string[]) => boolean): Promise<Operator> {
-  const roles = await admin.ok<{ list: { id: number; perms: string[] }[] }>('GET', '/role/list', {
-    pageSize: '100',
-  });
-  const role = roles.list.find((r) => !r.perms.includes('*') && fits(r.perms));
-  if (!role) throw new Error(`no built-in role for ${prefix}`);
-  const user = { username: `${prefix}_${Date.now().toString(36)}`, password: 'E2ePassw0rd!' };
-  await admin.ok('POST', '/admin/create', { ...user, nickname: prefix, roleIds: [role.id] });
-  const own = await Api.create();
-  await own.signIn(user.username, user.password);
-  const info = await own.ok<{ secret: string }>('GET', '/auth/google/bindInfo');
-  await own.ok('POST', '/v1/auth/google/bind', {
-    secret: info.secret,
-    code: await nextCode(info.secret),
-    password: user.password,
-  });
-  await own.dispose();
-  return { ...user, secret: info.secret };
-}
-
-const digits = (n: number) =>
-  Array.from(
-    { length: n },
-    (_, i) => (i === 0 ? 1 : 0) + Math.floor(Math.random() * (i === 0 ? 9 : 10)),
-  ).join('');
-
 /**
  * The payer's UTR as the pay page sends it, from the payer's own address: a loopback address of its own
  * (each payer is a person on their own phone; the server takes 10 UTRs per address in 10 minutes, and the
@@ -180,41 +142,16 @@ interface Workspace {
 }
 
 /**
- * As the admin: a bank channel, a Kotak public account bound to it and a merchant routed through it only
- * (as statement-support.ts `bankWorkspace` does); then, as the merchant's owner, a pay-in of each of two
- * of `credits`' amounts whose payer submits that credit's RRN on the pay page. A credit whose RRN an
+ * As the admin: a Kotak account (statement-support.ts `bankAccount`); then, as the merchant's owner, a
+ * pay-in of each of two of `credits`' amounts whose payer submits that credit's RRN on the pay page. A credit whose RRN an
  * earlier run's order already holds (a reused server) is passed over: a UTR pays one order only.
  */
 async function workspace(admin: Api, credits: Credit[]): Promise<Workspace> {
-  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`.toUpperCase();
-  const channel = await admin.ok<{ id: number }>('POST', '/channel/create', {
-    code: `e2ekotak${stamp.toLowerCase()}`,
-    name: `E2E Kotak ${stamp}`,
-    adapter: 'bank',
-    minAmount: '1.00',
-    maxAmount: '1000000.00',
-  });
-  const accountNumber = digits(10);
-  const account = await admin.ok<{ id: number }>('POST', '/receivingAccount/create', {
-    kind: 'public',
-    bankName: 'Kotak Mahindra Bank',
-    accountName: `E2E Kotak Collections ${stamp}`,
-    accountNumber,
-    ifsc: 'KKBK0000001',
-    vpa: `e2ek${stamp.toLowerCase()}@kotak`,
-    dailyLimit: '1000000.00',
-  });
-  await admin.ok('POST', '/cardBinding/create', {
-    accountId: account.id,
-    channelId: channel.id,
-    weight: 100,
-  });
-  const owner = { username: `e2e_kotak_${stamp.toLowerCase()}`, password: 'E2ePassw0rd!' };
-  await admin.ok('POST', '/merchant/create', {
-    name: `E2E Kotak Merchant ${stamp}`,
-    owner,
-    channels: [{ channelId: channel.id, weight: 100 }],
-  });
+  const { accountId, accountNumber, owner } = await bankAccount(
+    admin,
+    { name: 'Kotak Mahindra Bank', ifsc: 'KKBK0000001', handle: 'kotak', word: 'Kotak' },
+    10,
+  );
   const http = await request.newContext({ baseURL, extraHTTPHeaders: { 'Accept-Language': 'en' } });
   try {
     const login = await (await http.post('/api/auth/login', { data: owner })).json();
@@ -234,7 +171,7 @@ async function workspace(admin: Api, credits: Credit[]): Promise<Workspace> {
       proved.push({ ...credit, orderNo: made.data.orderNo as string });
     }
     expect(proved, 'two credits of the download whose RRN no order holds yet').toHaveLength(2);
-    return { accountId: account.id, accountNumber, proved: proved as [Proved, Proved] };
+    return { accountId, accountNumber, proved: proved as [Proved, Proved] };
   } finally {
     await http.dispose();
   }

@@ -26,33 +26,42 @@ export interface BankWorkspace {
   mismatched?: BankPayin & { utr: string };
 }
 
-const digits = (n: number) =>
+/** `n` random digits, the first not 0 (account numbers, UTRs). */
+export const digits = (n: number) =>
   Array.from({ length: n }, (_, i) =>
     i === 0 ? 1 + Math.floor(Math.random() * 9) : Math.floor(Math.random() * 10),
   ).join('');
 
+/** A bank as the set-up names it: the account's bank, its IFSC, its UPI handle, a word for codes and names. */
+export interface Bank {
+  name: string;
+  ifsc: string;
+  handle: string;
+  word: string;
+}
+
 /**
- * As the platform admin: a bank channel, a public account bound to it and a merchant routed through it
- * only; then, as that merchant's owner, three pay-ins (two of one amount), and on the pay page of the
- * third a UTR the payer submits. Amounts carry random paise so no other run's orders are candidates.
+ * As the platform admin: a bank channel, a public account of `bank` bound to it, and a merchant routed
+ * through it only, whose owner's sign-in it answers. Names carry a stamp no other run uses.
  */
-export async function bankWorkspace(admin: Api, more = false): Promise<BankWorkspace> {
-  const stamp = Date.now().toString(36).toUpperCase();
+export async function bankAccount(admin: Api, bank: Bank, accountDigits = 12) {
+  const stamp = `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`.toUpperCase();
+  const word = bank.word.toLowerCase();
   const channel = await admin.ok<{ id: number }>('POST', '/channel/create', {
-    code: `e2ebank${stamp.toLowerCase()}`,
-    name: `E2E bank ${stamp}`,
+    code: `e2e${word}${stamp.toLowerCase()}`,
+    name: `E2E ${bank.word} ${stamp}`,
     adapter: 'bank',
     minAmount: '1.00',
     maxAmount: '1000000.00',
   });
-  const accountNumber = digits(12);
+  const accountNumber = digits(accountDigits);
   const account = await admin.ok<{ id: number }>('POST', '/receivingAccount/create', {
     kind: 'public',
-    bankName: 'HDFC Bank',
-    accountName: `E2E Collections ${stamp}`,
+    bankName: bank.name,
+    accountName: `E2E ${bank.word} Collections ${stamp}`,
     accountNumber,
-    ifsc: 'HDFC0001234',
-    vpa: `e2e${stamp.toLowerCase()}@hdfcbank`,
+    ifsc: bank.ifsc,
+    vpa: `e2e${word}${stamp.toLowerCase()}@${bank.handle}`,
     dailyLimit: '1000000.00',
   });
   await admin.ok('POST', '/cardBinding/create', {
@@ -60,11 +69,33 @@ export async function bankWorkspace(admin: Api, more = false): Promise<BankWorks
     channelId: channel.id,
     weight: 100,
   });
-  const owner = { username: `e2e_bank_${stamp.toLowerCase()}`, password: 'E2ePassw0rd!' };
+  const owner = { username: `e2e_${word}_${stamp.toLowerCase()}`, password: 'E2ePassw0rd!' };
   const merchant = await admin.ok<{ id: number }>('POST', '/merchant/create', {
-    name: `E2E Bank Merchant ${stamp}`,
+    name: `E2E ${bank.word} Merchant ${stamp}`,
     owner,
     channels: [{ channelId: channel.id, weight: 100 }],
+  });
+  return {
+    stamp,
+    channelId: channel.id,
+    accountId: account.id,
+    accountNumber,
+    merchantId: merchant.id,
+    owner,
+  };
+}
+
+/**
+ * As the platform admin: an HDFC account (`bankAccount`); then, as that merchant's owner, three pay-ins
+ * (two of one amount), and on the pay page of the third a UTR the payer submits. Amounts carry random
+ * paise so no other run's orders are candidates.
+ */
+export async function bankWorkspace(admin: Api, more = false): Promise<BankWorkspace> {
+  const { stamp, channelId, accountId, accountNumber, merchantId, owner } = await bankAccount(admin, {
+    name: 'HDFC Bank',
+    ifsc: 'HDFC0001234',
+    handle: 'hdfcbank',
+    word: 'Bank',
   });
 
   const http = await request.newContext({ baseURL, extraHTTPHeaders: { 'Accept-Language': 'en' } });
@@ -98,10 +129,10 @@ export async function bankWorkspace(admin: Api, more = false): Promise<BankWorks
 
     const period = await admin.ok<{ to: string }>('GET', '/statOrder/balance', { view: 'account' });
     return {
-      channelId: channel.id,
-      accountId: account.id,
+      channelId,
+      accountId,
       accountNumber,
-      merchantId: merchant.id,
+      merchantId,
       day: period.to,
       withUtr: { ...paid, utr },
       shared,

@@ -184,7 +184,7 @@ async function runStage(stage, logFile = null) {
   return { stage, code, ms: Date.now() - started, logFile };
 }
 
-/** Counts and reports a finished stage; stops the run when it failed. */
+/** Counts and reports a finished stage (printing its kept output first); answers whether it passed. */
 function settle({ stage, code, ms, logFile }) {
   if (logFile) {
     header(`${stage.name} (it ran alongside)`);
@@ -197,7 +197,7 @@ function settle({ stage, code, ms, logFile }) {
     totals.skipped += counts.skipped;
   }
   const ok = code === 0 && !interrupted;
-  timings.push({ name: stage.name, status: ok ? 'ok' : `FAILED`, time: fmt(ms), ms });
+  timings.push({ name: stage.name, status: ok ? 'ok' : `FAILED`, time: fmt(ms) });
   const countText = counts
     ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped)`
     : '';

@@ -18,43 +18,30 @@ SELECT account_id, day, b, sum(n)::int FROM (
 ) e
 GROUP BY 1, 2, 3 HAVING sum(n) <> 0;
 --> statement-breakpoint
-CREATE FUNCTION statement_balance_ends_added() RETURNS trigger LANGUAGE plpgsql AS $$
+-- One function for both triggers: each names its transition table `lines`; a deleted line takes back
+-- what it added.
+CREATE FUNCTION statement_balance_ends_moved() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  sign integer := CASE TG_OP WHEN 'INSERT' THEN 1 ELSE -1 END;
 BEGIN
   INSERT INTO statement_balance_ends AS s (account_id, day, balance, n)
   SELECT account_id, day, b, sum(n)::int FROM (
-    SELECT account_id, day, balance AS b, 1 AS n FROM added WHERE balance IS NOT NULL
+    SELECT account_id, day, balance AS b, sign AS n FROM lines WHERE balance IS NOT NULL
     UNION ALL
-    SELECT account_id, day, balance - CASE WHEN direction = 'credit' THEN amount ELSE -amount END, -1
-    FROM added WHERE balance IS NOT NULL
+    SELECT account_id, day, balance - CASE WHEN direction = 'credit' THEN amount ELSE -amount END, -sign
+    FROM lines WHERE balance IS NOT NULL
   ) e
   GROUP BY 1, 2, 3 HAVING sum(n) <> 0
   -- Rows locked in key order: two imports of one account's days wait for each other, never deadlock.
   ORDER BY 1, 2, 3
   ON CONFLICT (account_id, day, balance) DO UPDATE SET n = s.n + excluded.n;
   DELETE FROM statement_balance_ends s
-  WHERE s.n = 0 AND (s.account_id, s.day) IN (SELECT DISTINCT account_id, day FROM added);
-  RETURN NULL;
-END $$;
---> statement-breakpoint
-CREATE FUNCTION statement_balance_ends_removed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO statement_balance_ends AS s (account_id, day, balance, n)
-  SELECT account_id, day, b, sum(n)::int FROM (
-    SELECT account_id, day, balance AS b, -1 AS n FROM removed WHERE balance IS NOT NULL
-    UNION ALL
-    SELECT account_id, day, balance - CASE WHEN direction = 'credit' THEN amount ELSE -amount END, 1
-    FROM removed WHERE balance IS NOT NULL
-  ) e
-  GROUP BY 1, 2, 3 HAVING sum(n) <> 0
-  ORDER BY 1, 2, 3
-  ON CONFLICT (account_id, day, balance) DO UPDATE SET n = s.n + excluded.n;
-  DELETE FROM statement_balance_ends s
-  WHERE s.n = 0 AND (s.account_id, s.day) IN (SELECT DISTINCT account_id, day FROM removed);
+  WHERE s.n = 0 AND (s.account_id, s.day) IN (SELECT DISTINCT account_id, day FROM lines);
   RETURN NULL;
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER statement_lines_balance_ends_insert AFTER INSERT ON statement_lines
-  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION statement_balance_ends_added();
+  REFERENCING NEW TABLE AS lines FOR EACH STATEMENT EXECUTE FUNCTION statement_balance_ends_moved();
 --> statement-breakpoint
 CREATE TRIGGER statement_lines_balance_ends_delete AFTER DELETE ON statement_lines
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION statement_balance_ends_removed();
+  REFERENCING OLD TABLE AS lines FOR EACH STATEMENT EXECUTE FUNCTION statement_balance_ends_moved();

@@ -312,17 +312,12 @@ async function applyMatches(
       if (await setLine(deps, tx, line.id, 'match', { payinId: o.orderId })) counts.matched++;
       continue;
     }
-    const row: SetRow =
-      o.kind === 'ready'
-        ? { id: line.id, kind: null, orderId: o.orderId, slipLineId: o.slipLineId }
-        : o.kind === 'propose'
-          ? { id: line.id, kind: null, orderId: o.orderId, slipLineId: null }
-          : { id: line.id, kind: o.exception, orderId: o.orderId, slipLineId: null };
-    const action = o.kind === 'ready' ? 'ready' : o.kind === 'propose' ? 'propose' : 'except';
+    const { action, ...names } = moveOf(o);
+    if (action === 'match') continue;
+    const row: SetRow = { id: line.id, ...names };
     // Matched again to what it already names: it stays as it is.
     if (line.status === statementLine.to(action) && sameAs(line, row)) {
-      if (action === 'ready') counts.ready++;
-      else if (action === 'propose') counts.proposed++;
+      if (action !== 'except') count(counts, action);
       continue;
     }
     moves[action].push(row);
@@ -592,6 +587,34 @@ async function payOrders(
   if (paid.length < pays.length) throw new RetryTransaction();
 }
 
+type LineAction = 'match' | 'ready' | 'propose' | 'except';
+
+/**
+ * Where an outcome moves a line: the line machine's action, the exception kind, and the order (paid when
+ * matched, else named as the candidate) and slip line it names.
+ */
+function moveOf(o: Outcome): { action: LineAction } & Omit<SetRow, 'id'> {
+  switch (o.kind) {
+    case 'pay':
+    case 'confirm':
+      return { action: 'match', kind: null, orderId: o.orderId, slipLineId: null };
+    case 'ready':
+      return { action: 'ready', kind: null, orderId: o.orderId, slipLineId: o.slipLineId };
+    case 'propose':
+      return { action: 'propose', kind: null, orderId: o.orderId, slipLineId: null };
+    case 'except':
+      return { action: 'except', kind: o.exception, orderId: o.orderId, slipLineId: null };
+  }
+}
+
+/** Counts one line moved by `action`. */
+function count(counts: MatchCounts, action: LineAction): void {
+  if (action === 'match') counts.matched++;
+  else if (action === 'ready') counts.ready++;
+  else if (action === 'propose') counts.proposed++;
+  else counts.exceptions++;
+}
+
 /** The state a line not saved yet is saved in, as matching decided it. */
 export function savedState(
   o: Outcome,
@@ -600,30 +623,16 @@ export function savedState(
   Line,
   'status' | 'exceptionKind' | 'payinId' | 'candidatePayinId' | 'candidateSlipLineId' | 'resolvedAt'
 > {
-  const none = { exceptionKind: null, payinId: null, candidatePayinId: null, candidateSlipLineId: null };
-  switch (o.kind) {
-    case 'pay':
-    case 'confirm':
-      return { ...none, status: statementLine.to('match')!, payinId: o.orderId, resolvedAt: now };
-    case 'ready':
-      return {
-        ...none,
-        status: statementLine.to('ready')!,
-        candidatePayinId: o.orderId,
-        candidateSlipLineId: o.slipLineId,
-        resolvedAt: null,
-      };
-    case 'propose':
-      return { ...none, status: statementLine.to('propose')!, candidatePayinId: o.orderId, resolvedAt: null };
-    case 'except':
-      return {
-        ...none,
-        status: statementLine.to('except')!,
-        exceptionKind: o.exception,
-        candidatePayinId: o.orderId,
-        resolvedAt: null,
-      };
-  }
+  const { action, kind, orderId, slipLineId } = moveOf(o);
+  const matched = action === 'match';
+  return {
+    status: statementLine.to(action)!,
+    exceptionKind: kind,
+    payinId: matched ? orderId : null,
+    candidatePayinId: matched ? null : orderId,
+    candidateSlipLineId: slipLineId,
+    resolvedAt: matched ? now : null,
+  };
 }
 
 /**
@@ -642,10 +651,7 @@ export async function settleSaved(
   for (const line of lines) {
     const o = outcomes.get(line.id)!;
     if (o.kind === 'pay') pays.push({ line, orderId: o.orderId });
-    if (o.kind === 'pay' || o.kind === 'confirm') counts.matched++;
-    else if (o.kind === 'ready') counts.ready++;
-    else if (o.kind === 'propose') counts.proposed++;
-    else counts.exceptions++;
+    count(counts, moveOf(o).action);
   }
   await payOrders(deps, tx, pays, userId);
   return counts;

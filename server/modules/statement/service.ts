@@ -172,9 +172,9 @@ async function countDuplicates(tx: Db, accountId: number, lines: Packed<Statemen
 }
 
 /**
- * Saves a batch of lines of one import, skipping those the account has (by dedupe key); answers the
- * lines saved. One JSON parameter instead of a dozen per line: building a thousand-row insert through
- * the query builder costs more than the database's work.
+ * Saves a batch of lines of one import, new or in the `states` matching gave them, skipping those the
+ * account has (by dedupe key); answers how many it saved. One JSON parameter instead of a dozen per line:
+ * building a thousand-row insert through the query builder costs more than the database's work.
  */
 async function saveLines(
   tx: Db,
@@ -183,7 +183,7 @@ async function saveLines(
   batch: readonly StatementLine[],
   now: Date,
   states?: readonly SavedState[],
-): Promise<Line[]> {
+): Promise<number> {
   const json = JSON.stringify(
     batch.map((l, i) => {
       const state = states?.[i];
@@ -207,7 +207,7 @@ async function saveLines(
       };
     }),
   );
-  const rows = rowsOf<{ id: string | number; dedupe_key: string }>(
+  const rows = rowsOf<{ id: string | number }>(
     await tx.execute(sql`
       insert into statement_lines (account_id, import_id, "row", day, narration, reference, direction, amount,
         balance, utr, currency, dedupe_key, status, exception_kind, payin_id, candidate_payin_id,
@@ -220,21 +220,14 @@ async function saveLines(
         exception_kind text, payin_id bigint, candidate_payin_id bigint, candidate_slip_line_id int,
         resolved_at timestamptz)
       on conflict (account_id, dedupe_key) do nothing
-      returning id, dedupe_key`),
+      returning id`),
   );
-  const byKey = new Map<string, number>();
-  batch.forEach((l, i) => {
-    if (!byKey.has(l.dedupeKey)) byKey.set(l.dedupeKey, i);
-  });
-  return rows.map((r) => {
-    const i = byKey.get(r.dedupe_key)!;
-    return { ...lineOf(batch[i]!, Number(r.id), accountId, importId, now), ...states?.[i] };
-  });
+  return rows.length;
 }
 
 type SavedState = ReturnType<typeof savedState>;
 
-/** A statement's line as a line of `importId`, new, by the id it has (or will have). */
+/** A statement's line as a new line of `importId` not saved yet, named by `id` while matching decides. */
 function lineOf(l: StatementLine, id: number, accountId: number, importId: number, now: Date): Line {
   return {
     id,
@@ -301,8 +294,8 @@ async function saveMatched(
     now,
     unsaved.map((l) => savedState(outcomes.get(l.id)!, now)),
   );
-  if (saved.length < fresh.length) throw new RetryTransaction();
-  return { saved: saved.length, counts: await settleSaved(deps, tx, unsaved, outcomes, userId) };
+  if (saved < fresh.length) throw new RetryTransaction();
+  return { saved, counts: await settleSaved(deps, tx, unsaved, outcomes, userId) };
 }
 
 /** What the ready credits of an import would pay when posted: their count and sum. */
@@ -476,7 +469,7 @@ export async function importStatement(
         const { saved, counts: matched } = autoMatch
           ? await saveMatched(deps, tx, account.id, importId, batch, userId)
           : {
-              saved: (await saveLines(tx, account.id, importId, batch, deps.clock.now())).length,
+              saved: await saveLines(tx, account.id, importId, batch, deps.clock.now()),
               counts: noMatches(),
             };
         const step = { new: saved, duplicates: batch.length - saved, ...matched };

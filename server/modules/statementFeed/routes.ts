@@ -5,6 +5,7 @@
  * sealed when saved and never answered.
  */
 import { count, desc, eq } from 'drizzle-orm';
+import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { matchesPattern, type StatementFeedRow } from '../../../contract/endpoints/statementFeed.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
@@ -18,7 +19,7 @@ import { invalidField } from '../../http/validation.ts';
 import { changes } from '../../lib/redact.ts';
 import { cancelPendingApproval, onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
-import type { Feed } from './service.ts';
+import { type Feed, feedTarget } from './service.ts';
 import { FeedError, keyProblem, withFeedSession } from './sftp.ts';
 
 const { statementFeed } = endpoints;
@@ -219,7 +220,7 @@ export const statementFeedRoutes = [
           currency: '',
           amount: 0,
           payload: {
-            account: `${account.bankName} ••${account.accountNumber.slice(-4)}`,
+            account: accountLabel(account),
             ...settings,
             keyReplaced: keySealed !== undefined,
             ...(keySealed !== undefined ? { keySealed } : {}),
@@ -267,16 +268,7 @@ export const statementFeedRoutes = [
       if (!row) throw new AppError(errno.notFound, null, 'statement feed');
       const f = row.feed;
       try {
-        const files = await withFeedSession(
-          {
-            host: f.host,
-            port: f.port,
-            username: f.username,
-            privateKey: deps.sealer.open(f.privateKeySealed),
-            hostKeyFingerprint: f.hostKeyFingerprint,
-          },
-          (session) => session.list(f.folder),
-        );
+        const files = await withFeedSession(feedTarget(deps, f), (session) => session.list(f.folder));
         const matching = files
           .filter((x) => matchesPattern(f.pattern, x.name))
           .sort((a, b) => (a.name < b.name ? -1 : 1))

@@ -21,7 +21,7 @@ import { t } from '../../http/i18n.ts';
 import { errorForLog } from '../../lib/logger.ts';
 import { importStatement } from '../statement/service.ts';
 import { alertStatementFeed } from '../telegram/service.ts';
-import { FeedError, type FeedSession, type RemoteFile, withFeedSession } from './sftp.ts';
+import { FeedError, type FeedSession, type RemoteFile, type SftpTarget, withFeedSession } from './sftp.ts';
 
 export type Feed = typeof statementFeeds.$inferSelect;
 
@@ -47,6 +47,26 @@ export interface PollOutcome {
   /** Files seen changing (or new) this poll: taken at the next poll if they stand still. */
   waiting: number;
   error: string | null;
+}
+
+/**
+ * Where the feed connects, its key opened: a key sealed under another app key is the feed's failure
+ * (`sealed`), not the server's.
+ */
+export function feedTarget(deps: Pick<Deps, 'sealer'>, feed: Feed): SftpTarget {
+  let privateKey: string;
+  try {
+    privateKey = deps.sealer.open(feed.privateKeySealed);
+  } catch {
+    throw new FeedError('statementFeed.error.sealed');
+  }
+  return {
+    host: feed.host,
+    port: feed.port,
+    username: feed.username,
+    privateKey,
+    hostKeyFingerprint: feed.hostKeyFingerprint,
+  };
 }
 
 /** The message of a failure, in English (as alerts and the record keep it). */
@@ -241,49 +261,40 @@ export async function pollFeed(deps: Deps, feedId: number): Promise<PollOutcome 
   const out: PollOutcome = { ok: true, imported: 0, refused: 0, duplicates: 0, waiting: 0, error: null };
   let sightings: Record<string, FeedSighting>;
   try {
-    sightings = await withFeedSession(
-      {
-        host: feed.host,
-        port: feed.port,
-        username: feed.username,
-        privateKey: deps.sealer.open(feed.privateKeySealed),
-        hostKeyFingerprint: feed.hostKeyFingerprint,
-      },
-      async (session) => {
-        const listed = (await session.list(feed.folder))
-          .filter((f) => matchesPattern(feed.pattern, f.name))
-          .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-          .slice(0, listedAtMost);
-        const before = feed.sightings;
-        const now = deps.clock.now().toISOString();
-        const next: Record<string, FeedSighting> = {};
-        let taken = 0;
-        for (const f of listed) {
-          const was = Object.hasOwn(before, f.name) ? before[f.name] : undefined;
-          const still = was !== undefined && was.size === f.size && was.mtime === f.mtime;
-          const seen: FeedSighting = { size: f.size, mtime: f.mtime, firstSeenAt: was?.firstSeenAt ?? now };
-          next[f.name] = seen;
-          if (still && was.done) {
-            seen.done = true;
-            continue;
-          }
-          // New or changed since the last poll (perhaps still being written): the next poll decides.
-          if (!still) {
-            out.waiting++;
-            continue;
-          }
-          if (taken >= filesPerPoll) continue;
-          taken++;
-          const result = await takeFile(deps, feed, session, f, seen, account);
-          if (result === 'retry') continue;
+    sightings = await withFeedSession(feedTarget(deps, feed), async (session) => {
+      const listed = (await session.list(feed.folder))
+        .filter((f) => matchesPattern(feed.pattern, f.name))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+        .slice(0, listedAtMost);
+      const before = feed.sightings;
+      const now = deps.clock.now().toISOString();
+      const next: Record<string, FeedSighting> = {};
+      let taken = 0;
+      for (const f of listed) {
+        const was = Object.hasOwn(before, f.name) ? before[f.name] : undefined;
+        const still = was !== undefined && was.size === f.size && was.mtime === f.mtime;
+        const seen: FeedSighting = { size: f.size, mtime: f.mtime, firstSeenAt: was?.firstSeenAt ?? now };
+        next[f.name] = seen;
+        if (still && was.done) {
           seen.done = true;
-          if (result === 'imported') out.imported++;
-          else if (result === 'refused') out.refused++;
-          else out.duplicates++;
+          continue;
         }
-        return next;
-      },
-    );
+        // New or changed since the last poll (perhaps still being written): the next poll decides.
+        if (!still) {
+          out.waiting++;
+          continue;
+        }
+        if (taken >= filesPerPoll) continue;
+        taken++;
+        const result = await takeFile(deps, feed, session, f, seen, account);
+        if (result === 'retry') continue;
+        seen.done = true;
+        if (result === 'imported') out.imported++;
+        else if (result === 'refused') out.refused++;
+        else out.duplicates++;
+      }
+      return next;
+    });
   } catch (err) {
     if (!(err instanceof FeedError)) {
       // Ours, not the bank's (the database): free the feed for the next poll and let the job log it.

@@ -214,7 +214,7 @@ describe.skipIf(!hasSshd)(
         expect(own.errno).toBe(errno.sameUser);
         const queue = await s.call(approvalEndpoints.list, {}, checker.token);
         const request = queue.data.list.find((r: { id: number }) => r.id === asked.data.approvalId);
-        expect(request).toMatchObject({ action: 'statementFeed.save', label: expect.stringContaining('••') });
+        expect(request).toMatchObject({ action: 'statementFeed.save', label: expect.stringContaining(' ·') });
         expect(JSON.stringify(request)).not.toContain('Sealed');
         const saved = await approve(asked.data.approvalId);
         expect(saved.errno, saved.errmsg).toBe(0);
@@ -403,6 +403,23 @@ describe.skipIf(!hasSshd)(
         s.clock.advance(120_000);
         expect(await pollStatementFeeds(s.deps)).toBe(0);
         expect(await poll()).toBeNull();
+      });
+
+      it('answers a key sealed under another app key as the feed failing, in the test and the poll', async () => {
+        const kept = (await feedRow()).privateKeySealed;
+        await s.db
+          .update(statementFeeds)
+          .set({ privateKeySealed: `v1.${Buffer.alloc(48, 1).toString('base64url')}`, enabled: true })
+          .where(eq(statementFeeds.accountId, bank.accountId));
+        const tested = await s.call(statementFeed.test, { accountId: bank.accountId }, finance.token);
+        expect(tested.errno, tested.errmsg).toBe(0);
+        expect(tested.data).toMatchObject({ ok: false, error: expect.stringContaining('app key') });
+        s.clock.advance(120_000);
+        expect(await poll()).toMatchObject({ ok: false, error: expect.stringContaining('app key') });
+        await s.db
+          .update(statementFeeds)
+          .set({ privateKeySealed: kept, enabled: false })
+          .where(eq(statementFeeds.accountId, bank.accountId));
       });
 
       it('deletes the feed with the Google code only, its files with it, the imports kept', async () => {

@@ -281,7 +281,7 @@ function FeedForm({
         </p>
       )}
       {refusal && (
-        <p className="notice" role="alert">
+        <p className="danger-note" role="alert">
           {refusal}
         </p>
       )}
