@@ -1,4 +1,5 @@
 import { endpoints } from '../contract/index.ts';
+import { openDialog } from './builders.ts';
 import { action, type Command, rowAction, screen } from './types.ts';
 
 const { balanceAdjustment, agentCommission } = endpoints;
@@ -36,9 +37,7 @@ export const adjustmentCommands: readonly Command[] = [
     icon: 'plus',
     shortcut: 'J',
     needs: [balanceAdjustment.create],
-    run: async (c) => {
-      if (await c.dialog(adjustmentDialog, { merchantId: c.merchantInView })) c.refresh();
-    },
+    run: openDialog(adjustmentDialog, (_, c) => ({ merchantId: c.merchantInView })),
   }),
   rowAction('balanceAdjustment', {
     id: 'balanceAdjustment.walletLog',
@@ -69,9 +68,7 @@ export const adjustmentCommands: readonly Command[] = [
     icon: 'send',
     shortcut: 'p',
     needs: [agentCommission.pay, agentCommission.statement],
-    run: async (c, target) => {
-      if (await c.dialog(payDialog, { agentId: target.id })) c.refresh();
-    },
+    run: openDialog(payDialog, (target) => ({ agentId: target.id })),
   }),
   // Shift-P on the commission screen: pays the agent on screen; elsewhere it asks to choose one first.
   action({

@@ -1,5 +1,6 @@
 import { endpoints } from '../contract/index.ts';
 import { approval as approvalMachine } from '../contract/machines.ts';
+import { openDialog } from './builders.ts';
 import { type Contexts, rowAction, screen } from './types.ts';
 
 const { approval } = endpoints;
@@ -24,6 +25,8 @@ export function objectRoute(r: Contexts['approval']): string | null {
 }
 
 const decisionDialog = () => import('../src/screens/approval/DecisionDialog.tsx');
+const decide = (decision: 'approve' | 'reject') =>
+  openDialog(decisionDialog, (request: Contexts['approval']) => ({ request, decision }));
 
 /**
  * Maker–checker: the queue of actions on money above the threshold that wait for a second platform
@@ -46,9 +49,7 @@ export const approvalCommands = [
     shortcut: 'a',
     needs: [approval.approve],
     when: (r) => approvalMachine.can('approve', r.status),
-    run: async (c, r) => {
-      if (await c.dialog(decisionDialog, { request: r, decision: 'approve' as const })) c.refresh();
-    },
+    run: decide('approve'),
   }),
   rowAction('approval', {
     id: 'approval.reject',
@@ -56,9 +57,7 @@ export const approvalCommands = [
     shortcut: 'r',
     needs: [approval.reject],
     when: (r) => approvalMachine.can('reject', r.status),
-    run: async (c, r) => {
-      if (await c.dialog(decisionDialog, { request: r, decision: 'reject' as const })) c.refresh();
-    },
+    run: decide('reject'),
   }),
   rowAction('approval', {
     id: 'approval.openObject',

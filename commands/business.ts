@@ -1,4 +1,5 @@
 import { endpoints, type Output } from '../contract/index.ts';
+import { callThenRefresh, createAction, editAction, openDialog, statusToggle } from './builders.ts';
 import type { Command } from './types.ts';
 import { action, rowAction, screen } from './types.ts';
 
@@ -13,6 +14,21 @@ const freezeForm = () => import('../src/screens/merchant/FreezeForm.tsx');
 const agentForm = () => import('../src/screens/agent/AgentForm.tsx');
 const channelForm = () => import('../src/screens/channel/ChannelForm.tsx');
 const lostCallback = () => import('../src/screens/simulator/LostCallback.tsx');
+
+/** The simulated channel answers an order (without its lost-callback twist), said by its number. */
+const answer = (
+  endpoint: typeof simulator.pay | typeof simulator.payout,
+  result: 'success' | 'fail',
+  said: string,
+) =>
+  callThenRefresh(
+    endpoint,
+    (order: { orderNo: string }) => ({ orderNo: order.orderNo, result }),
+    said,
+    (order) => ({
+      orderNo: order.orderNo,
+    }),
+  );
 
 /** Merchants, agents, channels and the simulator's test payer: the platform's business set-up. */
 export const businessCommands: readonly Command[] = [
@@ -36,15 +52,12 @@ export const businessCommands: readonly Command[] = [
       await c.dialog(merchantSecrets, { secrets: made, reason: 'created' as const });
     },
   }),
-  rowAction('merchant', {
-    id: 'merchant.edit',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [merchant.update],
-    run: async (c, target) => {
-      if (await c.dialog(merchantForm, { merchant: target })) c.refresh();
-    },
-  }),
+  editAction(
+    'merchant',
+    'merchant.edit',
+    merchant.update,
+    openDialog(merchantForm, (target) => ({ merchant: target })),
+  ),
   rowAction('merchant', {
     id: 'merchant.freeze',
     icon: 'snowflake',
@@ -52,9 +65,7 @@ export const businessCommands: readonly Command[] = [
     needs: [merchant.freeze],
     when: (target) => target.status === 'active',
     // The form is the danger confirmation: it names the merchant, takes a reason and a red button.
-    run: async (c, target) => {
-      if (await c.dialog(freezeForm, { merchant: target })) c.refresh();
-    },
+    run: openDialog(freezeForm, (target) => ({ merchant: target })),
   }),
   rowAction('merchant', {
     id: 'merchant.unfreeze',
@@ -63,11 +74,12 @@ export const businessCommands: readonly Command[] = [
     needs: [merchant.freeze],
     when: (target) => target.status === 'frozen',
     confirm: { danger: true },
-    run: async (c, target) => {
-      await c.call(merchant.freeze, { id: target.id, frozen: false });
-      c.toast('success', c.t('screens.merchant.unfrozen', { code: target.code }));
-      c.refresh();
-    },
+    run: callThenRefresh(
+      merchant.freeze,
+      (target) => ({ id: target.id, frozen: false }),
+      'screens.merchant.unfrozen',
+      (target) => ({ code: target.code }),
+    ),
   }),
   rowAction('merchant', {
     id: 'merchant.resetSecret',
@@ -114,40 +126,13 @@ export const businessCommands: readonly Command[] = [
       c.refresh();
     },
   }),
-  rowAction('agent', {
-    id: 'agent.edit',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [agent.update],
-    run: async (c, target) => {
-      if (await c.dialog(agentForm, { agent: target })) c.refresh();
-    },
-  }),
-  rowAction('agent', {
-    id: 'agent.disable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [agent.update],
-    when: (target) => target.status === 'active',
-    confirm: { danger: true },
-    run: async (c, target) => {
-      await c.call(agent.update, { id: target.id, status: 'disabled' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
-  rowAction('agent', {
-    id: 'agent.enable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [agent.update],
-    when: (target) => target.status === 'disabled',
-    run: async (c, target) => {
-      await c.call(agent.update, { id: target.id, status: 'active' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
+  editAction(
+    'agent',
+    'agent.edit',
+    agent.update,
+    openDialog(agentForm, (target) => ({ agent: target })),
+  ),
+  ...statusToggle('agent', 'agent', agent.update),
   rowAction('agent', {
     id: 'agent.merchants',
     icon: 'bank',
@@ -165,48 +150,14 @@ export const businessCommands: readonly Command[] = [
     needs: [channel.list, channel.create, channel.update],
     screen: () => import('../src/screens/channel/ChannelScreen.tsx'),
   }),
-  action({
-    id: 'channel.create',
-    icon: 'plus',
-    needs: [channel.create],
-    run: async (c) => {
-      if (await c.dialog(channelForm, {})) c.refresh();
-    },
-  }),
-  rowAction('channel', {
-    id: 'channel.edit',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [channel.update],
-    run: async (c, target) => {
-      if (await c.dialog(channelForm, { channel: target })) c.refresh();
-    },
-  }),
-  rowAction('channel', {
-    id: 'channel.disable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [channel.update],
-    when: (target) => target.status === 'active',
-    confirm: { danger: true },
-    run: async (c, target) => {
-      await c.call(channel.update, { id: target.id, status: 'disabled' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
-  rowAction('channel', {
-    id: 'channel.enable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [channel.update],
-    when: (target) => target.status === 'disabled',
-    run: async (c, target) => {
-      await c.call(channel.update, { id: target.id, status: 'active' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
+  createAction('channel.create', [channel.create], openDialog(channelForm)),
+  editAction(
+    'channel',
+    'channel.edit',
+    channel.update,
+    openDialog(channelForm, (target) => ({ channel: target })),
+  ),
+  ...statusToggle('channel', 'channel', channel.update),
 
   screen({
     id: 'simulator.list',
@@ -244,32 +195,20 @@ export const businessCommands: readonly Command[] = [
     icon: 'close',
     shortcut: 'd',
     needs: [simulator.pay],
-    run: async (c, order) => {
-      await c.call(simulator.pay, { orderNo: order.orderNo, result: 'fail' });
-      c.toast('success', c.t('screens.simulator.failed', { orderNo: order.orderNo }));
-      c.refresh();
-    },
+    run: answer(simulator.pay, 'fail', 'screens.simulator.failed'),
   }),
   rowAction('simulatorPayout', {
     id: 'simulator.payoutSuccess',
     icon: 'check',
     shortcut: 'p',
     needs: [simulator.payout],
-    run: async (c, order) => {
-      await c.call(simulator.payout, { orderNo: order.orderNo, result: 'success' });
-      c.toast('success', c.t('screens.simulator.payoutDone', { orderNo: order.orderNo }));
-      c.refresh();
-    },
+    run: answer(simulator.payout, 'success', 'screens.simulator.payoutDone'),
   }),
   rowAction('simulatorPayout', {
     id: 'simulator.payoutFail',
     icon: 'close',
     shortcut: 'd',
     needs: [simulator.payout],
-    run: async (c, order) => {
-      await c.call(simulator.payout, { orderNo: order.orderNo, result: 'fail' });
-      c.toast('success', c.t('screens.simulator.payoutFailed', { orderNo: order.orderNo }));
-      c.refresh();
-    },
+    run: answer(simulator.payout, 'fail', 'screens.simulator.payoutFailed'),
   }),
 ];

@@ -1,12 +1,15 @@
 import { endpoints } from '../contract/index.ts';
 import { recharge } from '../contract/machines.ts';
-import { action, type Command, rowAction, screen } from './types.ts';
+import { openDialog } from './builders.ts';
+import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
 
 const { merchantWallet, merchantRechargeLog } = endpoints;
 
 const transferDialog = () => import('../src/screens/wallet/TransferDialog.tsx');
 const rechargeForm = () => import('../src/screens/recharge/RechargeForm.tsx');
 const decisionForm = () => import('../src/screens/recharge/DecisionForm.tsx');
+const decide = (decision: 'confirm' | 'reject') =>
+  openDialog(decisionForm, (recharge: Contexts['recharge']) => ({ recharge, decision }));
 
 /**
  * The merchant's money: the wallet (balances, change log, transfer from collection to payout balance)
@@ -28,9 +31,7 @@ export const fundCommands: readonly Command[] = [
     icon: 'send',
     shortcut: 't',
     needs: [merchantWallet.transfer],
-    run: async (c) => {
-      if (await c.dialog(transferDialog, {})) c.refresh();
-    },
+    run: openDialog(transferDialog),
   }),
 
   screen({
@@ -46,12 +47,7 @@ export const fundCommands: readonly Command[] = [
     id: 'merchantRechargeLog.create',
     icon: 'plus',
     needs: [merchantRechargeLog.create],
-    run: async (c) => {
-      if (await c.dialog(rechargeForm, {})) {
-        c.refresh();
-        c.navigate('/merchantrechargelog');
-      }
-    },
+    run: openDialog(rechargeForm, undefined, '/merchantrechargelog'),
   }),
   rowAction('recharge', {
     id: 'merchantRechargeLog.confirm',
@@ -60,9 +56,7 @@ export const fundCommands: readonly Command[] = [
     needs: [merchantRechargeLog.confirm],
     when: (r) => recharge.can('confirm', r.status),
     // The form is the confirmation: it says what is credited and asks for a reason and the Google code.
-    run: async (c, r) => {
-      if (await c.dialog(decisionForm, { recharge: r, decision: 'confirm' as const })) c.refresh();
-    },
+    run: decide('confirm'),
   }),
   rowAction('recharge', {
     id: 'merchantRechargeLog.reject',
@@ -71,8 +65,6 @@ export const fundCommands: readonly Command[] = [
     needs: [merchantRechargeLog.reject],
     when: (r) => recharge.can('reject', r.status),
     // The form is the confirmation: its button is the danger one.
-    run: async (c, r) => {
-      if (await c.dialog(decisionForm, { recharge: r, decision: 'reject' as const })) c.refresh();
-    },
+    run: decide('reject'),
   }),
 ];

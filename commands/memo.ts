@@ -1,4 +1,5 @@
 import { endpoints } from '../contract/index.ts';
+import { callThenRefresh, deleteAction, editAction, openDialog } from './builders.ts';
 import { action, type Command, rowAction, screen } from './types.ts';
 
 const { memo } = endpoints;
@@ -22,30 +23,25 @@ export const memoCommands: readonly Command[] = [
     // Shift-N from anywhere: a notice is often written from the screen that prompted it.
     shortcut: 'N',
     needs: [memo.create],
-    run: async (c) => {
-      if (await c.dialog(memoForm, {})) c.refresh();
-    },
+    run: openDialog(memoForm),
   }),
-  rowAction('memo', {
-    id: 'memo.edit',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [memo.update],
-    run: async (c, notice) => {
-      if (await c.dialog(memoForm, { notice })) c.refresh();
-    },
-  }),
+  editAction(
+    'memo',
+    'memo.edit',
+    memo.update,
+    openDialog(memoForm, (notice) => ({ notice })),
+  ),
   rowAction('memo', {
     id: 'memo.pin',
     icon: 'zap',
     shortcut: 'p',
     needs: [memo.update],
     when: (notice) => !notice.pinned,
-    run: async (c, notice) => {
-      await c.call(memo.update, { id: notice.id, pinned: true });
-      c.toast('success', c.t('screens.memo.pinnedNow'));
-      c.refresh();
-    },
+    run: callThenRefresh(
+      memo.update,
+      (notice) => ({ id: notice.id, pinned: true }),
+      'screens.memo.pinnedNow',
+    ),
   }),
   rowAction('memo', {
     id: 'memo.unpin',
@@ -53,22 +49,11 @@ export const memoCommands: readonly Command[] = [
     shortcut: 'p',
     needs: [memo.update],
     when: (notice) => notice.pinned,
-    run: async (c, notice) => {
-      await c.call(memo.update, { id: notice.id, pinned: false });
-      c.toast('success', c.t('screens.memo.unpinnedNow'));
-      c.refresh();
-    },
+    run: callThenRefresh(
+      memo.update,
+      (notice) => ({ id: notice.id, pinned: false }),
+      'screens.memo.unpinnedNow',
+    ),
   }),
-  rowAction('memo', {
-    id: 'memo.delete',
-    icon: 'trash',
-    shortcut: 'Delete',
-    needs: [memo.delete],
-    confirm: { danger: true },
-    run: async (c, notice) => {
-      await c.call(memo.delete, { id: notice.id });
-      c.toast('success', c.t('screens.memo.deleted'));
-      c.refresh();
-    },
-  }),
+  deleteAction('memo', 'memo.delete', memo.delete, { message: 'screens.memo.deleted' }),
 ];

@@ -1,11 +1,12 @@
 import { endpoints, type Output } from '../contract/index.ts';
-import { type Command, type RunContext, rowAction, screen } from './types.ts';
+import { type Command, type Contexts, type RunContext, rowAction, screen } from './types.ts';
 
 const { merchantUser, log } = endpoints;
 
 const resetDialog = () => import('../src/screens/merchantUser/ResetDialog.tsx');
 
 type Told = Output<typeof merchantUser.disable>;
+type User = Contexts['merchantUser'];
 
 /** Says whether the user was told by e-mail (no address on file: not told). */
 function done(c: RunContext, username: string, told: Told | undefined) {
@@ -16,6 +17,15 @@ function done(c: RunContext, username: string, told: Told | undefined) {
   );
   c.refresh();
 }
+
+/** A change the server makes and tells the user of. */
+const change =
+  (endpoint: typeof merchantUser.disable | typeof merchantUser.enable) => async (c: RunContext, user: User) =>
+    done(c, user.username, await c.call(endpoint, { id: user.id }));
+
+/** A reset in its dialog, which tells the user of it. */
+const reset = (which: 'password' | 'google') => async (c: RunContext, user: User) =>
+  done(c, user.username, (await c.dialog(resetDialog, { user, which })) as Told);
 
 /**
  * A merchant's users as the platform manages them: reached from a merchant's row (`u`) or the palette,
@@ -45,7 +55,7 @@ export const merchantUserCommands: readonly Command[] = [
     needs: [merchantUser.disable],
     when: (user) => user.status === 'active',
     confirm: { danger: true },
-    run: async (c, user) => done(c, user.username, await c.call(merchantUser.disable, { id: user.id })),
+    run: change(merchantUser.disable),
   }),
   rowAction('merchantUser', {
     id: 'merchantUser.enable',
@@ -54,7 +64,7 @@ export const merchantUserCommands: readonly Command[] = [
     needs: [merchantUser.enable],
     when: (user) => user.status === 'disabled',
     confirm: {},
-    run: async (c, user) => done(c, user.username, await c.call(merchantUser.enable, { id: user.id })),
+    run: change(merchantUser.enable),
   }),
   rowAction('merchantUser', {
     id: 'merchantUser.resetPassword',
@@ -62,8 +72,7 @@ export const merchantUserCommands: readonly Command[] = [
     shortcut: 'p',
     needs: [merchantUser.resetPassword],
     // The dialog is the danger confirmation: it says what stops working and takes the Google code.
-    run: async (c, user) =>
-      done(c, user.username, (await c.dialog(resetDialog, { user, which: 'password' as const })) as Told),
+    run: reset('password'),
   }),
   rowAction('merchantUser', {
     id: 'merchantUser.resetGoogle',
@@ -71,8 +80,7 @@ export const merchantUserCommands: readonly Command[] = [
     shortcut: 'r',
     needs: [merchantUser.resetGoogle],
     when: (user) => user.googleBound,
-    run: async (c, user) =>
-      done(c, user.username, (await c.dialog(resetDialog, { user, which: 'google' as const })) as Told),
+    run: reset('google'),
   }),
   rowAction('merchantUser', {
     id: 'merchantUser.log',

@@ -1,6 +1,7 @@
 import { attemptAnswer } from '../contract/callbackNotes.ts';
 import { endpoints } from '../contract/index.ts';
 import { payin } from '../contract/machines.ts';
+import { deleteAction, openDialog } from './builders.ts';
 import { action, type Contexts, type RunContext, rowAction, screen } from './types.ts';
 
 const { merchantOrder } = endpoints;
@@ -69,10 +70,7 @@ export const orderCommands = [
     shortcut: 'p',
     needs: [merchantOrder.push],
     bulk: true,
-    run: async (c) => {
-      if (await c.dialog(bulkPushDialog, { kind: 'payin' as const, rows: [...c.selection('payin')] }))
-        c.refresh();
-    },
+    run: openDialog(bulkPushDialog, (_, c) => ({ kind: 'payin' as const, rows: [...c.selection('payin')] })),
   }),
   rowAction('payin', {
     id: 'merchantOrder.bulkUtrCheck',
@@ -80,9 +78,7 @@ export const orderCommands = [
     shortcut: 'u',
     needs: [merchantOrder.utrCheck],
     bulk: true,
-    run: async (c) => {
-      if (await c.dialog(bulkUtrDialog, { rows: [...c.selection('payin')] })) c.refresh();
-    },
+    run: openDialog(bulkUtrDialog, (_, c) => ({ rows: [...c.selection('payin')] })),
   }),
   rowAction('payin', {
     id: 'merchantOrder.utrCheck',
@@ -98,9 +94,7 @@ export const orderCommands = [
     shortcut: 's',
     needs: [merchantOrder.supplement],
     when: (o) => payin.can('supplement', o.status),
-    run: async (c, order) => {
-      if (await c.dialog(supplementDialog, { order })) c.refresh();
-    },
+    run: openDialog(supplementDialog, (order) => ({ order })),
   }),
   rowAction('payin', {
     id: 'merchantOrder.forceSupplement',
@@ -109,9 +103,7 @@ export const orderCommands = [
     needs: [merchantOrder.forceSupplement],
     when: (o) => payin.can('force', o.status),
     confirm: { danger: true },
-    run: async (c, order) => {
-      if (await c.dialog(forceSupplementDialog, { order })) c.refresh();
-    },
+    run: openDialog(forceSupplementDialog, (order) => ({ order })),
   }),
   rowAction('payin', {
     id: 'merchantOrder.uploadImage',
@@ -119,9 +111,7 @@ export const orderCommands = [
     shortcut: 'i',
     needs: [merchantOrder.uploadImage],
     when: (o) => payin.can('uploadImage', o.status),
-    run: async (c, order) => {
-      if (await c.dialog(imageDialog, { order })) c.refresh();
-    },
+    run: openDialog(imageDialog, (order) => ({ order })),
   }),
   rowAction('payin', {
     id: 'merchantOrder.push',
@@ -137,22 +127,10 @@ export const orderCommands = [
     shortcut: 'e',
     needs: [merchantOrder.update],
     when: (o) => payin.can('update', o.status),
-    run: async (c, order) => {
-      if (await c.dialog(notifyUrlDialog, { order })) c.refresh();
-    },
+    run: openDialog(notifyUrlDialog, (order) => ({ order })),
   }),
-  rowAction('payin', {
-    id: 'merchantOrder.delete',
-    icon: 'trash',
-    shortcut: 'Delete',
-    needs: [merchantOrder.delete],
+  deleteAction('payin', 'merchantOrder.delete', merchantOrder.delete, {
     // Never an order money reached, whatever its state (the server checks the same).
     when: (o) => payin.can('delete', o.status) && o.paidAt === null,
-    confirm: { danger: true },
-    run: async (c, order) => {
-      await c.call(merchantOrder.delete, { id: order.id });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
   }),
 ];

@@ -1,5 +1,6 @@
 import { endpoints } from '../contract/index.ts';
-import { type Command, rowAction, screen } from './types.ts';
+import { editAction, openDialog } from './builders.ts';
+import { type Command, screen } from './types.ts';
 
 const { parameter } = endpoints;
 
@@ -17,14 +18,11 @@ export const parameterCommands: readonly Command[] = [
     needs: [parameter.list, parameter.update],
     screen: () => import('../src/screens/parameter/ParameterScreen.tsx'),
   }),
-  rowAction('parameter', {
-    id: 'parameter.update',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [parameter.update],
-    // The dialog is the confirmation: it shows the value and asks for the Google code.
-    run: async (c, target) => {
-      if (await c.dialog(parameterDialog, { parameter: target })) c.refresh();
-    },
-  }),
+  // The dialog is the confirmation: it shows the value and asks for the Google code.
+  editAction(
+    'parameter',
+    'parameter.update',
+    parameter.update,
+    openDialog(parameterDialog, (target) => ({ parameter: target })),
+  ),
 ];

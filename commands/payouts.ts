@@ -1,7 +1,8 @@
 import { endpoints } from '../contract/index.ts';
 import { payout as payoutMachine } from '../contract/machines.ts';
+import { openDialog } from './builders.ts';
 import { pushAndReport } from './orders.ts';
-import { action, rowAction, screen } from './types.ts';
+import { action, type Contexts, rowAction, screen } from './types.ts';
 
 const { merchantPayout } = endpoints;
 
@@ -9,6 +10,10 @@ const transferDialog = () => import('../src/screens/payout/SingleTransferDialog.
 const bulkUploadDialog = () => import('../src/screens/payout/BulkUploadDialog.tsx');
 const markDialog = () => import('../src/screens/payout/MarkDialog.tsx');
 const bulkPushDialog = () => import('../src/screens/order/BulkPushDialog.tsx');
+
+/** A hand decision on a payout, in the dialog that asks for the reason and the Google code. */
+const mark = (action: 'retry' | 'markSuccess' | 'markFailed') =>
+  openDialog(markDialog, (payout: Contexts['payout']) => ({ payout, action }));
 
 /** Payout orders: the list, single transfers, bulk files, and the hand actions on a payout. */
 export const payoutCommands = [
@@ -25,17 +30,13 @@ export const payoutCommands = [
     id: 'merchantPayout.create',
     icon: 'plus',
     needs: [merchantPayout.create],
-    run: async (c) => {
-      if (await c.dialog(transferDialog, {})) c.refresh();
-    },
+    run: openDialog(transferDialog),
   }),
   action({
     id: 'merchantPayout.bulkCreate',
     icon: 'upload',
     needs: [merchantPayout.bulkCreate],
-    run: async (c) => {
-      if (await c.dialog(bulkUploadDialog, {})) c.refresh();
-    },
+    run: openDialog(bulkUploadDialog),
   }),
   rowAction('payout', {
     id: 'merchantPayout.bulkPush',
@@ -43,10 +44,10 @@ export const payoutCommands = [
     shortcut: 'p',
     needs: [merchantPayout.push],
     bulk: true,
-    run: async (c) => {
-      if (await c.dialog(bulkPushDialog, { kind: 'payout' as const, rows: [...c.selection('payout')] }))
-        c.refresh();
-    },
+    run: openDialog(bulkPushDialog, (_, c) => ({
+      kind: 'payout' as const,
+      rows: [...c.selection('payout')],
+    })),
   }),
   rowAction('payout', {
     id: 'merchantPayout.retry',
@@ -55,9 +56,7 @@ export const payoutCommands = [
     needs: [merchantPayout.retry],
     when: (p) => payoutMachine.can('retry', p.status),
     // The dialog is the confirmation: it asks for the reason and the Google code.
-    run: async (c, payout) => {
-      if (await c.dialog(markDialog, { payout, action: 'retry' as const })) c.refresh();
-    },
+    run: mark('retry'),
   }),
   rowAction('payout', {
     id: 'merchantPayout.markSuccess',
@@ -65,9 +64,7 @@ export const payoutCommands = [
     shortcut: 's',
     needs: [merchantPayout.markSuccess],
     when: (p) => payoutMachine.can('markSuccess', p.status),
-    run: async (c, payout) => {
-      if (await c.dialog(markDialog, { payout, action: 'markSuccess' as const })) c.refresh();
-    },
+    run: mark('markSuccess'),
   }),
   rowAction('payout', {
     id: 'merchantPayout.markFailed',
@@ -75,9 +72,7 @@ export const payoutCommands = [
     shortcut: 'F',
     needs: [merchantPayout.markFailed],
     when: (p) => payoutMachine.can('markFailed', p.status),
-    run: async (c, payout) => {
-      if (await c.dialog(markDialog, { payout, action: 'markFailed' as const })) c.refresh();
-    },
+    run: mark('markFailed'),
   }),
   rowAction('payout', {
     id: 'merchantPayout.push',

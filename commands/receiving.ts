@@ -1,4 +1,5 @@
 import { endpoints } from '../contract/index.ts';
+import { callThenRefresh, deleteAction, editAction, openDialog, statusToggle } from './builders.ts';
 import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
 
 const { receivingAccount, accountHolder, cardBinding, holderNumber } = endpoints;
@@ -24,11 +25,10 @@ const statusAction = (
     needs: [receivingAccount.status],
     when: (a) => from.includes(a.status),
     ...(danger ? { confirm: { danger: true } } : {}),
-    run: async (c, a) => {
-      await c.call(receivingAccount.status, { id: a.id, status });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
+    run: callThenRefresh(receivingAccount.status, (a: Contexts['receivingAccount']) => ({
+      id: a.id,
+      status,
+    })),
   });
 
 /**
@@ -84,28 +84,21 @@ export const receivingCommands: readonly Command[] = [
     icon: 'plus',
     shortcut: 'A',
     needs: [receivingAccount.create],
-    run: async (c) => {
-      if (await c.dialog(accountForm, { kind: 'public' as const })) c.refresh();
-    },
+    run: openDialog(accountForm, () => ({ kind: 'public' as const })),
   }),
   action({
     id: 'receivingAccount.createCard',
     icon: 'plus',
     shortcut: 'C',
     needs: [receivingAccount.create, accountHolder.list],
-    run: async (c) => {
-      if (await c.dialog(accountForm, { kind: 'card' as const })) c.refresh();
-    },
+    run: openDialog(accountForm, () => ({ kind: 'card' as const })),
   }),
-  rowAction('receivingAccount', {
-    id: 'receivingAccount.edit',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [receivingAccount.update],
-    run: async (c, account) => {
-      if (await c.dialog(accountForm, { kind: account.kind, account })) c.refresh();
-    },
-  }),
+  editAction(
+    'receivingAccount',
+    'receivingAccount.edit',
+    receivingAccount.update,
+    openDialog(accountForm, (account) => ({ kind: account.kind, account })),
+  ),
   statusAction('pause', 'paused', 'p', ['active']),
   statusAction('activate', 'active', 'a', ['paused', 'frozen']),
   statusAction('freeze', 'frozen', 'f', ['active', 'paused'], true),
@@ -122,19 +115,14 @@ export const receivingCommands: readonly Command[] = [
     icon: 'plus',
     shortcut: 'H',
     needs: [accountHolder.create],
-    run: async (c) => {
-      if (await c.dialog(holderForm, {})) c.refresh();
-    },
+    run: openDialog(holderForm),
   }),
-  rowAction('accountHolder', {
-    id: 'accountHolder.edit',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [accountHolder.update],
-    run: async (c, holder) => {
-      if (await c.dialog(holderForm, { holder })) c.refresh();
-    },
-  }),
+  editAction(
+    'accountHolder',
+    'accountHolder.edit',
+    accountHolder.update,
+    openDialog(holderForm, (holder) => ({ holder })),
+  ),
   rowAction('accountHolder', {
     id: 'accountHolder.cards',
     icon: 'wallet',
@@ -148,55 +136,16 @@ export const receivingCommands: readonly Command[] = [
     icon: 'plus',
     shortcut: 'B',
     needs: [cardBinding.create, receivingAccount.list],
-    run: async (c) => {
-      if (await c.dialog(bindingForm, {})) c.refresh();
-    },
+    run: openDialog(bindingForm),
   }),
-  rowAction('cardBinding', {
-    id: 'cardBinding.delete',
-    icon: 'trash',
-    shortcut: 'Delete',
-    needs: [cardBinding.delete],
-    confirm: { danger: true },
-    run: async (c, binding) => {
-      await c.call(cardBinding.delete, { id: binding.id });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
+  deleteAction('cardBinding', 'cardBinding.delete', cardBinding.delete),
 
   action({
     id: 'holderNumber.create',
     icon: 'plus',
     shortcut: 'U',
     needs: [holderNumber.create, accountHolder.list],
-    run: async (c) => {
-      if (await c.dialog(numberForm, {})) c.refresh();
-    },
+    run: openDialog(numberForm),
   }),
-  rowAction('holderNumber', {
-    id: 'holderNumber.disable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [holderNumber.update],
-    when: (n) => n.status === 'active',
-    confirm: { danger: true },
-    run: async (c, n) => {
-      await c.call(holderNumber.update, { id: n.id, status: 'disabled' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
-  rowAction('holderNumber', {
-    id: 'holderNumber.enable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [holderNumber.update],
-    when: (n) => n.status === 'disabled',
-    run: async (c, n) => {
-      await c.call(holderNumber.update, { id: n.id, status: 'active' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
+  ...statusToggle('holderNumber', 'holderNumber', holderNumber.update),
 ];

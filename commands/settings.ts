@@ -1,5 +1,5 @@
 import { endpoints, type Output } from '../contract/index.ts';
-import { action, type Command, type RunContext, screen } from './types.ts';
+import { action, type Command, type DialogLoader, type RunContext, screen } from './types.ts';
 
 const { merchant } = endpoints;
 
@@ -20,6 +20,16 @@ function merchantTarget(c: RunContext, route: string): { id?: number } | null {
   c.toast('warning', c.t('screens.dev.chooseMerchant'));
   c.navigate(route);
   return null;
+}
+
+/** A form on the merchant's settings (who it is for as `merchantTarget` finds it), the list refreshed after. */
+async function editMerchant(
+  c: RunContext,
+  form: DialogLoader<{ merchantId?: number | undefined }>,
+  route: string,
+) {
+  const target = merchantTarget(c, route);
+  if (target && (await c.dialog(form, { merchantId: target.id }))) c.refresh();
 }
 
 /**
@@ -75,19 +85,13 @@ export const settingCommands: readonly Command[] = [
     id: 'dev.callbackUpdate',
     icon: 'link',
     needs: [merchant.callbackUpdate],
-    run: async (c) => {
-      const target = merchantTarget(c, '/dev');
-      if (target && (await c.dialog(callbackForm, { merchantId: target.id }))) c.refresh();
-    },
+    run: (c) => editMerchant(c, callbackForm, '/dev'),
   }),
   action({
     id: 'dev.ipsUpdate',
     icon: 'shield',
     needs: [merchant.ipsUpdate],
-    run: async (c) => {
-      const target = merchantTarget(c, '/dev');
-      if (target && (await c.dialog(ipWhitelistForm, { merchantId: target.id }))) c.refresh();
-    },
+    run: (c) => editMerchant(c, ipWhitelistForm, '/dev'),
   }),
 
   screen({
@@ -103,9 +107,6 @@ export const settingCommands: readonly Command[] = [
     id: 'fees.surchargeUpdate',
     icon: 'edit',
     needs: [merchant.surchargeUpdate],
-    run: async (c) => {
-      const target = merchantTarget(c, '/costManagement');
-      if (target && (await c.dialog(surchargeForm, { merchantId: target.id }))) c.refresh();
-    },
+    run: (c) => editMerchant(c, surchargeForm, '/costManagement'),
   }),
 ];

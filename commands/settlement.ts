@@ -1,6 +1,7 @@
 import { endpoints } from '../contract/index.ts';
 import { type SettlementAction, settlement as settlementMachine } from '../contract/machines.ts';
-import { action, type Command, type Contexts, type RunContext, rowAction, screen } from './types.ts';
+import { deleteAction, editAction, openDialog } from './builders.ts';
+import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
 
 type Settlement = Contexts['settlement'];
 type Wallet = Settlement['wallet'];
@@ -24,9 +25,8 @@ function walletCommands(wallet: Wallet): Command[] {
   const api = endpoints[base];
   const mine = (s: Settlement, act: SettlementAction) =>
     s.wallet === wallet && settlementMachine.can(act, s.status);
-  const decide = (decision: 'confirm' | 'complete' | 'reject') => async (c: RunContext, s: Settlement) => {
-    if (await c.dialog(decisionDialog, { settlement: s, decision })) c.refresh();
-  };
+  const decide = (decision: 'confirm' | 'complete' | 'reject') =>
+    openDialog(decisionDialog, (s: Settlement) => ({ settlement: s, decision }));
   return [
     screen({
       id: `${base}.list`,
@@ -44,35 +44,21 @@ function walletCommands(wallet: Wallet): Command[] {
       id: `${base}.create`,
       icon: 'plus',
       needs: [api.create],
-      run: async (c) => {
-        if (await c.dialog(applyDialog, { wallet })) {
-          c.refresh();
-          c.navigate(route);
-        }
-      },
+      run: openDialog(applyDialog, () => ({ wallet }), route),
     }),
-    rowAction('settlement', {
-      id: `${base}.update`,
-      icon: 'edit',
-      shortcut: 'e',
-      needs: [api.update],
-      when: (s) => mine(s, 'update'),
-      run: async (c, s) => {
-        if (await c.dialog(applyDialog, { wallet, settlement: s })) c.refresh();
+    editAction(
+      'settlement',
+      `${base}.update`,
+      api.update,
+      openDialog(applyDialog, (s) => ({ wallet, settlement: s })),
+      {
+        when: (s) => mine(s, 'update'),
       },
-    }),
-    rowAction('settlement', {
-      id: `${base}.delete`,
-      icon: 'trash',
-      shortcut: 'Delete',
-      needs: [api.delete],
+    ),
+    deleteAction('settlement', `${base}.delete`, api.delete, {
       when: (s) => mine(s, 'cancel'),
-      confirm: { danger: true },
-      run: async (c, s) => {
-        await c.call(api.delete, { id: s.id });
-        c.toast('success', c.t('screens.settlement.cancelled', { settlementNo: s.settlementNo }));
-        c.refresh();
-      },
+      message: 'screens.settlement.cancelled',
+      params: (s) => ({ settlementNo: s.settlementNo }),
     }),
     // A confirmation waiting for a second person is decided in the approvals queue, not confirmed again.
     rowAction('settlement', {

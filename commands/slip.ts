@@ -1,5 +1,6 @@
 import { endpoints } from '../contract/index.ts';
 import { slip as slipMachine } from '../contract/machines.ts';
+import { openDialog } from './builders.ts';
 import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
 
 const { withdrawalSlip } = endpoints;
@@ -33,12 +34,7 @@ export const slipCommands: readonly Command[] = [
     icon: 'plus',
     shortcut: 'n',
     needs: [withdrawalSlip.create, withdrawalSlip.candidates],
-    run: async (c) => {
-      if (await c.dialog(newSlipDialog, {})) {
-        c.refresh();
-        c.navigate('/withdrawalslip');
-      }
-    },
+    run: openDialog(newSlipDialog, undefined, '/withdrawalslip'),
   }),
   rowAction('slip', {
     id: 'withdrawalSlip.withdraw',
@@ -46,9 +42,7 @@ export const slipCommands: readonly Command[] = [
     shortcut: 'w',
     needs: [withdrawalSlip.withdraw],
     when: waiting,
-    run: async (c, s) => {
-      if (await c.dialog(withdrawDialog, { slip: s })) c.refresh();
-    },
+    run: openDialog(withdrawDialog, (s) => ({ slip: s })),
   }),
   rowAction('slip', {
     id: 'withdrawalSlip.drop',
@@ -56,9 +50,7 @@ export const slipCommands: readonly Command[] = [
     shortcut: 'r',
     needs: [withdrawalSlip.drop],
     when: waiting,
-    run: async (c, s) => {
-      if (await c.dialog(dropDialog, { slip: s, decision: 'drop' as const })) c.refresh();
-    },
+    run: openDialog(dropDialog, (s) => ({ slip: s, decision: 'drop' as const })),
   }),
   rowAction('slip', {
     id: 'withdrawalSlip.void',
@@ -66,9 +58,7 @@ export const slipCommands: readonly Command[] = [
     shortcut: 'v',
     needs: [withdrawalSlip.void],
     when: (s) => slipMachine.can('void', s.status) && s.lineCounts.withdrawn === 0,
-    run: async (c, s) => {
-      if (await c.dialog(dropDialog, { slip: s, decision: 'void' as const })) c.refresh();
-    },
+    run: openDialog(dropDialog, (s) => ({ slip: s, decision: 'void' as const })),
   }),
   rowAction('slip', {
     id: 'withdrawalSlip.download',

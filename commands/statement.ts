@@ -1,5 +1,6 @@
 import { endpoints } from '../contract/index.ts';
 import { statementLine } from '../contract/machines.ts';
+import { openDialog } from './builders.ts';
 import { type Command, type Contexts, type RunContext, rowAction, screen } from './types.ts';
 
 const { statement } = endpoints;
@@ -109,9 +110,7 @@ export const statementCommands: readonly Command[] = [
     shortcut: 'm',
     needs: [statement.match],
     when: (l) => open(l) && l.direction === 'credit' && l.approvalId === null,
-    run: async (c, line) => {
-      if (await c.dialog(matchDialog, { line })) c.refresh();
-    },
+    run: openDialog(matchDialog, (line) => ({ line })),
   }),
   // Each bulk action before its single-row one: with several rows checked, the key finds it first.
   rowAction('statementLineRow', {
@@ -191,9 +190,7 @@ export const statementCommands: readonly Command[] = [
     shortcut: 'p',
     needs: [statement.accept],
     when: (row) => row.wouldPay.count > 0,
-    run: async (c, row) => {
-      if (await c.dialog(postDialog, { import: row })) c.refresh();
-    },
+    run: openDialog(postDialog, (row) => ({ import: row })),
   }),
   rowAction('statementImportRow', {
     id: 'statement.importLines',
@@ -233,8 +230,6 @@ export const statementCommands: readonly Command[] = [
     icon: 'link',
     shortcut: 'l',
     needs: [endpoints.statementFeed.get],
-    run: async (c, account) => {
-      if (await c.dialog(feedDialog, { account })) c.refresh();
-    },
+    run: openDialog(feedDialog, (account) => ({ account })),
   }),
 ];

@@ -1,5 +1,6 @@
 import { endpoints } from '../contract/index.ts';
-import { action, rowAction, screen } from './types.ts';
+import { createAction, deleteAction, editAction, openDialog, statusToggle } from './builders.ts';
+import { rowAction, screen } from './types.ts';
 
 const { admin, role, log, mailOutbox } = endpoints;
 
@@ -18,48 +19,14 @@ export const systemCommands = [
     needs: [admin.list, admin.create, admin.update, admin.delete],
     screen: () => import('../src/screens/admin/AdminScreen.tsx'),
   }),
-  action({
-    id: 'admin.create',
-    icon: 'plus',
-    needs: [admin.create],
-    run: async (c) => {
-      if (await c.dialog(adminForm, {})) c.refresh();
-    },
-  }),
-  rowAction('admin', {
-    id: 'admin.edit',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [admin.update],
-    run: async (c, user) => {
-      if (await c.dialog(adminForm, { user })) c.refresh();
-    },
-  }),
-  rowAction('admin', {
-    id: 'admin.disable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [admin.update],
-    when: (user) => user.status === 'active',
-    confirm: { danger: true },
-    run: async (c, user) => {
-      await c.call(admin.update, { id: user.id, status: 'disabled' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
-  rowAction('admin', {
-    id: 'admin.enable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [admin.update],
-    when: (user) => user.status === 'disabled',
-    run: async (c, user) => {
-      await c.call(admin.update, { id: user.id, status: 'active' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
+  createAction('admin.create', [admin.create], openDialog(adminForm)),
+  editAction(
+    'admin',
+    'admin.edit',
+    admin.update,
+    openDialog(adminForm, (user) => ({ user })),
+  ),
+  ...statusToggle('admin', 'admin', admin.update),
   rowAction('admin', {
     id: 'admin.resetGoogle',
     icon: 'key',
@@ -73,18 +40,7 @@ export const systemCommands = [
       c.refresh();
     },
   }),
-  rowAction('admin', {
-    id: 'admin.delete',
-    icon: 'trash',
-    shortcut: 'Delete',
-    needs: [admin.delete],
-    confirm: { danger: true },
-    run: async (c, user) => {
-      await c.call(admin.delete, { id: user.id });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
+  deleteAction('admin', 'admin.delete', admin.delete),
 
   screen({
     id: 'role.list',
@@ -95,44 +51,22 @@ export const systemCommands = [
     needs: [role.list, role.create, role.update, role.delete, role.permissions, role.setPermissions],
     screen: () => import('../src/screens/role/RoleScreen.tsx'),
   }),
-  action({
-    id: 'role.create',
-    icon: 'plus',
-    needs: [role.create],
-    run: async (c) => {
-      if (await c.dialog(roleForm, {})) c.refresh();
-    },
-  }),
-  rowAction('role', {
-    id: 'role.edit',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [role.update],
-    run: async (c, target) => {
-      if (await c.dialog(roleForm, { role: target })) c.refresh();
-    },
-  }),
+  createAction('role.create', [role.create], openDialog(roleForm)),
+  editAction(
+    'role',
+    'role.edit',
+    role.update,
+    openDialog(roleForm, (target) => ({ role: target })),
+  ),
   rowAction('role', {
     id: 'role.permissions',
     icon: 'check',
     shortcut: 'p',
     needs: [role.permissions],
-    run: async (c, target) => {
-      if (await c.dialog(permissionTree, { role: target })) c.refresh();
-    },
+    run: openDialog(permissionTree, (target) => ({ role: target })),
   }),
-  rowAction('role', {
-    id: 'role.delete',
-    icon: 'trash',
-    shortcut: 'Delete',
-    needs: [role.delete],
+  deleteAction('role', 'role.delete', role.delete, {
     when: (target) => !target.builtin && target.userCount === 0,
-    confirm: { danger: true },
-    run: async (c, target) => {
-      await c.call(role.delete, { id: target.id });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
   }),
 
   screen({

@@ -1,4 +1,5 @@
 import { endpoints } from '../contract/index.ts';
+import { deleteAction, editAction, openDialog, statusToggle } from './builders.ts';
 import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
 
 const { telegram } = endpoints;
@@ -33,27 +34,20 @@ export const telegramCommands: readonly Command[] = [
     icon: 'key',
     needs: [telegram.botUpdate],
     // The dialog is the confirmation: it asks for the Google code.
-    run: async (c) => {
-      if (await c.dialog(botForm, {})) c.refresh();
-    },
+    run: openDialog(botForm),
   }),
   action({
     id: 'telegram.groupCreate',
     icon: 'plus',
     needs: [telegram.groupCreate],
-    run: async (c) => {
-      if (await c.dialog(groupForm, {})) c.refresh();
-    },
+    run: openDialog(groupForm),
   }),
-  rowAction('telegramGroup', {
-    id: 'telegram.groupUpdate',
-    icon: 'edit',
-    shortcut: 'e',
-    needs: [telegram.groupUpdate],
-    run: async (c, group) => {
-      if (await c.dialog(groupForm, { group })) c.refresh();
-    },
-  }),
+  editAction(
+    'telegramGroup',
+    'telegram.groupUpdate',
+    telegram.groupUpdate,
+    openDialog(groupForm, (group) => ({ group })),
+  ),
   rowAction('telegramGroup', {
     id: 'telegram.test',
     icon: 'send',
@@ -67,43 +61,11 @@ export const telegramCommands: readonly Command[] = [
       c.refresh();
     },
   }),
-  rowAction('telegramGroup', {
-    id: 'telegram.disable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [telegram.groupUpdate],
-    when: (group) => group.status === 'active',
-    confirm: { danger: true },
-    run: async (c, group) => {
-      await c.call(telegram.groupUpdate, { ...groupInput(group), status: 'disabled' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
-  rowAction('telegramGroup', {
-    id: 'telegram.enable',
-    icon: 'power',
-    shortcut: 's',
-    needs: [telegram.groupUpdate],
-    when: (group) => group.status === 'disabled',
-    run: async (c, group) => {
-      await c.call(telegram.groupUpdate, { ...groupInput(group), status: 'active' });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
-  rowAction('telegramGroup', {
-    id: 'telegram.groupDelete',
-    icon: 'trash',
-    shortcut: 'Delete',
-    needs: [telegram.groupDelete],
-    confirm: { danger: true },
-    run: async (c, group) => {
-      await c.call(telegram.groupDelete, { id: group.id });
-      c.toast('success', c.t('app.done'));
-      c.refresh();
-    },
-  }),
+  ...statusToggle('telegramGroup', 'telegram', telegram.groupUpdate, (group, status) => ({
+    ...groupInput(group),
+    status,
+  })),
+  deleteAction('telegramGroup', 'telegram.groupDelete', telegram.groupDelete),
   rowAction('telegramDelivery', {
     id: 'telegram.deliveryRetry',
     icon: 'refresh',

@@ -1,4 +1,5 @@
 import { endpoints } from '../contract/index.ts';
+import { openDialog } from './builders.ts';
 import { action, type Command, screen } from './types.ts';
 
 const { merchantSettlementtn, settlementtnLog } = endpoints;
@@ -35,11 +36,6 @@ export const tnCommands: readonly Command[] = [
     shortcut: 'R',
     needs: [settlementtnLog.run],
     // The dialog is the confirmation: it names the day and asks for the Google code.
-    run: async (c) => {
-      if (await c.dialog(runDialog, {})) {
-        c.refresh();
-        c.navigate('/settlementtnlog');
-      }
-    },
+    run: openDialog(runDialog, undefined, '/settlementtnlog'),
   }),
 ];
