@@ -1,5 +1,5 @@
 import { endpoints } from '../contract/index.ts';
-import { openDialog } from './builders.ts';
+import { createAction, openDialog } from './builders.ts';
 import { action, type Command, rowAction, screen } from './types.ts';
 
 const { balanceAdjustment, agentCommission } = endpoints;
@@ -32,13 +32,12 @@ export const adjustmentCommands: readonly Command[] = [
     screen: () => import('../src/screens/adjustment/AdjustmentScreen.tsx'),
   }),
   // Shift-J from anywhere: the merchant in view (the picker's) is chosen already.
-  action({
-    id: 'balanceAdjustment.create',
-    icon: 'plus',
-    shortcut: 'J',
-    needs: [balanceAdjustment.create],
-    run: openDialog(adjustmentDialog, (_, c) => ({ merchantId: c.merchantInView })),
-  }),
+  createAction(
+    'balanceAdjustment.create',
+    [balanceAdjustment.create],
+    openDialog(adjustmentDialog, (_, c) => ({ merchantId: c.merchantInView })),
+    'J',
+  ),
   rowAction('balanceAdjustment', {
     id: 'balanceAdjustment.walletLog',
     icon: 'wallet',

@@ -1,6 +1,6 @@
 import { endpoints } from '../contract/index.ts';
 import { recharge } from '../contract/machines.ts';
-import { openDialog } from './builders.ts';
+import { createAction, openDialog } from './builders.ts';
 import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
 
 const { merchantWallet, merchantRechargeLog } = endpoints;
@@ -43,12 +43,11 @@ export const fundCommands: readonly Command[] = [
     needs: [merchantRechargeLog.list],
     screen: () => import('../src/screens/recharge/RechargeScreen.tsx'),
   }),
-  action({
-    id: 'merchantRechargeLog.create',
-    icon: 'plus',
-    needs: [merchantRechargeLog.create],
-    run: openDialog(rechargeForm, undefined, '/merchantrechargelog'),
-  }),
+  createAction(
+    'merchantRechargeLog.create',
+    [merchantRechargeLog.create],
+    openDialog(rechargeForm, undefined, '/merchantrechargelog'),
+  ),
   rowAction('recharge', {
     id: 'merchantRechargeLog.confirm',
     icon: 'check',

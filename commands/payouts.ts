@@ -1,6 +1,6 @@
 import { endpoints } from '../contract/index.ts';
 import { payout as payoutMachine } from '../contract/machines.ts';
-import { openDialog } from './builders.ts';
+import { createAction, openDialog } from './builders.ts';
 import { pushAndReport } from './orders.ts';
 import { action, type Contexts, rowAction, screen } from './types.ts';
 
@@ -26,12 +26,7 @@ export const payoutCommands = [
     needs: [merchantPayout.list, merchantPayout.create, merchantPayout.bulkCreate],
     screen: () => import('../src/screens/payout/PayoutScreen.tsx'),
   }),
-  action({
-    id: 'merchantPayout.create',
-    icon: 'plus',
-    needs: [merchantPayout.create],
-    run: openDialog(transferDialog),
-  }),
+  createAction('merchantPayout.create', [merchantPayout.create], openDialog(transferDialog)),
   action({
     id: 'merchantPayout.bulkCreate',
     icon: 'upload',

@@ -1,6 +1,13 @@
 import { endpoints } from '../contract/index.ts';
-import { callThenRefresh, deleteAction, editAction, openDialog, statusToggle } from './builders.ts';
-import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
+import {
+  callThenRefresh,
+  createAction,
+  deleteAction,
+  editAction,
+  openDialog,
+  statusToggle,
+} from './builders.ts';
+import { type Command, type Contexts, rowAction, screen } from './types.ts';
 
 const { receivingAccount, accountHolder, cardBinding, holderNumber } = endpoints;
 type Status = Contexts['receivingAccount']['status'];
@@ -79,20 +86,18 @@ export const receivingCommands: readonly Command[] = [
     screen: () => import('../src/screens/receiving/NumbersScreen.tsx'),
   }),
 
-  action({
-    id: 'receivingAccount.createPublic',
-    icon: 'plus',
-    shortcut: 'A',
-    needs: [receivingAccount.create],
-    run: openDialog(accountForm, () => ({ kind: 'public' as const })),
-  }),
-  action({
-    id: 'receivingAccount.createCard',
-    icon: 'plus',
-    shortcut: 'C',
-    needs: [receivingAccount.create, accountHolder.list],
-    run: openDialog(accountForm, () => ({ kind: 'card' as const })),
-  }),
+  createAction(
+    'receivingAccount.createPublic',
+    [receivingAccount.create],
+    openDialog(accountForm, () => ({ kind: 'public' as const })),
+    'A',
+  ),
+  createAction(
+    'receivingAccount.createCard',
+    [receivingAccount.create, accountHolder.list],
+    openDialog(accountForm, () => ({ kind: 'card' as const })),
+    'C',
+  ),
   editAction(
     'receivingAccount',
     'receivingAccount.edit',
@@ -110,13 +115,7 @@ export const receivingCommands: readonly Command[] = [
     run: (c, account) => c.navigate(`/receiving/bindings?accountId=${account.id}`),
   }),
 
-  action({
-    id: 'accountHolder.create',
-    icon: 'plus',
-    shortcut: 'H',
-    needs: [accountHolder.create],
-    run: openDialog(holderForm),
-  }),
+  createAction('accountHolder.create', [accountHolder.create], openDialog(holderForm), 'H'),
   editAction(
     'accountHolder',
     'accountHolder.edit',
@@ -131,21 +130,14 @@ export const receivingCommands: readonly Command[] = [
     run: (c, holder) => c.navigate(`/receiving/cards?holderId=${holder.id}`),
   }),
 
-  action({
-    id: 'cardBinding.create',
-    icon: 'plus',
-    shortcut: 'B',
-    needs: [cardBinding.create, receivingAccount.list],
-    run: openDialog(bindingForm),
-  }),
+  createAction(
+    'cardBinding.create',
+    [cardBinding.create, receivingAccount.list],
+    openDialog(bindingForm),
+    'B',
+  ),
   deleteAction('cardBinding', 'cardBinding.delete', cardBinding.delete),
 
-  action({
-    id: 'holderNumber.create',
-    icon: 'plus',
-    shortcut: 'U',
-    needs: [holderNumber.create, accountHolder.list],
-    run: openDialog(numberForm),
-  }),
+  createAction('holderNumber.create', [holderNumber.create, accountHolder.list], openDialog(numberForm), 'U'),
   ...statusToggle('holderNumber', 'holderNumber', holderNumber.update),
 ];

@@ -1,7 +1,7 @@
 import { endpoints } from '../contract/index.ts';
 import { slip as slipMachine } from '../contract/machines.ts';
-import { openDialog } from './builders.ts';
-import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
+import { createAction, openDialog } from './builders.ts';
+import { type Command, type Contexts, rowAction, screen } from './types.ts';
 
 const { withdrawalSlip } = endpoints;
 type Slip = Contexts['slip'];
@@ -29,13 +29,12 @@ export const slipCommands: readonly Command[] = [
     needs: [withdrawalSlip.list],
     screen: () => import('../src/screens/slip/SlipScreen.tsx'),
   }),
-  action({
-    id: 'withdrawalSlip.create',
-    icon: 'plus',
-    shortcut: 'n',
-    needs: [withdrawalSlip.create, withdrawalSlip.candidates],
-    run: openDialog(newSlipDialog, undefined, '/withdrawalslip'),
-  }),
+  createAction(
+    'withdrawalSlip.create',
+    [withdrawalSlip.create, withdrawalSlip.candidates],
+    openDialog(newSlipDialog, undefined, '/withdrawalslip'),
+    'n',
+  ),
   rowAction('slip', {
     id: 'withdrawalSlip.withdraw',
     icon: 'check',

@@ -1,7 +1,7 @@
-import { endpoints } from '../contract/index.ts';
+import { type Endpoint, endpoints } from '../contract/index.ts';
 import { statementLine } from '../contract/machines.ts';
 import { openDialog } from './builders.ts';
-import { type Command, type Contexts, type RunContext, rowAction, screen } from './types.ts';
+import { type Command, type Contexts, type IconName, type RunContext, rowAction, screen } from './types.ts';
 
 const { statement } = endpoints;
 type Line = Contexts['statementLineRow'];
@@ -17,6 +17,8 @@ const feedDialog = () => import('../src/screens/statement/FeedDialog.tsx');
 const open = (l: Line) => statementLine.sets.open.includes(l.status);
 /** What posting takes: a ready or proposed line not waiting for a second person already. */
 const postable = (l: Line) => (l.status === 'ready' || l.status === 'proposed') && l.approvalId === null;
+/** What dismissing takes: an open line not waiting for a second person already. */
+const dismissable = (l: Line) => open(l) && l.approvalId === null;
 
 /** A pay-in by its number, its drawer open in the pay-in list (which reaches back 60 days). */
 export const orderPath = (orderNo: string) => `/order?range=60d&order=${encodeURIComponent(orderNo)}`;
@@ -51,6 +53,36 @@ async function accept(c: RunContext, lines: readonly Line[]) {
   if (noneApplies(c, lines)) return;
   if (await c.dialog(postDialog, { lines })) c.refresh();
 }
+
+/**
+ * A decision on lines, on the checked rows (`statement.<name>Checked`, offered with several checked) and
+ * on one row, under one key: the bulk one first, so that with several rows checked the key finds it.
+ */
+const onLines = (
+  name: 'accept' | 'dismiss',
+  icon: IconName,
+  shortcut: string,
+  endpoint: Endpoint,
+  fits: (l: Line) => boolean,
+  decide: (c: RunContext, lines: readonly Line[]) => Promise<void>,
+) => [
+  rowAction('statementLineRow', {
+    id: `statement.${name}Checked`,
+    icon,
+    shortcut,
+    needs: [endpoint],
+    bulk: true,
+    run: (c) => decide(c, c.selection('statementLineRow').filter(fits)),
+  }),
+  rowAction('statementLineRow', {
+    id: `statement.${name}`,
+    icon,
+    shortcut,
+    needs: [endpoint],
+    when: fits,
+    run: (c, line) => decide(c, [line]),
+  }),
+];
 
 /**
  * Bank statements (OPERATIONS.md section 2): the import screen (a mapping, a file or pasted text, a
@@ -112,43 +144,8 @@ export const statementCommands: readonly Command[] = [
     when: (l) => open(l) && l.direction === 'credit' && l.approvalId === null,
     run: openDialog(matchDialog, (line) => ({ line })),
   }),
-  // Each bulk action before its single-row one: with several rows checked, the key finds it first.
-  rowAction('statementLineRow', {
-    id: 'statement.acceptChecked',
-    icon: 'check',
-    shortcut: 'a',
-    needs: [statement.accept],
-    bulk: true,
-    run: (c) => accept(c, c.selection('statementLineRow').filter(postable)),
-  }),
-  rowAction('statementLineRow', {
-    id: 'statement.accept',
-    icon: 'check',
-    shortcut: 'a',
-    needs: [statement.accept],
-    when: postable,
-    run: (c, line) => accept(c, [line]),
-  }),
-  rowAction('statementLineRow', {
-    id: 'statement.dismissChecked',
-    icon: 'close',
-    shortcut: 'd',
-    needs: [statement.dismiss],
-    bulk: true,
-    run: (c) =>
-      dismiss(
-        c,
-        c.selection('statementLineRow').filter((l) => open(l) && l.approvalId === null),
-      ),
-  }),
-  rowAction('statementLineRow', {
-    id: 'statement.dismiss',
-    icon: 'close',
-    shortcut: 'd',
-    needs: [statement.dismiss],
-    when: (l) => open(l) && l.approvalId === null,
-    run: (c, line) => dismiss(c, [line]),
-  }),
+  ...onLines('accept', 'check', 'a', statement.accept, postable, accept),
+  ...onLines('dismiss', 'close', 'd', statement.dismiss, dismissable, dismiss),
   // On a row (Shift-R, like the T+N run, which stays the global Shift-R elsewhere): every open line of
   // every account goes through matching again, orders paid or created since included.
   rowAction('statementLineRow', {

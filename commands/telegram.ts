@@ -1,5 +1,5 @@
 import { endpoints } from '../contract/index.ts';
-import { deleteAction, editAction, openDialog, statusToggle } from './builders.ts';
+import { createAction, deleteAction, editAction, openDialog, statusToggle } from './builders.ts';
 import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
 
 const { telegram } = endpoints;
@@ -36,12 +36,7 @@ export const telegramCommands: readonly Command[] = [
     // The dialog is the confirmation: it asks for the Google code.
     run: openDialog(botForm),
   }),
-  action({
-    id: 'telegram.groupCreate',
-    icon: 'plus',
-    needs: [telegram.groupCreate],
-    run: openDialog(groupForm),
-  }),
+  createAction('telegram.groupCreate', [telegram.groupCreate], openDialog(groupForm)),
   editAction(
     'telegramGroup',
     'telegram.groupUpdate',
