@@ -6,8 +6,8 @@
  * Keyboard first; the recharge rejection takes the mouse path.
  */
 import { type Browser, expect, type Page, request, test } from '@playwright/test';
-import * as OTPAuth from 'otpauth';
 import { feeOf, formatMinor, percentToPpm, toMinor } from '../contract/money.ts';
+import { nextCode } from './orders-support.ts';
 import { adminPassword, baseURL, watchConsole } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -25,25 +25,8 @@ let adminPage: Page;
 const stamp = Date.now().toString(36);
 const consoleErrors = new Map<Page, string[]>();
 
-const stepNow = () => Math.floor(Date.now() / 30_000);
-/** The highest Google code time step each key has spent (the server accepts each step once per user). */
-const usedSteps = new Map<string, number>();
-
-/**
- * A Google code of `secret` the server takes now: within ±1 time step and after the last one spent.
- * `spend: false` for the transfer preview, which checks a code without using it up.
- */
-async function codeOf(secret: string, spend = true): Promise<string> {
-  const used = usedSteps.get(secret) ?? 0;
-  while (stepNow() + 1 <= used) await new Promise((r) => setTimeout(r, 1000));
-  const step = Math.max(stepNow() - 1, used + 1);
-  if (spend) usedSteps.set(secret, step);
-  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
-    timestamp: step * 30_000,
-  });
-}
 /** The merchant test user's next code. */
-const googleCode = (spend = true) => codeOf(user.secret, spend);
+const googleCode = (spend = true) => nextCode(user.secret, spend);
 /** A platform user of the built-in finance role with its own Google key: recharge decisions take a code. */
 let finance: MerchantUser;
 
@@ -164,14 +147,14 @@ test.beforeAll(async ({ browser }) => {
   finance.secret = (await fin.ok<{ secret: string }>('GET', '/auth/google/bindInfo')).secret;
   await fin.ok('POST', '/v1/auth/google/bind', {
     secret: finance.secret,
-    code: await codeOf(finance.secret),
+    code: await nextCode(finance.secret),
     password,
   });
 
   merchantPage = await newPage(browser);
   await signIn(merchantPage, user.username, user.password, await googleCode());
   adminPage = await newPage(browser);
-  await signIn(adminPage, finance.username, password, await codeOf(finance.secret));
+  await signIn(adminPage, finance.username, password, await nextCode(finance.secret));
 });
 
 test.afterEach(() => {
@@ -323,7 +306,7 @@ test('recharge: a merchant submits one by keyboard and a platform user confirms 
   await admin.keyboard.type('000000');
   await admin.keyboard.press('Enter');
   await expect(question.getByText('The verification code is wrong')).toBeVisible();
-  await question.getByLabel('Google code').fill(await codeOf(finance.secret));
+  await question.getByLabel('Google code').fill(await nextCode(finance.secret));
   await admin.keyboard.press('Enter');
   await expect(question).toBeHidden();
   await expect(admin.getByRole('status').filter({ hasText: 'confirmed' })).toBeVisible();
@@ -366,7 +349,7 @@ test('recharge: the mouse path, submitted from the button and rejected from the 
   await reject.getByRole('button', { name: 'Reject recharge' }).click();
   await expect(reject.getByText('Some information is not filled in').first()).toBeVisible();
   await reject.getByLabel('Reason').fill('No such transfer on our statement');
-  await reject.getByLabel('Google code').fill(await codeOf(finance.secret));
+  await reject.getByLabel('Google code').fill(await nextCode(finance.secret));
   await reject.getByRole('button', { name: 'Reject recharge' }).click();
   await expect(reject).toBeHidden();
   await expect(row).toContainText('Rejected');

@@ -105,14 +105,15 @@ const usedSteps = new Map<string, number>();
 /**
  * A Google code the server will take now: it accepts a code of the current time step ±1, and each
  * user's codes only for a later step than the last one used (no replay). So successive codes of one
- * user walk forward a step at a time, waiting for the clock when they run ahead of it.
+ * user walk forward a step at a time, waiting for the clock when they run ahead of it. `spend: false`
+ * for a preview (the transfer's), which checks a code without using it up: the next code may be the same.
  */
-export async function nextCode(secret: string): Promise<string> {
+export async function nextCode(secret: string, spend = true): Promise<string> {
   for (;;) {
     const current = Math.floor(Date.now() / stepMs);
     const step = Math.max(current - 1, (usedSteps.get(secret) ?? Number.NEGATIVE_INFINITY) + 1);
     if (step <= current + 1) {
-      usedSteps.set(secret, step);
+      if (spend) usedSteps.set(secret, step);
       return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
         timestamp: step * stepMs,
       });
