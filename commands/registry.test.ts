@@ -33,17 +33,11 @@ const adminRow: Contexts['admin'] = {
 };
 
 describe('command registry', () => {
-  it('gives a super admin every screen, system group included', () => {
-    expect(menuIds(grants('platform', '*'))).toEqual([
-      'home.dashboard',
-      'orders[merchantOrder.list,merchantPayout.list]',
-      'funds[merchantWallet.info,merchantRechargeLog.list,balanceAdjustment.list]',
-      'settlement[settlementQuery.list,settlementPayment.list,settlementPayout.list,approval.list,merchantSettlementtn.list,settlementtnLog.list,withdrawalSlip.list,statOrder.orderStats,statOrder.channelStats,statOrder.payoutStats,statOrder.settlementSummary,statOrder.reconciliation]',
-      'business[merchant.list,agent.list,channel.list,simulator.list,merchantUser.list,receivingAccount.public,receivingAccount.cards,accountHolder.list,cardBinding.list,holderNumber.list,statement.import,statement.list,statement.exceptions,agentCommission.statement]',
-      'settings[dev.settings,fees.settings]',
-      'security[auth.google]',
-      'system[admin.list,role.list,log.list,mailOutbox.list,memo.list,parameter.list,telegram.groupList]',
-    ]);
+  it('gives a super admin every screen, system group included', async () => {
+    // The whole menu, one entry a line, as a snapshot written from the declarations (a new screen shows
+    // in its diff rather than in a list kept by hand).
+    const lines = menuIds(grants('platform', '*')).map((entry) => `${entry.replace(/([[,])/g, '$1\n  ')}\n`);
+    await expect(lines.join('')).toMatchFileSnapshot('./__snapshots__/menu-super-admin.txt');
   });
 
   it('drops screens the user lacks and the group they leave empty', () => {
