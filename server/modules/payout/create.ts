@@ -84,7 +84,7 @@ export function checkAmountLimits(m: Merchant, amount: number, lang: Lang, field
 }
 
 /** The order of a merchant order number, through its key row (its id and time pick the partition). */
-async function byMerchantOrderNo(tx: Db, merchantId: number, merchantOrderNo: string) {
+export async function byMerchantOrderNo(tx: Db, merchantId: number, merchantOrderNo: string) {
   const [row] = await tx
     .select()
     .from(payoutOrders)
