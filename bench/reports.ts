@@ -24,8 +24,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { rebuildOrderStats, storedOrderStatsZone } from '../server/modules/dashboard/stats.ts';
+import { channelStats } from '../server/modules/stat/channels.ts';
 import { merchantViewPage, merchantViewTotals } from '../server/modules/stat/merchant.ts';
-import { channelStats, type OrderStatFilters, orderStats } from '../server/modules/stat/orders.ts';
+import { type OrderStatFilters, orderStats } from '../server/modules/stat/orders.ts';
 import {
   args,
   benchAdminPassword,

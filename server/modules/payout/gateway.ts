@@ -6,6 +6,7 @@ import { payoutOrderKeys, payoutOrders } from '../../db/schema.ts';
 import { type GatewayRoute, gatewayRoute } from '../../gateway/app.ts';
 import { AppError } from '../../http/errors.ts';
 import { byKeyRow } from '../orders/keys.ts';
+import { byMerchantOrderNo } from './create.ts';
 import { createPayout, gatewayViewOf, type PayoutRequest } from './service.ts';
 
 /** What the contract's schemas answer (the gateway registry keeps schemas untyped). */
@@ -44,19 +45,7 @@ export const payoutGatewayRoutes: GatewayRoute[] = [
   }),
 
   gatewayRoute(payoutGatewayEndpoints.payoutFind, async ({ merchant, input, tx }) => {
-    const [o] = await tx
-      .select()
-      .from(payoutOrders)
-      .where(
-        byKeyRow(
-          payoutOrders,
-          payoutOrderKeys,
-          and(
-            eq(payoutOrderKeys.merchantId, merchant.id),
-            eq(payoutOrderKeys.merchantOrderNo, (input as FindInput).merchantOrderNo),
-          ),
-        ),
-      );
+    const o = await byMerchantOrderNo(tx, merchant.id, (input as FindInput).merchantOrderNo);
     if (!o) throw new AppError(errno.notFound);
     return { data: gatewayViewOf(o) };
   }),

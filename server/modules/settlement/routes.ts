@@ -41,6 +41,7 @@ import {
   confirmSettlement,
   heldOf,
   loadSettlement,
+  paidOf,
   queueSummary,
   rejectSettlement,
   type Settlement,
@@ -207,7 +208,7 @@ function walletRoutes(wallet: SettlementWallet): Route[] {
           { status: s.status, reference: null },
           { status: row.status, reference: row.reference },
         ),
-        detail: { paid: formatMinor(row.auditAmount ?? row.amount), fee: formatMinor(row.fee) },
+        detail: { paid: formatMinor(paidOf(row)), fee: formatMinor(row.fee) },
       });
       afterCommit(wakeWebhookWorkers);
       return settlementRowOf(tx, row);

@@ -13,13 +13,14 @@
  * moves pending to available and leaves the wallet as it was), or daily movements that lost a posting.
  * Days are cut in the stored business time zone, the one the rollups were bucketed in.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { isCalendarDay, storedZone } from '../../lib/businessDay.ts';
+import { openingAndClosing } from './balances.ts';
 
 /** The accounts that make up a merchant's collection wallet. */
 const walletKinds = sql`('collection_available', 'collection_pending')`;
@@ -53,10 +54,6 @@ const walletAccounts = (merchantId: number | null) => sql`
   select a.id, a.owner_id as merchant_id, a.currency from ledger_accounts a
   where a.owner_type = 'merchant' and a.kind in ${walletKinds}
     ${merchantId === null ? sql`` : sql`and a.owner_id = ${merchantId}`}`;
-
-/** The balance of account `acc` just before instant `at` (SQL): its last posting's balance after. */
-const balanceBefore = (at: SQL) => sql`(select p.balance_after from postings p
-  where p.account_id = acc.id and p.at < ${at} order by p.at desc, p.id desc limit 1)`;
 
 /**
  * The (merchant, currency, day) rows of the period: days on which a wallet in view (`acc`) moved, or its
@@ -189,8 +186,7 @@ export async function d0Page(db: Db, f: D0Filters, after: D0Key | null, pageSize
         where acc.merchant_id = k.merchant_id and acc.currency = k.currency
       ) fl
       cross join lateral (
-        select coalesce(sum(${balanceBefore(sql`(k.day::timestamp at time zone z.zone)`)}), 0)::text as opening,
-          coalesce(sum(${balanceBefore(sql`((k.day + 1)::timestamp at time zone z.zone)`)}), 0)::text as ledger_closing
+        select ${openingAndClosing(sql`k.day`, sql`k.day`)}
         from acc where acc.merchant_id = k.merchant_id and acc.currency = k.currency
       ) b) p on true
       order by p.day desc, p.merchant_id, p.currency`),
@@ -248,8 +244,7 @@ export async function d0Totals(db: Db, f: D0Filters) {
       ),
       bal as (
         select acc.currency, count(distinct acc.merchant_id)::int as merchants,
-          coalesce(sum(${balanceBefore(sql`(${f.from}::date::timestamp at time zone z.zone)`)}), 0)::text as opening,
-          coalesce(sum(${balanceBefore(sql`((${f.to}::date + 1)::timestamp at time zone z.zone)`)}), 0)::text as ledger_closing
+          ${openingAndClosing(sql`${f.from}::date`, sql`${f.to}::date`)}
         from acc cross join z group by acc.currency
       )
       select z.zone, bal.currency, bal.merchants, bal.opening, bal.ledger_closing,

@@ -10,13 +10,14 @@
  * closing = opening + every movement, `other` included, so a closing that differs from the ledger's means
  * the daily movements lost a posting: the report ties to the ledger or says it does not.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
+import { openingAndClosing } from './balances.ts';
 
 export type MerchantWallet = 'collection' | 'payout';
 
@@ -89,10 +90,6 @@ const movementSums = sql.raw(
   columns.map((c) => `coalesce(sum(d.amount) filter (where col = '${c}'), 0)::text as ${c}`).join(', '),
 );
 
-/** The balance of account `acc` just before instant `at` (SQL): its last posting's balance after. */
-const balanceBefore = (at: SQL) => sql`(select p.balance_after from postings p
-  where p.account_id = acc.id and p.at < ${at} order by p.at desc, p.id desc limit 1)`;
-
 type Movements = Record<(typeof columns)[number], string>;
 
 interface Figures extends Movements {
@@ -123,10 +120,6 @@ function figuresOf(r: Figures) {
     mismatch: closing !== ledgerClosing,
   };
 }
-
-/** The period's boundaries as instants in the stored business time zone (SQL, over `z`). */
-const startOf = (f: MerchantViewFilters) => sql`(${f.from}::date::timestamp at time zone z.zone)`;
-const endOf = (f: MerchantViewFilters) => sql`((${f.to}::date + 1)::timestamp at time zone z.zone)`;
 
 /**
  * One page of rows (merchants by id, collection before payout, then currency) and how many rows there
@@ -170,8 +163,7 @@ export async function merchantViewPage(
               and d.day between ${f.from}::date and ${f.to}::date) d
         ) mv
         cross join lateral (
-          select coalesce(sum(${balanceBefore(startOf(f))}), 0)::text as opening,
-            coalesce(sum(${balanceBefore(endOf(f))}), 0)::text as ledger_closing
+          select ${openingAndClosing(sql`${f.from}::date`, sql`${f.to}::date`)}
           from acc where acc.merchant_id = k.merchant_id and acc.wallet = k.wallet and acc.currency = k.currency
         ) b) p on true
       order by p.merchant_id, p.wallet, p.currency`),
@@ -218,8 +210,7 @@ export async function merchantViewTotals(db: Db, f: MerchantViewFilters) {
       ),
       bal as (
         select acc.wallet, acc.currency, count(distinct acc.merchant_id)::int as merchants,
-          coalesce(sum(${balanceBefore(startOf(f))}), 0)::text as opening,
-          coalesce(sum(${balanceBefore(endOf(f))}), 0)::text as ledger_closing
+          ${openingAndClosing(sql`${f.from}::date`, sql`${f.to}::date`)}
         from acc cross join z group by 1, 2
       )
       select z.zone, bal.*, ${sql.raw(columns.map((c) => `coalesce(mv.${c}, '0') as ${c}`).join(', '))}

@@ -31,7 +31,7 @@ import {
 } from '../payin/testkit.ts';
 import { drainQueue, orderByNo, payoutBody, seedPayoutBalance } from '../payout/testkit.ts';
 import { applySettlement } from '../settlement/service.ts';
-import { medianOf } from './orders.ts';
+import { medianOf } from './channels.ts';
 
 const ep = endpoints.statOrder;
 /** 10:00 in Kolkata (UTC+05:30) on day `d` of March 2026. */

@@ -26,6 +26,7 @@ import type { SessionUser } from '../../http/session.ts';
 import { errorForLog } from '../../lib/logger.ts';
 import { contentTypes, type ExportFormat, exportBatchSize, exportStream } from '../export/stream.ts';
 import { accountPage, accountTotals, decodeAccountCursor, unprovedOrders } from './account.ts';
+import { channelStats, decodeChannelCursor } from './channels.ts';
 import { d0Page, d0Totals, decodeD0Cursor } from './d0.ts';
 import {
   channelStatFields,
@@ -36,7 +37,7 @@ import {
   reportSource,
 } from './exports.ts';
 import { decodeMerchantCursor, merchantViewPage, merchantViewTotals } from './merchant.ts';
-import { channelStats, decodeChannelCursor, decodeStatCursor, orderStats } from './orders.ts';
+import { decodeStatCursor, orderStats } from './orders.ts';
 import { periodOf } from './period.ts';
 
 /**

@@ -211,6 +211,21 @@ const within = (column: SQL, ids: readonly number[]) =>
 /** New alerts per group and kind per check: a channel outage must not queue thousands at once. */
 const perCheck = 20;
 
+/** Records what a periodic check found for group `g`: one alert a finding, its text the alert's message. */
+function recordFound(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  g: Group,
+  alert: TelegramAlertKind,
+  found: readonly { dedupeKey: string; params: Record<string, unknown> }[],
+): Promise<number> {
+  return record(
+    deps,
+    tx,
+    found.map((f) => ({ groupId: g.id, alert, dedupeKey: f.dedupeKey, text: alertText(alert, f.params) })),
+  );
+}
+
 async function stuckPayouts(deps: Pick<Deps, 'clock'>, tx: Db, g: Group, minutes: number, now: Date) {
   const cutoff = new Date(now.getTime() - minutes * 60_000).toISOString();
   // Under way as equalities (inStates): each is read through its partial index on status. An IN list
@@ -226,21 +241,21 @@ async function stuckPayouts(deps: Pick<Deps, 'clock'>, tx: Db, g: Group, minutes
           where d.group_id = ${g.id} and d.dedupe_key = 'payoutStuck:' || p.order_no)
       order by p.created_at limit ${perCheck}`),
   );
-  return record(
+  return recordFound(
     deps,
     tx,
+    g,
+    'payoutStuck',
     rows.map((r) => ({
-      groupId: g.id,
-      alert: 'payoutStuck' as const,
       dedupeKey: `payoutStuck:${r.no}`,
-      text: alertText('payoutStuck', {
+      params: {
         no: r.no,
         merchant: r.merchant,
         status: r.status,
         minutes,
         amount: formatMinor(Number(r.amount)),
         currency: r.currency,
-      }),
+      },
     })),
   );
 }
@@ -255,20 +270,20 @@ async function lowPayoutBalances(deps: Pick<Deps, 'clock'>, tx: Db, g: Group, fl
         and m.status = 'active' ${within(sql`m.id`, g.merchantIds)}
       order by m.id limit ${perCheck}`),
   );
-  return record(
+  return recordFound(
     deps,
     tx,
+    g,
+    'payoutBalance',
     rows.map((r) => ({
-      groupId: g.id,
-      alert: 'payoutBalance' as const,
       // Once a business day per merchant: a wallet that stays low is said again the next day.
       dedupeKey: `payoutBalance:${r.id}:${r.day}`,
-      text: alertText('payoutBalance', {
+      params: {
         merchant: r.code,
         balance: formatMinor(Number(r.balance)),
         floor: formatMinor(floor),
         currency: r.currency,
-      }),
+      },
     })),
   );
 }
@@ -291,22 +306,22 @@ async function fallingChannels(deps: Pick<Deps, 'clock'>, tx: Db, g: Group, floo
       having count(*) >= ${channelRateMinimumOrders}`),
   );
   const hour = now.toISOString().slice(0, 13);
-  return record(
+  return recordFound(
     deps,
     tx,
+    g,
+    'channelRate',
     rows
       .filter((r) => r.paid * 100 < floorPct * r.total)
       .map((r) => ({
-        groupId: g.id,
-        alert: 'channelRate' as const,
         dedupeKey: `channelRate:${r.id}:${hour}`,
-        text: alertText('channelRate', {
+        params: {
           channel: r.code,
           rate: ((r.paid * 100) / r.total).toFixed(1),
           paid: r.paid,
           total: r.total,
           floor: floorPct,
-        }),
+        },
       })),
   );
 }
