@@ -3,7 +3,7 @@ import { endpoints, errno } from '../../../contract/index.ts';
 import { api, base64Of } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { validate } from '../../ui/form.tsx';
+import { FormActions, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -100,14 +100,12 @@ export default function ImageUploadDialog({
           )}
         </div>
         {preview && <img className="image-preview" src={preview} alt={t('screens.order.image.preview')} />}
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={busy || !file}>
-            {t('commands.merchantOrder.uploadImage.title')}
-          </button>
-        </div>
+        <FormActions
+          busy={busy}
+          disabled={!file}
+          onCancel={() => close()}
+          submitLabel={t('commands.merchantOrder.uploadImage.title')}
+        />
       </form>
     </Modal>
   );

@@ -9,7 +9,7 @@ import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { SelectField } from '../../ui/fields.tsx';
-import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money, TimeCell } from '../order/parts.tsx';
@@ -66,23 +66,23 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
       payoutIds: picked.filter((c) => c.objectType === 'payout').map((c) => c.id),
       code: form.values.code.trim(),
     };
-    const checked = validate(endpoints.withdrawalSlip.create.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      let made: Output<typeof endpoints.withdrawalSlip.create> | undefined;
-      try {
-        made = await call(endpoints.withdrawalSlip.create, input);
-      } catch (error) {
-        // Taken meanwhile by another slip (or settled): the list is read again, the choice kept for what is left.
-        if (!isApiError(error, errno.conflict)) throw error;
-        setGone(true);
-        await candidates.refetch();
-        return;
-      }
-      if (!made) return;
-      toast('success', t('screens.slip.createdToast', { slipNo: made.slipNo, lines: made.lineCount }));
-      await saveSlipFile(made);
+    const made = async (slip: Output<typeof endpoints.withdrawalSlip.create>) => {
+      toast('success', t('screens.slip.createdToast', { slipNo: slip.slipNo, lines: slip.lineCount }));
+      await saveSlipFile(slip);
       close(true);
+    };
+    form.send(endpoints.withdrawalSlip.create, input, made, {
+      via: async (endpoint, checked) => {
+        try {
+          return await call(endpoint, checked);
+        } catch (error) {
+          // Taken meanwhile by another slip (or settled): the list is read again, the choice kept for what is left.
+          if (!isApiError(error, errno.conflict)) throw error;
+          setGone(true);
+          await candidates.refetch();
+          return undefined;
+        }
+      },
     });
   };
 
