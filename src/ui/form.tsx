@@ -5,6 +5,7 @@ import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
 import { errno } from '../../contract/errno.ts';
 import { ApiError, api } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
+import { toast } from '../lib/notify.ts';
 import { useT } from '../lib/useT.ts';
 
 type Issue = {
@@ -110,6 +111,12 @@ export function useForm<V extends Record<string, unknown>>(initial: V) {
   };
   return { values, set, errors, setErrors, busy, submit, send };
 }
+
+/** The end of a plain save: "Saved" said, and the dialog closed with a result, so that its list reads again. */
+export const savedThenClose = (close: (result?: unknown) => void) => () => {
+  toast('success', t('app.saved'));
+  close(true);
+};
 
 /** How `send` checks and calls beyond the endpoint's own schema. */
 export interface SendOptions<E extends Endpoint> {

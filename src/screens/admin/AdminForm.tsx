@@ -3,10 +3,9 @@ import type { Contexts } from '../../../commands/index.ts';
 import { allows, endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { roleName } from '../../lib/names.ts';
-import { toast } from '../../lib/notify.ts';
 import { $grants, $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -37,10 +36,7 @@ export default function AdminForm({ user, close }: Props) {
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const saved = () => {
-      toast('success', t('app.saved'));
-      close(true);
-    };
+    const saved = savedThenClose(close);
     if (!editing) return form.send(endpoints.admin.create, values, saved);
     const input = {
       id: user.id,

@@ -1,7 +1,6 @@
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useMerchantInfo } from './merchantInfo.ts';
@@ -36,10 +35,7 @@ function Form({ merchantId, current, close }: Props & { current: string }) {
       ...(merchantId === undefined ? {} : { id: merchantId }),
       callbackUrl: form.values.callbackUrl.trim(),
     };
-    const saved = () => {
-      toast('success', t('app.saved'));
-      close(true);
-    };
+    const saved = savedThenClose(close);
     form.send(endpoints.merchant.callbackUpdate, input, saved, {
       // The URL-or-empty union reports a generic issue: say what a valid value looks like.
       explain: () => ({ callbackUrl: t('validation.url') }),

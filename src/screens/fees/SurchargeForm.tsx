@@ -1,7 +1,6 @@
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useMerchantInfo } from '../dev/merchantInfo.ts';
@@ -32,15 +31,7 @@ function Form({ merchantId, current, close }: Props & { current: string }) {
       ...(merchantId === undefined ? {} : { id: merchantId }),
       surcharge: form.values.surcharge.trim(),
     };
-    form.send(
-      endpoints.merchant.surchargeUpdate,
-      input,
-      () => {
-        toast('success', t('app.saved'));
-        close(true);
-      },
-      { blankIsMissing: true },
-    );
+    form.send(endpoints.merchant.surchargeUpdate, input, savedThenClose(close), { blankIsMissing: true });
   };
   return (
     <form className="form" onSubmit={onSubmit} noValidate>

@@ -1,10 +1,9 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { memoAudiences } from '../../../contract/endpoints/memo.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField, TextAreaField } from '../../ui/fields.tsx';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 
@@ -27,10 +26,7 @@ export default function MemoForm({ notice, close }: Props) {
   const { values, set, errors } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const saved = () => {
-      toast('success', t('app.saved'));
-      close(true);
-    };
+    const saved = savedThenClose(close);
     if (notice) form.send(endpoints.memo.update, { id: notice.id, ...values }, saved);
     else form.send(endpoints.memo.create, values, saved);
   };

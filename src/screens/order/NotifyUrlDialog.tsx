@@ -1,7 +1,6 @@
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -22,10 +21,7 @@ export default function NotifyUrlDialog({
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const saved = () => {
-      toast('success', t('app.saved'));
-      close(true);
-    };
+    const saved = savedThenClose(close);
     form.send(
       endpoints.merchantOrder.update,
       { id: order.id, notifyUrl: form.values.notifyUrl.trim() },

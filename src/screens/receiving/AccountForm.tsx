@@ -2,10 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints, errno } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField } from '../../ui/fields.tsx';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 type Account = Contexts['receivingAccount'];
@@ -43,10 +42,7 @@ export default function AccountForm({ kind, account, close }: Props) {
   });
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const saved = () => {
-      toast('success', t('app.saved'));
-      close(true);
-    };
+    const saved = savedThenClose(close);
     const count = given(values.dailyCount);
     const fields = {
       bankName: values.bankName,

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { endpoints, errno } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField } from '../../ui/fields.tsx';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -44,10 +43,7 @@ export default function BindingForm({ close }: Props) {
       ...(values.activeFrom ? { activeFrom: values.activeFrom } : {}),
       ...(values.activeTo ? { activeTo: values.activeTo } : {}),
     };
-    const saved = () => {
-      toast('success', t('app.saved'));
-      close(true);
-    };
+    const saved = savedThenClose(close);
     form.send(endpoints.cardBinding.create, input, saved, { quiet: [errno.conflict] });
   };
   return (

@@ -1,9 +1,8 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField } from '../../ui/fields.tsx';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 type Holder = Contexts['accountHolder'];
@@ -26,10 +25,7 @@ export default function HolderForm({ holder, close }: Props) {
   const { values, set, errors } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const saved = () => {
-      toast('success', t('app.saved'));
-      close(true);
-    };
+    const saved = savedThenClose(close);
     const { status, ...fields } = values;
     if (holder) form.send(endpoints.accountHolder.update, { id: holder.id, ...fields, status }, saved);
     else form.send(endpoints.accountHolder.create, fields, saved);

@@ -1,8 +1,7 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -17,10 +16,7 @@ export default function RoleForm({ role, close }: Props) {
   const { values, set, errors } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const saved = () => {
-      toast('success', t('app.saved'));
-      close(true);
-    };
+    const saved = savedThenClose(close);
     if (role) form.send(endpoints.role.update, { id: role.id, ...values }, saved);
     else form.send(endpoints.role.create, values, saved);
   };

@@ -1,10 +1,11 @@
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { settlementWallets } from '../../../commands/index.ts';
 import { errno } from '../../../contract/index.ts';
 import { toMinor } from '../../../contract/money.ts';
 import { api, base64Of } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
 import { DecisionDialog as Decide } from '../../ui/DecisionDialog.tsx';
+import { FileField } from '../../ui/fields.tsx';
 import { Field } from '../../ui/form.tsx';
 import { money, type Settlement, SettlementSummary, walletApi } from './parts.tsx';
 import '../order/order.css';
@@ -217,31 +218,18 @@ function useProofs(uploadImage: ReturnType<typeof walletApi>['uploadImage']) {
 
 function ProofsField({ proofs }: { proofs: ReturnType<typeof useProofs> }) {
   const t = useT();
-  const id = useId();
-  const { files, error } = proofs;
   return (
-    <div className={`field${error ? ' has-error' : ''}`}>
-      <label htmlFor={id}>{t('screens.settlement.proofs')}</label>
-      <input
-        id={id}
-        type="file"
-        multiple
-        accept={imageTypes.join(',')}
-        onChange={(e) => proofs.choose(e.target.files)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-msg`}
-      />
-      {error ? (
-        <p id={`${id}-msg`} className="field-error" role="alert">
-          {error}
-        </p>
-      ) : (
-        <p id={`${id}-msg`} className="field-hint">
-          {files.length
-            ? t('screens.settlement.imagesChosen', { n: files.length })
-            : t('screens.settlement.imagesHint', { n: maxImages })}
-        </p>
-      )}
-    </div>
+    <FileField
+      label={t('screens.settlement.proofs')}
+      error={proofs.error ?? undefined}
+      hint={
+        proofs.files.length
+          ? t('screens.settlement.imagesChosen', { n: proofs.files.length })
+          : t('screens.settlement.imagesHint', { n: maxImages })
+      }
+      accept={imageTypes}
+      multiple
+      onFiles={proofs.choose}
+    />
   );
 }

@@ -3,9 +3,8 @@ import { useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose } from '../../ui/form.tsx';
 import { errorAt, type PathErrors, sendWithPaths } from '../../ui/formPaths.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
@@ -175,9 +174,7 @@ export default function GroupForm({ group, close }: Props) {
           form,
         )
       : await sendWithPaths(endpoints.telegram.groupCreate, input, form);
-    if (!saved) return;
-    toast('success', t('app.saved'));
-    close(true);
+    if (saved) savedThenClose(close)();
   };
 
   return (
