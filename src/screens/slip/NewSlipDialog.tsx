@@ -134,58 +134,13 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
           </p>
         </div>
         <div className="bulk-table-wrap slip-candidates">
-          <table className="bulk-table">
-            <thead>
-              <tr>
-                <th className="check">
-                  <input
-                    type="checkbox"
-                    aria-label={t('screens.slip.chooseAll')}
-                    checked={all}
-                    disabled={list.length === 0}
-                    onChange={() => setChosen(all ? new Set() : new Set(list.map(keyOf)))}
-                  />
-                </th>
-                <th>{t('screens.slip.object')}</th>
-                <th>{t('screens.slip.beneficiary')}</th>
-                <th className="num">{t('screens.slip.amount')}</th>
-                <th>{t('screens.slip.readyAt')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((c) => {
-                const key = keyOf(c);
-                return (
-                  <tr key={key} className={chosen.has(key) ? 'chosen' : undefined}>
-                    <td className="check">
-                      <input
-                        type="checkbox"
-                        aria-label={objectName(c)}
-                        checked={chosen.has(key)}
-                        onChange={() => toggle(key)}
-                      />
-                    </td>
-                    <td>
-                      <div className="mono">{objectName(c)}</div>
-                      <div className="muted">{c.merchantCode}</div>
-                    </td>
-                    <td>
-                      <div>{c.beneficiaryName}</div>
-                      <div className="muted mono">
-                        {c.accountNumber} · {c.ifsc}
-                      </div>
-                    </td>
-                    <td className="num">
-                      {money(c.amount)} <span className="muted">{c.currency}</span>
-                    </td>
-                    <td>
-                      <TimeCell value={c.readyAt} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <CandidateTable
+            list={list}
+            chosen={chosen}
+            all={all}
+            onAll={() => setChosen(all ? new Set() : new Set(list.map(keyOf)))}
+            onToggle={toggle}
+          />
           {candidates.isSuccess && list.length === 0 && (
             <p className="muted slip-empty">{t('screens.slip.noCandidates')}</p>
           )}
@@ -203,5 +158,76 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
         <CodeAndActions form={form} onCancel={() => close()} submitLabel={t('screens.slip.createSubmit')} />
       </form>
     </Modal>
+  );
+}
+
+/** The objects ready for a slip, each with its checkbox, and one to choose them all. */
+function CandidateTable({
+  list,
+  chosen,
+  all,
+  onAll,
+  onToggle,
+}: {
+  list: readonly Candidate[];
+  chosen: ReadonlySet<string>;
+  all: boolean;
+  onAll: () => void;
+  onToggle: (key: string) => void;
+}) {
+  const t = useT();
+  return (
+    <table className="bulk-table">
+      <thead>
+        <tr>
+          <th className="check">
+            <input
+              type="checkbox"
+              aria-label={t('screens.slip.chooseAll')}
+              checked={all}
+              disabled={list.length === 0}
+              onChange={onAll}
+            />
+          </th>
+          <th>{t('screens.slip.object')}</th>
+          <th>{t('screens.slip.beneficiary')}</th>
+          <th className="num">{t('screens.slip.amount')}</th>
+          <th>{t('screens.slip.readyAt')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((c) => {
+          const key = keyOf(c);
+          return (
+            <tr key={key} className={chosen.has(key) ? 'chosen' : undefined}>
+              <td className="check">
+                <input
+                  type="checkbox"
+                  aria-label={objectName(c)}
+                  checked={chosen.has(key)}
+                  onChange={() => onToggle(key)}
+                />
+              </td>
+              <td>
+                <div className="mono">{objectName(c)}</div>
+                <div className="muted">{c.merchantCode}</div>
+              </td>
+              <td>
+                <div>{c.beneficiaryName}</div>
+                <div className="muted mono">
+                  {c.accountNumber} · {c.ifsc}
+                </div>
+              </td>
+              <td className="num">
+                {money(c.amount)} <span className="muted">{c.currency}</span>
+              </td>
+              <td>
+                <TimeCell value={c.readyAt} />
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }
