@@ -237,20 +237,18 @@ export function CodeAndActions({
 }
 
 /**
- * The foot of every form: Cancel (Close, or none on a page's form), then the submitting button (Save
- * unless named), off while it is sending.
+ * The foot of every form: Cancel (none on a page's form), then the submitting button (Save unless
+ * named), off while it is sending.
  */
 export function FormActions({
   busy,
   onCancel,
-  cancelLabel,
   submitLabel,
   tone = 'primary',
   disabled = false,
 }: {
   busy: boolean;
   onCancel?: () => void;
-  cancelLabel?: string;
   submitLabel?: string;
   tone?: 'primary' | 'danger';
   /** Off for a reason other than sending (no file chosen yet). */
@@ -261,7 +259,7 @@ export function FormActions({
     <div className="form-actions">
       {onCancel && (
         <button type="button" className="button" onClick={onCancel}>
-          {cancelLabel ?? t('app.cancel')}
+          {t('app.cancel')}
         </button>
       )}
       <button type="submit" className={`button ${tone}`} disabled={busy || disabled}>
