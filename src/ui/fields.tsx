@@ -73,6 +73,41 @@ export function TextAreaField({ label, error, hint, value, onValue, ...rest }: T
   );
 }
 
+interface FileFieldProps extends Labelled {
+  /** The MIME types offered by the picker. */
+  accept: readonly string[];
+  multiple?: boolean;
+  onFiles: (files: FileList | null) => void;
+}
+
+/** A labelled file picker with its error, or else its hint, under it (always described by one of them). */
+export function FileField({ label, error, hint, accept, multiple, onFiles }: FileFieldProps) {
+  const id = useId();
+  return (
+    <div className={`field${error ? ' has-error' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type="file"
+        multiple={multiple}
+        accept={accept.join(',')}
+        onChange={(e) => onFiles(e.target.files)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-msg`}
+      />
+      {error ? (
+        <p id={`${id}-msg`} className="field-error" role="alert">
+          {error}
+        </p>
+      ) : (
+        <p id={`${id}-msg`} className="field-hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}
+
 /** A titled group of fields laid out in as many columns as fit. */
 export function FieldGroup({ title, children }: { title: string; children: ReactNode }) {
   return (

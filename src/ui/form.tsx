@@ -1,8 +1,11 @@
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 import { useId, useState } from 'react';
 import type * as z from 'zod/mini';
-import { ApiError } from '../lib/api.ts';
+import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
+import { errno } from '../../contract/errno.ts';
+import { ApiError, api } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
+import { toast } from '../lib/notify.ts';
 import { useT } from '../lib/useT.ts';
 
 type Issue = {
@@ -79,8 +82,61 @@ export function useForm<V extends Record<string, unknown>>(initial: V) {
       setBusy(false);
     }
   };
-  return { values, set, errors, setErrors, busy, submit };
+  /**
+   * Submits to one endpoint, named once: `input` is checked against the endpoint's declared input (what
+   * fails lands at its field), then sent; a 422's refused fields land at theirs, and the answer goes to
+   * `done`.
+   */
+  const send = <E extends Endpoint>(
+    endpoint: E,
+    input: Input<E>,
+    done: (answer: Output<E>) => void | Promise<void>,
+    options: SendOptions<E> = {},
+  ) => {
+    const checked = validate(endpoint.input, input);
+    if (!checked.ok) {
+      const errors = options.blankIsMissing
+        ? missingFirst(checked.errors, input as Record<string, unknown>)
+        : checked.errors;
+      return setErrors(options.explain?.(errors) ?? errors);
+    }
+    const refused = options.check?.(input);
+    if (refused) return setErrors(refused);
+    void submit(async () => {
+      const quiet = [errno.invalid, ...(options.quiet ?? [])];
+      if (!options.via) return await done(await api(endpoint, input, { quiet }));
+      const answer = await options.via(endpoint, input);
+      if (answer !== undefined) await done(answer);
+    });
+  };
+  return { values, set, errors, setErrors, busy, submit, send };
 }
+
+/** The end of a plain save: "Saved" said, and the dialog closed with a result, so that its list reads again. */
+export const savedThenClose = (close: (result?: unknown) => void) => () => {
+  toast('success', t('app.saved'));
+  close(true);
+};
+
+/** How `send` checks and calls beyond the endpoint's own schema. */
+export interface SendOptions<E extends Endpoint> {
+  /** The spec's "required" for an empty field, whatever format rule the schema reports for it. */
+  blankIsMissing?: boolean;
+  /** The schema's failures in the form's own words (a union's generic issue said as what a value looks like). */
+  explain?: (errors: Record<string, string>) => Record<string, string>;
+  /** A rule the schema cannot know (an amount at most what was applied for): field errors, or nothing. */
+  check?: (input: Input<E>) => Record<string, string> | undefined;
+  /** Refusals beyond 422 whose fields land at the form's (a binding that overlaps another: 409). */
+  quiet?: readonly number[];
+  /**
+   * The call instead of `api` (a code-confirmed one, `useCodeConfirmed().call`): answers undefined when
+   * it has shown its refusal itself, and the form stays open.
+   */
+  via?: (endpoint: E, input: Input<E>) => Promise<Output<E> | undefined>;
+}
+
+/** What `useForm` answers, for parts that take a form. */
+export type Form<V extends Record<string, unknown>> = ReturnType<typeof useForm<V>>;
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChange' | 'value'> {
   label: string;
@@ -180,25 +236,33 @@ export function CodeAndActions({
   );
 }
 
-/** The foot of a form: Cancel, then the submitting button (Save unless named), off while it is sending. */
+/**
+ * The foot of every form: Cancel (none on a page's form), then the submitting button (Save unless
+ * named), off while it is sending.
+ */
 export function FormActions({
   busy,
   onCancel,
   submitLabel,
   tone = 'primary',
+  disabled = false,
 }: {
   busy: boolean;
-  onCancel: () => void;
+  onCancel?: () => void;
   submitLabel?: string;
   tone?: 'primary' | 'danger';
+  /** Off for a reason other than sending (no file chosen yet). */
+  disabled?: boolean;
 }) {
   const t = useT();
   return (
     <div className="form-actions">
-      <button type="button" className="button" onClick={onCancel}>
-        {t('app.cancel')}
-      </button>
-      <button type="submit" className={`button ${tone}`} disabled={busy}>
+      {onCancel && (
+        <button type="button" className="button" onClick={onCancel}>
+          {t('app.cancel')}
+        </button>
+      )}
+      <button type="submit" className={`button ${tone}`} disabled={busy || disabled}>
         {submitLabel ?? t('app.save')}
       </button>
     </div>

@@ -3,8 +3,9 @@
  * nested objects and lists; `form.tsx`'s `validate` keys by the first segment only.
  */
 import type * as z from 'zod/mini';
+import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
 import { errno } from '../../contract/errno.ts';
-import { ApiError, type FieldError } from '../lib/api.ts';
+import { ApiError, api, type FieldError } from '../lib/api.ts';
 import { issueText } from './form.tsx';
 
 export type PathErrors = Record<string, string>;
@@ -39,4 +40,34 @@ export function errorAt(errors: PathErrors, path: string): string | undefined {
   const prefix = `${path}.`;
   for (const [key, message] of Object.entries(errors)) if (key.startsWith(prefix)) return message;
   return undefined;
+}
+
+/**
+ * `useForm().send` for a form with nested fields: checks `input` against the endpoint's declared input
+ * (with `also`, what the form's own rules found), then calls it. Answers `{ answer }`, or undefined when
+ * a field was refused, here or by a 422 (handed to `setErrors`), or the call failed (`api` said so).
+ */
+export async function sendWithPaths<E extends Endpoint>(
+  endpoint: E,
+  input: Input<E>,
+  form: { setErrors(errors: PathErrors): void; setBusy(busy: boolean): void },
+  also: PathErrors = {},
+): Promise<{ answer: Output<E> } | undefined> {
+  const checked = validatePaths(endpoint.input, input);
+  const refused = { ...(checked.ok ? {} : checked.errors), ...also };
+  if (Object.keys(refused).length) {
+    form.setErrors(refused);
+    return undefined;
+  }
+  form.setBusy(true);
+  try {
+    return { answer: await api(endpoint, input, { quiet: [errno.invalid] }) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const fields = apiPathErrors(error);
+    if (fields) form.setErrors(fields);
+    return undefined;
+  } finally {
+    form.setBusy(false);
+  }
 }

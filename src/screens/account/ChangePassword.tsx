@@ -1,11 +1,10 @@
 import { navigate } from 'wouter/use-browser-location';
 import { logoutAllAction as logoutAll } from '../../../commands/account.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { commandTitle, runCommand } from '../../shell/runtime.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, useForm } from '../../ui/form.tsx';
 import { Page } from '../Page.tsx';
 
 /**
@@ -18,10 +17,7 @@ export default function ChangePassword() {
   const { values, set, errors } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const checked = validate(endpoints.auth.changePassword.input, values);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      await api(endpoints.auth.changePassword, values, { quiet: [422] });
+    form.send(endpoints.auth.changePassword, values, () => {
       toast('success', t('screens.password.changed'));
       navigate('/dashboard');
     });
@@ -57,11 +53,7 @@ export default function ChangePassword() {
           error={errors.confirmPassword}
           required
         />
-        <div className="form-actions">
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('app.save')}
-          </button>
-        </div>
+        <FormActions busy={form.busy} />
       </form>
       <section className="card narrow" aria-labelledby="sign-out-all">
         <h2 className="card-title" id="sign-out-all">

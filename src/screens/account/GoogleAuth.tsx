@@ -7,7 +7,7 @@ import { toast } from '../../lib/notify.ts';
 import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, GoogleCodeField, useForm } from '../../ui/form.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { Page } from '../Page.tsx';
 
@@ -17,10 +17,7 @@ function Bind({ secret, qr, onDone }: { secret: string; qr?: string | undefined;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = { secret, code: form.values.code.trim(), password: form.values.password };
-    const checked = validate(endpoints.auth.googleBind.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      await api(endpoints.auth.googleBind, input, { quiet: [422] });
+    form.send(endpoints.auth.googleBind, input, () => {
       toast('success', t('screens.google.bound'));
       onDone();
     });
@@ -42,15 +39,11 @@ function Bind({ secret, qr, onDone }: { secret: string; qr?: string | undefined;
         </div>
       </div>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <Field
+        <GoogleCodeField
           label={t('screens.google.code')}
           value={form.values.code}
           onValue={(v) => form.set('code', v)}
           error={form.errors.code}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
-          required
         />
         <Field
           label={t('screens.google.password')}
@@ -62,11 +55,7 @@ function Bind({ secret, qr, onDone }: { secret: string; qr?: string | undefined;
           hint={t('screens.google.bindHint')}
           required
         />
-        <div className="form-actions">
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('screens.google.bind')}
-          </button>
-        </div>
+        <FormActions busy={form.busy} submitLabel={t('screens.google.bind')} />
       </form>
     </div>
   );
@@ -77,10 +66,7 @@ function Unbind({ onDone }: { onDone: () => void }) {
   const form = useForm({ code: '', password: '' });
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const checked = validate(endpoints.auth.googleUnbind.input, form.values);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      await api(endpoints.auth.googleUnbind, form.values, { quiet: [422] });
+    form.send(endpoints.auth.googleUnbind, form.values, () => {
       toast('success', t('screens.google.unbound'));
       onDone();
     });
@@ -88,15 +74,11 @@ function Unbind({ onDone }: { onDone: () => void }) {
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
       <p className="muted">{t('screens.google.unbindHint')}</p>
-      <Field
+      <GoogleCodeField
         label={t('screens.google.code')}
         value={form.values.code}
         onValue={(v) => form.set('code', v)}
         error={form.errors.code}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
-        required
       />
       <Field
         label={t('login.password')}
@@ -107,11 +89,7 @@ function Unbind({ onDone }: { onDone: () => void }) {
         error={form.errors.password}
         required
       />
-      <div className="form-actions">
-        <button type="submit" className="button danger" disabled={form.busy}>
-          {t('screens.google.unbind')}
-        </button>
-      </div>
+      <FormActions busy={form.busy} submitLabel={t('screens.google.unbind')} tone="danger" />
     </form>
   );
 }

@@ -7,7 +7,7 @@ import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { SelectField } from '../../ui/fields.tsx';
-import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
 import { MerchantPicker } from '../../ui/MerchantPicker.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
@@ -66,17 +66,14 @@ export default function AdjustmentDialog({
       reason: values.reason.trim(),
       code: values.code.trim(),
     };
-    const checked = validate(endpoints.balanceAdjustment.create.input, input);
-    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-    void form.submit(async () => {
-      const done = await call(endpoints.balanceAdjustment.create, input);
-      if (!done) return;
+    const applied = (done: { amount: string; merchantCode: string }) => {
       toast(
         'success',
         t('screens.adjustment.applied', { amount: thousands(done.amount), merchant: done.merchantCode }),
       );
       close(true);
-    });
+    };
+    form.send(endpoints.balanceAdjustment.create, input, applied, { blankIsMissing: true, via: call });
   };
 
   return (

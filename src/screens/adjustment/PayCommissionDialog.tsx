@@ -7,7 +7,7 @@ import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { SelectField } from '../../ui/fields.tsx';
-import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -51,18 +51,20 @@ export default function PayCommissionDialog({
       ...(values.note.trim() ? { note: values.note.trim() } : {}),
       code: values.code.trim(),
     };
-    const checked = validate(endpoints.agentCommission.pay.input, input);
-    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-    if (toMinor(input.amount) > toMinor(owed))
-      return form.setErrors({ amount: t('screens.commission.overPayable', { amount: thousands(owed) }) });
-    void form.submit(async () => {
-      const done = await call(endpoints.agentCommission.pay, input);
-      if (!done) return;
+    const paid = (done: { amount: string; reference: string }) => {
       toast(
         'success',
         t('screens.commission.paid', { amount: thousands(done.amount), reference: done.reference }),
       );
       close(true);
+    };
+    form.send(endpoints.agentCommission.pay, input, paid, {
+      blankIsMissing: true,
+      check: ({ amount }) =>
+        toMinor(amount) > toMinor(owed)
+          ? { amount: t('screens.commission.overPayable', { amount: thousands(owed) }) }
+          : undefined,
+      via: call,
     });
   };
 

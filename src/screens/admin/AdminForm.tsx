@@ -3,10 +3,9 @@ import type { Contexts } from '../../../commands/index.ts';
 import { allows, endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { roleName } from '../../lib/names.ts';
-import { toast } from '../../lib/notify.ts';
 import { $grants, $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -37,26 +36,16 @@ export default function AdminForm({ user, close }: Props) {
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      if (editing) {
-        const input = {
-          id: user.id,
-          nickname: values.nickname,
-          email: values.email,
-          ...(values.password ? { password: values.password } : {}),
-          ...(canListRoles ? { roleIds: values.roleIds } : {}),
-        };
-        const checked = validate(endpoints.admin.update.input, input);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.admin.update, input, { quiet: [422] });
-      } else {
-        const checked = validate(endpoints.admin.create.input, values);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.admin.create, values, { quiet: [422] });
-      }
-      toast('success', t('app.saved'));
-      close(true);
-    });
+    const saved = savedThenClose(close);
+    if (!editing) return form.send(endpoints.admin.create, values, saved);
+    const input = {
+      id: user.id,
+      nickname: values.nickname,
+      email: values.email,
+      ...(values.password ? { password: values.password } : {}),
+      ...(canListRoles ? { roleIds: values.roleIds } : {}),
+    };
+    form.send(endpoints.admin.update, input, saved);
   };
 
   return (
@@ -127,14 +116,7 @@ export default function AdminForm({ user, close }: Props) {
             {errors.roleIds && <p className="field-error">{errors.roleIds}</p>}
           </fieldset>
         )}
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('app.save')}
-          </button>
-        </div>
+        <FormActions busy={form.busy} onCancel={() => close()} />
       </form>
     </Modal>
   );

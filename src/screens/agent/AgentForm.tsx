@@ -1,10 +1,7 @@
-import { useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
-import { endpoints, type Input } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field } from '../../ui/form.tsx';
-import { apiPathErrors, type PathErrors, validatePaths } from '../../ui/formPaths.ts';
+import { Field, FormActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -16,46 +13,26 @@ interface Props {
 export default function AgentForm({ agent, close }: Props) {
   const t = useT();
   const editing = agent !== undefined;
-  const [values, setValues] = useState({
+  const form = useForm({
     name: agent?.name ?? '',
     code: '',
     commissionRate: agent?.commissionRate ?? '',
   });
-  const [errors, setErrors] = useState<PathErrors>({});
-  const [busy, setBusy] = useState(false);
-  const set = (key: keyof typeof values) => (value: string) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors(({ [key]: _, ...rest }) => rest);
-  };
+  const { values, errors } = form;
+  const set = (key: keyof typeof values) => (value: string) => form.set(key, value);
 
-  const onSubmit = async (e: React.FormEvent) => {
+  const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const input = editing
-      ? { id: agent.id, name: values.name, commissionRate: values.commissionRate }
-      : {
-          name: values.name,
-          commissionRate: values.commissionRate,
-          ...(values.code.trim() ? { code: values.code } : {}),
-        };
-    const checked = editing
-      ? validatePaths(endpoints.agent.update.input, input)
-      : validatePaths(endpoints.agent.create.input, input);
-    if (!checked.ok) return setErrors(checked.errors);
-    setBusy(true);
-    try {
-      if (editing) {
-        await api(endpoints.agent.update, input as Input<typeof endpoints.agent.update>, { quiet: [422] });
-        close(true);
-      } else {
-        close(
-          await api(endpoints.agent.create, input as Input<typeof endpoints.agent.create>, { quiet: [422] }),
-        );
-      }
-    } catch (error) {
-      const fields = apiPathErrors(error);
-      if (fields) setErrors(fields);
-      setBusy(false);
+    if (editing) {
+      const input = { id: agent.id, name: values.name, commissionRate: values.commissionRate };
+      return form.send(endpoints.agent.update, input, () => close(true));
     }
+    const input = {
+      name: values.name,
+      commissionRate: values.commissionRate,
+      ...(values.code.trim() ? { code: values.code } : {}),
+    };
+    form.send(endpoints.agent.create, input, (created) => close(created));
   };
 
   return (
@@ -92,14 +69,7 @@ export default function AgentForm({ agent, close }: Props) {
           inputMode="decimal"
           required
         />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {t('app.save')}
-          </button>
-        </div>
+        <FormActions busy={form.busy} onCancel={() => close()} />
       </form>
     </Modal>
   );

@@ -1,11 +1,7 @@
 import { endpoints, errno } from '../../../contract/index.ts';
 import { thousands } from '../../lib/format.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
-import { Modal } from '../../ui/Modal.tsx';
-import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { DecisionDialog as Decide } from '../../ui/DecisionDialog.tsx';
 import { objectName, type Request, summaryText } from './parts.ts';
 
 /**
@@ -35,10 +31,6 @@ export default function DecisionDialog({
   close: (result?: unknown) => void;
 }) {
   const t = useT();
-  const formRef = useOpeningFocus();
-  const form = useForm({ reason: '', code: '' });
-  const { unbound, refusal, call } = useCodeConfirmed(form, refusals);
-  const title = t(`commands.approval.${decision}.title`);
   const facts = {
     action: t(`screens.approval.actions.${request.action}`),
     object: objectName(request),
@@ -46,70 +38,27 @@ export default function DecisionDialog({
     currency: request.currency,
     requestedBy: request.requestedBy,
   };
-
-  const onSubmit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const code = form.values.code.trim();
-    void form.submit(async () => {
-      if (decision === 'approve') {
-        const input = { id: request.id, code };
-        const checked = validate(endpoints.approval.approve.input, input);
-        if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-        if (!(await call(endpoints.approval.approve, input))) return;
-        toast('success', t('screens.approval.approved', facts));
-      } else {
-        const input = { id: request.id, reason: form.values.reason, code };
-        const checked = validate(endpoints.approval.reject.input, input);
-        if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-        if (!(await call(endpoints.approval.reject, input))) return;
-        toast('success', t('screens.approval.rejected', facts));
-      }
-      close(true);
-    });
-  };
-
+  const approving = decision === 'approve';
   return (
-    <Modal
-      title={title}
-      description={t(
-        decision === 'approve' ? 'screens.approval.approveText' : 'screens.approval.rejectText',
-        facts,
-      )}
-      onClose={() => close()}
+    <Decide
+      endpoint={approving ? endpoints.approval.approve : endpoints.approval.reject}
+      title={t(`commands.approval.${decision}.title`)}
+      description={t(approving ? 'screens.approval.approveText' : 'screens.approval.rejectText', facts)}
+      tone={approving ? 'primary' : 'danger'}
+      {...(approving ? {} : { reason: { label: t('screens.approval.rejectReason') } })}
+      refusals={refusals}
+      input={({ reason, code }) => (approving ? { id: request.id, code } : { id: request.id, reason, code })}
+      done={() => t(approving ? 'screens.approval.approved' : 'screens.approval.rejected', facts)}
+      close={close}
     >
-      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
-        {request.summary.length > 0 && (
-          <p className="muted">{t('screens.approval.details', { details: summaryText(request) })}</p>
-        )}
-        {request.reason && (
-          <p className="notice" role="note">
-            {t('screens.approval.askedBecause', { requestedBy: request.requestedBy, reason: request.reason })}
-          </p>
-        )}
-        {unbound && <UnboundNotice close={() => close()} />}
-        {refusal && (
-          <p className="danger-note" role="alert">
-            {refusal}
-          </p>
-        )}
-        {decision === 'reject' && (
-          <Field
-            label={t('screens.approval.rejectReason')}
-            value={form.values.reason}
-            onValue={(v) => form.set('reason', v)}
-            error={form.errors.reason}
-            maxLength={200}
-            autoComplete="off"
-            required
-          />
-        )}
-        <CodeAndActions
-          form={form}
-          onCancel={() => close()}
-          submitLabel={title}
-          tone={decision === 'reject' ? 'danger' : 'primary'}
-        />
-      </form>
-    </Modal>
+      {request.summary.length > 0 && (
+        <p className="muted">{t('screens.approval.details', { details: summaryText(request) })}</p>
+      )}
+      {request.reason && (
+        <p className="notice" role="note">
+          {t('screens.approval.askedBecause', { requestedBy: request.requestedBy, reason: request.reason })}
+        </p>
+      )}
+    </Decide>
   );
 }

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints, type Input } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
 import { FieldGroup, SelectField } from '../../ui/fields.tsx';
-import { Field } from '../../ui/form.tsx';
-import { apiPathErrors, errorAt, type PathErrors, validatePaths } from '../../ui/formPaths.ts';
+import { Field, FormActions } from '../../ui/form.tsx';
+import { errorAt, type PathErrors, sendWithPaths } from '../../ui/formPaths.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { simulatorSettingsOf } from './settings.ts';
@@ -115,30 +114,22 @@ export default function ChannelForm({ channel, close }: Props) {
           }
         : {}),
     };
-    const input = editing
-      ? { id: channel.id, ...fields }
-      : { code: values.code, adapter: values.adapter, ...fields };
-    const checked = editing
-      ? validatePaths(endpoints.channel.update.input, input)
-      : validatePaths(endpoints.channel.create.input, input);
-    const all = { ...(checked.ok ? {} : checked.errors), ...credentialErrors };
-    if (Object.keys(all).length) return setErrors(all);
-    setBusy(true);
-    try {
-      if (editing)
-        await api(endpoints.channel.update, input as Input<typeof endpoints.channel.update>, {
-          quiet: [422],
-        });
-      else
-        await api(endpoints.channel.create, input as Input<typeof endpoints.channel.create>, {
-          quiet: [422],
-        });
-      close(true);
-    } catch (error) {
-      const found = apiPathErrors(error);
-      if (found) setErrors(found);
-      setBusy(false);
-    }
+    // Unparsed numbers and adapters go as typed: the schema check says what is wrong with them.
+    const form = { setErrors, setBusy };
+    const saved = editing
+      ? await sendWithPaths(
+          endpoints.channel.update,
+          { id: channel.id, ...fields } as Input<typeof endpoints.channel.update>,
+          form,
+          credentialErrors,
+        )
+      : await sendWithPaths(
+          endpoints.channel.create,
+          { code: values.code, adapter: values.adapter, ...fields } as Input<typeof endpoints.channel.create>,
+          form,
+          credentialErrors,
+        );
+    if (saved) close(true);
   };
 
   const field = (key: Key, label: string, hint?: string) => (
@@ -333,14 +324,7 @@ export default function ChannelForm({ channel, close }: Props) {
           </FieldGroup>
         )}
 
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {t('app.save')}
-          </button>
-        </div>
+        <FormActions busy={busy} onCancel={() => close()} />
       </form>
     </Modal>
   );

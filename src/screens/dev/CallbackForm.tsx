@@ -1,8 +1,6 @@
 import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useMerchantInfo } from './merchantInfo.ts';
@@ -37,13 +35,10 @@ function Form({ merchantId, current, close }: Props & { current: string }) {
       ...(merchantId === undefined ? {} : { id: merchantId }),
       callbackUrl: form.values.callbackUrl.trim(),
     };
-    const checked = validate(endpoints.merchant.callbackUpdate.input, input);
-    // The URL-or-empty union reports a generic issue: say what a valid value looks like.
-    if (!checked.ok) return form.setErrors({ callbackUrl: t('validation.url') });
-    void form.submit(async () => {
-      await api(endpoints.merchant.callbackUpdate, input, { quiet: [422] });
-      toast('success', t('app.saved'));
-      close(true);
+    const saved = savedThenClose(close);
+    form.send(endpoints.merchant.callbackUpdate, input, saved, {
+      // The URL-or-empty union reports a generic issue: say what a valid value looks like.
+      explain: () => ({ callbackUrl: t('validation.url') }),
     });
   };
   return (
@@ -58,14 +53,7 @@ function Form({ merchantId, current, close }: Props & { current: string }) {
         autoComplete="off"
         autoFocus
       />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={() => close()}>
-          {t('app.cancel')}
-        </button>
-        <button type="submit" className="button primary" disabled={form.busy}>
-          {t('app.save')}
-        </button>
-      </div>
+      <FormActions busy={form.busy} onCancel={() => close()} />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { endpoints, type Input } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 
@@ -29,12 +29,7 @@ export function useResetSecret(
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = { ...what(), code: form.values.code.trim() };
-    const checked = validate(endpoints.merchant.resetSecret.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      const secrets = await call(endpoints.merchant.resetSecret, input);
-      if (secrets) close(secrets);
-    });
+    form.send(endpoints.merchant.resetSecret, input, (secrets) => close(secrets), { via: call });
   };
   return { unbound, onSubmit };
 }

@@ -1,8 +1,6 @@
 import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useMerchantInfo } from '../dev/merchantInfo.ts';
@@ -33,13 +31,7 @@ function Form({ merchantId, current, close }: Props & { current: string }) {
       ...(merchantId === undefined ? {} : { id: merchantId }),
       surcharge: form.values.surcharge.trim(),
     };
-    const checked = validate(endpoints.merchant.surchargeUpdate.input, input);
-    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-    void form.submit(async () => {
-      await api(endpoints.merchant.surchargeUpdate, input, { quiet: [422] });
-      toast('success', t('app.saved'));
-      close(true);
-    });
+    form.send(endpoints.merchant.surchargeUpdate, input, savedThenClose(close), { blankIsMissing: true });
   };
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
@@ -54,14 +46,7 @@ function Form({ merchantId, current, close }: Props & { current: string }) {
         autoFocus
         required
       />
-      <div className="form-actions">
-        <button type="button" className="button" onClick={() => close()}>
-          {t('app.cancel')}
-        </button>
-        <button type="submit" className="button primary" disabled={form.busy}>
-          {t('app.save')}
-        </button>
-      </div>
+      <FormActions busy={form.busy} onCancel={() => close()} />
     </form>
   );
 }

@@ -1,11 +1,9 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { memoAudiences } from '../../../contract/endpoints/memo.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField, TextAreaField } from '../../ui/fields.tsx';
-import { Field, FormActions, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 
@@ -28,20 +26,9 @@ export default function MemoForm({ notice, close }: Props) {
   const { values, set, errors } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      if (notice) {
-        const input = { id: notice.id, ...values };
-        const checked = validate(endpoints.memo.update.input, input);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.memo.update, input, { quiet: [422] });
-      } else {
-        const checked = validate(endpoints.memo.create.input, values);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.memo.create, values, { quiet: [422] });
-      }
-      toast('success', t('app.saved'));
-      close(true);
-    });
+    const saved = savedThenClose(close);
+    if (notice) form.send(endpoints.memo.update, { id: notice.id, ...values }, saved);
+    else form.send(endpoints.memo.create, values, saved);
   };
   return (
     <Modal

@@ -1,11 +1,8 @@
-import { useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field } from '../../ui/form.tsx';
-import { validatePaths } from '../../ui/formPaths.ts';
+import { Field, FormActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -16,22 +13,15 @@ interface Props {
 /** The danger confirmation of a freeze: what it stops, an optional reason for the log, a red button. */
 export default function FreezeForm({ merchant, close }: Props) {
   const t = useT();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const onSubmit = async (e: React.FormEvent) => {
+  const form = useForm({ reason: '' });
+  const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const input = { id: merchant.id, frozen: true, ...(reason.trim() ? { reason: reason.trim() } : {}) };
-    const checked = validatePaths(endpoints.merchant.freeze.input, input);
-    if (!checked.ok) return setError(checked.errors.reason);
-    setBusy(true);
-    try {
-      await api(endpoints.merchant.freeze, input);
+    const reason = form.values.reason.trim();
+    const input = { id: merchant.id, frozen: true, ...(reason ? { reason } : {}) };
+    form.send(endpoints.merchant.freeze, input, () => {
       toast('success', t('screens.merchant.frozen', { code: merchant.code }));
       close(true);
-    } catch {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Modal
@@ -42,24 +32,19 @@ export default function FreezeForm({ merchant, close }: Props) {
         <p className="modal-text">{t('screens.merchant.freezeText')}</p>
         <Field
           label={t('screens.merchant.freezeReason')}
-          value={reason}
-          onValue={(v) => {
-            setReason(v);
-            setError(undefined);
-          }}
-          error={error}
+          value={form.values.reason}
+          onValue={(v) => form.set('reason', v)}
+          error={form.errors.reason}
           maxLength={200}
           autoFocus
           autoComplete="off"
         />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button danger" disabled={busy}>
-            {t('commands.merchant.freeze.title')}
-          </button>
-        </div>
+        <FormActions
+          busy={form.busy}
+          onCancel={() => close()}
+          submitLabel={t('commands.merchant.freeze.title')}
+          tone="danger"
+        />
       </form>
     </Modal>
   );

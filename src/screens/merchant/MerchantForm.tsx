@@ -2,14 +2,14 @@ import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
-import { allows, endpoints, type Input } from '../../../contract/index.ts';
+import { allows, endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { FieldGroup, SelectField, TextAreaField } from '../../ui/fields.tsx';
-import { Field } from '../../ui/form.tsx';
-import { apiPathErrors, errorAt, type PathErrors, validatePaths } from '../../ui/formPaths.ts';
+import { Field, FormActions } from '../../ui/form.tsx';
+import { errorAt, type PathErrors, sendWithPaths } from '../../ui/formPaths.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import './merchant.css';
 import { whitelistOf } from './terms.ts';
@@ -142,48 +142,30 @@ export default function MerchantForm({ merchant, close }: Props) {
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const input = editing
-      ? { id: merchant.id, name: values.name, ...terms() }
-      : {
-          name: values.name,
-          code: blankToUndefined(values.code),
-          owner: {
-            username: values.username,
-            password: values.password,
-            email: blankToUndefined(values.email),
-          },
-          ...terms(),
-        };
-    const checked = editing
-      ? validatePaths(endpoints.merchant.update.input, input)
-      : validatePaths(endpoints.merchant.create.input, input);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      focusFirstError();
+    const form = {
+      setErrors: (errors: PathErrors) => {
+        setErrors(errors);
+        focusFirstError();
+      },
+      setBusy,
+    };
+    if (editing) {
+      const input = { id: merchant.id, name: values.name, ...terms() };
+      if (await sendWithPaths(endpoints.merchant.update, input, form)) close(true);
       return;
     }
-    setBusy(true);
-    try {
-      if (editing) {
-        await api(endpoints.merchant.update, input as Input<typeof endpoints.merchant.update>, {
-          quiet: [422],
-        });
-        close(true);
-      } else {
-        const made = await api(endpoints.merchant.create, input as Input<typeof endpoints.merchant.create>, {
-          quiet: [422],
-        });
-        close(made);
-      }
-    } catch (error) {
-      const fields = apiPathErrors(error);
-      if (fields) {
-        setErrors(fields);
-        focusFirstError();
-      }
-    } finally {
-      setBusy(false);
-    }
+    const input = {
+      name: values.name,
+      code: blankToUndefined(values.code),
+      owner: {
+        username: values.username,
+        password: values.password,
+        email: blankToUndefined(values.email),
+      },
+      ...terms(),
+    };
+    const made = await sendWithPaths(endpoints.merchant.create, input, form);
+    if (made) close(made.answer);
   };
 
   const agentOptions = [
@@ -452,14 +434,11 @@ export default function MerchantForm({ merchant, close }: Props) {
           </div>
         </FieldGroup>
 
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {t(editing ? 'app.save' : 'screens.merchant.createSubmit')}
-          </button>
-        </div>
+        <FormActions
+          busy={busy}
+          onCancel={() => close()}
+          submitLabel={t(editing ? 'app.save' : 'screens.merchant.createSubmit')}
+        />
       </form>
     </Modal>
   );

@@ -2,7 +2,7 @@ import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 
@@ -32,13 +32,7 @@ export default function ResetDialog({ user, which, close }: Props) {
   const blocked = which === 'password' && !user.email;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const input = { id: user.id, code: form.values.code.trim() };
-    const checked = validate(endpoint.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      const told = await call(endpoint, input);
-      if (told) close(told);
-    });
+    form.send(endpoint, { id: user.id, code: form.values.code.trim() }, (told) => close(told), { via: call });
   };
   return (
     <Modal title={`${title} · ${user.username}`} onClose={() => close()}>

@@ -2,7 +2,7 @@ import { endpoints } from '../../../contract/index.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { Field, GoogleCodeField, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, GoogleCodeField, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -28,21 +28,18 @@ export default function ForceSupplementDialog({ order, close }: Props) {
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      const input = {
-        id: order.id,
-        reason: values.reason,
-        code: values.code.trim(),
-        ...(values.utr.trim() ? { utr: values.utr.trim() } : {}),
-        ...(values.paidAmount.trim() ? { paidAmount: values.paidAmount.trim() } : {}),
-      };
-      const valid = validate(endpoints.merchantOrder.forceSupplement.input, input);
-      if (!valid.ok) return form.setErrors(valid.errors);
-      const paid = await call(endpoints.merchantOrder.forceSupplement, input);
-      if (!paid) return;
-      toast('success', t('screens.order.supplement.done', { orderNo: paid.orderNo }));
+    const input = {
+      id: order.id,
+      reason: values.reason,
+      code: values.code.trim(),
+      ...(values.utr.trim() ? { utr: values.utr.trim() } : {}),
+      ...(values.paidAmount.trim() ? { paidAmount: values.paidAmount.trim() } : {}),
+    };
+    const paid = (done: { orderNo: string }) => {
+      toast('success', t('screens.order.supplement.done', { orderNo: done.orderNo }));
       close(true);
-    });
+    };
+    form.send(endpoints.merchantOrder.forceSupplement, input, paid, { via: call });
   };
 
   return (
@@ -78,14 +75,12 @@ export default function ForceSupplementDialog({ order, close }: Props) {
           spellCheck={false}
         />
         <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button danger" disabled={form.busy}>
-            {t('commands.merchantOrder.forceSupplement.title')}
-          </button>
-        </div>
+        <FormActions
+          busy={form.busy}
+          onCancel={() => close()}
+          submitLabel={t('commands.merchantOrder.forceSupplement.title')}
+          tone="danger"
+        />
       </form>
     </Modal>
   );

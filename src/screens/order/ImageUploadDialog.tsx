@@ -1,9 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { endpoints, errno } from '../../../contract/index.ts';
 import { api, base64Of } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { validate } from '../../ui/form.tsx';
+import { FileField } from '../../ui/fields.tsx';
+import { FormActions, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -25,7 +26,6 @@ export default function ImageUploadDialog({
 }) {
   const t = useT();
   const formRef = useOpeningFocus();
-  const id = useId();
   const [file, setFile] = useState<File | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -79,35 +79,20 @@ export default function ImageUploadDialog({
     <Modal title={t('screens.order.image.title', { orderNo: order.orderNo })} onClose={() => close()}>
       <form ref={formRef} className="form" onSubmit={(e) => void onSubmit(e)} noValidate>
         <OrderSummary order={order} />
-        <div className={`field${error ? ' has-error' : ''}`}>
-          <label htmlFor={id}>{t('screens.order.image.file')}</label>
-          <input
-            id={id}
-            type="file"
-            accept={imageTypes.join(',')}
-            onChange={(e) => choose(e.target.files?.[0])}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-msg`}
-          />
-          {error ? (
-            <p id={`${id}-msg`} className="field-error" role="alert">
-              {error}
-            </p>
-          ) : (
-            <p id={`${id}-msg`} className="field-hint">
-              {t('screens.order.image.hint')}
-            </p>
-          )}
-        </div>
+        <FileField
+          label={t('screens.order.image.file')}
+          error={error ?? undefined}
+          hint={t('screens.order.image.hint')}
+          accept={imageTypes}
+          onFiles={(files) => choose(files?.[0])}
+        />
         {preview && <img className="image-preview" src={preview} alt={t('screens.order.image.preview')} />}
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={busy || !file}>
-            {t('commands.merchantOrder.uploadImage.title')}
-          </button>
-        </div>
+        <FormActions
+          busy={busy}
+          disabled={!file}
+          onCancel={() => close()}
+          submitLabel={t('commands.merchantOrder.uploadImage.title')}
+        />
       </form>
     </Modal>
   );

@@ -1,8 +1,6 @@
-import { endpoints, errno } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -23,14 +21,12 @@ export default function NotifyUrlDialog({
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      const input = { id: order.id, notifyUrl: form.values.notifyUrl.trim() };
-      const valid = validate(endpoints.merchantOrder.update.input, input);
-      if (!valid.ok) return form.setErrors(valid.errors);
-      await api(endpoints.merchantOrder.update, input, { quiet: [errno.invalid] });
-      toast('success', t('app.saved'));
-      close(true);
-    });
+    const saved = savedThenClose(close);
+    form.send(
+      endpoints.merchantOrder.update,
+      { id: order.id, notifyUrl: form.values.notifyUrl.trim() },
+      saved,
+    );
   };
 
   return (
@@ -46,14 +42,7 @@ export default function NotifyUrlDialog({
           spellCheck={false}
           required
         />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('app.save')}
-          </button>
-        </div>
+        <FormActions busy={form.busy} onCancel={() => close()} />
       </form>
     </Modal>
   );

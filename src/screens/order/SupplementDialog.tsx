@@ -1,8 +1,7 @@
-import { endpoints, errno } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -29,15 +28,12 @@ export default function SupplementDialog({ order, utr = '', paidAmount = '', clo
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      const input = {
-        id: order.id,
-        utr: values.utr,
-        ...(values.paidAmount.trim() ? { paidAmount: values.paidAmount.trim() } : {}),
-      };
-      const valid = validate(endpoints.merchantOrder.supplement.input, input);
-      if (!valid.ok) return form.setErrors(valid.errors);
-      const paid = await api(endpoints.merchantOrder.supplement, input, { quiet: [errno.invalid] });
+    const input = {
+      id: order.id,
+      utr: values.utr,
+      ...(values.paidAmount.trim() ? { paidAmount: values.paidAmount.trim() } : {}),
+    };
+    form.send(endpoints.merchantOrder.supplement, input, (paid) => {
       toast('success', t('screens.order.supplement.done', { orderNo: paid.orderNo }));
       close(true);
     });
@@ -65,14 +61,11 @@ export default function SupplementDialog({ order, utr = '', paidAmount = '', clo
           inputMode="decimal"
           autoComplete="off"
         />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('commands.merchantOrder.supplement.title')}
-          </button>
-        </div>
+        <FormActions
+          busy={form.busy}
+          onCancel={() => close()}
+          submitLabel={t('commands.merchantOrder.supplement.title')}
+        />
       </form>
     </Modal>
   );

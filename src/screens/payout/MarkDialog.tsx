@@ -4,7 +4,7 @@ import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from '../order/OrderSummary.tsx';
@@ -52,13 +52,11 @@ export default function MarkDialog({ payout, action, close }: Props) {
       code: code.trim(),
       ...(action === 'markSuccess' && utr.trim() ? { utr: utr.trim() } : {}),
     };
-    const checked = validate(endpoints.merchantPayout[action].input, input);
-    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-    void form.submit(async () => {
-      if ((await call(endpoints.merchantPayout[action], input)) === undefined) return;
+    const marked = () => {
       toast('success', t(done[action], { orderNo: payout.orderNo }));
       close(true);
-    });
+    };
+    form.send(endpoints.merchantPayout[action], input, marked, { blankIsMissing: true, via: call });
   };
 
   return (

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { endpoints, errno } from '../../../contract/index.ts';
+import { type Endpoint, endpoints, errno, type Input } from '../../../contract/index.ts';
 import { api, isApiError } from '../../lib/api.ts';
 import { deviceTokenFor, rememberDevice, startSession } from '../../lib/auth.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, useForm } from '../../ui/form.tsx';
 import { PublicFrame } from './PublicFrame.tsx';
 
 type Step = { kind: 'password' } | { kind: 'google' | 'email'; ticket: string; sentTo?: string | undefined };
@@ -47,34 +47,31 @@ export default function Login() {
     const username = values.username.trim();
     if (step.kind === 'password') {
       const input = { username, password: values.password, deviceToken: deviceTokenFor(username) };
-      const checked = validate(endpoints.auth.loginPassword.input, input);
-      if (!checked.ok) return form.setErrors(checked.errors);
-      void form.submit(async () => {
-        try {
-          const answer = await api(endpoints.auth.loginPassword, input, { quiet: [422] });
+      return form.send(
+        endpoints.auth.loginPassword,
+        input,
+        async (answer) => {
           if ('token' in answer) await finish(answer);
-        } catch (error) {
-          if (!isApiError(error, errno.secondStepNeeded)) throw error;
-          const data = error.data as { ticket: string; step: 'google' | 'email'; sentTo?: string };
-          setStep({ kind: data.step, ticket: data.ticket, sentTo: data.sentTo });
-        }
-      });
-      return;
+        },
+        {
+          via: async (endpoint, checked) => {
+            try {
+              return await api(endpoint, checked, { quiet: [errno.invalid] });
+            } catch (error) {
+              if (!isApiError(error, errno.secondStepNeeded)) throw error;
+              const data = error.data as { ticket: string; step: 'google' | 'email'; sentTo?: string };
+              setStep({ kind: data.step, ticket: data.ticket, sentTo: data.sentTo });
+              return undefined;
+            }
+          },
+        },
+      );
     }
     const code = values.code.trim();
-    const checked = validate(endpoints.auth.loginEmailCode.input, { ticket: step.ticket, code });
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
+    // A ticket gone stale (expired, used) starts the sign-in over.
+    const restartWhenStale = async <E extends Endpoint>(endpoint: E, input: Input<E>) => {
       try {
-        const session =
-          step.kind === 'google'
-            ? await api(
-                endpoints.auth.loginGoogleCode,
-                { ticket: step.ticket, code, remember },
-                { quiet: [422] },
-              )
-            : await api(endpoints.auth.loginEmailCode, { ticket: step.ticket, code }, { quiet: [422] });
-        await finish(session);
+        return await api(endpoint, input, { quiet: [errno.invalid] });
       } catch (error) {
         if (isApiError(error, errno.ticketInvalid)) {
           set('code', '');
@@ -82,7 +79,15 @@ export default function Login() {
         }
         throw error;
       }
-    });
+    };
+    if (step.kind === 'google')
+      form.send(endpoints.auth.loginGoogleCode, { ticket: step.ticket, code, remember }, finish, {
+        via: restartWhenStale,
+      });
+    else
+      form.send(endpoints.auth.loginEmailCode, { ticket: step.ticket, code }, finish, {
+        via: restartWhenStale,
+      });
   };
 
   const second = step.kind !== 'password';

@@ -45,10 +45,7 @@ export default function Reset() {
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = { ...values, username: values.username.trim(), code: values.code.trim() };
-    const checked = validate(endpoints.auth.resetPassword.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      await api(endpoints.auth.resetPassword, input, { quiet: [422] });
+    form.send(endpoints.auth.resetPassword, input, () => {
       toast('success', t('reset.done'));
       navigate('/login');
     });

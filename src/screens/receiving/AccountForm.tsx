@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Contexts } from '../../../commands/index.ts';
-import { endpoints } from '../../../contract/index.ts';
+import { endpoints, errno } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField } from '../../ui/fields.tsx';
-import { Field, FormActions, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 type Account = Contexts['receivingAccount'];
@@ -43,44 +42,37 @@ export default function AccountForm({ kind, account, close }: Props) {
   });
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      const count = given(values.dailyCount);
-      const fields = {
-        bankName: values.bankName,
-        accountName: values.accountName,
-        ifsc: values.ifsc,
-        dailyLimit: values.dailyLimit,
-        ...(given(values.minAmount) ? { minAmount: given(values.minAmount) } : {}),
-        ...(given(values.maxAmount) ? { maxAmount: given(values.maxAmount) } : {}),
-        ...(count ? { dailyCount: Number(count) } : {}),
-        ...(given(values.holderId) ? { holderId: Number(values.holderId) } : {}),
+    const saved = savedThenClose(close);
+    const count = given(values.dailyCount);
+    const fields = {
+      bankName: values.bankName,
+      accountName: values.accountName,
+      ifsc: values.ifsc,
+      dailyLimit: values.dailyLimit,
+      ...(given(values.minAmount) ? { minAmount: given(values.minAmount) } : {}),
+      ...(given(values.maxAmount) ? { maxAmount: given(values.maxAmount) } : {}),
+      ...(count ? { dailyCount: Number(count) } : {}),
+      ...(given(values.holderId) ? { holderId: Number(values.holderId) } : {}),
+    };
+    if (account) {
+      const input = {
+        id: account.id,
+        ...fields,
+        vpa: given(values.vpa) ?? null,
+        ...(count ? {} : { dailyCount: null }),
+        ...(given(values.minAmount) ? {} : { minAmount: null }),
+        ...(given(values.maxAmount) ? {} : { maxAmount: null }),
       };
-      if (account) {
-        const input = {
-          id: account.id,
-          ...fields,
-          vpa: given(values.vpa) ?? null,
-          ...(count ? {} : { dailyCount: null }),
-          ...(given(values.minAmount) ? {} : { minAmount: null }),
-          ...(given(values.maxAmount) ? {} : { maxAmount: null }),
-        };
-        const checked = validate(endpoints.receivingAccount.update.input, input);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.receivingAccount.update, input, { quiet: [422] });
-      } else {
-        const input = {
-          kind,
-          accountNumber: values.accountNumber,
-          ...fields,
-          ...(given(values.vpa) ? { vpa: given(values.vpa) } : {}),
-        };
-        const checked = validate(endpoints.receivingAccount.create.input, input);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.receivingAccount.create, input, { quiet: [422, 409] });
-      }
-      toast('success', t('app.saved'));
-      close(true);
-    });
+      form.send(endpoints.receivingAccount.update, input, saved);
+    } else {
+      const input = {
+        kind,
+        accountNumber: values.accountNumber,
+        ...fields,
+        ...(given(values.vpa) ? { vpa: given(values.vpa) } : {}),
+      };
+      form.send(endpoints.receivingAccount.create, input, saved, { quiet: [errno.conflict] });
+    }
   };
   const text = (
     key: keyof typeof values,

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { endpoints } from '../../../contract/index.ts';
+import { endpoints, errno } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField } from '../../ui/fields.tsx';
-import { Field, FormActions, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -33,24 +32,19 @@ export default function BindingForm({ close }: Props) {
   });
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      const input = {
-        accountId: Number(values.accountId),
-        channelId: Number(values.channelId),
-        weight: Number(values.weight),
-        merchantIds: values.merchantIds
-          .split(/[\s,]+/)
-          .filter(Boolean)
-          .map(Number),
-        ...(values.activeFrom ? { activeFrom: values.activeFrom } : {}),
-        ...(values.activeTo ? { activeTo: values.activeTo } : {}),
-      };
-      const checked = validate(endpoints.cardBinding.create.input, input);
-      if (!checked.ok) return form.setErrors(checked.errors);
-      await api(endpoints.cardBinding.create, input, { quiet: [422, 409] });
-      toast('success', t('app.saved'));
-      close(true);
-    });
+    const input = {
+      accountId: Number(values.accountId),
+      channelId: Number(values.channelId),
+      weight: Number(values.weight),
+      merchantIds: values.merchantIds
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .map(Number),
+      ...(values.activeFrom ? { activeFrom: values.activeFrom } : {}),
+      ...(values.activeTo ? { activeTo: values.activeTo } : {}),
+    };
+    const saved = savedThenClose(close);
+    form.send(endpoints.cardBinding.create, input, saved, { quiet: [errno.conflict] });
   };
   return (
     <Modal title={t('commands.cardBinding.create.title')} onClose={() => close()}>

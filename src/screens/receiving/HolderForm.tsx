@@ -1,10 +1,8 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField } from '../../ui/fields.tsx';
-import { Field, FormActions, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 type Holder = Contexts['accountHolder'];
@@ -27,21 +25,10 @@ export default function HolderForm({ holder, close }: Props) {
   const { values, set, errors } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      const { status, ...fields } = values;
-      if (holder) {
-        const input = { id: holder.id, ...fields, status };
-        const checked = validate(endpoints.accountHolder.update.input, input);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.accountHolder.update, input, { quiet: [422] });
-      } else {
-        const checked = validate(endpoints.accountHolder.create.input, fields);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.accountHolder.create, fields, { quiet: [422] });
-      }
-      toast('success', t('app.saved'));
-      close(true);
-    });
+    const saved = savedThenClose(close);
+    const { status, ...fields } = values;
+    if (holder) form.send(endpoints.accountHolder.update, { id: holder.id, ...fields, status }, saved);
+    else form.send(endpoints.accountHolder.create, fields, saved);
   };
   const text = (key: 'name' | 'phone' | 'idNumber' | 'commissionRate', label: string) => (
     <Field

@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { endpoints } from '../../../contract/index.ts';
+import { endpoints, errno } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { SelectField } from '../../ui/fields.tsx';
-import { Field, FormActions, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -42,19 +41,14 @@ export default function NumberForm({ close }: Props) {
     );
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      const input = {
-        holderId: Number(values.holderId),
-        kind: values.kind,
-        value: values.value,
-        accountIds: values.accountIds.map(Number),
-      };
-      const checked = validate(endpoints.holderNumber.create.input, input);
-      if (!checked.ok) return form.setErrors(checked.errors);
-      await api(endpoints.holderNumber.create, input, { quiet: [422, 409] });
-      toast('success', t('app.saved'));
-      close(true);
-    });
+    const input = {
+      holderId: Number(values.holderId),
+      kind: values.kind,
+      value: values.value,
+      accountIds: values.accountIds.map(Number),
+    };
+    const saved = savedThenClose(close);
+    form.send(endpoints.holderNumber.create, input, saved, { quiet: [errno.conflict] });
   };
   return (
     <Modal title={t('commands.holderNumber.create.title')} onClose={() => close()}>

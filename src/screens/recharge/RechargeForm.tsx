@@ -1,9 +1,9 @@
-import { endpoints, errno, type Output } from '../../../contract/index.ts';
+import { endpoints, errno } from '../../../contract/index.ts';
 import { api, isApiError } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 /** A merchant reports a bank transfer to the platform; it waits as `pending` until a platform user decides. */
@@ -18,26 +18,30 @@ export default function RechargeForm({ close }: { close: (result?: unknown) => v
       reference: values.reference,
       ...(values.note.trim() ? { note: values.note.trim() } : {}),
     };
-    const checked = validate(endpoints.merchantRechargeLog.create.input, input);
-    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-    void form.submit(async () => {
-      let row: Output<typeof endpoints.merchantRechargeLog.create>;
-      try {
-        row = await api(endpoints.merchantRechargeLog.create, input, {
-          quiet: [errno.invalid, errno.referenceTaken],
-        });
-      } catch (error) {
-        // A transfer credits once: a reference already reported is said next to its field.
-        if (!isApiError(error, errno.referenceTaken)) throw error;
-        form.setErrors({ reference: t(`errno.${errno.referenceTaken}`) });
-        return;
-      }
-      toast(
-        'success',
-        t('screens.recharge.submitted', { amount: thousands(row.amount), currency: row.currency }),
-      );
-      close(true);
-    });
+    form.send(
+      endpoints.merchantRechargeLog.create,
+      input,
+      (row) => {
+        toast(
+          'success',
+          t('screens.recharge.submitted', { amount: thousands(row.amount), currency: row.currency }),
+        );
+        close(true);
+      },
+      {
+        blankIsMissing: true,
+        via: async (endpoint, checked) => {
+          try {
+            return await api(endpoint, checked, { quiet: [errno.invalid, errno.referenceTaken] });
+          } catch (error) {
+            // A transfer credits once: a reference already reported is said next to its field.
+            if (!isApiError(error, errno.referenceTaken)) throw error;
+            form.setErrors({ reference: t(`errno.${errno.referenceTaken}`) });
+            return undefined;
+          }
+        },
+      },
+    );
   };
   return (
     <Modal
@@ -74,14 +78,7 @@ export default function RechargeForm({ close }: { close: (result?: unknown) => v
           maxLength={300}
           autoComplete="off"
         />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('screens.recharge.submit')}
-          </button>
-        </div>
+        <FormActions busy={form.busy} onCancel={() => close()} submitLabel={t('screens.recharge.submit')} />
       </form>
     </Modal>
   );

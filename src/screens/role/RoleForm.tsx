@@ -1,9 +1,7 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -18,20 +16,9 @@ export default function RoleForm({ role, close }: Props) {
   const { values, set, errors } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      if (role) {
-        const input = { id: role.id, ...values };
-        const checked = validate(endpoints.role.update.input, input);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.role.update, input, { quiet: [422] });
-      } else {
-        const checked = validate(endpoints.role.create.input, values);
-        if (!checked.ok) return form.setErrors(checked.errors);
-        await api(endpoints.role.create, values, { quiet: [422] });
-      }
-      toast('success', t('app.saved'));
-      close(true);
-    });
+    const saved = savedThenClose(close);
+    if (role) form.send(endpoints.role.update, { id: role.id, ...values }, saved);
+    else form.send(endpoints.role.create, values, saved);
   };
   return (
     <Modal
@@ -52,14 +39,7 @@ export default function RoleForm({ role, close }: Props) {
           onValue={(v) => set('description', v)}
           error={errors.description}
         />
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          <button type="submit" className="button primary" disabled={form.busy}>
-            {t('app.save')}
-          </button>
-        </div>
+        <FormActions busy={form.busy} onCancel={() => close()} />
       </form>
     </Modal>
   );

@@ -8,7 +8,7 @@ import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { SelectField } from '../../ui/fields.tsx';
-import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money, type Settlement, SettlementSummary, useAvailable, type Wallet, walletApi } from './parts.tsx';
@@ -75,11 +75,7 @@ export default function ApplyDialog({
       );
       const sameAmount = minorOf(amount) !== null && minorOf(amount) === toMinor(settlement.amount);
       const input = { id: settlement.id, ...(sameAmount ? {} : { amount }), ...changed, code };
-      const checked = validate(api.update.input, input);
-      if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-      void form.submit(async () => {
-        const done = await call(api.update, input);
-        if (!done) return;
+      const updated = (done: Output<typeof api.update>) => {
         toast(
           'success',
           t('screens.settlement.updated', {
@@ -89,20 +85,18 @@ export default function ApplyDialog({
           }),
         );
         close(true);
-      });
-      return;
+      };
+      return form.send(api.update, input, updated, { blankIsMissing: true, via: call });
     }
     const input = { type: values.type, amount, ...destination, code };
-    const checked = validate(api.create.input, input);
-    if (!checked.ok) {
+    form.send(api.create, input, setApplied, {
+      blankIsMissing: true,
       // The destination rule reports on `type`; its missing fields are what the person must fill.
-      const fieldErrors = missingFirst(checked.errors, input);
-      if (fieldErrors.type) delete fieldErrors.type;
-      return form.setErrors(Object.keys(fieldErrors).length ? fieldErrors : checked.errors);
-    }
-    void form.submit(async () => {
-      const done = await call(api.create, input);
-      if (done) setApplied(done);
+      explain: (errors) => {
+        const { type: _, ...missing } = errors;
+        return Object.keys(missing).length ? missing : errors;
+      },
+      via: call,
     });
   };
 

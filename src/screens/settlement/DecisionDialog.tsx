@@ -1,14 +1,12 @@
-import { useId, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { settlementWallets } from '../../../commands/index.ts';
 import { errno } from '../../../contract/index.ts';
 import { toMinor } from '../../../contract/money.ts';
 import { api, base64Of } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
-import { Modal } from '../../ui/Modal.tsx';
-import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { DecisionDialog as Decide } from '../../ui/DecisionDialog.tsx';
+import { FileField } from '../../ui/fields.tsx';
+import { Field } from '../../ui/form.tsx';
 import { money, type Settlement, SettlementSummary, walletApi } from './parts.tsx';
 import '../order/order.css';
 import './settlement.css';
@@ -61,110 +59,15 @@ export default function DecisionDialog({
   const t = useT();
   const calls = walletApi(settlement.wallet);
   const { base } = settlementWallets[settlement.wallet];
-  const formRef = useOpeningFocus();
-  const form = useForm({
-    auditAmount: settlement.amount,
-    price: '',
-    reference: '',
-    reason: '',
-    code: '',
-  });
-  const { values, set, errors } = form;
-  const { unbound, refusal, call } = useCodeConfirmed(form, refusals);
-  const title = t(`commands.${base}.${decision}.title`);
   const usdt = settlement.type === 'usdt';
-
-  // Proof images: uploaded once each, so a retry after a wrong code does not upload them again.
-  const fileId = useId();
-  const [files, setFiles] = useState<File[]>([]);
-  const [fileError, setFileError] = useState<string | null>(null);
-  const uploaded = useRef(new Map<File, number>());
-  const choose = (list: FileList | null) => {
-    setFileError(null);
-    const chosen = [...(list ?? [])];
-    if (chosen.length > maxImages)
-      return setFileError(t('screens.settlement.tooManyImages', { n: maxImages }));
-    if (chosen.some((f) => !imageTypes.includes(f.type as ImageType)))
-      return setFileError(t('validation.image'));
-    if (chosen.some((f) => f.size > maxImageBytes)) return setFileError(t('validation.imageSize'));
-    setFiles(chosen);
-  };
-  const upload = async (): Promise<number[]> => {
-    const ids: number[] = [];
-    for (const file of files) {
-      let id = uploaded.current.get(file);
-      if (id === undefined) {
-        const answer = await api(calls.uploadImage, {
-          filename: file.name.slice(0, 200),
-          mime: file.type as ImageType,
-          dataBase64: await base64Of(file),
-        });
-        id = answer.imageId;
-        uploaded.current.set(file, id);
-      }
-      ids.push(id);
-    }
-    return ids;
-  };
-
-  const onSubmit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const code = values.code.trim();
-    if (decision === 'confirm') {
-      const input = {
-        id: settlement.id,
-        auditAmount: values.auditAmount.trim(),
-        ...(usdt ? { price: values.price.trim() } : {}),
-        code,
-      };
-      const checked = validate(calls.confirm.input, input);
-      if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-      if (toMinor(input.auditAmount) > toMinor(settlement.amount))
-        return form.setErrors({
-          auditAmount: t('screens.settlement.auditTooHigh', { amount: money(settlement.amount) }),
-        });
-      void form.submit(async () => {
-        const done = await call(calls.confirm, input);
-        if (!done) return;
-        toast(
-          'success',
-          done.approval
-            ? t('screens.settlement.approvalAsked', { settlementNo: done.settlementNo })
-            : t('screens.settlement.confirmedText', {
-                settlementNo: done.settlementNo,
-                amount: money(done.auditAmount),
-              }),
-        );
-        close(true);
-      });
-    } else if (decision === 'complete') {
-      const input = { id: settlement.id, reference: values.reference.trim(), code };
-      const checked = validate(calls.complete.input, input);
-      if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-      void form.submit(async () => {
-        const attachments = await upload();
-        const done = await call(calls.complete, { ...input, ...(attachments.length ? { attachments } : {}) });
-        if (!done) return;
-        toast('success', t('screens.settlement.completedText', { settlementNo: done.settlementNo }));
-        close(true);
-      });
-    } else {
-      const input = { id: settlement.id, reason: values.reason.trim(), code };
-      const checked = validate(calls.reject.input, input);
-      if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-      void form.submit(async () => {
-        const done = await call(calls.reject, input);
-        if (!done) return;
-        toast('success', t('screens.settlement.rejectedText', { settlementNo: done.settlementNo }));
-        close(true);
-      });
-    }
-  };
-
-  const usdtAmount = decision === 'confirm' && usdt ? usdtOf(values.auditAmount, values.price) : null;
-  return (
-    <Modal title={title} onClose={() => close()}>
-      <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
+  const proofs = useProofs(calls.uploadImage);
+  const common = {
+    title: t(`commands.${base}.${decision}.title`),
+    tone: decision === 'reject' ? ('danger' as const) : ('primary' as const),
+    refusals,
+    close,
+    children: (
+      <>
         <p className={decision === 'reject' ? 'danger-note' : 'notice'} role="note">
           {t(`screens.settlement.note.${decision}`)}
         </p>
@@ -174,43 +77,82 @@ export default function DecisionDialog({
             {t('screens.settlement.awaiting', { user: settlement.approval.requestedBy })}
           </p>
         )}
-        {unbound && <UnboundNotice close={() => close()} />}
-        {refusal && (
-          <p className="danger-note" role="alert">
-            {refusal}
-          </p>
-        )}
-        {decision === 'confirm' && (
-          <>
-            <Field
-              label={t('screens.settlement.auditAmount')}
-              value={values.auditAmount}
-              onValue={(v) => set('auditAmount', v)}
-              error={errors.auditAmount}
-              hint={t('screens.settlement.auditHint', { amount: money(settlement.amount) })}
-              inputMode="decimal"
-              autoComplete="off"
-              required
-            />
-            {usdt && (
+      </>
+    ),
+  };
+
+  if (decision === 'confirm')
+    return (
+      <Decide
+        {...common}
+        endpoint={calls.confirm}
+        more={{ auditAmount: settlement.amount, price: '' }}
+        input={(v) => ({
+          id: settlement.id,
+          auditAmount: v.auditAmount.trim(),
+          ...(usdt ? { price: v.price.trim() } : {}),
+          code: v.code,
+        })}
+        check={(input) =>
+          toMinor(input.auditAmount) > toMinor(settlement.amount)
+            ? { auditAmount: t('screens.settlement.auditTooHigh', { amount: money(settlement.amount) }) }
+            : undefined
+        }
+        fields={({ values, set, errors }) => {
+          const usdtAmount = usdt ? usdtOf(values.auditAmount, values.price) : null;
+          return (
+            <>
               <Field
-                label={t('screens.settlement.price')}
-                value={values.price}
-                onValue={(v) => set('price', v)}
-                error={errors.price}
-                hint={
-                  usdtAmount
-                    ? t('screens.settlement.usdtPreview', { usdt: usdtAmount })
-                    : t('screens.settlement.priceHint', { currency: settlement.currency })
-                }
+                label={t('screens.settlement.auditAmount')}
+                value={values.auditAmount}
+                onValue={(v) => set('auditAmount', v)}
+                error={errors.auditAmount}
+                hint={t('screens.settlement.auditHint', { amount: money(settlement.amount) })}
                 inputMode="decimal"
                 autoComplete="off"
                 required
               />
-            )}
-          </>
-        )}
-        {decision === 'complete' && (
+              {usdt && (
+                <Field
+                  label={t('screens.settlement.price')}
+                  value={values.price}
+                  onValue={(v) => set('price', v)}
+                  error={errors.price}
+                  hint={
+                    usdtAmount
+                      ? t('screens.settlement.usdtPreview', { usdt: usdtAmount })
+                      : t('screens.settlement.priceHint', { currency: settlement.currency })
+                  }
+                  inputMode="decimal"
+                  autoComplete="off"
+                  required
+                />
+              )}
+            </>
+          );
+        }}
+        done={(done) =>
+          done.approval
+            ? t('screens.settlement.approvalAsked', { settlementNo: done.settlementNo })
+            : t('screens.settlement.confirmedText', {
+                settlementNo: done.settlementNo,
+                amount: money(done.auditAmount),
+              })
+        }
+      />
+    );
+  if (decision === 'complete')
+    return (
+      <Decide
+        {...common}
+        endpoint={calls.complete}
+        more={{ reference: '' }}
+        input={(v) => ({ id: settlement.id, reference: v.reference.trim(), code: v.code })}
+        prepare={async (input) => {
+          const attachments = await proofs.upload();
+          return { ...input, ...(attachments.length ? { attachments } : {}) };
+        }}
+        fields={({ values, set, errors }) => (
           <>
             <Field
               label={t('screens.settlement.reference')}
@@ -223,50 +165,71 @@ export default function DecisionDialog({
               spellCheck={false}
               required
             />
-            <div className={`field${fileError ? ' has-error' : ''}`}>
-              <label htmlFor={fileId}>{t('screens.settlement.proofs')}</label>
-              <input
-                id={fileId}
-                type="file"
-                multiple
-                accept={imageTypes.join(',')}
-                onChange={(e) => choose(e.target.files)}
-                aria-invalid={fileError ? true : undefined}
-                aria-describedby={`${fileId}-msg`}
-              />
-              {fileError ? (
-                <p id={`${fileId}-msg`} className="field-error" role="alert">
-                  {fileError}
-                </p>
-              ) : (
-                <p id={`${fileId}-msg`} className="field-hint">
-                  {files.length
-                    ? t('screens.settlement.imagesChosen', { n: files.length })
-                    : t('screens.settlement.imagesHint', { n: maxImages })}
-                </p>
-              )}
-            </div>
+            <ProofsField proofs={proofs} />
           </>
         )}
-        {decision === 'reject' && (
-          <Field
-            label={t('screens.settlement.reason')}
-            value={values.reason}
-            onValue={(v) => set('reason', v)}
-            error={errors.reason}
-            hint={t('screens.settlement.reasonHint')}
-            maxLength={200}
-            autoComplete="off"
-            required
-          />
-        )}
-        <CodeAndActions
-          form={form}
-          onCancel={() => close()}
-          submitLabel={title}
-          tone={decision === 'reject' ? 'danger' : 'primary'}
-        />
-      </form>
-    </Modal>
+        done={(done) => t('screens.settlement.completedText', { settlementNo: done.settlementNo })}
+      />
+    );
+  return (
+    <Decide
+      {...common}
+      endpoint={calls.reject}
+      reason={{ label: t('screens.settlement.reason'), hint: t('screens.settlement.reasonHint') }}
+      input={(v) => ({ id: settlement.id, reason: v.reason.trim(), code: v.code })}
+      done={(done) => t('screens.settlement.rejectedText', { settlementNo: done.settlementNo })}
+    />
+  );
+}
+
+/** Proof images: each uploaded once, so a retry after a wrong code does not upload them again. */
+function useProofs(uploadImage: ReturnType<typeof walletApi>['uploadImage']) {
+  const t = useT();
+  const [files, setFiles] = useState<File[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const uploaded = useRef(new Map<File, number>());
+  const choose = (list: FileList | null) => {
+    setError(null);
+    const chosen = [...(list ?? [])];
+    if (chosen.length > maxImages) return setError(t('screens.settlement.tooManyImages', { n: maxImages }));
+    if (chosen.some((f) => !imageTypes.includes(f.type as ImageType))) return setError(t('validation.image'));
+    if (chosen.some((f) => f.size > maxImageBytes)) return setError(t('validation.imageSize'));
+    setFiles(chosen);
+  };
+  const upload = async (): Promise<number[]> => {
+    const ids: number[] = [];
+    for (const file of files) {
+      let id = uploaded.current.get(file);
+      if (id === undefined) {
+        const answer = await api(uploadImage, {
+          filename: file.name.slice(0, 200),
+          mime: file.type as ImageType,
+          dataBase64: await base64Of(file),
+        });
+        id = answer.imageId;
+        uploaded.current.set(file, id);
+      }
+      ids.push(id);
+    }
+    return ids;
+  };
+  return { files, error, choose, upload };
+}
+
+function ProofsField({ proofs }: { proofs: ReturnType<typeof useProofs> }) {
+  const t = useT();
+  return (
+    <FileField
+      label={t('screens.settlement.proofs')}
+      error={proofs.error ?? undefined}
+      hint={
+        proofs.files.length
+          ? t('screens.settlement.imagesChosen', { n: proofs.files.length })
+          : t('screens.settlement.imagesHint', { n: maxImages })
+      }
+      accept={imageTypes}
+      multiple
+      onFiles={proofs.choose}
+    />
   );
 }

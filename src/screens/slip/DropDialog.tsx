@@ -6,7 +6,7 @@ import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { money } from '../order/parts.tsx';
 import { objectName, type Slip } from './parts.tsx';
@@ -55,31 +55,27 @@ export default function DropDialog({
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const code = form.values.code.trim();
-    if (decision === 'void') {
-      const input = { id: slip.id, code };
-      const checked = validate(endpoints.withdrawalSlip.void.input, input);
-      if (!checked.ok) return form.setErrors(checked.errors);
-      void form.submit(async () => {
-        const done = await call(endpoints.withdrawalSlip.void, input);
-        if (!done) return;
-        toast('success', t('screens.slip.voided', { slipNo: done.slipNo }));
-        close(true);
-      });
-      return;
-    }
-    const input = { id: slip.id, lineId: chosen ?? 0, code };
-    const checked = validate(endpoints.withdrawalSlip.drop.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      const done = await call(endpoints.withdrawalSlip.drop, input);
-      if (!done) return;
-      const line = done.lines.find((l) => l.id === input.lineId);
-      toast(
-        'success',
-        t('screens.slip.dropped', { object: line ? objectName(line) : '', slipNo: done.slipNo }),
-      );
+    const said = (text: string) => {
+      toast('success', text);
       close(true);
-    });
+    };
+    if (decision === 'void')
+      return form.send(
+        endpoints.withdrawalSlip.void,
+        { id: slip.id, code },
+        (done) => said(t('screens.slip.voided', { slipNo: done.slipNo })),
+        { via: call },
+      );
+    const lineId = chosen ?? 0;
+    form.send(
+      endpoints.withdrawalSlip.drop,
+      { id: slip.id, lineId, code },
+      (done) => {
+        const line = done.lines.find((l) => l.id === lineId);
+        said(t('screens.slip.dropped', { object: line ? objectName(line) : '', slipNo: done.slipNo }));
+      },
+      { via: call },
+    );
   };
 
   return (

@@ -9,7 +9,7 @@ import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { SelectField } from '../../ui/fields.tsx';
-import { CodeAndActions, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money, TimeCell } from '../order/parts.tsx';
@@ -66,23 +66,23 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
       payoutIds: picked.filter((c) => c.objectType === 'payout').map((c) => c.id),
       code: form.values.code.trim(),
     };
-    const checked = validate(endpoints.withdrawalSlip.create.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      let made: Output<typeof endpoints.withdrawalSlip.create> | undefined;
-      try {
-        made = await call(endpoints.withdrawalSlip.create, input);
-      } catch (error) {
-        // Taken meanwhile by another slip (or settled): the list is read again, the choice kept for what is left.
-        if (!isApiError(error, errno.conflict)) throw error;
-        setGone(true);
-        await candidates.refetch();
-        return;
-      }
-      if (!made) return;
-      toast('success', t('screens.slip.createdToast', { slipNo: made.slipNo, lines: made.lineCount }));
-      await saveSlipFile(made);
+    const made = async (slip: Output<typeof endpoints.withdrawalSlip.create>) => {
+      toast('success', t('screens.slip.createdToast', { slipNo: slip.slipNo, lines: slip.lineCount }));
+      await saveSlipFile(slip);
       close(true);
+    };
+    form.send(endpoints.withdrawalSlip.create, input, made, {
+      via: async (endpoint, checked) => {
+        try {
+          return await call(endpoint, checked);
+        } catch (error) {
+          // Taken meanwhile by another slip (or settled): the list is read again, the choice kept for what is left.
+          if (!isApiError(error, errno.conflict)) throw error;
+          setGone(true);
+          await candidates.refetch();
+          return undefined;
+        }
+      },
     });
   };
 
@@ -134,58 +134,13 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
           </p>
         </div>
         <div className="bulk-table-wrap slip-candidates">
-          <table className="bulk-table">
-            <thead>
-              <tr>
-                <th className="check">
-                  <input
-                    type="checkbox"
-                    aria-label={t('screens.slip.chooseAll')}
-                    checked={all}
-                    disabled={list.length === 0}
-                    onChange={() => setChosen(all ? new Set() : new Set(list.map(keyOf)))}
-                  />
-                </th>
-                <th>{t('screens.slip.object')}</th>
-                <th>{t('screens.slip.beneficiary')}</th>
-                <th className="num">{t('screens.slip.amount')}</th>
-                <th>{t('screens.slip.readyAt')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((c) => {
-                const key = keyOf(c);
-                return (
-                  <tr key={key} className={chosen.has(key) ? 'chosen' : undefined}>
-                    <td className="check">
-                      <input
-                        type="checkbox"
-                        aria-label={objectName(c)}
-                        checked={chosen.has(key)}
-                        onChange={() => toggle(key)}
-                      />
-                    </td>
-                    <td>
-                      <div className="mono">{objectName(c)}</div>
-                      <div className="muted">{c.merchantCode}</div>
-                    </td>
-                    <td>
-                      <div>{c.beneficiaryName}</div>
-                      <div className="muted mono">
-                        {c.accountNumber} · {c.ifsc}
-                      </div>
-                    </td>
-                    <td className="num">
-                      {money(c.amount)} <span className="muted">{c.currency}</span>
-                    </td>
-                    <td>
-                      <TimeCell value={c.readyAt} />
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <CandidateTable
+            list={list}
+            chosen={chosen}
+            all={all}
+            onAll={() => setChosen(all ? new Set() : new Set(list.map(keyOf)))}
+            onToggle={toggle}
+          />
           {candidates.isSuccess && list.length === 0 && (
             <p className="muted slip-empty">{t('screens.slip.noCandidates')}</p>
           )}
@@ -203,5 +158,76 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
         <CodeAndActions form={form} onCancel={() => close()} submitLabel={t('screens.slip.createSubmit')} />
       </form>
     </Modal>
+  );
+}
+
+/** The objects ready for a slip, each with its checkbox, and one to choose them all. */
+function CandidateTable({
+  list,
+  chosen,
+  all,
+  onAll,
+  onToggle,
+}: {
+  list: readonly Candidate[];
+  chosen: ReadonlySet<string>;
+  all: boolean;
+  onAll: () => void;
+  onToggle: (key: string) => void;
+}) {
+  const t = useT();
+  return (
+    <table className="bulk-table">
+      <thead>
+        <tr>
+          <th className="check">
+            <input
+              type="checkbox"
+              aria-label={t('screens.slip.chooseAll')}
+              checked={all}
+              disabled={list.length === 0}
+              onChange={onAll}
+            />
+          </th>
+          <th>{t('screens.slip.object')}</th>
+          <th>{t('screens.slip.beneficiary')}</th>
+          <th className="num">{t('screens.slip.amount')}</th>
+          <th>{t('screens.slip.readyAt')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((c) => {
+          const key = keyOf(c);
+          return (
+            <tr key={key} className={chosen.has(key) ? 'chosen' : undefined}>
+              <td className="check">
+                <input
+                  type="checkbox"
+                  aria-label={objectName(c)}
+                  checked={chosen.has(key)}
+                  onChange={() => onToggle(key)}
+                />
+              </td>
+              <td>
+                <div className="mono">{objectName(c)}</div>
+                <div className="muted">{c.merchantCode}</div>
+              </td>
+              <td>
+                <div>{c.beneficiaryName}</div>
+                <div className="muted mono">
+                  {c.accountNumber} · {c.ifsc}
+                </div>
+              </td>
+              <td className="num">
+                {money(c.amount)} <span className="muted">{c.currency}</span>
+              </td>
+              <td>
+                <TimeCell value={c.readyAt} />
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }

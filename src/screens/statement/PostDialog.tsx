@@ -1,10 +1,10 @@
-import { endpoints } from '../../../contract/index.ts';
+import { endpoints, type Output } from '../../../contract/index.ts';
 import { formatMinor, toMinor } from '../../../contract/money.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { Amount, type Import, type Line } from './parts.tsx';
@@ -39,16 +39,12 @@ export default function PostDialog(props: Props) {
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    void form.submit(async () => {
-      const input = {
-        ...(props.import ? { importId: props.import.id } : { lineIds: lines.map((l) => l.id) }),
-        reason: values.reason,
-        code: values.code.trim(),
-      };
-      const valid = validate(endpoints.statement.accept.input, input);
-      if (!valid.ok) return form.setErrors(valid.errors);
-      const done = await call(endpoints.statement.accept, input);
-      if (!done) return;
+    const input = {
+      ...(props.import ? { importId: props.import.id } : { lineIds: lines.map((l) => l.id) }),
+      reason: values.reason,
+      code: values.code.trim(),
+    };
+    const posted = (done: Output<typeof endpoints.statement.accept>) => {
       const said = [t('statement.post.done', { n: done.matched })];
       if (done.refused.length) said.push(t('statement.post.refused', { n: done.refused.length }));
       if (done.approval)
@@ -57,7 +53,8 @@ export default function PostDialog(props: Props) {
         );
       toast(done.refused.length || done.approval ? 'warning' : 'success', said.join(' · '));
       close(true);
-    });
+    };
+    form.send(endpoints.statement.accept, input, posted, { via: call });
   };
 
   const title = t(props.import ? 'commands.statement.post.title' : 'commands.statement.accept.title');

@@ -2,7 +2,7 @@ import { endpoints } from '../../../contract/index.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 
@@ -19,13 +19,11 @@ export default function BotForm({ close }: { close: (result?: unknown) => void }
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = { token: form.values.token.trim(), code: form.values.code.trim() };
-    const checked = validate(endpoints.telegram.botUpdate.input, input);
-    if (!checked.ok) return form.setErrors(checked.errors);
-    void form.submit(async () => {
-      if (!(await call(endpoints.telegram.botUpdate, input))) return;
+    const saved = () => {
       toast('success', t('screens.telegram.botSaved'));
       close(true);
-    });
+    };
+    form.send(endpoints.telegram.botUpdate, input, saved, { via: call });
   };
   return (
     <Modal

@@ -3,10 +3,9 @@ import { useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions } from '../../ui/form.tsx';
-import { apiPathErrors, errorAt, type PathErrors, validatePaths } from '../../ui/formPaths.ts';
+import { Field, FormActions, savedThenClose } from '../../ui/form.tsx';
+import { errorAt, type PathErrors, sendWithPaths } from '../../ui/formPaths.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import './telegram.css';
@@ -167,22 +166,15 @@ export default function GroupForm({ group, close }: Props) {
         channelSuccessFloorPct: rateOn ? rate : null,
       },
     };
-    const endpoint = group ? endpoints.telegram.groupUpdate : endpoints.telegram.groupCreate;
-    const body = group ? { id: group.id, status: group.status, ...input } : input;
-    const checked = validatePaths(endpoint.input, body);
-    if (!checked.ok) return setErrors(checked.errors);
-    setBusy(true);
-    try {
-      await api(endpoint, body as never, { quiet: [422] });
-      toast('success', t('app.saved'));
-      close(true);
-    } catch (error) {
-      const fields = apiPathErrors(error);
-      if (!fields) throw error;
-      setErrors(fields);
-    } finally {
-      setBusy(false);
-    }
+    const form = { setErrors, setBusy };
+    const saved = group
+      ? await sendWithPaths(
+          endpoints.telegram.groupUpdate,
+          { id: group.id, status: group.status, ...input },
+          form,
+        )
+      : await sendWithPaths(endpoints.telegram.groupCreate, input, form);
+    if (saved) savedThenClose(close)();
   };
 
   return (

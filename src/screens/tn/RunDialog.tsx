@@ -1,9 +1,9 @@
-import { endpoints } from '../../../contract/index.ts';
+import { endpoints, type Output } from '../../../contract/index.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 
@@ -31,11 +31,7 @@ export default function RunDialog({ close }: { close: (result?: unknown) => void
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = { day: form.values.day, code: form.values.code.trim() };
-    const checked = validate(endpoint.input, input);
-    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-    void form.submit(async () => {
-      const run = await call(endpoint, input);
-      if (!run) return;
+    const ran = (run: Output<typeof endpoint>) => {
       toast(
         run.outcome === 'succeeded' ? 'success' : 'warning',
         t('screens.tn.ran', {
@@ -48,7 +44,8 @@ export default function RunDialog({ close }: { close: (result?: unknown) => void
         }),
       );
       close(true);
-    });
+    };
+    form.send(endpoint, input, ran, { blankIsMissing: true, via: call });
   };
 
   return (

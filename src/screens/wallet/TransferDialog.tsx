@@ -8,7 +8,7 @@ import { toast } from '../../lib/notify.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice } from '../../ui/codeConfirmed.tsx';
-import { Field, GoogleCodeField, missingFirst, useForm, validate } from '../../ui/form.tsx';
+import { Field, FormActions, GoogleCodeField, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import './wallet.css';
 
@@ -63,11 +63,9 @@ export default function TransferDialog({ close }: { close: (result?: unknown) =>
   const input = { amount: values.amount.trim(), code: values.code.trim() };
   const onPreview = (e: React.FormEvent) => {
     e.preventDefault();
-    const checked = validate(merchantWallet.transferVerify.input, input);
-    if (!checked.ok) return form.setErrors(missingFirst(checked.errors, input));
-    void form.submit(async () => {
-      const answer = await attempt(() => api(merchantWallet.transferVerify, input, { quiet }));
-      if (answer) setPreview(answer);
+    form.send(merchantWallet.transferVerify, input, setPreview, {
+      blankIsMissing: true,
+      via: (endpoint, checked) => attempt(() => api(endpoint, checked, { quiet })),
     });
   };
   const onTransfer = () =>
@@ -127,14 +125,7 @@ export default function TransferDialog({ close }: { close: (result?: unknown) =>
             )}
           </div>
           <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
-          <div className="form-actions">
-            <button type="button" className="button" onClick={() => close()}>
-              {t('app.cancel')}
-            </button>
-            <button type="submit" className="button primary" disabled={form.busy}>
-              {t('screens.wallet.preview')}
-            </button>
-          </div>
+          <FormActions busy={form.busy} onCancel={() => close()} submitLabel={t('screens.wallet.preview')} />
         </form>
       ) : (
         <div className="form">
