@@ -18,7 +18,7 @@ import { useRowFocus } from './tableKeys.ts';
 import './lists.css';
 
 export type { Column } from './listTable.ts';
-export { type Filter, splitPasted } from './TableFilters.tsx';
+export { type Filter, splitPasted, statusFilter } from './TableFilters.tsx';
 
 export interface DataTableProps<C extends ContextName> {
   /** Names the column choice in localStorage. */

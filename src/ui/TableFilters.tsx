@@ -1,5 +1,6 @@
 import { DropdownMenu } from 'radix-ui';
 import { useEffect, useId, useState } from 'react';
+import { type AnyMachine, type StateOf, stateLabel } from '../../contract/machine.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from './Icon.tsx';
 
@@ -18,6 +19,31 @@ export interface Filter {
   placeholder?: string;
   /** A longer explanation, shown on hover. */
   hint?: string;
+}
+
+/**
+ * A filter by a machine's states (all of them, or the set given, in the machine's order), each named by
+ * its label (`status.<machine>.<state>`). `also` adds choices that are no state (unmatched, say).
+ */
+export function statusFilter<M extends AnyMachine>(
+  t: (key: string) => string,
+  machine: M,
+  o: {
+    label: string;
+    states?: readonly StateOf<M>[];
+    kind?: 'select' | 'multi';
+    placeholder?: string;
+    also?: { value: string; label: string }[];
+  },
+): Filter {
+  const states = o.states ?? (machine.states as readonly StateOf<M>[]);
+  return {
+    id: 'status',
+    label: o.label,
+    kind: o.kind ?? 'select',
+    ...(o.placeholder ? { placeholder: o.placeholder } : {}),
+    options: [...states.map((s) => ({ value: s, label: stateLabel(t, machine, s) })), ...(o.also ?? [])],
+  };
 }
 
 /** At most this many values a pasted list keeps (the order lists take 100). */

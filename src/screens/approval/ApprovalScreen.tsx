@@ -9,7 +9,7 @@ import { formatTime, relativeTime } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { Page } from '../Page.tsx';
 import { Money } from '../wallet/money.tsx';
 import { objectName, type Request, summaryText } from './parts.ts';
@@ -150,16 +150,12 @@ export default function ApprovalScreen() {
   const tr = useT();
   const filters: Filter[] = useMemo(
     () => [
-      {
-        id: 'status',
+      statusFilter(tr, approval, {
         label: tr('screens.approval.status'),
-        kind: 'select',
         // Nothing chosen is the queue itself: the pending requests.
         placeholder: stateLabel(tr, approval, approval.initial),
-        options: approval.states
-          .filter((s) => s !== approval.initial)
-          .map((s) => ({ value: s, label: stateLabel(tr, approval, s) })),
-      },
+        states: approval.states.filter((s) => s !== approval.initial),
+      }),
       {
         id: 'action',
         label: tr('screens.approval.action'),

@@ -4,12 +4,11 @@ import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import type { Contexts } from '../../../commands/index.ts';
 import { allows, type Endpoint, endpoints, type Input } from '../../../contract/index.ts';
-import { stateLabel } from '../../../contract/machine.ts';
 import { api } from '../../lib/api.ts';
 import { formatTotal } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { ExportButtons } from '../../ui/ExportButton.tsx';
 import { useLiveInterval } from '../../ui/live.ts';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
@@ -72,12 +71,7 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
       placeholder: t('screens.order.searchPlaceholder'),
       hint: t('screens.order.searchHint'),
     },
-    {
-      id: 'status',
-      label: t('screens.order.status'),
-      kind: 'multi',
-      options: machine.states.map((s) => ({ value: s, label: stateLabel(t, machine, s) })),
-    },
+    statusFilter(t, machine, { label: t('screens.order.status'), kind: 'multi' }),
     {
       id: 'pushStatus',
       label: t('screens.order.pushStatus'),

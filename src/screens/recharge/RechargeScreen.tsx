@@ -10,7 +10,7 @@ import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { Page } from '../Page.tsx';
 import { Money } from '../wallet/money.tsx';
@@ -122,17 +122,7 @@ export default function RechargeScreen() {
   const platform = user?.kind === 'platform';
   const [merchantId, setMerchantId] = useMerchantParam();
   const columns = useMemo(() => columnsFor(platform), [platform]);
-  const filters: Filter[] = [
-    {
-      id: 'status',
-      label: t('screens.recharge.status'),
-      kind: 'select',
-      options: recharge.states.map((s) => ({
-        value: s,
-        label: stateLabel(t, recharge, s),
-      })),
-    },
-  ];
+  const filters: Filter[] = [statusFilter(t, recharge, { label: t('screens.recharge.status') })];
   const toInput = useCallback(
     (f: Record<string, string>) => ({ status: f.status, merchantId: platform ? merchantId : undefined }),
     [platform, merchantId],

@@ -1,10 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { endpoints, type Output } from '../../../contract/index.ts';
-import { stateLabel } from '../../../contract/machine.ts';
 import { settlement } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { TotalsBar } from '../../ui/TotalsBar.tsx';
 import { Page } from '../Page.tsx';
@@ -46,18 +45,13 @@ export default function QueueScreen() {
     [],
   );
   const filters: Filter[] = [
-    {
-      id: 'status',
-      label: t('screens.settlement.status'),
-      kind: 'select',
-      options: settlement.sets.open.map((s) => ({ value: s, label: stateLabel(t, settlement, s) })),
-    },
+    statusFilter(t, settlement, { label: t('screens.settlement.status'), states: settlement.sets.open }),
   ];
   const toInput = useCallback((f: Record<string, string>) => ({ status: f.status }), []);
 
   // The drawer names its wallet (both wallets' applications are here, each read through its own
   // endpoints); a link with the number alone leaves the drawer to find it.
-  const statusFilter = params.get('status');
+  const statusChosen = params.get('status');
   const settlementNo = params.get('settlement');
   const walletParam = params.get('wallet');
   const wallet: Wallet | undefined =
@@ -101,8 +95,8 @@ export default function QueueScreen() {
         countOf={(a) => {
           // The summary counts every open application; the footer counts the rows the filter keeps.
           const { toConfirm, toComplete } = (a as Answer).summary;
-          if (statusFilter === settlement.state.to_be_confirmed) return toConfirm.count;
-          if (statusFilter === settlement.state.confirmed) return toComplete.count;
+          if (statusChosen === settlement.state.to_be_confirmed) return toConfirm.count;
+          if (statusChosen === settlement.state.confirmed) return toComplete.count;
           return toConfirm.count + toComplete.count;
         }}
         toolbarStart={<MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}

@@ -3,13 +3,12 @@ import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { settlementWallets } from '../../../commands/index.ts';
 import { allows, endpoints, type Output } from '../../../contract/index.ts';
-import { stateLabel } from '../../../contract/machine.ts';
 import { settlement } from '../../../contract/machines.ts';
 import { formatTotal } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { TimeRangeChooser, useTimeRange } from '../../ui/TimeRange.tsx';
 import { TotalsBar } from '../../ui/TotalsBar.tsx';
@@ -62,12 +61,7 @@ export function SettlementList({ wallet }: { wallet: Wallet }) {
       kind: 'text',
       placeholder: t('screens.settlement.searchPlaceholder'),
     },
-    {
-      id: 'status',
-      label: t('screens.settlement.status'),
-      kind: 'select',
-      options: settlement.states.map((s) => ({ value: s, label: stateLabel(t, settlement, s) })),
-    },
+    statusFilter(t, settlement, { label: t('screens.settlement.status') }),
     {
       id: 'type',
       label: t('screens.settlement.type'),

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { endpoints } from '../../../contract/index.ts';
-import { stateLabel } from '../../../contract/machine.ts';
 import { slip } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { money, TimeCell } from '../order/parts.tsx';
 import { Page } from '../Page.tsx';
 import { formatName, type Slip, SlipStatus } from './parts.tsx';
@@ -101,14 +100,7 @@ export default function SlipScreen() {
   const [params, setParams] = useSearchParams();
   const [shown, setShown] = useState<Slip | null>(null);
   const open = Number(params.get('slip')) || null;
-  const filters: Filter[] = [
-    {
-      id: 'status',
-      label: t('screens.slip.status'),
-      kind: 'select',
-      options: slip.states.map((s) => ({ value: s, label: stateLabel(t, slip, s) })),
-    },
-  ];
+  const filters: Filter[] = [statusFilter(t, slip, { label: t('screens.slip.status') })];
   const setOpen = (id: number | null) =>
     setParams(
       (p) => {

@@ -12,7 +12,7 @@ import { t } from '../../lib/i18n.ts';
 import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
 import { Page } from '../Page.tsx';
@@ -103,12 +103,7 @@ export default function TnLinesScreen() {
   const [params] = useSearchParams();
   const columns = useMemo(() => columnsFor(platform), [platform]);
   const filters: Filter[] = [
-    {
-      id: 'status',
-      label: t('screens.tn.status'),
-      kind: 'select',
-      options: tnLine.states.map((s) => ({ value: s, label: stateLabel(t, tnLine, s) })),
-    },
+    statusFilter(t, tnLine, { label: t('screens.tn.status') }),
     { id: 'from', label: t('screens.tn.from'), kind: 'date', hint: t('screens.tn.periodHint') },
     { id: 'to', label: t('screens.tn.to'), kind: 'date' },
   ];
