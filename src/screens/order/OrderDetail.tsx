@@ -18,12 +18,16 @@ export type OrderInfo<K extends OrderKind> = Output<(typeof infoOf)[K]>;
 /** How often an order that is still moving (its state, or a callback on its way) is read again. */
 const movingMs = 2_500;
 
-interface Props<K extends OrderKind> {
-  kind: K;
+/** What a list hands the drawer of one kind of order. */
+export interface OrderDrawerProps<K extends OrderKind> {
   orderNo: string;
   onClose: () => void;
   /** The order on screen (null while none): the palette's row actions act on it. */
   onShown?: ((order: Contexts[K] | null) => void) | undefined;
+}
+
+interface Props<K extends OrderKind> extends OrderDrawerProps<K> {
+  kind: K;
   /** Its state changes by itself (so the drawer follows it). */
   moving: (status: OrderInfo<K>['status']) => boolean;
   /** The fields it lists, in their order. */

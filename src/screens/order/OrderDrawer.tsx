@@ -4,21 +4,12 @@ import { payin } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
 import { DetailSection } from '../../ui/DetailDrawer.tsx';
 import { ProofImage } from './history.tsx';
-import { OrderDetail } from './OrderDetail.tsx';
+import { OrderDetail, type OrderDrawerProps } from './OrderDetail.tsx';
 
 const moving = (status: Contexts['payin']['status']) => payin.is('underWay', status);
 
 /** A collection order in full: every field, snapshots, callbacks, ledger lines, images and its actions. */
-export function OrderDrawer({
-  orderNo,
-  onClose,
-  onShown,
-}: {
-  orderNo: string;
-  onClose: () => void;
-  /** The order on screen (null while none): the palette's row actions act on it. */
-  onShown?: (order: Contexts['payin'] | null) => void;
-}) {
+export function OrderDrawer({ orderNo, onClose, onShown }: OrderDrawerProps<'payin'>) {
   const t = useT();
   // The UTR check and supplement forms are what a drawer is opened for: fetched now, a key opens them at once.
   useEffect(() => {

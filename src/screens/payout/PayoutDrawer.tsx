@@ -1,6 +1,6 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { payout } from '../../../contract/machines.ts';
-import { OrderDetail } from '../order/OrderDetail.tsx';
+import { OrderDetail, type OrderDrawerProps } from '../order/OrderDetail.tsx';
 
 /** Under way and not waiting for a person: its state changes by itself, so the drawer follows it. */
 const moving = (status: Contexts['payout']['status']) =>
@@ -29,16 +29,7 @@ const fields = [
 ];
 
 /** A payout in full: every field, the payee, snapshots, callbacks, ledger lines and its actions. */
-export function PayoutDrawer({
-  orderNo,
-  onClose,
-  onShown,
-}: {
-  orderNo: string;
-  onClose: () => void;
-  /** The order on screen (null while none): the palette's row actions act on it. */
-  onShown?: (order: Contexts['payout'] | null) => void;
-}) {
+export function PayoutDrawer({ orderNo, onClose, onShown }: OrderDrawerProps<'payout'>) {
   return (
     <OrderDetail
       kind="payout"
