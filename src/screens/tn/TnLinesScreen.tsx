@@ -15,6 +15,7 @@ import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
+import { merchantColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 import { Money } from '../wallet/money.tsx';
 import '../wallet/wallet.css';
@@ -40,17 +41,7 @@ function columnsFor(platform: boolean): Column<Line>[] {
       width: '110px',
       sortable: true,
     },
-    ...(platform
-      ? [
-          {
-            id: 'merchantCode',
-            header: 'screens.tn.merchant',
-            value: (l: Line) => l.merchantCode,
-            width: 'minmax(80px, 0.6fr)',
-            sortable: true,
-          },
-        ]
-      : []),
+    ...merchantColumn<Line>('screens.tn.merchant', platform),
     { id: 'dueDay', header: 'screens.tn.dueDay', value: (l) => l.dueDay, width: '110px', sortable: true },
     {
       id: 'orders',
