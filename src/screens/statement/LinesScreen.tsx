@@ -6,7 +6,7 @@ import { statementLine } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
 import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { Page } from '../Page.tsx';
-import { type Line, lineColumns, useAccountOptions } from './parts.tsx';
+import { type Line, lineColumns, lineList, useAccountOptions } from './parts.tsx';
 import './statement.css';
 
 /**
@@ -90,13 +90,10 @@ export default function LinesScreen() {
         id="statement-lines"
         label={title}
         endpoint={endpoints.statement.list}
-        context="statementLineRow"
+        {...lineList}
         columns={columns}
         filters={filters}
         toInput={toInput}
-        paging="page"
-        live
-        rowKey={(r) => String(r.id)}
         detailTitle={(r) => `${r.accountLabel} · ${r.day} · ${t('statement.import.row')} ${r.row}`}
       />
     </Page>
