@@ -2,9 +2,9 @@ import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable } from '../../ui/DataTable.tsx';
 import { Page } from '../Page.tsx';
-import { userColumns } from './userColumns.tsx';
+import { userColumns, userFilters } from './userColumns.tsx';
 
 type Admin = Contexts['admin'];
 
@@ -36,18 +36,6 @@ const columns: Column<Admin>[] = [
 
 export default function AdminScreen() {
   const t = useT();
-  const filters: Filter[] = [
-    { id: 'username', label: t('screens.admin.username'), kind: 'text' },
-    {
-      id: 'status',
-      label: t('screens.admin.status'),
-      kind: 'select',
-      options: [
-        { value: 'active', label: t('screens.admin.statuses.active') },
-        { value: 'disabled', label: t('screens.admin.statuses.disabled') },
-      ],
-    },
-  ];
   return (
     <Page title={t('commands.admin.list.title')} actions={<CommandButton id="admin.create" primary />}>
       <DataTable
@@ -56,7 +44,7 @@ export default function AdminScreen() {
         endpoint={endpoints.admin.list}
         context="admin"
         columns={columns}
-        filters={filters}
+        filters={userFilters(t)}
         paging="cursor"
         rowKey={(r) => String(r.id)}
         detailTitle={(r) => r.username}

@@ -1,9 +1,9 @@
-/** The columns every list of sign-in users shares: roles, status, Google key, last sign-in, creation. */
+/** What every list of sign-in users shares: its filters and columns. */
 import { formatTime, relativeTime } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { roleName } from '../../lib/names.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import type { Column } from '../../ui/DataTable.tsx';
+import type { Column, Filter } from '../../ui/DataTable.tsx';
 
 interface UserRow {
   roles: readonly { name: string }[];
@@ -61,6 +61,22 @@ export function userColumns<R extends UserRow>(): Column<R>[] {
       width: '150px',
       sortable: true,
       hiddenByDefault: true,
+    },
+  ];
+}
+
+/** A user's name (prefix) and whether the user may sign in. */
+export function userFilters(tr: (key: string) => string): Filter[] {
+  return [
+    { id: 'username', label: tr('screens.admin.username'), kind: 'text' },
+    {
+      id: 'status',
+      label: tr('screens.admin.status'),
+      kind: 'select',
+      options: (['active', 'disabled'] as const).map((s) => ({
+        value: s,
+        label: tr(`screens.admin.statuses.${s}`),
+      })),
     },
   ];
 }

@@ -9,9 +9,9 @@ import { formatTime, relativeTime } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
+import { amountColumn, merchantColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
-import { Money } from '../wallet/money.tsx';
 import { objectName, type Request, summaryText } from './parts.ts';
 import '../wallet/wallet.css';
 
@@ -63,25 +63,8 @@ const columns: Column<Request>[] = [
     },
     width: 'minmax(190px, 1.2fr)',
   },
-  {
-    id: 'merchantCode',
-    header: 'screens.approval.merchant',
-    value: (r) => r.merchantCode ?? '',
-    width: 'minmax(80px, 0.6fr)',
-    sortable: true,
-  },
-  {
-    id: 'amount',
-    header: 'screens.approval.amount',
-    value: (r) => Number(r.amount),
-    cell: (r) => (
-      <>
-        <Money value={r.amount} /> <span className="muted">{r.currency}</span>
-      </>
-    ),
-    width: 'minmax(130px, 0.9fr)',
-    sortable: true,
-  },
+  ...merchantColumn<Request>('screens.approval.merchant'),
+  amountColumn<Request>('screens.approval.amount'),
   {
     id: 'requestedBy',
     header: 'screens.approval.requestedBy',
@@ -150,16 +133,12 @@ export default function ApprovalScreen() {
   const tr = useT();
   const filters: Filter[] = useMemo(
     () => [
-      {
-        id: 'status',
+      statusFilter(tr, approval, {
         label: tr('screens.approval.status'),
-        kind: 'select',
         // Nothing chosen is the queue itself: the pending requests.
         placeholder: stateLabel(tr, approval, approval.initial),
-        options: approval.states
-          .filter((s) => s !== approval.initial)
-          .map((s) => ({ value: s, label: stateLabel(tr, approval, s) })),
-      },
+        states: approval.states.filter((s) => s !== approval.initial),
+      }),
       {
         id: 'action',
         label: tr('screens.approval.action'),

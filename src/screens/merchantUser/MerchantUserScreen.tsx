@@ -1,9 +1,9 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
-import { userColumns } from '../admin/userColumns.tsx';
+import { userColumns, userFilters } from '../admin/userColumns.tsx';
 import { Page } from '../Page.tsx';
 
 type User = Contexts['merchantUser'];
@@ -39,18 +39,6 @@ const columns: Column<User>[] = [
 export default function MerchantUserScreen() {
   const t = useT();
   const [merchantId, choose] = useMerchantParam();
-  const filters: Filter[] = [
-    { id: 'username', label: t('screens.admin.username'), kind: 'text' },
-    {
-      id: 'status',
-      label: t('screens.admin.status'),
-      kind: 'select',
-      options: [
-        { value: 'active', label: t('screens.admin.statuses.active') },
-        { value: 'disabled', label: t('screens.admin.statuses.disabled') },
-      ],
-    },
-  ];
   return (
     <Page title={t('commands.merchantUser.list.title')}>
       <DataTable
@@ -59,7 +47,7 @@ export default function MerchantUserScreen() {
         endpoint={endpoints.merchantUser.list}
         context="merchantUser"
         columns={columns}
-        filters={filters}
+        filters={userFilters(t)}
         toolbarStart={<MerchantPicker value={merchantId} onValue={choose} />}
         input={merchantId === undefined ? null : { merchantId }}
         blockedText={t('screens.merchantUser.chooseMerchant')}

@@ -1,15 +1,15 @@
 import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'wouter';
 import type { Contexts } from '../../../commands/index.ts';
 import { allows, type Endpoint, endpoints, type Input } from '../../../contract/index.ts';
-import { stateLabel } from '../../../contract/machine.ts';
 import { api } from '../../lib/api.ts';
 import { formatTotal } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
+import { useDrawerParam } from '../../ui/drawerParam.ts';
 import { ExportButtons } from '../../ui/ExportButton.tsx';
 import { useLiveInterval } from '../../ui/live.ts';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
@@ -44,7 +44,7 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
   const area = areaOf(props.kind);
   const machine = orderMachines[props.kind];
   const grants = useStore($grants);
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const range = useTimeRange('7d');
   const [merchantId, setMerchantId] = useMerchantParam();
   const filters = useOrderFilters(range.period);
@@ -72,12 +72,7 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
       placeholder: t('screens.order.searchPlaceholder'),
       hint: t('screens.order.searchHint'),
     },
-    {
-      id: 'status',
-      label: t('screens.order.status'),
-      kind: 'multi',
-      options: machine.states.map((s) => ({ value: s, label: stateLabel(t, machine, s) })),
-    },
+    statusFilter(t, machine, { label: t('screens.order.status'), kind: 'multi' }),
     {
       id: 'pushStatus',
       label: t('screens.order.pushStatus'),
@@ -102,24 +97,7 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
       : []),
   ];
 
-  const orderNo = params.get('order');
-  const [shown, setShown] = useState<Contexts[C] | null>(null);
-  const drawerOrder = orderNo && shown?.orderNo === orderNo ? shown : null;
-  const openOrder = (no: string) =>
-    setParams((p) => {
-      const out = new URLSearchParams(p);
-      out.set('order', no);
-      return out;
-    });
-  const closeOrder = () =>
-    setParams(
-      (p) => {
-        const out = new URLSearchParams(p);
-        out.delete('order');
-        return out;
-      },
-      { replace: true },
-    );
+  const drawer = useDrawerParam<Contexts[C]>('order', (r) => r.orderNo);
 
   const figures = totals.data as { count: number; amount: string; countCapped: boolean } | undefined;
   const cappedTitle = figures?.countCapped ? t('lists.totals.capped') : undefined;
@@ -151,8 +129,8 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
         live={live}
         rowKey={(r) => r.orderNo}
         detailTitle={(r) => r.orderNo}
-        onOpen={(r) => openOrder(r.orderNo)}
-        openRecord={drawerOrder}
+        onOpen={drawer.open}
+        openRecord={drawer.record}
         toolbarStart={
           <>
             <TimeRangeChooser range={range} />
@@ -181,7 +159,7 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
           />
         }
       />
-      {orderNo && props.drawer(orderNo, closeOrder, setShown)}
+      {drawer.value && props.drawer(drawer.value, drawer.close, drawer.setShown)}
     </Page>
   );
 }

@@ -10,10 +10,10 @@ import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { amountColumn, merchantColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
-import { Money } from '../wallet/money.tsx';
 import '../wallet/wallet.css';
 
 type Recharge = Contexts['recharge'];
@@ -44,29 +44,8 @@ function columnsFor(platform: boolean): Column<Recharge>[] {
       width: '150px',
       sortable: true,
     },
-    ...(platform
-      ? [
-          {
-            id: 'merchantCode',
-            header: 'screens.recharge.merchant',
-            value: (r: Recharge) => r.merchantCode,
-            width: 'minmax(80px, 0.6fr)',
-            sortable: true,
-          },
-        ]
-      : []),
-    {
-      id: 'amount',
-      header: 'screens.recharge.amount',
-      value: (r) => Number(r.amount),
-      cell: (r) => (
-        <>
-          <Money value={r.amount} /> <span className="muted">{r.currency}</span>
-        </>
-      ),
-      width: 'minmax(130px, 0.9fr)',
-      sortable: true,
-    },
+    ...merchantColumn<Recharge>('screens.recharge.merchant', platform),
+    amountColumn<Recharge>('screens.recharge.amount'),
     {
       id: 'currency',
       header: 'screens.recharge.currency',
@@ -122,17 +101,7 @@ export default function RechargeScreen() {
   const platform = user?.kind === 'platform';
   const [merchantId, setMerchantId] = useMerchantParam();
   const columns = useMemo(() => columnsFor(platform), [platform]);
-  const filters: Filter[] = [
-    {
-      id: 'status',
-      label: t('screens.recharge.status'),
-      kind: 'select',
-      options: recharge.states.map((s) => ({
-        value: s,
-        label: stateLabel(t, recharge, s),
-      })),
-    },
-  ];
+  const filters: Filter[] = [statusFilter(t, recharge, { label: t('screens.recharge.status') })];
   const toInput = useCallback(
     (f: Record<string, string>) => ({ status: f.status, merchantId: platform ? merchantId : undefined }),
     [platform, merchantId],

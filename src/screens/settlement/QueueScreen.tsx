@@ -1,10 +1,10 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'wouter';
 import { endpoints, type Output } from '../../../contract/index.ts';
-import { stateLabel } from '../../../contract/machine.ts';
 import { settlement } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
+import { useDrawerParam } from '../../ui/drawerParam.ts';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { TotalsBar } from '../../ui/TotalsBar.tsx';
 import { Page } from '../Page.tsx';
@@ -26,7 +26,7 @@ const lateSeconds = 4 * 3600;
  */
 export default function QueueScreen() {
   const t = useT();
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const [merchantId, setMerchantId] = useMerchantParam();
   const columns = useMemo<Column<Settlement>[]>(
     () => [
@@ -46,39 +46,17 @@ export default function QueueScreen() {
     [],
   );
   const filters: Filter[] = [
-    {
-      id: 'status',
-      label: t('screens.settlement.status'),
-      kind: 'select',
-      options: settlement.sets.open.map((s) => ({ value: s, label: stateLabel(t, settlement, s) })),
-    },
+    statusFilter(t, settlement, { label: t('screens.settlement.status'), states: settlement.sets.open }),
   ];
   const toInput = useCallback((f: Record<string, string>) => ({ status: f.status }), []);
 
   // The drawer names its wallet (both wallets' applications are here, each read through its own
   // endpoints); a link with the number alone leaves the drawer to find it.
-  const statusFilter = params.get('status');
-  const settlementNo = params.get('settlement');
+  const statusChosen = params.get('status');
+  const drawer = useDrawerParam<Settlement>('settlement', (r) => r.settlementNo, { wallet: (r) => r.wallet });
   const walletParam = params.get('wallet');
   const wallet: Wallet | undefined =
     walletParam === 'payout' || walletParam === 'collection' ? walletParam : undefined;
-  const [shown, setShown] = useState<Settlement | null>(null);
-  const open = shown && shown.settlementNo === settlementNo ? shown : null;
-  const setOpen = (row: Settlement | null) =>
-    setParams(
-      (p) => {
-        const out = new URLSearchParams(p);
-        if (row) {
-          out.set('settlement', row.settlementNo);
-          out.set('wallet', row.wallet);
-        } else {
-          out.delete('settlement');
-          out.delete('wallet');
-        }
-        return out;
-      },
-      row ? {} : { replace: true },
-    );
   const title = t('commands.settlementQuery.list.title');
 
   return (
@@ -96,24 +74,24 @@ export default function QueueScreen() {
         live
         rowKey={(r) => r.settlementNo}
         detailTitle={(r) => r.settlementNo}
-        onOpen={setOpen}
-        openRecord={open}
+        onOpen={drawer.open}
+        openRecord={drawer.record}
         countOf={(a) => {
           // The summary counts every open application; the footer counts the rows the filter keeps.
           const { toConfirm, toComplete } = (a as Answer).summary;
-          if (statusFilter === settlement.state.to_be_confirmed) return toConfirm.count;
-          if (statusFilter === settlement.state.confirmed) return toComplete.count;
+          if (statusChosen === settlement.state.to_be_confirmed) return toConfirm.count;
+          if (statusChosen === settlement.state.confirmed) return toComplete.count;
           return toConfirm.count + toComplete.count;
         }}
         toolbarStart={<MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
         summary={(a) => <QueueSummary answer={a as Answer | undefined} />}
       />
-      {settlementNo && (
+      {drawer.value && (
         <SettlementDrawer
           wallet={wallet}
-          settlementNo={settlementNo}
-          onClose={() => setOpen(null)}
-          onShown={setShown}
+          settlementNo={drawer.value}
+          onClose={drawer.close}
+          onShown={drawer.setShown}
         />
       )}
     </Page>

@@ -1,15 +1,14 @@
 import { useStore } from '@nanostores/react';
-import { useCallback, useMemo, useState } from 'react';
-import { useSearchParams } from 'wouter';
+import { useCallback, useMemo } from 'react';
 import { settlementWallets } from '../../../commands/index.ts';
 import { allows, endpoints, type Output } from '../../../contract/index.ts';
-import { stateLabel } from '../../../contract/machine.ts';
 import { settlement } from '../../../contract/machines.ts';
 import { formatTotal } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
+import { useDrawerParam } from '../../ui/drawerParam.ts';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { TimeRangeChooser, useTimeRange } from '../../ui/TimeRange.tsx';
 import { TotalsBar } from '../../ui/TotalsBar.tsx';
@@ -34,7 +33,6 @@ export function SettlementList({ wallet }: { wallet: Wallet }) {
   const { base } = settlementWallets[wallet];
   const grants = useStore($grants);
   const platform = grants?.kind === 'platform';
-  const [params, setParams] = useSearchParams();
   const range = useTimeRange('7d');
   const [merchantId, setMerchantId] = useMerchantParam();
   const canBalance =
@@ -62,12 +60,7 @@ export function SettlementList({ wallet }: { wallet: Wallet }) {
       kind: 'text',
       placeholder: t('screens.settlement.searchPlaceholder'),
     },
-    {
-      id: 'status',
-      label: t('screens.settlement.status'),
-      kind: 'select',
-      options: settlement.states.map((s) => ({ value: s, label: stateLabel(t, settlement, s) })),
-    },
+    statusFilter(t, settlement, { label: t('screens.settlement.status') }),
     {
       id: 'type',
       label: t('screens.settlement.type'),
@@ -83,19 +76,7 @@ export function SettlementList({ wallet }: { wallet: Wallet }) {
     [],
   );
 
-  const settlementNo = params.get('settlement');
-  const [shown, setShown] = useState<Settlement | null>(null);
-  const open = shown && shown.settlementNo === settlementNo ? shown : null;
-  const setOpen = (no: string | null) =>
-    setParams(
-      (p) => {
-        const out = new URLSearchParams(p);
-        if (no) out.set('settlement', no);
-        else out.delete('settlement');
-        return out;
-      },
-      no ? {} : { replace: true },
-    );
+  const drawer = useDrawerParam<Settlement>('settlement', (r) => r.settlementNo);
 
   const live =
     range.period !== null && reachesNow({ from: new Date(range.period.from), to: new Date(range.period.to) });
@@ -124,8 +105,8 @@ export function SettlementList({ wallet }: { wallet: Wallet }) {
         live={live}
         rowKey={(r) => r.settlementNo}
         detailTitle={(r) => r.settlementNo}
-        onOpen={(r) => setOpen(r.settlementNo)}
-        openRecord={open}
+        onOpen={drawer.open}
+        openRecord={drawer.record}
         countOf={(a) => (a as Answer).totals.count}
         toolbarStart={
           <>
@@ -135,12 +116,12 @@ export function SettlementList({ wallet }: { wallet: Wallet }) {
         }
         summary={(a) => <Totals answer={a as Answer | undefined} />}
       />
-      {settlementNo && (
+      {drawer.value && (
         <SettlementDrawer
           wallet={wallet}
-          settlementNo={settlementNo}
-          onClose={() => setOpen(null)}
-          onShown={setShown}
+          settlementNo={drawer.value}
+          onClose={drawer.close}
+          onShown={drawer.setShown}
         />
       )}
     </Page>

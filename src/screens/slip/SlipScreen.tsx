@@ -1,11 +1,9 @@
-import { useState } from 'react';
-import { useSearchParams } from 'wouter';
 import { endpoints } from '../../../contract/index.ts';
-import { stateLabel } from '../../../contract/machine.ts';
 import { slip } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
+import { useDrawerParam } from '../../ui/drawerParam.ts';
 import { money, TimeCell } from '../order/parts.tsx';
 import { Page } from '../Page.tsx';
 import { formatName, type Slip, SlipStatus } from './parts.tsx';
@@ -98,27 +96,9 @@ const columns: Column<Slip>[] = [
  */
 export default function SlipScreen() {
   const t = useT();
-  const [params, setParams] = useSearchParams();
-  const [shown, setShown] = useState<Slip | null>(null);
-  const open = Number(params.get('slip')) || null;
-  const filters: Filter[] = [
-    {
-      id: 'status',
-      label: t('screens.slip.status'),
-      kind: 'select',
-      options: slip.states.map((s) => ({ value: s, label: stateLabel(t, slip, s) })),
-    },
-  ];
-  const setOpen = (id: number | null) =>
-    setParams(
-      (p) => {
-        const out = new URLSearchParams(p);
-        if (id === null) out.delete('slip');
-        else out.set('slip', String(id));
-        return out;
-      },
-      { replace: id === null },
-    );
+  const drawer = useDrawerParam<Slip>('slip', (r) => String(r.id));
+  const open = Number(drawer.value) || null;
+  const filters: Filter[] = [statusFilter(t, slip, { label: t('screens.slip.status') })];
   return (
     <Page
       title={t('commands.withdrawalSlip.list.title')}
@@ -134,10 +114,10 @@ export default function SlipScreen() {
         paging="page"
         rowKey={(r) => String(r.id)}
         detailTitle={(r) => r.slipNo}
-        onOpen={(r) => setOpen(r.id)}
-        openRecord={open !== null && shown?.id === open ? shown : null}
+        onOpen={drawer.open}
+        openRecord={drawer.record}
       />
-      {open !== null && <SlipDrawer id={open} onClose={() => setOpen(null)} onShown={setShown} />}
+      {open !== null && <SlipDrawer id={open} onClose={drawer.close} onShown={drawer.setShown} />}
     </Page>
   );
 }

@@ -10,6 +10,7 @@ import { Badge } from '../../ui/Badge.tsx';
 import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
+import { merchantColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 import { Money } from '../wallet/money.tsx';
 import '../wallet/wallet.css';
@@ -61,17 +62,7 @@ function columnsFor(platform: boolean, t: Translate): Column<Row>[] {
   });
   return [
     { id: 'day', header: 'screens.d0.day', value: (r) => r.day, width: '104px', sortable: true },
-    ...(platform
-      ? [
-          {
-            id: 'merchantCode',
-            header: 'screens.d0.merchant',
-            value: (r: Row) => r.merchantCode,
-            width: 'minmax(80px, 0.6fr)',
-            sortable: true,
-          },
-        ]
-      : []),
+    ...merchantColumn<Row>('screens.d0.merchant', platform),
     {
       id: 'check',
       header: 'screens.d0.check',

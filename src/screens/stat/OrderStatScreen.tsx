@@ -10,6 +10,7 @@ import { type Column, DataTable } from '../../ui/DataTable.tsx';
 import { ExportButtons } from '../../ui/ExportButton.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import type { TotalItem } from '../../ui/TotalsBar.tsx';
+import { merchantColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 import {
   amountTotal,
@@ -42,17 +43,7 @@ function columnsFor(platform: boolean, byChannel: boolean): Column<Row>[] {
   const money = (id: Amount, width?: string) => moneyColumn<Row, Amount>(id, `reports.order.${id}`, width);
   return [
     dayColumn<Row>(),
-    ...(platform
-      ? [
-          {
-            id: 'merchantCode',
-            header: 'reports.merchant',
-            value: (r: Row) => r.merchantCode,
-            width: 'minmax(80px, 0.6fr)',
-            sortable: true,
-          },
-        ]
-      : []),
+    ...merchantColumn<Row>('reports.merchant', platform),
     ...(byChannel
       ? [
           {

@@ -11,6 +11,7 @@ import {
   kindLabel,
   type Line,
   lineColumns,
+  lineList,
   type QueueKind,
   queueKinds,
   useAccountOptions,
@@ -93,13 +94,10 @@ export default function ExceptionsScreen() {
         id="statement-exceptions"
         label={title}
         endpoint={endpoints.statement.exceptions}
-        context="statementLineRow"
+        {...lineList}
         columns={columns}
         filters={filters}
         toInput={toInput}
-        paging="page"
-        live
-        rowKey={(r) => String(r.id)}
         detailTitle={(r) => `${r.accountLabel} · ${r.day} · ${thousands(r.amount)}`}
         summary={(answer) => (
           <KindTabs byKind={(answer as Answer | undefined)?.byKind} kind={kind} onKind={setKind} />

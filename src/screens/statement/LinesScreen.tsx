@@ -2,12 +2,11 @@ import { useCallback, useMemo } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { lineDirections } from '../../../contract/endpoints/statement.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { stateLabel } from '../../../contract/machine.ts';
 import { statementLine } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { Page } from '../Page.tsx';
-import { type Line, lineColumns, useAccountOptions } from './parts.tsx';
+import { type Line, lineColumns, lineList, useAccountOptions } from './parts.tsx';
 import './statement.css';
 
 /**
@@ -42,15 +41,10 @@ export default function LinesScreen() {
   const filters: Filter[] = [
     { id: 'q', label: t('statement.screen.search'), kind: 'text', hint: t('statement.screen.searchHint') },
     { id: 'accountId', label: t('statement.screen.columns.account'), kind: 'select', options: accounts },
-    {
-      id: 'status',
+    statusFilter(t, statementLine, {
       label: t('statement.screen.columns.status'),
-      kind: 'select',
-      options: [
-        ...statementLine.states.map((s) => ({ value: s, label: stateLabel(t, statementLine, s) })),
-        { value: 'unmatched', label: t('statement.screen.notMatched') },
-      ],
-    },
+      also: [{ value: 'unmatched', label: t('statement.screen.notMatched') }],
+    }),
     {
       id: 'direction',
       label: t('statement.screen.columns.direction'),
@@ -96,13 +90,10 @@ export default function LinesScreen() {
         id="statement-lines"
         label={title}
         endpoint={endpoints.statement.list}
-        context="statementLineRow"
+        {...lineList}
         columns={columns}
         filters={filters}
         toInput={toInput}
-        paging="page"
-        live
-        rowKey={(r) => String(r.id)}
         detailTitle={(r) => `${r.accountLabel} · ${r.day} · ${t('statement.import.row')} ${r.row}`}
       />
     </Page>

@@ -158,6 +158,14 @@ export const lineColumns = {
 };
 
 /** The receiving accounts (the first 100), read only by who may read them. */
+/** What the lists of statement lines (the lines, the exception queue) share: the row, its key, live pages. */
+export const lineList = {
+  context: 'statementLineRow',
+  paging: 'page',
+  live: true,
+  rowKey: (r: Line) => String(r.id),
+} as const;
+
 export function useReceivingAccounts() {
   const grants = useStore($grants);
   return useQuery({

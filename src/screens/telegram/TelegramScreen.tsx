@@ -11,7 +11,7 @@ import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Page } from '../Page.tsx';
 import { alertNames, alertsOf } from './alerts.ts';
@@ -186,12 +186,7 @@ export default function TelegramScreen() {
       return out;
     });
   const deliveryFilters: Filter[] = [
-    {
-      id: 'status',
-      label: t('screens.telegram.status'),
-      kind: 'select',
-      options: telegramDelivery.states.map((s) => ({ value: s, label: stateLabel(t, telegramDelivery, s) })),
-    },
+    statusFilter(t, telegramDelivery, { label: t('screens.telegram.status') }),
   ];
   return (
     <Page

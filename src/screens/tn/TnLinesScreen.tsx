@@ -12,9 +12,10 @@ import { t } from '../../lib/i18n.ts';
 import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
+import { merchantColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 import { Money } from '../wallet/money.tsx';
 import '../wallet/wallet.css';
@@ -40,17 +41,7 @@ function columnsFor(platform: boolean): Column<Line>[] {
       width: '110px',
       sortable: true,
     },
-    ...(platform
-      ? [
-          {
-            id: 'merchantCode',
-            header: 'screens.tn.merchant',
-            value: (l: Line) => l.merchantCode,
-            width: 'minmax(80px, 0.6fr)',
-            sortable: true,
-          },
-        ]
-      : []),
+    ...merchantColumn<Line>('screens.tn.merchant', platform),
     { id: 'dueDay', header: 'screens.tn.dueDay', value: (l) => l.dueDay, width: '110px', sortable: true },
     {
       id: 'orders',
@@ -103,12 +94,7 @@ export default function TnLinesScreen() {
   const [params] = useSearchParams();
   const columns = useMemo(() => columnsFor(platform), [platform]);
   const filters: Filter[] = [
-    {
-      id: 'status',
-      label: t('screens.tn.status'),
-      kind: 'select',
-      options: tnLine.states.map((s) => ({ value: s, label: stateLabel(t, tnLine, s) })),
-    },
+    statusFilter(t, tnLine, { label: t('screens.tn.status') }),
     { id: 'from', label: t('screens.tn.from'), kind: 'date', hint: t('screens.tn.periodHint') },
     { id: 'to', label: t('screens.tn.to'), kind: 'date' },
   ];

@@ -1,0 +1,101 @@
+import { useQuery } from '@tanstack/react-query';
+import { type ReactNode, useEffect } from 'react';
+import type { Contexts } from '../../../commands/index.ts';
+import type { Output } from '../../../contract/endpoint.ts';
+import { type Endpoint, endpoints, errno } from '../../../contract/index.ts';
+import { callback } from '../../../contract/machines.ts';
+import { api, isApiError } from '../../lib/api.ts';
+import { useT } from '../../lib/useT.ts';
+import { DetailDrawer, DetailFields, DetailSection, JsonBlock } from '../../ui/DetailDrawer.tsx';
+import { orderLines } from './fields.tsx';
+import { CallbackHistory, PostingTable } from './history.tsx';
+import { money, type OrderKind, PushBadge, StatusBadge } from './parts.tsx';
+import './order.css';
+
+const infoOf = { payin: endpoints.merchantOrder.info, payout: endpoints.merchantPayout.info } as const;
+export type OrderInfo<K extends OrderKind> = Output<(typeof infoOf)[K]>;
+
+/** How often an order that is still moving (its state, or a callback on its way) is read again. */
+const movingMs = 2_500;
+
+/** What a list hands the drawer of one kind of order. */
+export interface OrderDrawerProps<K extends OrderKind> {
+  orderNo: string;
+  onClose: () => void;
+  /** The order on screen (null while none): the palette's row actions act on it. */
+  onShown?: ((order: Contexts[K] | null) => void) | undefined;
+}
+
+interface Props<K extends OrderKind> extends OrderDrawerProps<K> {
+  kind: K;
+  /** Its state changes by itself (so the drawer follows it). */
+  moving: (status: OrderInfo<K>['status']) => boolean;
+  /** The fields it lists, in their order. */
+  fields: (o: OrderInfo<K>) => string[];
+  /** What the kind shows between the ledger lines and the snapshots. */
+  children?: (o: OrderInfo<K>) => ReactNode;
+}
+
+/** An order in full, either kind: its fields, callbacks, ledger lines, snapshots and its actions. */
+export function OrderDetail<K extends OrderKind>({ kind, orderNo, onClose, onShown, ...p }: Props<K>) {
+  const t = useT();
+  const info = useQuery({
+    queryKey: ['order-info', kind, orderNo],
+    queryFn: ({ signal }) =>
+      // Both kinds' detail endpoints take the order's number.
+      api(infoOf[kind] as Endpoint, { orderNo } as never, {
+        signal,
+        quiet: [errno.notFound, errno.invalid],
+      }) as Promise<OrderInfo<K>>,
+    retry: false,
+    refetchInterval: (q) => {
+      const o = q.state.data;
+      if (!o) return false;
+      return p.moving(o.status) || o.callbacks.some((c) => c.status === callback.state.pending)
+        ? movingMs
+        : false;
+    },
+  });
+  const o = info.data;
+  // A deleted order (or another merchant's) answers 404 even when an earlier read is still cached.
+  const missing = isApiError(info.error, errno.notFound) || isApiError(info.error, errno.invalid);
+  const current = o && !missing ? o : null;
+  useEffect(() => onShown?.(current as Contexts[K] | null), [current, onShown]);
+
+  if (!o || missing) {
+    return (
+      <DetailDrawer title={orderNo} onClose={onClose}>
+        <p className={missing ? 'notice' : 'muted'} role={missing ? 'alert' : 'status'}>
+          {missing ? t('screens.order.notFound', { orderNo }) : t('app.loading')}
+        </p>
+      </DetailDrawer>
+    );
+  }
+
+  return (
+    <DetailDrawer
+      title={o.orderNo}
+      subtitle={
+        <>
+          <StatusBadge kind={kind} status={o.status} />
+          <PushBadge kind={kind} status={o.status} pushStatus={o.pushStatus} />
+          <span className="drawer-amount">
+            {money(o.amount)} {o.currency}
+          </span>
+        </>
+      }
+      onClose={onClose}
+      context={kind}
+      target={o as Contexts[K]}
+    >
+      <DetailFields items={orderLines(kind, o, p.fields(o))} />
+      <CallbackHistory events={o.callbacks} />
+      <PostingTable postings={o.postings} />
+      {p.children?.(o)}
+      <DetailSection title={t('screens.order.snapshots')}>
+        <JsonBlock summary={t('screens.order.request')} value={o.requestSnapshot} />
+        <JsonBlock summary={t('screens.order.response')} value={o.responseSnapshot} />
+      </DetailSection>
+    </DetailDrawer>
+  );
+}

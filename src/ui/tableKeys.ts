@@ -1,0 +1,78 @@
+import type { Row, RowData } from '@tanstack/react-table';
+import type { Virtualizer } from '@tanstack/react-virtual';
+import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
+import type { ContextName } from '../../commands/index.ts';
+import { $activeTable } from '../shell/runtime.ts';
+import type { Features } from './listTable.ts';
+
+interface RowFocusOptions<R extends RowData> {
+  context: ContextName;
+  rows: Row<Features, R>[];
+  virtualizer: Virtualizer<HTMLDivElement, Element>;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  filterRef: RefObject<HTMLInputElement | null>;
+  open: (row: R) => void;
+  /** The record open in the screen's own drawer: the palette's row actions act on it while set. */
+  openRecord: R | null | undefined;
+  /** Changes when the question changes (filters, page): the focus starts again from the top then. */
+  resetKey: string;
+}
+
+/**
+ * The focused row and the list's keys: j/k move, Enter opens, x checks, / goes to the filter. The
+ * keys reach the list through the shell's one dispatcher, which reads the active table's handle.
+ */
+export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
+  const { context, rows, virtualizer, scrollRef } = o;
+  // The focused row is kept by key, so rows arriving above it (live refresh) do not move the focus.
+  const [focusedKey, setFocusedKey] = useState<string | null>(null);
+  const focused = focusedKey === null ? -1 : rows.findIndex((r) => r.id === focusedKey);
+  const setFocused = useCallback((index: number) => setFocusedKey(rows[index]?.id ?? null), [rows]);
+  const focusedRow = focused >= 0 ? rows[focused]?.original : undefined;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the question changes, by design
+  useEffect(() => setFocusedKey(null), [o.resetKey]);
+
+  const focusRow = useCallback(
+    (index: number) => {
+      if (rows.length === 0) return;
+      const next = Math.max(0, Math.min(rows.length - 1, index));
+      setFocusedKey(rows[next]?.id ?? null);
+      virtualizer.scrollToIndex(next, { align: 'auto' });
+      requestAnimationFrame(() =>
+        scrollRef.current
+          ?.querySelector<HTMLElement>(`[data-index="${next}"]`)
+          ?.focus({ preventScroll: true }),
+      );
+    },
+    [rows, virtualizer, scrollRef],
+  );
+
+  const state = useRef({ focused, focusedRow, rows, open: o.open, openRecord: o.openRecord });
+  state.current = { focused, focusedRow, rows, open: o.open, openRecord: o.openRecord };
+  const filterRef = o.filterRef;
+
+  useEffect(() => {
+    const handle = {
+      context,
+      focused: () => state.current.openRecord ?? state.current.focusedRow,
+      controls: {
+        move: (delta: number) => focusRow(state.current.focused < 0 ? 0 : state.current.focused + delta),
+        open: () => {
+          if (state.current.focusedRow) state.current.open(state.current.focusedRow as R);
+        },
+        toggleSelect: () => {
+          const row = state.current.rows[state.current.focused];
+          row?.toggleSelected();
+        },
+        focusFilter: () => filterRef.current?.focus(),
+      },
+    };
+    $activeTable.set(handle);
+    return () => {
+      if ($activeTable.get() === handle) $activeTable.set(null);
+    };
+  }, [context, focusRow, filterRef]);
+
+  return { focused, setFocused };
+}
