@@ -16,6 +16,7 @@ import type * as z from 'zod/mini';
 import type { payoutRow } from '../../../contract/endpoints/orders.ts';
 import { errno } from '../../../contract/errno.ts';
 import type { gatewayPayout } from '../../../contract/gateway.ts';
+import { heldKind } from '../../../contract/ledgerKinds.ts';
 import { type PayoutAction, payout } from '../../../contract/machines.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
@@ -248,7 +249,7 @@ export function holdEntry(
             { account: platformAccount('payout_clearing', o.currency), amount: o.amount },
             ...(o.fee > 0 ? [{ account: platformAccount('fee_income', o.currency), amount: o.fee }] : []),
           ];
-  const kind = step === 'spend' ? 'payout_success' : `payout_${step}_${o.holds}`;
+  const kind = step === 'spend' ? 'payout_success' : heldKind(`payout_${step}`, o.holds);
   return { kind, refType: payoutRefType, refId: o.id, memo, userId, at, lines };
 }
 

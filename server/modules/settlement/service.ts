@@ -17,6 +17,7 @@ import { and, asc, eq, gte, inArray, isNull, lte, type SQL, sql } from 'drizzle-
 import type * as z from 'zod/mini';
 import type { settlementRow } from '../../../contract/endpoints/settlement.ts';
 import { errno } from '../../../contract/errno.ts';
+import { heldKind } from '../../../contract/ledgerKinds.ts';
 import {
   approval,
   type SettlementAction,
@@ -120,7 +121,7 @@ async function nextHoldKind(tx: Db, id: number): Promise<string> {
       select count(*)::int as n from journal_entries
       where ref_type = ${settlementRefType} and ref_id = ${String(id)} and kind like 'settlement\\_hold%'`),
   );
-  return `settlement_hold_${Number(row?.n ?? 0) + 1}`;
+  return heldKind('settlement_hold', Number(row?.n ?? 0) + 1);
 }
 
 /** Moves the hold by `by` (positive: more frozen from the wallet; 1019 when the wallet is short). */
