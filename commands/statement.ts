@@ -15,7 +15,7 @@ const feedDialog = () => import('../src/screens/statement/FeedDialog.tsx');
 /** Waiting for a person: ready to post, proposed, or an exception. */
 const open = (l: Line) => statementLine.sets.open.includes(l.status);
 /** What posting takes: a ready or proposed line not waiting for a second person already. */
-const postable = (l: Line) => (l.status === 'ready' || l.status === 'proposed') && l.approvalId === null;
+const postable = (l: Line) => statementLine.is('postable', l.status) && l.approvalId === null;
 
 /** A pay-in by its number, its drawer open in the pay-in list (which reaches back 60 days). */
 export const orderPath = (orderNo: string) => `/order?range=60d&order=${encodeURIComponent(orderNo)}`;

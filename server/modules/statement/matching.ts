@@ -349,7 +349,7 @@ async function namedElsewhere(tx: Db, lines: readonly Line[]): Promise<Set<numbe
   const rows = rowsOf<{ id: string }>(
     await tx.execute(sql`
       select candidate_payin_id as id from statement_lines
-      where status in (${statesSql(['ready', 'proposed'])}) and candidate_payin_id is not null
+      where status in (${statesSql(statementLine.sets.postable)}) and candidate_payin_id is not null
         and direction = 'credit'
         and account_id in (${sql.join(
           [...new Set(lines.map((l) => l.accountId))].map((a) => sql`${a}`),
@@ -672,5 +672,5 @@ export const awaitingApproval: SQL = sql`exists (select 1 from approvals a where
  * A condition on lines matching may move: open (new, ready, proposed, exception) and not waiting in a
  * pending approval request (its second person decides them as they were asked).
  */
-export const openLine: SQL = sql`${statementLines.status} in (${statesSql(['new', ...statementLine.sets.open])})
+export const openLine: SQL = sql`${statementLines.status} in (${statesSql(statementLine.sets.undecided)})
   and not ${awaitingApproval}`;

@@ -10,12 +10,14 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
+import { statementLine } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import type { StatementSource } from '../../../contract/statementSource.ts';
 import { type Database, type Db, inTransaction, RetryTransaction, sqlState } from '../../db/index.ts';
 import { receivingAccounts, statementImports, statementLines, statementMappings } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
@@ -198,7 +200,7 @@ async function saveLines(
         utr: l.utr,
         currency: l.currency,
         dedupe_key: l.dedupeKey,
-        status: state?.status ?? 'new',
+        status: state?.status ?? statementLine.initial,
         exception_kind: state?.exceptionKind ?? null,
         payin_id: state?.payinId ?? null,
         candidate_payin_id: state?.candidatePayinId ?? null,
@@ -243,7 +245,7 @@ function lineOf(l: StatementLine, id: number, accountId: number, importId: numbe
     utr: l.utr,
     currency: l.currency,
     dedupeKey: l.dedupeKey,
-    status: 'new',
+    status: statementLine.initial,
     exceptionKind: null,
     payinId: null,
     candidatePayinId: null,
@@ -315,7 +317,7 @@ export async function wouldPayOf(
     .where(
       and(
         inArray(statementLines.importId, [...importIds]),
-        eq(statementLines.status, 'ready'),
+        inStates(statementLines.status, [statementLine.state.ready]),
         eq(statementLines.direction, 'credit'),
       ),
     )

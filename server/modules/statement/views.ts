@@ -1,5 +1,5 @@
 /** Statement lines, imports and mappings as the console lists them (contract/endpoints/statement.ts). */
-import { and, asc, count, desc, eq, gte, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lte, not, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { errno } from '../../../contract/errno.ts';
@@ -139,7 +139,7 @@ export async function lineList(tx: Db, f: LineFilter) {
     f.status === undefined
       ? undefined
       : f.status === 'unmatched'
-        ? ne(statementLines.status, 'matched')
+        ? not(inStates(statementLines.status, [statementLine.state.matched]))
         : eq(statementLines.status, f.status),
     f.direction === undefined ? undefined : eq(statementLines.direction, f.direction),
     f.from === undefined ? undefined : gte(statementLines.day, f.from),
@@ -164,11 +164,13 @@ export async function exceptionList(
   f: { accountId?: number; kind?: string; page?: number; pageSize: number },
 ) {
   const account = f.accountId === undefined ? undefined : eq(statementLines.accountId, f.accountId);
+  // A queue kind is a state with a candidate to post (ready, proposed) or an exception's kind.
+  const asState = statementLine.sets.postable.filter((s) => s === f.kind);
   const kind =
     f.kind === undefined
       ? undefined
-      : f.kind === 'proposed' || f.kind === 'ready'
-        ? eq(statementLines.status, f.kind)
+      : asState.length
+        ? inStates(statementLines.status, asState)
         : sql`${statementLines.exceptionKind} = ${f.kind}`;
   const where = and(openStates, account, kind);
   const rows = await linesQuery(tx)
