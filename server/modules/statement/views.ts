@@ -21,6 +21,7 @@ import {
 import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
+import { shownLine } from './lineFields.ts';
 import type { Skipped } from './parse.ts';
 import { statementPresets } from './presets.ts';
 import type { StatementFormat } from './read.ts';
@@ -74,15 +75,7 @@ function lineRow(r: LineJoined) {
     accountId: l.accountId,
     accountLabel: accountLabel(r),
     importId: l.importId,
-    row: l.row,
-    day: l.day,
-    narration: l.narration,
-    reference: l.reference,
-    direction: l.direction,
-    amount: formatMinor(l.amount),
-    balance: l.balance === null ? null : formatMinor(l.balance),
-    utr: l.utr,
-    currency: l.currency,
+    ...shownLine(l),
     status: l.status,
     exceptionKind: l.exceptionKind,
     payinId: l.payinId,
