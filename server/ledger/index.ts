@@ -102,11 +102,26 @@ export async function merchantBalances(tx: Db, merchantId: number, currency: str
   return out;
 }
 
+/** What a posting moved, when: the columns every list of postings shows. */
+export const postingMoves = {
+  amount: postings.amount,
+  balanceBefore: postings.balanceBefore,
+  balanceAfter: postings.balanceAfter,
+  at: postings.at,
+};
+
 /**
  * The ledger lines of the entries one cause posted (an order), as the order's detail shows them; with
  * `merchantId`, only the lines on that merchant's wallets (a merchant user's view).
  */
 export async function orderPostings(tx: Db, refType: string, refId: number, merchantId: number | null) {
+  const ofCause = and(
+    eq(journalEntries.refType, refType),
+    eq(journalEntries.refId, String(refId)),
+    merchantId === null
+      ? undefined
+      : and(eq(ledgerAccounts.ownerType, 'merchant'), eq(ledgerAccounts.ownerId, merchantId)),
+  );
   const rows = await tx
     .select({
       entryId: journalEntries.id,
@@ -114,23 +129,12 @@ export async function orderPostings(tx: Db, refType: string, refId: number, merc
       ownerType: ledgerAccounts.ownerType,
       ownerId: ledgerAccounts.ownerId,
       account: ledgerAccounts.kind,
-      amount: postings.amount,
-      balanceBefore: postings.balanceBefore,
-      balanceAfter: postings.balanceAfter,
-      at: postings.at,
+      ...postingMoves,
     })
     .from(postings)
     .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
     .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.accountId))
-    .where(
-      and(
-        eq(journalEntries.refType, refType),
-        eq(journalEntries.refId, String(refId)),
-        merchantId === null
-          ? undefined
-          : and(eq(ledgerAccounts.ownerType, 'merchant'), eq(ledgerAccounts.ownerId, merchantId)),
-      ),
-    )
+    .where(ofCause)
     .orderBy(asc(journalEntries.id), asc(postings.id));
   return rows.map((r) => ({
     ...r,
