@@ -16,7 +16,7 @@ const feedDialog = () => import('../src/screens/statement/FeedDialog.tsx');
 /** Waiting for a person: ready to post, proposed, or an exception. */
 const open = (l: Line) => statementLine.sets.open.includes(l.status);
 /** What posting takes: a ready or proposed line not waiting for a second person already. */
-const postable = (l: Line) => (l.status === 'ready' || l.status === 'proposed') && l.approvalId === null;
+const postable = (l: Line) => statementLine.is('postable', l.status) && l.approvalId === null;
 /** What dismissing takes: an open line not waiting for a second person already. */
 const dismissable = (l: Line) => open(l) && l.approvalId === null;
 

@@ -258,6 +258,10 @@ export const statementLine = machine({
   sets: {
     /** Waiting for a person: the exception queue. */
     open: ['ready', 'proposed', 'exception'],
+    /** Matching may still move it (by itself or when asked again): saved, or waiting for a person. */
+    undecided: ['new', 'ready', 'proposed', 'exception'],
+    /** Names one candidate (a pay-in, or a slip line for a debit) a person posts in one click. */
+    postable: ['ready', 'proposed'],
   },
 });
 

@@ -268,7 +268,7 @@ function view(): Child[] {
       return [message('warn', t('expiredTitle'), t('expiredText')), utrForm(order!)];
     case 'failed':
       return [message('warn', t('failedTitle'), t('failedText')), utrForm(order!)];
-    default:
+    case 'pending':
       return pendingView(order!);
   }
 }

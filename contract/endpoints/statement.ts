@@ -330,7 +330,7 @@ export const statement = {
     grants,
     input: z.object({
       accountId: z.optional(id),
-      kind: z.optional(z.enum([...exceptionKinds, 'proposed', 'ready'])),
+      kind: z.optional(z.enum([...exceptionKinds, statementLine.state.proposed, statementLine.state.ready])),
       page,
       pageSize,
     }),

@@ -307,17 +307,19 @@ export const statementLines = pgTable(
     /** The orders open credit lines name already (matching gives no second line the same order). */
     index('statement_lines_candidate_idx')
       .on(t.accountId, t.candidatePayinId)
-      .where(sql`${t.status} in (${statesSql(['ready', 'proposed'])}) and ${t.candidatePayinId} is not null`),
+      .where(
+        sql`${t.status} in (${statesSql(statementLine.sets.postable)}) and ${t.candidatePayinId} is not null`,
+      ),
     check('statement_lines_status', sql`${t.status} in (${statesSql(statementLine.states)})`),
     check('statement_lines_direction', sql`${t.direction} in ('credit','debit')`),
     check('statement_lines_amount', sql`${t.amount} > 0`),
     check(
       'statement_lines_exception_kind',
-      sql`(${t.status} = 'exception') = (${t.exceptionKind} is not null) and coalesce(${t.exceptionKind}, 'unmatched') in (${sql.raw(exceptionKinds.map((k) => `'${k}'`).join(','))})`,
+      sql`(${t.status} = ${statesSql([statementLine.state.exception])}) = (${t.exceptionKind} is not null) and coalesce(${t.exceptionKind}, 'unmatched') in (${sql.raw(exceptionKinds.map((k) => `'${k}'`).join(','))})`,
     ),
     check(
       'statement_lines_matched',
-      sql`${t.status} <> 'matched' or ${t.payinId} is not null or ${t.slipLineId} is not null`,
+      sql`${t.status} <> ${statesSql([statementLine.state.matched])} or ${t.payinId} is not null or ${t.slipLineId} is not null`,
     ),
   ],
 );

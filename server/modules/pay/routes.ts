@@ -13,7 +13,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
 import QRCode from 'qrcode';
 import { type Errno, errno } from '../../../contract/errno.ts';
-import { payin } from '../../../contract/machines.ts';
+import { type PayinStatus, payin } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import {
   type PayInfo,
@@ -78,12 +78,20 @@ function loadOrder(db: Deps['database']['db'], orderNo: string) {
     .then((rows) => rows[0]);
 }
 
+/** What the page shows for each pay-in state: total, so a new state must be given its outcome here. */
+const pageStatusOf = {
+  creating: 'pending',
+  pending: 'pending',
+  paid: 'paid',
+  failed: 'failed',
+  unpaid: 'expired',
+  creation_failed: 'failed',
+} as const satisfies Record<PayinStatus, PayPageStatus>;
+
 /** What the page shows: a pending order past its expiry is expired already, before the sweeper gets to it. */
 export function pageStatus(status: Order['status'], expiresAt: Date, now: Date): PayPageStatus {
-  if (status === 'paid') return 'paid';
-  if (status === 'failed' || status === 'creation_failed') return 'failed';
-  if (status === 'unpaid' || expiresAt.getTime() <= now.getTime()) return 'expired';
-  return 'pending';
+  const shown = pageStatusOf[status];
+  return shown === 'pending' && expiresAt.getTime() <= now.getTime() ? 'expired' : shown;
 }
 
 /**

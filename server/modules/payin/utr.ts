@@ -3,7 +3,7 @@
  * then the channels (each adapter's `findUtr`).
  * And the guard of every write of a UTR (supplements, channel payments), which must stay unique.
  */
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, not } from 'drizzle-orm';
 import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { errno } from '../../../contract/errno.ts';
 import { statementLine } from '../../../contract/machines.ts';
@@ -84,7 +84,7 @@ export const statementSource: UtrSource = {
         and(
           eq(statementLines.utr, normalUtr(utr)),
           eq(statementLines.direction, 'credit'),
-          ne(statementLines.status, 'dismissed'),
+          not(inStates(statementLines.status, [statementLine.state.dismissed])),
           inArray(
             statementLines.accountId,
             tx

@@ -2,6 +2,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
+import { heldKind } from '../../../contract/ledgerKinds.ts';
 import { payout } from '../../../contract/machines.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
@@ -145,7 +146,7 @@ export function holdEntry(
             { account: platformAccount('payout_clearing', o.currency), amount: o.amount },
             ...(o.fee > 0 ? [{ account: platformAccount('fee_income', o.currency), amount: o.fee }] : []),
           ];
-  const kind = step === 'spend' ? 'payout_success' : `payout_${step}_${o.holds}`;
+  const kind = step === 'spend' ? 'payout_success' : heldKind(`payout_${step}`, o.holds);
   return { kind, refType: payoutRefType, refId: o.id, memo, userId, at, lines };
 }
 

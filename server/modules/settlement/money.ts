@@ -1,5 +1,6 @@
 /** The money of a settlement: its hold, the journal entries that move it, its USDT amount. */
 import { sql } from 'drizzle-orm';
+import { heldKind } from '../../../contract/ledgerKinds.ts';
 import type { Db } from '../../db/index.ts';
 import type { Deps } from '../../deps.ts';
 import { type Entry, merchantAccount, platformAccount, post, rowsOf } from '../../ledger/index.ts';
@@ -56,7 +57,7 @@ async function nextHoldKind(tx: Db, id: number): Promise<string> {
       select count(*)::int as n from journal_entries
       where ref_type = ${settlementRefType} and ref_id = ${String(id)} and kind like 'settlement\\_hold%'`),
   );
-  return `settlement_hold_${Number(row?.n ?? 0) + 1}`;
+  return heldKind('settlement_hold', Number(row?.n ?? 0) + 1);
 }
 
 /** Moves the hold by `by` (positive: more frozen from the wallet; 1019 when the wallet is short). */

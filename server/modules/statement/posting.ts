@@ -194,7 +194,7 @@ export function messageOf(err: AppError, lang: Lang): string {
  * day's sums only (1040). The bank's reference on the line is the withdrawal's reference.
  */
 async function closeSlipLine(deps: Deps, tx: Db, line: Line, userId: number, lang: Lang): Promise<void> {
-  if (line.status !== 'ready' || line.candidateSlipLineId === null)
+  if (line.status !== statementLine.state.ready || line.candidateSlipLineId === null)
     throw new AppError(errno.conflict, { status: line.status });
   await refuseWhileAwaiting(tx, line);
   const [sl] = await tx
@@ -241,7 +241,7 @@ export async function postLines(
           await closeSlipLine(deps, tx, line, userId, lang);
           return null;
         }
-        const named = line.status === 'ready' || line.status === 'proposed' ? line.candidatePayinId : null;
+        const named = statementLine.is('postable', line.status) ? line.candidatePayinId : null;
         if (named === null) throw new AppError(errno.conflict, { status: line.status });
         return (await payAlone(deps, tx, line, named, userId, lang)) ? null : { lineId, orderId: named };
       });
@@ -297,7 +297,7 @@ export async function readyLinesOf(tx: Db, importId: number): Promise<number[]> 
     .where(
       and(
         eq(statementLines.importId, importId),
-        inStates(statementLines.status, ['ready']),
+        inStates(statementLines.status, [statementLine.state.ready]),
         sql`not ${awaitingApproval}`,
       ),
     )

@@ -10,30 +10,24 @@
 import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
+import { statementLine } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import type { StatementSource } from '../../../contract/statementSource.ts';
-import { type Database, type Db, inTransaction, RetryTransaction, sqlState } from '../../db/index.ts';
+import { type Database, type Db, inTransaction, sqlState } from '../../db/index.ts';
 import { receivingAccounts, statementImports, statementLines, statementMappings } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
-import { rowsOf } from '../../ledger/index.ts';
 import { readParameter } from '../../lib/parameters.ts';
-import {
-  type Line,
-  type MatchCounts,
-  matchLines,
-  noMatches,
-  openLine,
-  planMatches,
-  savedState,
-  settleSaved,
-} from './matching.ts';
+import { lineFields, shownLine } from './lineFields.ts';
+import { type Line, type MatchCounts, matchLines, noMatches, openLine } from './matching.ts';
 import { readPacked, type Skipped, type StatementLine } from './parse.ts';
 import type { StatementFormat } from './read.ts';
+import { countDuplicates, duplicatesOf, savedKeys, saveLines, saveMatched } from './saving.ts';
 import type { Packed } from './workerPool.ts';
 
 /** Lines matched again per transaction (a rematch). */
@@ -119,185 +113,6 @@ export function ofAccount(named: string, accountNumber: string): boolean {
   return number.length > 0 && named.replace(/\D/g, '').includes(number);
 }
 
-/** Keys asked per query when looking for saved lines. */
-const savedKeysBatch = 500;
-
-/**
- * Dedupe keys of `account` already saved, among `keys`: one JSON parameter a batch (a query builder's list
- * of thousands of parameters costs more than the query), and a turn of the event loop between batches
- * (PGlite runs each query on this thread: a 200,000-line statement must not hold the server for seconds).
- */
-async function savedKeys(tx: Db, accountId: number, keys: readonly string[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (let i = 0; i < keys.length; i += savedKeysBatch) {
-    const batch = JSON.stringify(keys.slice(i, i + savedKeysBatch));
-    const rows = rowsOf<{ key: string }>(
-      await tx.execute(sql`
-        select dedupe_key as key from statement_lines
-        where account_id = ${accountId}
-          and dedupe_key in (select jsonb_array_elements_text(${batch}::jsonb))`),
-    );
-    for (const r of rows) out.add(r.key);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return out;
-}
-
-/** Which lines add nothing: saved already, or the same line earlier in the file. */
-function duplicatesOf(lines: readonly StatementLine[], saved: Set<string>): boolean[] {
-  const seen = new Set<string>();
-  return lines.map((l) => {
-    const dup = saved.has(l.dedupeKey) || seen.has(l.dedupeKey);
-    seen.add(l.dedupeKey);
-    return dup;
-  });
-}
-
-/**
- * How many lines of a whole statement add nothing (saved already, or earlier in the file): `duplicatesOf`'s
- * count, walked a batch at a time (the saved keys asked per batch, a turn of the event loop between).
- */
-async function countDuplicates(tx: Db, accountId: number, lines: Packed<StatementLine>): Promise<number> {
-  const seen = new Set<string>();
-  let n = 0;
-  for await (const batch of lines.batches(savedKeysBatch)) {
-    const keys = batch.map((l) => l.dedupeKey);
-    const saved = await savedKeys(tx, accountId, keys);
-    for (const key of keys) {
-      if (saved.has(key) || seen.has(key)) n++;
-      seen.add(key);
-    }
-  }
-  return n;
-}
-
-/**
- * Saves a batch of lines of one import, new or in the `states` matching gave them, skipping those the
- * account has (by dedupe key); answers how many it saved. One JSON parameter instead of a dozen per line:
- * building a thousand-row insert through the query builder costs more than the database's work.
- */
-async function saveLines(
-  tx: Db,
-  accountId: number,
-  importId: number,
-  batch: readonly StatementLine[],
-  now: Date,
-  states?: readonly SavedState[],
-): Promise<number> {
-  const json = JSON.stringify(
-    batch.map((l, i) => {
-      const state = states?.[i];
-      return {
-        row: l.row,
-        day: l.date,
-        narration: l.narration,
-        reference: l.reference,
-        direction: l.direction,
-        amount: l.amount,
-        balance: l.balance,
-        utr: l.utr,
-        currency: l.currency,
-        dedupe_key: l.dedupeKey,
-        status: state?.status ?? 'new',
-        exception_kind: state?.exceptionKind ?? null,
-        payin_id: state?.payinId ?? null,
-        candidate_payin_id: state?.candidatePayinId ?? null,
-        candidate_slip_line_id: state?.candidateSlipLineId ?? null,
-        resolved_at: state?.resolvedAt ?? null,
-      };
-    }),
-  );
-  const rows = rowsOf<{ id: string | number }>(
-    await tx.execute(sql`
-      insert into statement_lines (account_id, import_id, "row", day, narration, reference, direction, amount,
-        balance, utr, currency, dedupe_key, status, exception_kind, payin_id, candidate_payin_id,
-        candidate_slip_line_id, resolved_at, created_at)
-      select ${accountId}, ${importId}, x."row", x.day, x.narration, x.reference, x.direction, x.amount,
-        x.balance, x.utr, x.currency, x.dedupe_key, x.status, x.exception_kind, x.payin_id,
-        x.candidate_payin_id, x.candidate_slip_line_id, x.resolved_at, ${now.toISOString()}::timestamptz
-      from jsonb_to_recordset(${json}::jsonb) as x("row" int, day date, narration text, reference text,
-        direction text, amount bigint, balance bigint, utr text, currency text, dedupe_key text, status text,
-        exception_kind text, payin_id bigint, candidate_payin_id bigint, candidate_slip_line_id int,
-        resolved_at timestamptz)
-      on conflict (account_id, dedupe_key) do nothing
-      returning id`),
-  );
-  return rows.length;
-}
-
-type SavedState = ReturnType<typeof savedState>;
-
-/** A statement's line as a new line of `importId` not saved yet, named by `id` while matching decides. */
-function lineOf(l: StatementLine, id: number, accountId: number, importId: number, now: Date): Line {
-  return {
-    id,
-    accountId,
-    importId,
-    row: l.row,
-    day: l.date,
-    narration: l.narration,
-    reference: l.reference,
-    direction: l.direction,
-    amount: l.amount,
-    balance: l.balance,
-    utr: l.utr,
-    currency: l.currency,
-    dedupeKey: l.dedupeKey,
-    status: 'new',
-    exceptionKind: null,
-    payinId: null,
-    candidatePayinId: null,
-    slipLineId: null,
-    candidateSlipLineId: null,
-    approvalId: null,
-    reason: null,
-    resolvedBy: null,
-    resolvedAt: null,
-    createdAt: now,
-  };
-}
-
-/**
- * Saves the batch's lines not kept yet in the states matching gives them, and pays the orders the bank's
- * feed proves. Matching reads before anything is written, so each line is written once (one insert, and
- * for a paying batch one update of its orders) instead of inserted new and then moved. A line another
- * import saved meanwhile, or an order or UTR taken meanwhile, restarts the transaction, which then sees it.
- */
-async function saveMatched(
-  deps: Deps,
-  tx: Db,
-  accountId: number,
-  importId: number,
-  batch: readonly StatementLine[],
-  userId: number,
-): Promise<{ saved: number; counts: MatchCounts }> {
-  const now = deps.clock.now();
-  const kept = await savedKeys(
-    tx,
-    accountId,
-    batch.map((l) => l.dedupeKey),
-  );
-  const fresh = batch.filter((l) => {
-    if (kept.has(l.dedupeKey)) return false;
-    kept.add(l.dedupeKey);
-    return true;
-  });
-  if (!fresh.length) return { saved: 0, counts: noMatches() };
-  // Not saved yet: while matching decides, each line goes by an id of its own below zero.
-  const unsaved = fresh.map((l, i) => lineOf(l, -(i + 1), accountId, importId, now));
-  const outcomes = await planMatches(tx, unsaved);
-  const saved = await saveLines(
-    tx,
-    accountId,
-    importId,
-    fresh,
-    now,
-    unsaved.map((l) => savedState(outcomes.get(l.id)!, now)),
-  );
-  if (saved < fresh.length) throw new RetryTransaction();
-  return { saved, counts: await settleSaved(deps, tx, unsaved, outcomes, userId) };
-}
-
 /** What the ready credits of an import would pay when posted: their count and sum. */
 export async function wouldPayOf(
   tx: Db,
@@ -315,13 +130,65 @@ export async function wouldPayOf(
     .where(
       and(
         inArray(statementLines.importId, [...importIds]),
-        eq(statementLines.status, 'ready'),
+        inStates(statementLines.status, [statementLine.state.ready]),
         eq(statementLines.direction, 'credit'),
       ),
     )
     .groupBy(statementLines.importId);
   for (const r of rows) out.set(r.importId, { count: Number(r.count), sum: formatMinor(BigInt(r.sum)) });
   return out;
+}
+
+/**
+ * Saves the statement's lines in batches, a transaction each, matched as they are saved unless
+ * auto-matching is off; the import's counts grow with each batch, and it is done when the last one is.
+ */
+async function saveBatches(
+  deps: Deps,
+  userId: number,
+  accountId: number,
+  importId: number,
+  lines: Packed<StatementLine>,
+): Promise<ImportCounts> {
+  const db = deps.database.db;
+  const counts: ImportCounts = { lines: lines.length, new: 0, duplicates: 0, ...noMatches() };
+  // Auto-matching off (the `statement_auto_match` parameter): lines are saved, matched later by a rematch.
+  const autoMatch = await readParameter(db, 'statement_auto_match');
+  try {
+    for await (const batch of lines.batches(importBatchOf(deps.database.engine))) {
+      const got = await inTransaction(db, async (tx) => {
+        const { saved, counts: matched } = autoMatch
+          ? await saveMatched(deps, tx, accountId, importId, batch, userId)
+          : {
+              saved: await saveLines(tx, accountId, importId, batch, deps.clock.now()),
+              counts: noMatches(),
+            };
+        const step = { new: saved, duplicates: batch.length - saved, ...matched };
+        await tx
+          .update(statementImports)
+          .set({
+            processed: sql`${statementImports.processed} + ${batch.length}`,
+            newCount: sql`${statementImports.newCount} + ${step.new}`,
+            duplicateCount: sql`${statementImports.duplicateCount} + ${step.duplicates}`,
+            matchedCount: sql`${statementImports.matchedCount} + ${step.matched}`,
+            readyCount: sql`${statementImports.readyCount} + ${step.ready}`,
+            proposedCount: sql`${statementImports.proposedCount} + ${step.proposed}`,
+            exceptionCount: sql`${statementImports.exceptionCount} + ${step.exceptions}`,
+          })
+          .where(eq(statementImports.id, importId));
+        return step;
+      });
+      for (const k of ['new', 'duplicates', 'matched', 'ready', 'proposed', 'exceptions'] as const)
+        counts[k] += got[k];
+    }
+  } finally {
+    // Done also when a batch failed: the lines saved stay (matched), the rest come with a re-import.
+    await db
+      .update(statementImports)
+      .set({ status: 'done', finishedAt: deps.clock.now() })
+      .where(eq(statementImports.id, importId));
+  }
+  return counts;
 }
 
 /**
@@ -387,18 +254,7 @@ export async function importStatement(
       head.map((l) => l.dedupeKey),
     ),
   );
-  const preview = head.map((l, i) => ({
-    row: l.row,
-    day: l.date,
-    narration: l.narration,
-    reference: l.reference,
-    direction: l.direction,
-    amount: formatMinor(l.amount),
-    balance: l.balance === null ? null : formatMinor(l.balance),
-    utr: l.utr,
-    currency: l.currency,
-    duplicate: headDup[i]!,
-  }));
+  const preview = head.map((l, i) => ({ ...shownLine(lineFields(l)), duplicate: headDup[i]! }));
   const money = (m: { count: number; sum: number }) => ({ count: m.count, sum: formatMinor(m.sum) });
   const read = {
     format: parsed.format,
@@ -460,43 +316,7 @@ export async function importStatement(
     }
   });
   const importId = started.id;
-  const counts: ImportCounts = { lines: lines.length, new: 0, duplicates: 0, ...noMatches() };
-  // Auto-matching off (the `statement_auto_match` parameter): lines are saved, matched later by a rematch.
-  const autoMatch = await readParameter(db, 'statement_auto_match');
-  try {
-    for await (const batch of lines.batches(importBatchOf(deps.database.engine))) {
-      const got = await inTransaction(db, async (tx) => {
-        const { saved, counts: matched } = autoMatch
-          ? await saveMatched(deps, tx, account.id, importId, batch, userId)
-          : {
-              saved: await saveLines(tx, account.id, importId, batch, deps.clock.now()),
-              counts: noMatches(),
-            };
-        const step = { new: saved, duplicates: batch.length - saved, ...matched };
-        await tx
-          .update(statementImports)
-          .set({
-            processed: sql`${statementImports.processed} + ${batch.length}`,
-            newCount: sql`${statementImports.newCount} + ${step.new}`,
-            duplicateCount: sql`${statementImports.duplicateCount} + ${step.duplicates}`,
-            matchedCount: sql`${statementImports.matchedCount} + ${step.matched}`,
-            readyCount: sql`${statementImports.readyCount} + ${step.ready}`,
-            proposedCount: sql`${statementImports.proposedCount} + ${step.proposed}`,
-            exceptionCount: sql`${statementImports.exceptionCount} + ${step.exceptions}`,
-          })
-          .where(eq(statementImports.id, importId));
-        return step;
-      });
-      for (const k of ['new', 'duplicates', 'matched', 'ready', 'proposed', 'exceptions'] as const)
-        counts[k] += got[k];
-    }
-  } finally {
-    // Done also when a batch failed: the lines saved stay (matched), the rest come with a re-import.
-    await db
-      .update(statementImports)
-      .set({ status: 'done', finishedAt: deps.clock.now() })
-      .where(eq(statementImports.id, importId));
-  }
+  const counts = await saveBatches(deps, userId, account.id, importId, lines);
   const wouldPay = (await wouldPayOf(db, [importId])).get(importId)!;
   return { importId, ...read, counts, wouldPay, errors, gaps, preview };
 }

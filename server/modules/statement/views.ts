@@ -1,5 +1,5 @@
 /** Statement lines, imports and mappings as the console lists them (contract/endpoints/statement.ts). */
-import { and, asc, count, desc, eq, gte, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lte, not, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { errno } from '../../../contract/errno.ts';
@@ -21,6 +21,7 @@ import {
 import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
+import { shownLine } from './lineFields.ts';
 import type { Skipped } from './parse.ts';
 import { statementPresets } from './presets.ts';
 import type { StatementFormat } from './read.ts';
@@ -74,15 +75,7 @@ function lineRow(r: LineJoined) {
     accountId: l.accountId,
     accountLabel: accountLabel(r),
     importId: l.importId,
-    row: l.row,
-    day: l.day,
-    narration: l.narration,
-    reference: l.reference,
-    direction: l.direction,
-    amount: formatMinor(l.amount),
-    balance: l.balance === null ? null : formatMinor(l.balance),
-    utr: l.utr,
-    currency: l.currency,
+    ...shownLine(l),
     status: l.status,
     exceptionKind: l.exceptionKind,
     payinId: l.payinId,
@@ -139,7 +132,7 @@ export async function lineList(tx: Db, f: LineFilter) {
     f.status === undefined
       ? undefined
       : f.status === 'unmatched'
-        ? ne(statementLines.status, 'matched')
+        ? not(inStates(statementLines.status, [statementLine.state.matched]))
         : eq(statementLines.status, f.status),
     f.direction === undefined ? undefined : eq(statementLines.direction, f.direction),
     f.from === undefined ? undefined : gte(statementLines.day, f.from),
@@ -164,11 +157,13 @@ export async function exceptionList(
   f: { accountId?: number; kind?: string; page?: number; pageSize: number },
 ) {
   const account = f.accountId === undefined ? undefined : eq(statementLines.accountId, f.accountId);
+  // A queue kind is a state with a candidate to post (ready, proposed) or an exception's kind.
+  const asState = statementLine.sets.postable.filter((s) => s === f.kind);
   const kind =
     f.kind === undefined
       ? undefined
-      : f.kind === 'proposed' || f.kind === 'ready'
-        ? eq(statementLines.status, f.kind)
+      : asState.length
+        ? inStates(statementLines.status, asState)
         : sql`${statementLines.exceptionKind} = ${f.kind}`;
   const where = and(openStates, account, kind);
   const rows = await linesQuery(tx)

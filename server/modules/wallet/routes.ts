@@ -7,7 +7,13 @@ import type { Db } from '../../db/index.ts';
 import { journalEntries, ledgerAccounts, postings } from '../../db/schema.ts';
 import { refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import { merchantAccount, merchantBalances, merchantWalletKinds, post } from '../../ledger/index.ts';
+import {
+  merchantAccount,
+  merchantBalances,
+  merchantWalletKinds,
+  post,
+  postingMoves,
+} from '../../ledger/index.ts';
 import { cappedCount, dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant, targetMerchantId } from '../merchant/scope.ts';
@@ -77,10 +83,7 @@ export const walletRoutes = [
             entryId: postings.entryId,
             entryKind: journalEntries.kind,
             accountId: postings.accountId,
-            amount: postings.amount,
-            balanceBefore: postings.balanceBefore,
-            balanceAfter: postings.balanceAfter,
-            at: postings.at,
+            ...postingMoves,
           })
           .from(postings)
           .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { attemptAnswer } from '../../../contract/callbackNotes.ts';
 import { endpoints, type Output } from '../../../contract/index.ts';
+import { entryKindLabel } from '../../../contract/ledgerKinds.ts';
 import { stateLabel } from '../../../contract/machine.ts';
 import { type CallbackStatus, callback } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
@@ -17,23 +18,10 @@ type Posting = Info['postings'][number];
 
 const eventTone: Record<CallbackStatus, Tone> = { pending: 'info', delivered: 'ok', gave_up: 'bad' };
 
-/** A message key when it exists, else the raw value (kinds the console has no words for yet). */
+/** A message key when it exists, else the raw value (accounts the console has no words for yet). */
 function named(prefix: string, value: string): string {
   const key = `${prefix}.${value}`;
   return hasKey(key) ? t(key) : value;
-}
-
-/**
- * Ledger causes: payout holds are numbered per attempt (`payout_freeze_2`) and a settlement's hold per
- * change (`settlement_hold_2`), shown after the name.
- */
-export function entryKindName(kind: string): string {
-  const hold = /^(payout_freeze|payout_release|settlement_hold)_(\d+)$/.exec(kind);
-  if (hold) {
-    const name = named('screens.order.entryKinds', hold[1] ?? '');
-    return Number(hold[2]) > 1 ? `${name} #${hold[2]}` : name;
-  }
-  return named('screens.order.entryKinds', kind);
 }
 
 /** Every callback of the order with every attempt: when, by hand or by schedule, HTTP status, answer. */
@@ -124,7 +112,7 @@ export function PostingTable({ postings }: { postings: Posting[] }) {
               {postings.map((p) => (
                 <tr key={`${p.entryId}-${p.ownerType}-${p.ownerId}-${p.account}`}>
                   <td>
-                    <div>{entryKindName(p.entryKind)}</div>
+                    <div>{entryKindLabel(tr, p.entryKind)}</div>
                     <div className="muted">{formatTime(p.at)}</div>
                   </td>
                   <td>

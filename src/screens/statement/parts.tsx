@@ -6,6 +6,7 @@ import { orderPath } from '../../../commands/statement.ts';
 import { allows, endpoints } from '../../../contract/index.ts';
 import { stateLabel } from '../../../contract/machine.ts';
 import { statementLine } from '../../../contract/machines.ts';
+import { type ExceptionKind, exceptionKinds } from '../../../contract/statementSource.ts';
 import { api } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
@@ -17,15 +18,11 @@ import { Money } from '../wallet/money.tsx';
 export type Line = Contexts['statementLineRow'];
 export type Import = Contexts['statementImportRow'];
 /** Why a line waits in the queue: ready to post, proposed for one click, or the exception's kind. */
-export type QueueKind = 'ready' | 'proposed' | NonNullable<Line['exceptionKind']>;
-export const queueKinds: readonly QueueKind[] = [
-  'ready',
-  'proposed',
-  'amount_mismatch',
-  'ambiguous',
-  'unmatched',
-  'currency',
-];
+export type QueueKind = typeof ready | typeof proposed | ExceptionKind;
+const { ready, proposed } = statementLine.state;
+export const queueKinds: readonly QueueKind[] = [ready, proposed, ...exceptionKinds];
+/** The queue kinds that are states of their own, a candidate to post (the rest are exceptions). */
+const postableStates: readonly string[] = statementLine.sets.postable;
 
 const tones: Record<Line['status'], Tone> = {
   new: 'info',
@@ -41,11 +38,7 @@ export function LineStatus({ status }: { status: Line['status'] }) {
 }
 
 export const kindOf = (l: Line): QueueKind | null =>
-  l.status === 'proposed' || l.status === 'ready' ? l.status : l.exceptionKind;
-
-/** A line a finance user may post: ready, or proposed, and not waiting for a second person already. */
-export const postable = (l: Line) =>
-  (l.status === 'ready' || l.status === 'proposed') && l.approvalId === null;
+  postableStates.includes(l.status) ? (l.status as QueueKind) : l.exceptionKind;
 export const kindLabel = (kind: QueueKind) => t(`statement.queue.kinds.${kind}`);
 
 /** An amount as the API answers it, grouped; a debit shown with its minus. */
@@ -125,9 +118,7 @@ export const lineColumns = {
     cell: (r) => {
       const kind = kindOf(r);
       if (!kind) return '—';
-      const badge = (
-        <Badge tone={kind === 'proposed' || kind === 'ready' ? 'warn' : 'bad'}>{kindLabel(kind)}</Badge>
-      );
+      const badge = <Badge tone={postableStates.includes(kind) ? 'warn' : 'bad'}>{kindLabel(kind)}</Badge>;
       // A line waiting in a second person's approval says so.
       return r.approvalId === null ? (
         badge

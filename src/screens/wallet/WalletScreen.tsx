@@ -4,6 +4,7 @@ import { useCallback } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
+import { type EntryKind, entryKindLabel } from '../../../contract/ledgerKinds.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime, thousands } from '../../lib/format.ts';
 import { $user } from '../../lib/session.ts';
@@ -13,7 +14,7 @@ import { CommandButton } from '../../ui/CommandButton.tsx';
 import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { Page } from '../Page.tsx';
-import { dayBound, entryKindLabel, Money, walletAccounts } from './money.tsx';
+import { dayBound, Money, walletAccounts } from './money.tsx';
 import './wallet.css';
 
 const { merchantWallet } = endpoints;
@@ -78,8 +79,8 @@ function AccountName({ kind }: { kind: string }) {
 }
 
 function KindName({ kind }: { kind: string }) {
-  useT();
-  return <>{entryKindLabel(kind)}</>;
+  const t = useT();
+  return <>{entryKindLabel(t, kind)}</>;
 }
 
 /** The four balances; each one filters the change log to its account. */
@@ -139,6 +140,17 @@ function Balances({ merchantId }: { merchantId: number | undefined }) {
   );
 }
 
+/** The causes the change log filters by: the plain kinds that move a merchant's wallets. */
+const walletLogKinds: readonly EntryKind[] = [
+  'payin_paid',
+  'wallet_transfer',
+  'recharge',
+  'payout_success',
+  'settlement_hold',
+  'settlement_release',
+  'settlement_paid',
+];
+
 function ChangeLog({ merchantId }: { merchantId: number | undefined }) {
   const t = useT();
   const filters: Filter[] = [
@@ -152,18 +164,7 @@ function ChangeLog({ merchantId }: { merchantId: number | undefined }) {
       id: 'kind',
       label: t('screens.wallet.kind'),
       kind: 'select',
-      options: [
-        'payin_paid',
-        'wallet_transfer',
-        'recharge',
-        'payout_success',
-        'settlement_hold',
-        'settlement_release',
-        'settlement_paid',
-      ].map((k) => ({
-        value: k,
-        label: entryKindLabel(k),
-      })),
+      options: walletLogKinds.map((k) => ({ value: k, label: entryKindLabel(t, k) })),
     },
     { id: 'from', label: t('screens.wallet.from'), kind: 'date' },
     { id: 'to', label: t('screens.wallet.to'), kind: 'date' },
@@ -189,7 +190,7 @@ function ChangeLog({ merchantId }: { merchantId: number | undefined }) {
       toInput={toInput}
       paging="cursor"
       rowKey={(r) => `${r.entryId}:${r.account}`}
-      detailTitle={(r) => `${entryKindLabel(r.entryKind)} · ${formatTime(r.at)}`}
+      detailTitle={(r) => `${entryKindLabel(t, r.entryKind)} · ${formatTime(r.at)}`}
     />
   );
 }
