@@ -43,6 +43,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
+import { pagedList } from '../../list/engine.ts';
 import { decideAlone, fitsAlone, lockDecisions, merchantWallet } from '../approval/doors.ts';
 import { completePayout } from '../payout/service.ts';
 import { checkComplete, completeSettlement, loadSettlement } from '../settlement/service.ts';
@@ -584,17 +585,18 @@ async function countsOf(tx: Db, slipIds: readonly number[]): Promise<Map<number,
 export async function slipList(
   tx: Db,
   filter: { status?: SlipStatus | undefined },
-  window: { limit: number; offset: number },
+  pages: { page?: number | undefined; pageSize: number },
 ) {
-  const where = filter.status ? eq(withdrawalSlips.status, filter.status) : undefined;
-  const rows = await tx
-    .select()
-    .from(withdrawalSlips)
-    .where(where)
-    .orderBy(desc(withdrawalSlips.createdAt), desc(withdrawalSlips.id))
-    .limit(window.limit)
-    .offset(window.offset);
-  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(withdrawalSlips).where(where);
+  const { page: rows, total: n } = await pagedList(
+    tx,
+    {
+      query: tx.select().from(withdrawalSlips).$dynamic(),
+      table: withdrawalSlips,
+      where: filter.status ? eq(withdrawalSlips.status, filter.status) : undefined,
+      orderBy: [desc(withdrawalSlips.createdAt), desc(withdrawalSlips.id)],
+    },
+    pages,
+  );
   const counts = await countsOf(
     tx,
     rows.map((r) => r.id),
