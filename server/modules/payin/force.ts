@@ -82,15 +82,8 @@ onApproved('payin.force', async (deps, tx, request, approverId) => {
   };
 });
 
-export async function forceSupplement({
-  input,
-  user,
-  tx,
-  deps,
-  req,
-  audit,
-  afterCommit,
-}: Context<typeof endpoints.merchantOrder.forceSupplement>) {
+export async function forceSupplement(ctx: Context<typeof endpoints.merchantOrder.forceSupplement>) {
+  const { input, user, tx, deps, req, audit, afterCommit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   const detail = {
     reason: input.reason,

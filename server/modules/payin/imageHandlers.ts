@@ -10,14 +10,8 @@ import { tenantOf } from '../../list/scope.ts';
 import { allowed, auditTarget, orderFor } from './access.ts';
 import { decodeImage, type ImageMime, maxImagesPerOrder, readImage, storeImage } from './images.ts';
 
-export async function uploadOrderImage({
-  input,
-  user,
-  tx,
-  deps,
-  req,
-  audit,
-}: Context<typeof endpoints.merchantOrder.uploadImage>) {
+export async function uploadOrderImage(ctx: Context<typeof endpoints.merchantOrder.uploadImage>) {
+  const { input, user, tx, deps, req, audit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({ target: auditTarget(order), detail: { filename: input.filename, mime: input.mime } });
   allowed(order, 'uploadImage');

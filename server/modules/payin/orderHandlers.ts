@@ -54,15 +54,8 @@ export async function orderInfo({ input, user, tx, req }: Context<typeof endpoin
   };
 }
 
-export async function createOrder({
-  input,
-  user,
-  tx,
-  deps,
-  req,
-  audit,
-  afterCommit,
-}: Context<typeof endpoints.merchantOrder.create>) {
+export async function createOrder(ctx: Context<typeof endpoints.merchantOrder.create>) {
+  const { input, user, tx, deps, req, audit, afterCommit } = ctx;
   const merchant = await loadMerchant(tx, user.merchantId!);
   if (merchant.status !== 'active') throw new AppError(errno.forbidden, null, 'merchant frozen');
   const notifyUrl = input.notifyUrl?.trim() || merchant.callbackUrl;
@@ -87,14 +80,8 @@ export async function createOrder({
   return loadRow(tx, result.order.id);
 }
 
-export async function updateOrder({
-  input,
-  user,
-  tx,
-  deps,
-  req,
-  audit,
-}: Context<typeof endpoints.merchantOrder.update>) {
+export async function updateOrder(ctx: Context<typeof endpoints.merchantOrder.update>) {
+  const { input, user, tx, deps, req, audit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({ target: auditTarget(order), changes: changes({ notifyUrl: order.notifyUrl }, input) });
   allowed(order, 'update');
@@ -118,15 +105,8 @@ export async function updateOrder({
   return { ok: true as const };
 }
 
-export async function deleteOrder({
-  input,
-  user,
-  tx,
-  req,
-  audit,
-  afterCommit,
-  deps,
-}: Context<typeof endpoints.merchantOrder.delete>) {
+export async function deleteOrder(ctx: Context<typeof endpoints.merchantOrder.delete>) {
+  const { input, user, tx, req, audit, afterCommit, deps } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({
     target: auditTarget(order),
@@ -161,14 +141,8 @@ export async function deleteOrder({
   return { ok: true as const };
 }
 
-export async function pushCallback({
-  input,
-  user,
-  tx,
-  deps,
-  req,
-  audit,
-}: Context<typeof endpoints.merchantOrder.push>) {
+export async function pushCallback(ctx: Context<typeof endpoints.merchantOrder.push>) {
+  const { input, user, tx, deps, req, audit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({ target: auditTarget(order) });
   allowed(order, 'push');
@@ -183,13 +157,8 @@ export async function pushCallback({
   };
 }
 
-export async function simulatorPay({
-  input,
-  tx,
-  deps,
-  audit,
-  afterCommit,
-}: Context<typeof endpoints.simulator.pay>) {
+export async function simulatorPay(ctx: Context<typeof endpoints.simulator.pay>) {
+  const { input, tx, deps, audit, afterCommit } = ctx;
   const [order] = await tx.select().from(payinOrders).where(eq(payinOrders.orderNo, input.orderNo));
   if (!order) throw new AppError(errno.notFound);
   audit({ target: auditTarget(order), detail: { result: input.result, notify: input.notify ?? true } });

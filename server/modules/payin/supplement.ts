@@ -16,14 +16,8 @@ import { transition } from './state.ts';
 import { findPayment, orderUsingUtr, statementLinePaid, utrSourcesFor, withUtrGuard } from './utr.ts';
 import { loadRow } from './views.ts';
 
-export async function checkUtr({
-  input,
-  user,
-  tx,
-  deps,
-  req,
-  audit,
-}: Context<typeof endpoints.merchantOrder.utrCheck>) {
+export async function checkUtr(ctx: Context<typeof endpoints.merchantOrder.utrCheck>) {
+  const { input, user, tx, deps, req, audit } = ctx;
   const tenant = tenantOf(user);
   const order = input.id === undefined ? undefined : await orderFor(tx, user, { id: input.id }, req.lang);
   audit({ target: order ? auditTarget(order) : `utr:${input.utr}` });
@@ -75,15 +69,8 @@ export async function checkUtr({
   };
 }
 
-export async function supplementOrder({
-  input,
-  user,
-  tx,
-  deps,
-  req,
-  audit,
-  afterCommit,
-}: Context<typeof endpoints.merchantOrder.supplement>) {
+export async function supplementOrder(ctx: Context<typeof endpoints.merchantOrder.supplement>) {
+  const { input, user, tx, deps, req, audit, afterCommit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({
     target: auditTarget(order),
