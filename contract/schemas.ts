@@ -78,10 +78,16 @@ export const noControlsButBreaks = z.regex(/^[\P{Cc}\t\n\r]*$/u, {
 
 export const shortText = z.string().check(z.trim(), z.maxLength(500));
 
-export const pageSize = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
+/** Rows a list page holds: 1 to 100, `size` unless asked (20 for most lists, 50 for queues and reports). */
+export const pageSizeOf = (size: number) =>
+  z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), size);
+export const pageSize = pageSizeOf(20);
 export const page = z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)));
 /** Opaque keyset cursor handed out as `nextCursor`. */
 export const cursor = z.optional(z.string().check(z.maxLength(200), z.regex(/^[A-Za-z0-9_-]+$/)));
+/** A list input's paging as its contract declares it (server/list/engine.ts reads either kind). */
+export const cursorPaging = (size = 20) => ({ cursor, pageSize: pageSizeOf(size) });
+export const pagePaging = (size = 20) => ({ page, pageSize: pageSizeOf(size) });
 
 /** ISO 8601 instant; stored in UTC. */
 export const isoTime = z.iso.datetime({ offset: true });

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { amount, moneyOut } from '../money.ts';
-import { actionReason, code6, cursor, id, listOf, noControls, strictObject } from '../schemas.ts';
+import { actionReason, code6, cursorPaging, id, listOf, noControls, strictObject } from '../schemas.ts';
 import { periodChecks, reportPeriod } from './stat.ts';
 
 /** The merchant wallets an adjustment may move (the ledger accounts the merchant spends from). */
@@ -41,8 +41,7 @@ export const balanceAdjustment = {
     grants: { platform: ['finance'], merchant: ['finance'] },
     input: z.object({
       merchantId: z.optional(id),
-      cursor,
-      pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+      ...cursorPaging(50),
     }),
     output: listOf(adjustmentRow),
   }),

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { approval } from '../machines.ts';
 import { moneyOut } from '../money.ts';
-import { actionReason, code6, cursor, id, listOf, strictObject } from '../schemas.ts';
+import { actionReason, code6, cursorPaging, id, listOf, strictObject } from '../schemas.ts';
 
 /** The actions that can wait for a second person, named `<area>.<action>`. */
 export const approvalActions = [
@@ -63,8 +63,7 @@ export const approvalEndpoints = {
     input: z.object({
       status: z._default(approvalStatus, approval.state.pending),
       action: z.optional(z.enum(approvalActions)),
-      cursor,
-      pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+      ...cursorPaging(50),
     }),
     output: listOf(approvalRow),
   }),

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { approval, settlement } from '../machines.ts';
 import { amount, moneyOut } from '../money.ts';
-import { actionReason, code6, cursor, id, isoTime, strictObject } from '../schemas.ts';
+import { actionReason, code6, cursorPaging, id, isoTime, strictObject } from '../schemas.ts';
 import { postingRow } from './orders.ts';
 
 export const settlementStatus = z.enum(settlement.states);
@@ -96,8 +96,7 @@ const listFilters = {
   type: z.optional(settlementType),
   /** A settlement number, whole or its beginning. */
   q: z.optional(z.string().check(z.trim(), z.maxLength(64))),
-  cursor,
-  pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  ...cursorPaging(),
 };
 
 const listAnswer = z.object({
@@ -261,8 +260,7 @@ export const settlementQuery = {
     input: z.object({
       status: z.optional(z.enum(settlement.sets.open)),
       merchantId: z.optional(id),
-      cursor,
-      pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+      ...cursorPaging(50),
     }),
     output: z.object({
       list: z.array(z.object({ ...settlementRow.shape, ageSeconds: z.number() })),

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { moneyOut } from '../money.ts';
-import { cursor, id } from '../schemas.ts';
+import { cursor, id, pageSizeOf } from '../schemas.ts';
 import { exportFormat } from './orders.ts';
 import { businessDay, daysBetween } from './tn.ts';
 
@@ -185,7 +185,7 @@ export const periodChecks = [
     { message: 'validation.dayPeriod', path: ['to'] },
   ),
 ] as const;
-const pageSize = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50);
+const pageSize = pageSizeOf(50);
 /** A query-string switch: `true`/`1` or `false`/`0`. */
 const flag = z.pipe(
   z.enum(['true', 'false', '1', '0']),
@@ -298,7 +298,7 @@ export const statOrder = {
         ...reportPeriod,
         merchantId: z.optional(id),
         cursor,
-        pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 50),
+        pageSize: pageSizeOf(50),
       })
       .check(...periodChecks),
     output: z.discriminatedUnion('view', [

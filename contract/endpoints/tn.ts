@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { tnLine } from '../machines.ts';
 import { moneyOut } from '../money.ts';
-import { code6, cursor, id, strictObject } from '../schemas.ts';
+import { code6, cursor, id, pageSize, strictObject } from '../schemas.ts';
 
 /** Widest period of order days a list of lines covers (inclusive). */
 export const tnListDays = 62;
@@ -87,8 +87,6 @@ export const tnRunMerchantRow = z.object({
   outcome: z.enum(['released', 'failed']),
   error: z.nullable(z.string()),
 });
-
-const pageSize = z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20);
 
 export const merchantSettlementtn = {
   /**

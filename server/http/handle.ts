@@ -69,6 +69,8 @@ export class JsonText {
 }
 
 type UserOf<E extends Endpoint> = E['caller'] extends 'public' ? null : SessionUser;
+/** What a handler of `E` is given: a named handler's parameter (`handle(endpoint, namedHandler)`). */
+export type Context<E extends Endpoint> = HandlerContext<E, UserOf<E>>;
 export type HandlerResult<E extends Endpoint> = z.output<E['output']> | Refusal | FileAnswer | JsonText;
 
 export interface Route<E extends Endpoint = Endpoint> {

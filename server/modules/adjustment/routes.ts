@@ -7,7 +7,7 @@
  * approval's compare-and-set, and the row's unique `approval_id` behind it). A debit never takes the wallet
  * below zero: the ledger refuses (errno insufficientBalance) and nothing is written.
  */
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { adjustmentRow } from '../../../contract/endpoints/adjustment.ts';
 import { errno } from '../../../contract/errno.ts';
@@ -19,7 +19,8 @@ import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { merchantAccount, merchantBalances, platformAccount, post, rowsOf } from '../../ledger/index.ts';
-import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
+import { createdPlace, keysetList } from '../../list/engine.ts';
+import { merchantScope } from '../../list/scope.ts';
 import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
 import { onApproved } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
@@ -142,30 +143,26 @@ onApproved('wallet.adjust', async (deps, tx, request, approverId) => {
 });
 
 export const adjustmentRoutes = [
-  handle(endpoints.balanceAdjustment.list, async ({ input, user, tx }) => {
+  handle(endpoints.balanceAdjustment.list, async ({ input, user, tx, req }) => {
     // A merchant user sees its own merchant's adjustments, whatever it names.
-    const merchantId = user.kind === 'merchant' ? user.merchantId! : (input.merchantId ?? null);
-    const filters = merchantId === null ? undefined : eq(balanceAdjustments.merchantId, merchantId);
-    const c = input.cursor ? decodeCursor(input.cursor, 2_147_483_647) : undefined;
-    const before = c
-      ? or(
-          lt(balanceAdjustments.createdAt, c.at),
-          and(eq(balanceAdjustments.createdAt, c.at), lt(balanceAdjustments.id, c.id)),
-        )
-      : undefined;
-    const found = await tx
-      .select()
-      .from(balanceAdjustments)
-      .where(and(filters, before))
-      .orderBy(desc(balanceAdjustments.createdAt), desc(balanceAdjustments.id))
-      .limit(input.pageSize + 1);
-    const page = found.slice(0, input.pageSize);
-    const last = page.at(-1);
-    return {
-      list: await viewOf(tx, page, user.kind === 'platform'),
-      ...(await cappedCount(tx, sql`${balanceAdjustments}`, filters)),
-      nextCursor: found.length > input.pageSize && last ? encodeCursor(last.createdAt, last.id) : null,
-    };
+    const merchantId = merchantScope(user, input.merchantId, 'ignored');
+    const { page, ...rest } = await keysetList(
+      tx,
+      {
+        query: tx.select().from(balanceAdjustments).$dynamic(),
+        table: balanceAdjustments,
+        where: merchantId === undefined ? undefined : eq(balanceAdjustments.merchantId, merchantId),
+        keyset: {
+          at: balanceAdjustments.createdAt,
+          id: balanceAdjustments.id,
+          serialId: true,
+          placeOf: createdPlace,
+        },
+      },
+      input,
+      req.lang,
+    );
+    return { list: await viewOf(tx, page, user.kind === 'platform'), ...rest };
   }),
 
   handle(endpoints.balanceAdjustment.create, async ({ input, user, tx, deps, req, audit }) => {

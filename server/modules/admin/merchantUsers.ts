@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, like, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import type { Db } from '../../db/index.ts';
@@ -11,15 +11,14 @@ import { t } from '../../http/i18n.ts';
 import { permsOf, revokeSessions } from '../../http/session.ts';
 import { invalidField } from '../../http/validation.ts';
 import { hashPassword, randomToken } from '../../lib/crypto.ts';
-import { cappedCount } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { createdPlace, keysetList } from '../../list/engine.ts';
+import { textPrefix } from '../../list/scope.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { roleText } from '../role/builtin.ts';
 import { mustKeepAnAdministrator } from './scope.ts';
 
 type User = typeof users.$inferSelect;
-
-const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, '\\$&')}%`;
 
 /** A merchant's user by id, or 404: never a platform user, whatever id is sent. */
 async function merchantUserOf(tx: Db, id: number) {
@@ -89,25 +88,23 @@ export const merchantUserRoutes = [
       .from(merchants)
       .where(eq(merchants.id, input.merchantId));
     if (!merchant) throw new AppError(errno.notFound);
-    const filters = and(
-      eq(users.kind, 'merchant'),
-      eq(users.merchantId, merchant.id),
-      input.username ? like(users.username, likePrefix(input.username)) : undefined,
-      input.status ? eq(users.status, input.status) : undefined,
+    const { page, ...rest } = await keysetList(
+      tx,
+      {
+        query: tx.select().from(users).$dynamic(),
+        table: users,
+        where: and(
+          eq(users.kind, 'merchant'),
+          eq(users.merchantId, merchant.id),
+          input.username ? textPrefix(users.username, input.username) : undefined,
+          input.status ? eq(users.status, input.status) : undefined,
+        ),
+        // Oldest first by id (a serial, in creation order): the cursor is the last id shown.
+        keyset: { id: users.id, oldestFirst: true, cursor: 'id', placeOf: createdPlace },
+      },
+      input,
+      req.lang,
     );
-    // Oldest first by id (a serial, in creation order): the cursor is the last id shown. Not by
-    // created_at, which PostgreSQL keeps to the microsecond and a cursor's Date to the millisecond.
-    const after = input.cursor === undefined ? 0 : Number(input.cursor);
-    if (!Number.isSafeInteger(after) || after < 0)
-      throw invalidField(req.lang, 'cursor', 'validation.invalid');
-    const rows = await tx
-      .select()
-      .from(users)
-      .where(and(filters, gt(users.id, after)))
-      .orderBy(asc(users.id))
-      .limit(input.pageSize + 1);
-    const page = rows.slice(0, input.pageSize);
-    const last = page.at(-1);
     const roles = await rolesOf(
       tx,
       page.map((r) => r.id),
@@ -126,8 +123,7 @@ export const merchantUserRoutes = [
         lastLoginAt: r.lastLoginAt?.toISOString() ?? null,
         createdAt: r.createdAt.toISOString(),
       })),
-      ...(await cappedCount(tx, sql`${users}`, filters)),
-      nextCursor: rows.length > input.pageSize && last ? String(last.id) : null,
+      ...rest,
     };
   }),
 

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, like } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { sqlState } from '../../db/index.ts';
@@ -7,29 +7,24 @@ import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { revokeSessions } from '../../http/session.ts';
 import { hashPassword } from '../../lib/crypto.ts';
-import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { pagedList } from '../../list/engine.ts';
+import { textPrefix } from '../../list/scope.ts';
 import { roleText } from '../role/builtin.ts';
 import { grantableRoles, mustCoverUser, mustKeepAnAdministrator, userInScope, userScope } from './scope.ts';
-
-const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, '\\$&')}%`;
 
 export const adminRoutes = [
   handle(endpoints.admin.list, async ({ input, user, tx, req }) => {
     const where = and(
       userScope(user),
-      input.username ? like(users.username, likePrefix(input.username)) : undefined,
+      input.username ? textPrefix(users.username, input.username) : undefined,
       input.status ? eq(users.status, input.status) : undefined,
     );
-    const { limit, offset } = pageWindow(input.page, input.pageSize);
-    const rows = await tx
-      .select()
-      .from(users)
-      .where(where)
-      .orderBy(asc(users.id))
-      .limit(limit)
-      .offset(offset);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(users).where(where);
+    const { page: rows, total: n } = await pagedList(
+      tx,
+      { query: tx.select().from(users).$dynamic(), table: users, where, orderBy: [asc(users.id)] },
+      input,
+    );
     const links = rows.length
       ? await tx
           .select({

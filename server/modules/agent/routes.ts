@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, count, desc, eq, ilike, inArray, like, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
@@ -7,10 +7,9 @@ import { type Db, sqlState } from '../../db/index.ts';
 import { agents, ledgerAccounts, merchants } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+import { pagedList } from '../../list/engine.ts';
+import { textContains, textPrefix } from '../../list/scope.ts';
 
 type Agent = typeof agents.$inferSelect;
 
@@ -41,18 +40,12 @@ const shown = (a: Agent) => ({
 export const agentRoutes = [
   handle(endpoints.agent.list, async ({ input, tx }) => {
     const q = input.q?.trim();
-    const where = q
-      ? or(like(agents.code, `${escapeLike(q)}%`), ilike(agents.name, `%${escapeLike(q)}%`))
-      : undefined;
-    const { limit, offset } = pageWindow(input.page, input.pageSize);
-    const rows = await tx
-      .select()
-      .from(agents)
-      .where(where)
-      .orderBy(desc(agents.id))
-      .limit(limit)
-      .offset(offset);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(agents).where(where);
+    const where = q ? or(textPrefix(agents.code, q), textContains(agents.name, q)) : undefined;
+    const { page: rows, total: n } = await pagedList(
+      tx,
+      { query: tx.select().from(agents).$dynamic(), table: agents, where, orderBy: [desc(agents.id)] },
+      input,
+    );
     const ids = rows.map((r) => r.id);
     const merchantCounts = ids.length
       ? await tx

@@ -3,7 +3,7 @@
  * (the requested action runs, in the approver's name, in the same transaction) or reject them. A user
  * never decides their own request (errno sameUser; the database's check says so too).
  */
-import { and, asc, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { approvalRow } from '../../../contract/endpoints/approval.ts';
 import { errno } from '../../../contract/errno.ts';
@@ -24,7 +24,7 @@ import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
-import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
+import { keysetList } from '../../list/engine.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { type Approval, executorOf } from './service.ts';
 
@@ -178,29 +178,29 @@ async function decide(
 const refOf = (r: Approval) => `${r.refType}:${r.refId}`;
 
 export const approvalRoutes = [
-  handle(endpoints.approval.list, async ({ input, tx }) => {
-    const filters = and(
-      eq(approvals.status, input.status),
-      input.action ? eq(approvals.action, input.action) : undefined,
+  handle(endpoints.approval.list, async ({ input, tx, req }) => {
+    const { page, ...rest } = await keysetList(
+      tx,
+      {
+        query: tx.select().from(approvals).$dynamic(),
+        table: approvals,
+        where: and(
+          eq(approvals.status, input.status),
+          input.action ? eq(approvals.action, input.action) : undefined,
+        ),
+        // Oldest first: the queue's order, the index read backwards.
+        keyset: {
+          at: approvals.requestedAt,
+          id: approvals.id,
+          oldestFirst: true,
+          serialId: true,
+          placeOf: (r) => ({ at: r.requestedAt, id: r.id }),
+        },
+      },
+      input,
+      req.lang,
     );
-    // Oldest first: the queue's order, the index read backwards.
-    const c = input.cursor ? decodeCursor(input.cursor, 2_147_483_647) : undefined;
-    const after = c
-      ? or(gt(approvals.requestedAt, c.at), and(eq(approvals.requestedAt, c.at), gt(approvals.id, c.id)))
-      : undefined;
-    const found = await tx
-      .select()
-      .from(approvals)
-      .where(and(filters, after))
-      .orderBy(asc(approvals.requestedAt), asc(approvals.id))
-      .limit(input.pageSize + 1);
-    const page = found.slice(0, input.pageSize);
-    const last = page.at(-1);
-    return {
-      list: await rowsOf(tx, page),
-      ...(await cappedCount(tx, sql`${approvals}`, filters)),
-      nextCursor: found.length > input.pageSize && last ? encodeCursor(last.requestedAt, last.id) : null,
-    };
+    return { list: await rowsOf(tx, page), ...rest };
   }),
 
   handle(endpoints.approval.approve, async ({ input, user, tx, deps, req, audit, afterCommit }) => {

@@ -1,4 +1,4 @@
-import { count, desc, eq, getTableColumns, ilike, like, or } from 'drizzle-orm';
+import { desc, eq, getTableColumns, or } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
@@ -10,12 +10,11 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
-import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { pagedList } from '../../list/engine.ts';
+import { textContains, textPrefix } from '../../list/scope.ts';
 import { checkLimits } from '../merchant/terms.ts';
 import { channelUsable } from '../payin/routing.ts';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
 type Channel = typeof channels.$inferSelect;
 
@@ -97,18 +96,12 @@ const codeTaken = (code: string) =>
 export const channelRoutes = [
   handle(endpoints.channel.list, async ({ input, tx }) => {
     const q = input.q?.trim();
-    const where = q
-      ? or(like(channels.code, `${escapeLike(q)}%`), ilike(channels.name, `%${escapeLike(q)}%`))
-      : undefined;
-    const { limit, offset } = pageWindow(input.page, input.pageSize);
-    const rows = await tx
-      .select()
-      .from(channels)
-      .where(where)
-      .orderBy(desc(channels.id))
-      .limit(limit)
-      .offset(offset);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(channels).where(where);
+    const where = q ? or(textPrefix(channels.code, q), textContains(channels.name, q)) : undefined;
+    const { page: rows, total: n } = await pagedList(
+      tx,
+      { query: tx.select().from(channels).$dynamic(), table: channels, where, orderBy: [desc(channels.id)] },
+      input,
+    );
     return { list: rows.map(rowOf), total: n, nextCursor: null };
   }),
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import { noticesShown } from '../../../contract/endpoints/memo.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
@@ -6,8 +6,8 @@ import type { Db } from '../../db/index.ts';
 import { systemMemos } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { createdPlace, keysetList } from '../../list/engine.ts';
 
 type Memo = typeof systemMemos.$inferSelect;
 
@@ -36,27 +36,19 @@ async function memoOf(tx: Db, id: number): Promise<Memo> {
 }
 
 export const memoRoutes = [
-  handle(endpoints.memo.list, async ({ input, tx }) => {
-    // system_memos.id is a 4-byte serial.
-    const c = input.cursor ? decodeCursor(input.cursor, 2_147_483_647) : undefined;
-    const filters = input.audience ? eq(systemMemos.audience, input.audience) : undefined;
-    const bound = c
-      ? or(lt(systemMemos.createdAt, c.at), and(eq(systemMemos.createdAt, c.at), lt(systemMemos.id, c.id)))
-      : undefined;
-    const rows = await tx
-      .select()
-      .from(systemMemos)
-      .where(and(filters, bound))
-      .orderBy(desc(systemMemos.createdAt), desc(systemMemos.id))
-      .limit(input.pageSize + 1);
-    const more = rows.length > input.pageSize;
-    const page = rows.slice(0, input.pageSize);
-    const last = page.at(-1);
-    return {
-      list: page.map(rowOf),
-      ...(await cappedCount(tx, sql`${systemMemos}`, filters)),
-      nextCursor: more && last ? encodeCursor(last.createdAt, last.id) : null,
-    };
+  handle(endpoints.memo.list, async ({ input, tx, req }) => {
+    const { page, ...rest } = await keysetList(
+      tx,
+      {
+        query: tx.select().from(systemMemos).$dynamic(),
+        table: systemMemos,
+        where: input.audience ? eq(systemMemos.audience, input.audience) : undefined,
+        keyset: { at: systemMemos.createdAt, id: systemMemos.id, serialId: true, placeOf: createdPlace },
+      },
+      input,
+      req.lang,
+    );
+    return { list: page.map(rowOf), ...rest };
   }),
 
   handle(endpoints.memo.create, async ({ input, user, tx, deps, audit }) => {

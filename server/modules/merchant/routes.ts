@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, like, or } from 'drizzle-orm';
+import { and, desc, eq, or } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { sqlState } from '../../db/index.ts';
@@ -6,8 +6,9 @@ import { merchants } from '../../db/schema.ts';
 import { forgetMerchants } from '../../gateway/merchants.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { pagedList } from '../../list/engine.ts';
+import { textContains, textPrefix } from '../../list/scope.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { checkedWhitelist, loadMerchant, targetMerchantId } from './scope.ts';
 import { createMerchant, maskSecret, resetMerchantSecrets } from './service.ts';
@@ -24,8 +25,6 @@ import {
   termsSet,
   violatedConstraint,
 } from './terms.ts';
-
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
 export const merchantRoutes = [
   handle(endpoints.merchant.create, async ({ input, tx, deps, req, audit }) => {
@@ -94,21 +93,20 @@ export const merchantRoutes = [
   handle(endpoints.merchant.list, async ({ input, tx, deps }) => {
     const q = input.q?.trim();
     const where = and(
-      q
-        ? or(like(merchants.code, `${escapeLike(q)}%`), ilike(merchants.name, `%${escapeLike(q)}%`))
-        : undefined,
+      q ? or(textPrefix(merchants.code, q), textContains(merchants.name, q)) : undefined,
       input.status ? eq(merchants.status, input.status) : undefined,
       input.agentId ? eq(merchants.agentId, input.agentId) : undefined,
     );
-    const { limit, offset } = pageWindow(input.page, input.pageSize);
-    const rows = await tx
-      .select()
-      .from(merchants)
-      .where(where)
-      .orderBy(desc(merchants.id))
-      .limit(limit)
-      .offset(offset);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(merchants).where(where);
+    const { page: rows, total: n } = await pagedList(
+      tx,
+      {
+        query: tx.select().from(merchants).$dynamic(),
+        table: merchants,
+        where,
+        orderBy: [desc(merchants.id)],
+      },
+      input,
+    );
     return { list: await detailsOf(tx, deps, rows), total: n, nextCursor: null };
   }),
 

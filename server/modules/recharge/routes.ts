@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import type { ActionOf } from '../../../contract/machine.ts';
@@ -10,8 +10,9 @@ import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
 import { type AuditEntry, handle } from '../../http/handle.ts';
 import { merchantAccount, platformAccount, post } from '../../ledger/index.ts';
-import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { pagedList } from '../../list/engine.ts';
+import { merchantScope } from '../../list/scope.ts';
 import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
 import { cancelPendingApproval, onApproved, pendingApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
@@ -130,21 +131,25 @@ onApproved('recharge.confirm', async (deps, tx, request, approverId) => {
 export const rechargeRoutes = [
   handle(endpoints.merchantRechargeLog.list, async ({ input, user, tx }) => {
     // A merchant user sees its own recharges whatever the request names.
-    const merchantId = user.kind === 'merchant' ? user.merchantId! : input.merchantId;
+    const merchantId = merchantScope(user, input.merchantId, 'ignored');
     const where = and(
       merchantId !== undefined ? eq(recharges.merchantId, merchantId) : undefined,
       input.status ? eq(recharges.status, input.status) : undefined,
     );
-    const { limit, offset } = pageWindow(input.page, input.pageSize);
-    const rows = await tx
-      .select({ r: recharges, code: merchants.code })
-      .from(recharges)
-      .innerJoin(merchants, eq(merchants.id, recharges.merchantId))
-      .where(where)
-      .orderBy(desc(recharges.createdAt), desc(recharges.id))
-      .limit(limit)
-      .offset(offset);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(recharges).where(where);
+    const { page: rows, total: n } = await pagedList(
+      tx,
+      {
+        query: tx
+          .select({ r: recharges, code: merchants.code })
+          .from(recharges)
+          .innerJoin(merchants, eq(merchants.id, recharges.merchantId))
+          .$dynamic(),
+        table: recharges,
+        where,
+        orderBy: [desc(recharges.createdAt), desc(recharges.id)],
+      },
+      input,
+    );
     return { list: rows.map(({ r, code }) => rowOf(r, code)), total: n, nextCursor: null };
   }),
 

@@ -7,8 +7,9 @@ import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { t } from '../../http/i18n.ts';
 import type { SessionUser } from '../../http/session.ts';
-import { pageWindow } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { pagedList } from '../../list/engine.ts';
+import { escapeLike } from '../../list/scope.ts';
 import { mustKeepAnAdministrator, roleInScope, roleScope } from '../admin/scope.ts';
 import { roleText } from './builtin.ts';
 import { catalogueFor, covers, stillGranted } from './catalogue.ts';
@@ -38,17 +39,13 @@ export const roleRoutes = [
   handle(endpoints.role.list, async ({ input, user, tx, req }) => {
     const where = and(
       roleScope(user),
-      input.name ? like(roles.name, `%${input.name.replace(/[\\%_]/g, '\\$&')}%`) : undefined,
+      input.name ? like(roles.name, `%${escapeLike(input.name)}%`) : undefined,
     );
-    const { limit, offset } = pageWindow(input.page, input.pageSize);
-    const rows = await tx
-      .select()
-      .from(roles)
-      .where(where)
-      .orderBy(asc(roles.id))
-      .limit(limit)
-      .offset(offset);
-    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(roles).where(where);
+    const { page: rows, total: n } = await pagedList(
+      tx,
+      { query: tx.select().from(roles).$dynamic(), table: roles, where, orderBy: [asc(roles.id)] },
+      input,
+    );
     const counts = rows.length
       ? await tx
           .select({ roleId: userRoles.roleId, n: count() })

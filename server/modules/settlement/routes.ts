@@ -12,6 +12,7 @@ import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { settlement } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
+import type { Db } from '../../db/index.ts';
 import { settlementImages, settlements } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
@@ -20,11 +21,11 @@ import type { SessionUser } from '../../http/session.ts';
 import { invalidField } from '../../http/validation.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { orderPostings } from '../../ledger/index.ts';
-import { dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { createdPlace, keysetList } from '../../list/engine.ts';
+import { listPeriod, merchantScope, tenantOf } from '../../list/scope.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
-import { lookbackMs, tenantOf } from '../orders/list.ts';
 import { decodeImage, type ImageMime, readImage, storeImage } from '../payin/images.ts';
 import { refuseWhileOnSlip } from '../slip/live.ts';
 import {
@@ -46,7 +47,6 @@ import {
   rejectSettlement,
   type Settlement,
   type SettlementWallet,
-  settlementPage,
   settlementRefType,
   settlementRowOf,
   settlementRowsOf,
@@ -58,7 +58,19 @@ import {
 /** The uploads folder of settlements' proof images (pay-ins use their ids: no clash). */
 const imagesFolder = 'settlements';
 /** Ids are `serial`: a cursor naming a larger one is refused as invalid, not sent to the database. */
-const maxSerial = 2_147_483_647;
+
+/** Settlements read a page at a time, keyset on (created_at, id). */
+const settlementPages = (tx: Db, where: SQL) => ({
+  query: tx.select().from(settlements).$dynamic(),
+  table: settlements,
+  where,
+});
+const settlementKeyset = {
+  at: settlements.createdAt,
+  id: settlements.id,
+  serialId: true,
+  placeOf: createdPlace,
+};
 
 const auditTarget = (s: Pick<Settlement, 'settlementNo'>) => `settlement:${s.settlementNo}`;
 const hold = (s: Settlement) => formatMinor(heldOf(s));
@@ -71,30 +83,23 @@ function walletRoutes(wallet: SettlementWallet): Route[] {
 
   return [
     handle(ep.list, async ({ input, user, tx, deps, req }) => {
-      const from = dbTime(input.from, 'from');
-      const to = dbTime(input.to, 'to');
-      if (from.getTime() < deps.clock.now().getTime() - lookbackMs)
-        throw invalidField(req.lang, 'from', 'validation.range60');
-      if (to < from) throw invalidField(req.lang, 'to', 'validation.periodOrder');
-      const tenant = tenantOf(user);
-      if (tenant !== null && input.merchantId !== undefined && input.merchantId !== tenant)
-        throw new AppError(errno.notFound);
       const where = settlementWhere({
-        from,
-        to,
+        ...listPeriod(deps, input, req.lang, true),
         wallet,
-        merchantId: tenant ?? input.merchantId,
+        merchantId: merchantScope(user, input.merchantId),
         status: input.status,
         type: input.type,
         q: input.q,
       });
-      const cursor = input.cursor ? decodeCursor(input.cursor, maxSerial) : null;
-      const rows = await settlementPage(tx, where, cursor, input.pageSize + 1, 'newest');
-      const page = rows.slice(0, input.pageSize);
-      const last = page.at(-1);
+      const { page, nextCursor } = await keysetList(
+        tx,
+        { ...settlementPages(tx, where), keyset: { ...settlementKeyset, oldestFirst: false }, total: false },
+        input,
+        req.lang,
+      );
       return {
         list: await settlementRowsOf(tx, page),
-        nextCursor: rows.length > input.pageSize && last ? encodeCursor(last.createdAt, last.id) : null,
+        nextCursor,
         totals: await settlementTotals(tx, where),
       };
     }),
@@ -274,20 +279,23 @@ export const settlementRoutes: Route[] = [
   ...walletRoutes('collection'),
   ...walletRoutes('payout'),
 
-  handle(endpoints.settlementQuery.list, async ({ input, tx, deps }) => {
+  handle(endpoints.settlementQuery.list, async ({ input, tx, deps, req }) => {
     const now = deps.clock.now();
     const where: SQL = and(
       inStates(settlements.status, input.status ? [input.status] : settlement.sets.open),
       input.merchantId !== undefined ? eq(settlements.merchantId, input.merchantId) : undefined,
     )!;
-    const cursor = input.cursor ? decodeCursor(input.cursor, maxSerial) : null;
-    const rows = await settlementPage(tx, where, cursor, input.pageSize + 1, 'oldest');
-    const page = rows.slice(0, input.pageSize);
-    const last = page.at(-1);
+    // The queue: oldest first.
+    const { page, nextCursor } = await keysetList(
+      tx,
+      { ...settlementPages(tx, where), keyset: { ...settlementKeyset, oldestFirst: true }, total: false },
+      input,
+      req.lang,
+    );
     const views = await settlementRowsOf(tx, page);
     return {
       list: views.map((v, i) => ({ ...v, ageSeconds: ageSeconds(now, page[i]!.createdAt) })),
-      nextCursor: rows.length > input.pageSize && last ? encodeCursor(last.createdAt, last.id) : null,
+      nextCursor,
       summary: await queueSummary(tx, now, input.merchantId),
     };
   }),

@@ -13,7 +13,7 @@
  * The hold is open exactly while the status is in `settlement.sets.open`, and resolved once: the row's
  * compare-and-set lets one resolution through, and the journal's unique cause refuses a second posting.
  */
-import { and, asc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import { type SettlementStatus, settlement } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
@@ -102,32 +102,6 @@ export async function settlementTotals(tx: Db, where: SQL) {
     auditAmount: formatMinor(BigInt(t!.auditAmount)),
     fee: formatMinor(BigInt(t!.fee)),
   };
-}
-
-/** A keyset page: newest first (`(createdAt, id)` before the cursor), or oldest first (after it). */
-export async function settlementPage(
-  tx: Db,
-  where: SQL,
-  cursor: { at: Date; id: number } | null,
-  limit: number,
-  order: 'newest' | 'oldest',
-): Promise<Settlement[]> {
-  const key = sql`(${settlements.createdAt}, ${settlements.id})`;
-  const after = cursor
-    ? order === 'newest'
-      ? sql`${key} < (${cursor.at.toISOString()}::timestamptz, ${cursor.id})`
-      : sql`${key} > (${cursor.at.toISOString()}::timestamptz, ${cursor.id})`
-    : undefined;
-  return tx
-    .select()
-    .from(settlements)
-    .where(and(where, after))
-    .orderBy(
-      ...(order === 'newest'
-        ? [sql`${settlements.createdAt} desc`, sql`${settlements.id} desc`]
-        : [asc(settlements.createdAt), asc(settlements.id)]),
-    )
-    .limit(limit);
 }
 
 /** Per open state of the queue: how many wait, the money they are about, and how long the oldest waited. */

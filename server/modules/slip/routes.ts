@@ -8,7 +8,6 @@ import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { FileAnswer, handle } from '../../http/handle.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
-import { pageWindow } from '../../lib/paging.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import {
   allowed,
@@ -71,9 +70,7 @@ export const slipRoutes = [
     return slipInfo(tx, s.id);
   }),
 
-  handle(withdrawalSlip.list, ({ input, tx }) =>
-    slipList(tx, { status: input.status }, pageWindow(input.page, input.pageSize)),
-  ),
+  handle(withdrawalSlip.list, ({ input, tx }) => slipList(tx, { status: input.status }, input)),
 
   handle(withdrawalSlip.info, ({ input, tx }) => slipInfo(tx, input.id)),
 

@@ -29,6 +29,7 @@ import {
   withdrawalSlips,
 } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
+import { pagedList } from '../../list/engine.ts';
 import { slipLayouts } from './formats.ts';
 
 const lines = withdrawalSlipLines;
@@ -121,17 +122,18 @@ async function countsOf(tx: Db, slipIds: readonly number[]): Promise<Map<number,
 export async function slipList(
   tx: Db,
   filter: { status?: SlipStatus | undefined },
-  window: { limit: number; offset: number },
+  pages: { page?: number | undefined; pageSize: number },
 ) {
-  const where = filter.status ? eq(withdrawalSlips.status, filter.status) : undefined;
-  const rows = await tx
-    .select()
-    .from(withdrawalSlips)
-    .where(where)
-    .orderBy(desc(withdrawalSlips.createdAt), desc(withdrawalSlips.id))
-    .limit(window.limit)
-    .offset(window.offset);
-  const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(withdrawalSlips).where(where);
+  const { page: rows, total: n } = await pagedList(
+    tx,
+    {
+      query: tx.select().from(withdrawalSlips).$dynamic(),
+      table: withdrawalSlips,
+      where: filter.status ? eq(withdrawalSlips.status, filter.status) : undefined,
+      orderBy: [desc(withdrawalSlips.createdAt), desc(withdrawalSlips.id)],
+    },
+    pages,
+  );
   const counts = await countsOf(
     tx,
     rows.map((r) => r.id),

@@ -1,8 +1,10 @@
-import { and, desc, eq, gte, like, lt, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gte, like, sql } from 'drizzle-orm';
 import { endpoints } from '../../../contract/index.ts';
 import { emailCodes, mailOutbox, operationLog } from '../../db/schema.ts';
 import { handle } from '../../http/handle.ts';
-import { cappedCount, dbTime, decodeCursor, encodeCursor } from '../../lib/paging.ts';
+import { dbTime } from '../../lib/paging.ts';
+import { keysetList } from '../../list/engine.ts';
+import { escapeLike, merchantScope, textPrefix } from '../../list/scope.ts';
 import { emailCodeRules } from '../auth/emailCode.ts';
 
 export const systemRoutes = [
@@ -11,37 +13,30 @@ export const systemRoutes = [
     return { status: 'ok' as const, db: deps.database.engine };
   }),
 
-  handle(endpoints.log.list, async ({ input, user, tx }) => {
+  handle(endpoints.log.list, async ({ input, user, tx, req }) => {
     // Platform users read the whole trail; a merchant user only its merchant's.
-    const filters = and(
-      user.kind === 'merchant' ? eq(operationLog.merchantId, user.merchantId!) : undefined,
-      input.username
-        ? like(operationLog.username, `${input.username.replace(/[\\%_]/g, '\\$&')}%`)
-        : undefined,
-      input.action ? like(operationLog.action, `${input.action.replace(/[\\%_]/g, '\\$&')}%`) : undefined,
-      input.outcome ? eq(operationLog.outcome, input.outcome) : undefined,
-      input.from ? gte(operationLog.at, dbTime(input.from, 'from')) : undefined,
-    );
-    // The next page carries the cursor bound only, not the range's upper bound again (PERFORMANCE.md rule 1).
-    const c = input.cursor ? decodeCursor(input.cursor) : undefined;
-    const bound = c
-      ? or(lt(operationLog.at, c.at), and(eq(operationLog.at, c.at), lt(operationLog.id, c.id)))
-      : input.to
-        ? lte(operationLog.at, dbTime(input.to, 'to'))
-        : undefined;
-    const rows = await tx
-      .select()
-      .from(operationLog)
-      .where(and(filters, bound))
-      .orderBy(desc(operationLog.at), desc(operationLog.id))
-      .limit(input.pageSize + 1);
-    const more = rows.length > input.pageSize;
-    const page = rows.slice(0, input.pageSize);
-    const last = page.at(-1);
-    const counted = await cappedCount(
+    const merchantId = merchantScope(user, undefined);
+    const { page, ...counted } = await keysetList(
       tx,
-      sql`${operationLog}`,
-      and(filters, input.to ? lte(operationLog.at, dbTime(input.to, 'to')) : undefined),
+      {
+        query: tx.select().from(operationLog).$dynamic(),
+        table: operationLog,
+        where: and(
+          merchantId === undefined ? undefined : eq(operationLog.merchantId, merchantId),
+          input.username ? textPrefix(operationLog.username, input.username) : undefined,
+          input.action ? textPrefix(operationLog.action, input.action) : undefined,
+          input.outcome ? eq(operationLog.outcome, input.outcome) : undefined,
+          input.from ? gte(operationLog.at, dbTime(input.from, 'from')) : undefined,
+        ),
+        keyset: {
+          at: operationLog.at,
+          id: operationLog.id,
+          placeOf: (r) => ({ at: r.at, id: r.id }),
+          until: input.to ? dbTime(input.to, 'to') : undefined,
+        },
+      },
+      input,
+      req.lang,
     );
     return {
       list: page.map((r) => ({
@@ -59,25 +54,27 @@ export const systemRoutes = [
         detail: r.detail,
       })),
       ...counted,
-      nextCursor: more && last ? encodeCursor(last.at, last.id) : null,
     };
   }),
 
-  handle(endpoints.mailOutbox.list, async ({ input, tx, deps, audit }) => {
-    // mail_outbox.id is a 4-byte serial.
-    const c = input.cursor ? decodeCursor(input.cursor, 2_147_483_647) : undefined;
-    const filters = input.to ? like(mailOutbox.to, `%${input.to.replace(/[\\%_]/g, '\\$&')}%`) : undefined;
-    const rows = await tx
-      .select({ mail: mailOutbox, codeUsedAt: emailCodes.usedAt, codeExpiresAt: emailCodes.expiresAt })
-      .from(mailOutbox)
-      .leftJoin(emailCodes, eq(emailCodes.id, mailOutbox.emailCodeId))
-      .where(and(filters, c ? lt(mailOutbox.id, c.id) : undefined))
-      .orderBy(desc(mailOutbox.id))
-      .limit(input.pageSize + 1);
-    const more = rows.length > input.pageSize;
-    const page = rows.slice(0, input.pageSize);
-    const last = page.at(-1)?.mail;
-    const counted = await cappedCount(tx, sql`${mailOutbox}`, filters);
+  handle(endpoints.mailOutbox.list, async ({ input, tx, deps, req, audit }) => {
+    const { page, ...counted } = await keysetList(
+      tx,
+      {
+        query: tx
+          .select({ mail: mailOutbox, codeUsedAt: emailCodes.usedAt, codeExpiresAt: emailCodes.expiresAt })
+          .from(mailOutbox)
+          .leftJoin(emailCodes, eq(emailCodes.id, mailOutbox.emailCodeId))
+          .$dynamic(),
+        table: mailOutbox,
+        // Case as typed, anywhere in the address (LIKE, not ILIKE).
+        where: input.to ? like(mailOutbox.to, `%${escapeLike(input.to)}%`) : undefined,
+        // By id alone, the sending order; the cursor still carries the time.
+        keyset: { id: mailOutbox.id, serialId: true, placeOf: (r) => ({ at: r.mail.at, id: r.mail.id }) },
+      },
+      input,
+      req.lang,
+    );
     audit({ detail: { to: input.to ?? null, messages: page.map((r) => r.mail.id) } });
     const now = deps.clock.now();
     return {
@@ -95,7 +92,6 @@ export const systemRoutes = [
         };
       }),
       ...counted,
-      nextCursor: more && last ? encodeCursor(last.at, last.id) : null,
     };
   }),
 ];

@@ -3,7 +3,7 @@
  * groups, a test message and the deliveries. Sending waits on the network, so the test message and
  * "retry now" run outside the request's transaction (recorded first, then sent, then settled).
  */
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { TelegramDeliveryRow, TelegramGroupRow } from '../../../contract/endpoints/telegram.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
@@ -23,8 +23,8 @@ import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
-import { cappedCount, decodeCursor, encodeCursor } from '../../lib/paging.ts';
 import { changes } from '../../lib/redact.ts';
+import { createdPlace, keysetList } from '../../list/engine.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { botToken, sendNow } from './sender.ts';
 import { enqueueTest } from './service.ts';
@@ -201,33 +201,30 @@ export const telegramRoutes = [
     { outsideTransaction: true },
   ),
 
-  handle(endpoints.telegram.deliveryList, async ({ input, tx }) => {
-    const c = input.cursor ? decodeCursor(input.cursor) : undefined;
-    const filters = and(
-      input.groupId ? eq(telegramDeliveries.groupId, input.groupId) : undefined,
-      input.status ? eq(telegramDeliveries.status, input.status) : undefined,
+  handle(endpoints.telegram.deliveryList, async ({ input, tx, req }) => {
+    const { page, ...rest } = await keysetList(
+      tx,
+      {
+        query: tx
+          .select({ d: telegramDeliveries, name: telegramGroups.name })
+          .from(telegramDeliveries)
+          .innerJoin(telegramGroups, eq(telegramGroups.id, telegramDeliveries.groupId))
+          .$dynamic(),
+        table: telegramDeliveries,
+        where: and(
+          input.groupId ? eq(telegramDeliveries.groupId, input.groupId) : undefined,
+          input.status ? eq(telegramDeliveries.status, input.status) : undefined,
+        ),
+        keyset: {
+          at: telegramDeliveries.createdAt,
+          id: telegramDeliveries.id,
+          placeOf: (r) => createdPlace(r.d),
+        },
+      },
+      input,
+      req.lang,
     );
-    const bound = c
-      ? or(
-          lt(telegramDeliveries.createdAt, c.at),
-          and(eq(telegramDeliveries.createdAt, c.at), lt(telegramDeliveries.id, c.id)),
-        )
-      : undefined;
-    const rows = await tx
-      .select({ d: telegramDeliveries, name: telegramGroups.name })
-      .from(telegramDeliveries)
-      .innerJoin(telegramGroups, eq(telegramGroups.id, telegramDeliveries.groupId))
-      .where(and(filters, bound))
-      .orderBy(desc(telegramDeliveries.createdAt), desc(telegramDeliveries.id))
-      .limit(input.pageSize + 1);
-    const more = rows.length > input.pageSize;
-    const page = rows.slice(0, input.pageSize);
-    const last = page.at(-1);
-    return {
-      list: page.map((r) => deliveryRowOf(r.d, r.name)),
-      ...(await cappedCount(tx, sql`${telegramDeliveries}`, filters)),
-      nextCursor: more && last ? encodeCursor(last.d.createdAt, last.d.id) : null,
-    };
+    return { list: page.map((r) => deliveryRowOf(r.d, r.name)), ...rest };
   }),
 
   handle(
