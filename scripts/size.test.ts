@@ -33,9 +33,6 @@ const offenders: readonly string[] = [
   'server/demo/settlements.ts › scheduleSettlements', // 186
   'server/http/app.ts › createApp', // 250
   'server/modules/dashboard/routes.ts › dashboardSummary', // 199
-  'server/modules/orders/list.ts', // 501
-  'server/modules/orders/list.ts › orderList', // 367
-  'server/modules/payin/routes.ts', // 516
   'server/modules/settlement/routes.ts › walletRoutes', // 205
   'server/modules/statement/formats/camt053.ts › read', // 192
 ];
