@@ -135,7 +135,9 @@ test('keyboard only: write a slip, the file downloads; mark its line withdrawn; 
     new RegExp(`^N,,50100234567891,1200\\.00,Zoe DSouza and Sons Traders,(,){8}WS\\d{14},${settlementNo},`),
   );
 
-  // The new slip is the list's first row: open it from the keyboard.
+  // The new slip is the list's first row once the list has taken it: open it from the keyboard.
+  const slipNo = download.suggestedFilename().split('-')[0]!;
+  await expect(page.getByRole('row').filter({ hasText: slipNo })).toBeVisible();
   await page.keyboard.press('j');
   await page.keyboard.press('Enter');
   const drawer = page.getByRole('dialog').filter({ hasText: 'Zoe DSouza and Sons Traders' });
