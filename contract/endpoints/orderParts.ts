@@ -1,5 +1,6 @@
 /** What the order endpoints share: the states, the list filters, callback and posting rows, a row's head. */
 import * as z from 'zod/mini';
+import { endpoint } from '../endpoint.ts';
 import { callback, payin, payout, recharge } from '../machines.ts';
 import { moneyOut } from '../money.ts';
 import { field } from '../orderRow.ts';
@@ -105,3 +106,39 @@ export const orderHead = {
 };
 
 export const listTotals = z.object({ count: z.number(), amount: moneyOut, countCapped: z.boolean() });
+
+/**
+ * An order list's totals and its export, alike for pay-ins and payouts but for the path and the states:
+ * the count and amount of the filtered set (capped like list totals), and the whole set as a CSV or XLSX
+ * file, streamed (`download`: a file, not the envelope).
+ */
+export function totalsAndExport<S extends z.ZodMiniType>(
+  base: '/merchantOrder' | '/merchantPayout',
+  status: S,
+) {
+  const grants = {
+    platform: ['operator', 'finance'],
+    merchant: ['finance', 'operator', 'developer'],
+  } as const;
+  return {
+    totals: endpoint({
+      method: 'GET',
+      path: `${base}/totals`,
+      caller: 'both',
+      grants,
+      input: z.object({ ...orderFilters, status: oneOrMany(status) }).check(periodInOrder),
+      output: listTotals,
+    }),
+    export: endpoint({
+      method: 'GET',
+      path: `${base}/export`,
+      caller: 'both',
+      grants,
+      download: true,
+      input: z
+        .object({ ...exportFilters, status: oneOrMany(status), format: exportFormat })
+        .check(periodInOrder, periodWithinWeek),
+      output: z.unknown(),
+    }),
+  };
+}

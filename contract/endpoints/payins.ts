@@ -22,6 +22,7 @@ import {
   pushStatus,
   secondFactor,
   snapshot,
+  totalsAndExport,
 } from './orderParts.ts';
 
 /** A pay-in order's row (list, detail head, actions' answers): its fields declared once (`orderRow.ts`). */
@@ -79,27 +80,7 @@ export const merchantOrder = {
       ),
     }),
   }),
-  /** Count and amount of the filtered set (capped like list totals). */
-  totals: endpoint({
-    method: 'GET',
-    path: '/merchantOrder/totals',
-    caller: 'both',
-    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
-    input: z.object({ ...orderFilters, status: oneOrMany(payinStatus) }).check(periodInOrder),
-    output: listTotals,
-  }),
-  /** The whole filtered set as a CSV or XLSX file, streamed (`download`: a file, not the envelope). */
-  export: endpoint({
-    method: 'GET',
-    path: '/merchantOrder/export',
-    caller: 'both',
-    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
-    download: true,
-    input: z
-      .object({ ...exportFilters, status: oneOrMany(payinStatus), format: exportFormat })
-      .check(periodInOrder, periodWithinWeek),
-    output: z.unknown(),
-  }),
+  ...totalsAndExport('/merchantOrder', payinStatus),
   /** A pay-in made from the console (e.g. a payment link for a customer), through the same path as the gateway. */
   create: endpoint({
     method: 'POST',

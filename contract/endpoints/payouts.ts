@@ -22,6 +22,7 @@ import {
   pushStatus,
   secondFactor,
   snapshot,
+  totalsAndExport,
 } from './orderParts.ts';
 
 /** A payout order's row, declared as the pay-in's is. */
@@ -76,26 +77,7 @@ export const merchantPayout = {
       postings: z.array(postingRow),
     }),
   }),
-  totals: endpoint({
-    method: 'GET',
-    path: '/merchantPayout/totals',
-    caller: 'both',
-    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
-    input: z.object({ ...orderFilters, status: oneOrMany(payoutStatus) }).check(periodInOrder),
-    output: listTotals,
-  }),
-  /** The whole filtered set as a CSV or XLSX file, streamed (`download`: a file, not the envelope). */
-  export: endpoint({
-    method: 'GET',
-    path: '/merchantPayout/export',
-    caller: 'both',
-    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
-    download: true,
-    input: z
-      .object({ ...exportFilters, status: oneOrMany(payoutStatus), format: exportFormat })
-      .check(periodInOrder, periodWithinWeek),
-    output: z.unknown(),
-  }),
+  ...totalsAndExport('/merchantPayout', payoutStatus),
   /** A single transfer from the console, confirmed with the user's Google code. */
   create: endpoint({
     method: 'POST',
