@@ -4,7 +4,7 @@ import { endpoint } from '../endpoint.ts';
 import { callback, payin, payout, recharge } from '../machines.ts';
 import { moneyOut } from '../money.ts';
 import { field } from '../orderRow.ts';
-import { actionReason, code6, cursor, id, isoTime, pageSize } from '../schemas.ts';
+import { actionReason, code6, cursor, id, isoTime, listOf, pageSize } from '../schemas.ts';
 
 export const payinStatus = z.enum(payin.states);
 export const payoutStatus = z.enum(payout.states);
@@ -108,25 +108,35 @@ export const orderHead = {
 export const listTotals = z.object({ count: z.number(), amount: moneyOut, countCapped: z.boolean() });
 
 /**
- * An order list's totals and its export, alike for pay-ins and payouts but for the path and the states:
- * the count and amount of the filtered set (capped like list totals), and the whole set as a CSV or XLSX
- * file, streamed (`download`: a file, not the envelope).
+ * An order list's endpoints, alike for pay-ins and payouts but for the path, the states and the row: a
+ * page, the count and amount of the filtered set (capped like list totals), and the whole set as a CSV or
+ * XLSX file, streamed (`download`: a file, not the envelope).
  */
-export function totalsAndExport<S extends z.ZodMiniType>(
+export function orderListEndpoints<S extends z.ZodMiniType, R extends z.ZodMiniType>(
   base: '/merchantOrder' | '/merchantPayout',
   status: S,
+  row: R,
 ) {
   const grants = {
     platform: ['operator', 'finance'],
     merchant: ['finance', 'operator', 'developer'],
   } as const;
+  const filtered = z.object({ ...orderFilters, status: oneOrMany(status) }).check(periodInOrder);
   return {
+    list: endpoint({
+      method: 'GET',
+      path: `${base}/list`,
+      caller: 'both',
+      grants,
+      input: filtered,
+      output: listOf(row),
+    }),
     totals: endpoint({
       method: 'GET',
       path: `${base}/totals`,
       caller: 'both',
       grants,
-      input: z.object({ ...orderFilters, status: oneOrMany(status) }).check(periodInOrder),
+      input: filtered,
       output: listTotals,
     }),
     export: endpoint({

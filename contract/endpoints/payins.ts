@@ -3,26 +3,19 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { amount, moneyOut } from '../money.ts';
 import { field, rowSchema } from '../orderRow.ts';
-import { id, listOf, okFlag, strictObject, utr } from '../schemas.ts';
+import { id, okFlag, strictObject, utr } from '../schemas.ts';
 import {
   byOrder,
   callbackAttempt,
   callbackEvent,
-  exportFilters,
-  exportFormat,
-  listTotals,
   merchantOrderNo,
-  oneOrMany,
-  orderFilters,
   orderHead,
+  orderListEndpoints,
   payinStatus,
-  periodInOrder,
-  periodWithinWeek,
   postingRow,
   pushStatus,
   secondFactor,
   snapshot,
-  totalsAndExport,
 } from './orderParts.ts';
 
 /** A pay-in order's row (list, detail head, actions' answers): its fields declared once (`orderRow.ts`). */
@@ -41,15 +34,10 @@ export const payinRowFields = {
 };
 export const payinRow = rowSchema(payinRowFields);
 
+const lists = orderListEndpoints('/merchantOrder', payinStatus, payinRow);
+
 export const merchantOrder = {
-  list: endpoint({
-    method: 'GET',
-    path: '/merchantOrder/list',
-    caller: 'both',
-    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
-    input: z.object({ ...orderFilters, status: oneOrMany(payinStatus) }).check(periodInOrder),
-    output: listOf(payinRow),
-  }),
+  list: lists.list,
   info: endpoint({
     method: 'GET',
     path: '/merchantOrder/info',
@@ -80,7 +68,8 @@ export const merchantOrder = {
       ),
     }),
   }),
-  ...totalsAndExport('/merchantOrder', payinStatus),
+  totals: lists.totals,
+  export: lists.export,
   /** A pay-in made from the console (e.g. a payment link for a customer), through the same path as the gateway. */
   create: endpoint({
     method: 'POST',

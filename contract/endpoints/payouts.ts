@@ -3,26 +3,19 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { amount, moneyOut } from '../money.ts';
 import { field, rowSchema } from '../orderRow.ts';
-import { code6, id, listOf, strictObject, utr } from '../schemas.ts';
+import { code6, id, strictObject, utr } from '../schemas.ts';
 import {
   byOrder,
   callbackAttempt,
   callbackEvent,
-  exportFilters,
-  exportFormat,
-  listTotals,
   merchantOrderNo,
-  oneOrMany,
-  orderFilters,
   orderHead,
+  orderListEndpoints,
   payoutStatus,
-  periodInOrder,
-  periodWithinWeek,
   postingRow,
   pushStatus,
   secondFactor,
   snapshot,
-  totalsAndExport,
 } from './orderParts.ts';
 
 /** A payout order's row, declared as the pay-in's is. */
@@ -53,15 +46,10 @@ export const ifsc = z
   .string()
   .check(z.trim(), z.regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, { message: 'validation.ifsc' }));
 
+const lists = orderListEndpoints('/merchantPayout', payoutStatus, payoutRow);
+
 export const merchantPayout = {
-  list: endpoint({
-    method: 'GET',
-    path: '/merchantPayout/list',
-    caller: 'both',
-    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
-    input: z.object({ ...orderFilters, status: oneOrMany(payoutStatus) }).check(periodInOrder),
-    output: listOf(payoutRow),
-  }),
+  list: lists.list,
   info: endpoint({
     method: 'GET',
     path: '/merchantPayout/info',
@@ -77,7 +65,8 @@ export const merchantPayout = {
       postings: z.array(postingRow),
     }),
   }),
-  ...totalsAndExport('/merchantPayout', payoutStatus),
+  totals: lists.totals,
+  export: lists.export,
   /** A single transfer from the console, confirmed with the user's Google code. */
   create: endpoint({
     method: 'POST',
