@@ -60,6 +60,15 @@ export const accountScreens = [
     screen: () => import('../src/screens/account/GoogleAuth.tsx'),
   }),
   screen({
+    id: 'auth.sessions',
+    route: '/profile/sessions',
+    group: 'security',
+    icon: 'shield',
+    shortcut: 'g S',
+    needs: [endpoints.auth.sessions],
+    screen: () => import('../src/screens/account/Sessions.tsx'),
+  }),
+  screen({
     id: 'auth.password',
     route: '/profile/password',
     group: 'security',

@@ -4,6 +4,8 @@ import type { Endpoint, endpoints, Input, Output } from '../contract/index.ts';
 /** What an action can act on: the row types of the lists, by context name. */
 export interface Contexts {
   admin: Output<typeof endpoints.admin.list>['list'][number];
+  /** One place the signed-in user is signed in (its own sessions screen). */
+  session: Output<typeof endpoints.auth.sessions>['list'][number];
   role: Output<typeof endpoints.role.list>['list'][number];
   log: Output<typeof endpoints.log.list>['list'][number];
   mail: Output<typeof endpoints.mailOutbox.list>['list'][number];

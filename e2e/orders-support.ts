@@ -189,6 +189,48 @@ async function operatorOf(
 /** A platform operator with every permission and a bound Google key, created by the admin. */
 export const platformOperator = (admin: Api) => operatorOf((m, p, b) => admin.ok(m, p, b), 'e2e_ops');
 
+/**
+ * Makes sure the merchant's payout balance holds `rupees` (the demo's balance depends on the hour it was
+ * seeded: payouts drain it by day, the D0 transfer fills it in the evening). Short, a finance user credits
+ * the difference through the door an operator would use, a balance adjustment with a Google code and a
+ * reason; above the daily threshold a second person approves it.
+ */
+export async function ensurePayoutRoom(admin: Api, merchantId: number, rupees: number): Promise<void> {
+  const wallet = await admin.ok<{ payout: { available: string } }>('POST', '/merchantWallet/info', {
+    merchantId,
+  });
+  const short = Math.ceil(rupees - Number(wallet.payout.available));
+  if (short <= 0) return;
+  const maker = await platformOperator(admin);
+  const made = await asOperator(maker, async (api) =>
+    api.call<{ approvalId?: number }>('POST', '/balanceAdjustment/create', {
+      merchantId,
+      wallet: 'payout_available',
+      direction: 'credit',
+      amount: `${short}.00`,
+      reason: 'e2e: room for the payout under test',
+      code: await nextCode(maker.secret),
+    }),
+  );
+  if (made.errno === 0) return;
+  expect(made.errno, `balance adjustment: ${made.errmsg}`).toBe(1043);
+  const checker = await platformOperator(admin);
+  await asOperator(checker, async (api) =>
+    api.ok('POST', '/approval/approve', { id: made.data.approvalId, code: await nextCode(checker.secret) }),
+  );
+}
+
+/** Runs `calls` signed in as `user` (password and Google code). */
+async function asOperator<T>(user: Operator, calls: (api: Api) => Promise<T>): Promise<T> {
+  const api = await Api.create();
+  try {
+    await api.signInWithCode(user.username, user.password, await nextCode(user.secret));
+    return await calls(api);
+  } finally {
+    await api.dispose();
+  }
+}
+
 /** A platform user holding the built-in role (not `*`) whose permissions `fits` picks, with a bound Google key. */
 export const roleUser = (admin: Api, prefix: string, fits: (perms: string[]) => boolean) =>
   operatorOf(

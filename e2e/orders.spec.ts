@@ -3,6 +3,7 @@ import { type Browser, expect, type Locator, type Page, test } from '@playwright
 import {
   adminApi,
   demoMerchantOperator,
+  ensurePayoutRoom,
   type LostCallback,
   lastDays,
   lostCallback,
@@ -398,6 +399,7 @@ test('exports: with the mouse, the filtered set as CSV; a period over a week is 
 
 test('payouts: with the mouse, a merchant pastes a spreadsheet row and sends a single transfer', async () => {
   test.setTimeout(90_000);
+  await ensurePayoutRoom(api, (await merchantByCode(api, 'M10001')).id, 2_500);
   const { page } = merchant;
   await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Payout orders' }).click();
   await page.getByRole('button', { name: 'Single transfer' }).click();

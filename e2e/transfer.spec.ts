@@ -1,5 +1,12 @@
 import { type Browser, expect, test } from '@playwright/test';
-import { adminApi, demoMerchantOperator, lastDays, nextCode, signIn } from './orders-support.ts';
+import {
+  adminApi,
+  demoMerchantOperator,
+  ensurePayoutRoom,
+  lastDays,
+  nextCode,
+  signIn,
+} from './orders-support.ts';
 import { type Api, watchConsole } from './support.ts';
 
 // The single transfer of issue 25: a user with the demo merchant owner's role pastes a payee as Indian
@@ -23,6 +30,7 @@ test('merchantPayout.create: a pasted payee is reviewed, amount in words, before
   const { maxAmount } = demo;
   await api.ok('POST', '/merchant/update', { id: demo.id, maxAmount: '200000.00' });
   try {
+    await ensurePayoutRoom(api, demo.id, 130_000);
     await sendTransfer(browser, api);
   } finally {
     await api.ok('POST', '/merchant/update', { id: demo.id, maxAmount });

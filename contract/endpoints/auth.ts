@@ -4,9 +4,11 @@ import {
   code6,
   email,
   empty,
+  listOf,
   newPassword,
   nickname,
   okFlag,
+  pagePaging,
   passwordInput,
   strictObject,
   userKind,
@@ -14,6 +16,17 @@ import {
 } from '../schemas.ts';
 
 const deviceToken = z.optional(z.string().check(z.maxLength(600)));
+
+/** One place the caller is signed in (its token is never answered, not even hashed). */
+const sessionRow = z.object({
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  expiresAt: z.string(),
+  ip: z.string(),
+  userAgent: z.string(),
+  /** The session this request came with. */
+  current: z.boolean(),
+});
 
 /** A signed-in session: the token goes into the `admin-token` header. */
 const session = z.object({
@@ -54,6 +67,14 @@ export const auth = {
     caller: 'session',
     input: empty,
     output: okFlag,
+  }),
+  /** The caller's own open sessions, the most recently used first: where the account is signed in. */
+  sessions: endpoint({
+    method: 'GET',
+    path: '/auth/sessions',
+    caller: 'session',
+    input: z.object({ ...pagePaging(20) }),
+    output: listOf(sessionRow),
   }),
   info: endpoint({
     method: 'GET',

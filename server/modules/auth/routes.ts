@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
@@ -11,6 +11,7 @@ import { openSession, permsOf, requireGoogleAuth, revokeSessions } from '../../h
 import { invalidField } from '../../http/validation.ts';
 import { dummyPasswordHash, hashPassword, randomToken, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { changes } from '../../lib/redact.ts';
+import { pagedList } from '../../list/engine.ts';
 import { roleText } from '../role/builtin.ts';
 import { deviceTokenValid, issueDeviceToken } from './deviceToken.ts';
 import { checkEmailCode, sendEmailCode } from './emailCode.ts';
@@ -246,6 +247,36 @@ export const authRoutes = [
     audit({ target: `user:${user.id}` });
     await revokeSessions(deps, tx, user.id);
     return { ok: true as const };
+  }),
+
+  // Where the caller is signed in: open sessions only (not revoked, not past their end, not idle too long).
+  handle(endpoints.auth.sessions, async ({ input, user, tx, deps }) => {
+    const now = deps.clock.now();
+    const open = and(
+      eq(sessions.userId, user.id),
+      isNull(sessions.revokedAt),
+      gt(sessions.expiresAt, now),
+      gt(sessions.lastSeenAt, new Date(now.getTime() - deps.config.sessionIdleMinutes * 60_000)),
+    );
+    const { page, total, nextCursor } = await pagedList(
+      tx,
+      {
+        query: tx.select().from(sessions).$dynamic(),
+        table: sessions,
+        where: open,
+        orderBy: [desc(sessions.lastSeenAt), desc(sessions.createdAt)],
+      },
+      input,
+    );
+    const list = page.map((s) => ({
+      createdAt: s.createdAt.toISOString(),
+      lastSeenAt: s.lastSeenAt.toISOString(),
+      expiresAt: s.expiresAt.toISOString(),
+      ip: s.ip,
+      userAgent: s.userAgent,
+      current: s.tokenHash === user.tokenHash,
+    }));
+    return { list, total, nextCursor };
   }),
 
   handle(endpoints.auth.info, async ({ user, tx, req }) => {

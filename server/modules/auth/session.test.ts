@@ -17,6 +17,35 @@ describe.each(engines)('sessions on %s', (engine) => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('lists where the caller is signed in: its own open sessions, this one marked, no token', async () => {
+    const user = await s.makeUser({ perms: [] });
+    s.clock.advance(1000); // the later sign-in is the more recently used
+    const other = await s.login(user.username, user.password);
+    const ended = await s.login(user.username, user.password);
+    expect((await s.call(endpoints.auth.logout, {}, ended)).errno).toBe(0);
+    await s.adminToken(); // another user's session is not the caller's business
+    const mine = await s.call(endpoints.auth.sessions, {}, user.token);
+    expect(mine.errno).toBe(0);
+    expect(mine.data.total).toBe(2);
+    expect(mine.data.list.map((r: { current: boolean }) => r.current).sort()).toEqual([false, true]);
+    expect(JSON.stringify(mine.data)).not.toContain(user.token);
+    expect(Object.keys(mine.data.list[0]).sort()).toEqual([
+      'createdAt',
+      'current',
+      'expiresAt',
+      'ip',
+      'lastSeenAt',
+      'userAgent',
+    ]);
+    // Seen from the other session, that one is the current one; a bad page size changes nothing.
+    const there = await s.call(endpoints.auth.sessions, { pageSize: 1 }, other);
+    expect(there.data).toMatchObject({ total: 2, list: [{ current: true }] });
+    expect((await s.call(endpoints.auth.sessions, { pageSize: 0 }, other)).errno).toBe(errno.invalid);
+    // Sign out everywhere: nothing is left to list, and the token no longer answers.
+    expect((await s.call(endpoints.auth.logoutAll, {}, other)).errno).toBe(0);
+    expect((await s.call(endpoints.auth.sessions, {}, user.token)).errno).toBe(errno.notSignedIn);
+  });
+
   it('gives a new token at every sign-in and ends it at logout', async () => {
     const a = await s.adminToken();
     const b = await s.adminToken();

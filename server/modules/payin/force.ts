@@ -4,13 +4,13 @@
  */
 import { eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
-import type { endpoints } from '../../../contract/index.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, refuse } from '../../http/errors.ts';
-import type { Context } from '../../http/handle.ts';
+import { type Context, handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
@@ -82,7 +82,7 @@ onApproved('payin.force', async (deps, tx, request, approverId) => {
   };
 });
 
-export async function forceSupplement(ctx: Context<typeof endpoints.merchantOrder.forceSupplement>) {
+async function forceSupplement(ctx: Context<typeof endpoints.merchantOrder.forceSupplement>) {
   const { input, user, tx, deps, req, audit, afterCommit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   const detail = {
@@ -137,3 +137,6 @@ export async function forceSupplement(ctx: Context<typeof endpoints.merchantOrde
   afterCommit(wakeWebhookWorkers);
   return loadRow(tx, paid.id);
 }
+
+/** The forced supplement, mounted by `payin/routes.ts`. */
+export const forceRoutes = [handle(endpoints.merchantOrder.forceSupplement, forceSupplement)];

@@ -1,16 +1,16 @@
 /** The images attached to a pay-in (a payer's receipt): uploaded, and read back by whoever may see the order. */
 import { and, eq, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
-import type { endpoints } from '../../../contract/index.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { orderImages, payinOrders } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import type { Context } from '../../http/handle.ts';
+import { type Context, handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { tenantOf } from '../../list/scope.ts';
 import { allowed, auditTarget, orderFor } from './access.ts';
 import { decodeImage, type ImageMime, maxImagesPerOrder, readImage, storeImage } from './images.ts';
 
-export async function uploadOrderImage(ctx: Context<typeof endpoints.merchantOrder.uploadImage>) {
+async function uploadOrderImage(ctx: Context<typeof endpoints.merchantOrder.uploadImage>) {
   const { input, user, tx, deps, req, audit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({ target: auditTarget(order), detail: { filename: input.filename, mime: input.mime } });
@@ -39,7 +39,7 @@ export async function uploadOrderImage(ctx: Context<typeof endpoints.merchantOrd
   return { imageId: row!.id };
 }
 
-export async function orderImage({ input, user, tx, deps }: Context<typeof endpoints.merchantOrder.image>) {
+async function orderImage({ input, user, tx, deps }: Context<typeof endpoints.merchantOrder.image>) {
   const tenant = tenantOf(user);
   const [row] = await tx
     .select({ image: orderImages })
@@ -59,3 +59,9 @@ export async function orderImage({ input, user, tx, deps }: Context<typeof endpo
     dataBase64: bytes.toString('base64'),
   };
 }
+
+/** An order's images, mounted by `payin/routes.ts`. */
+export const imageRoutes = [
+  handle(endpoints.merchantOrder.uploadImage, uploadOrderImage),
+  handle(endpoints.merchantOrder.image, orderImage),
+];

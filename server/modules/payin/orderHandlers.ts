@@ -7,7 +7,7 @@ import { formatMinor } from '../../../contract/money.ts';
 import { journalEntries, orderImages, payinOrders, webhookAttempts, webhookEvents } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import { AppError, refuse } from '../../http/errors.ts';
-import type { Context } from '../../http/handle.ts';
+import { type Context, handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { orderPostings } from '../../ledger/index.ts';
@@ -21,7 +21,7 @@ import { removeOrderImages } from './images.ts';
 import { settleSimulatorPayin } from './simulator.ts';
 import { loadRow, loadWithCodes, payinOrderRow } from './views.ts';
 
-export async function orderInfo({ input, user, tx, req }: Context<typeof endpoints.merchantOrder.info>) {
+async function orderInfo({ input, user, tx, req }: Context<typeof endpoints.merchantOrder.info>) {
   const order = await orderFor(tx, user, input, req.lang);
   const withCodes = await loadWithCodes(tx, order.id);
   const tenant = tenantOf(user);
@@ -54,7 +54,7 @@ export async function orderInfo({ input, user, tx, req }: Context<typeof endpoin
   };
 }
 
-export async function createOrder(ctx: Context<typeof endpoints.merchantOrder.create>) {
+async function createOrder(ctx: Context<typeof endpoints.merchantOrder.create>) {
   const { input, user, tx, deps, req, audit, afterCommit } = ctx;
   const merchant = await loadMerchant(tx, user.merchantId!);
   if (merchant.status !== 'active') throw new AppError(errno.forbidden, null, 'merchant frozen');
@@ -80,7 +80,7 @@ export async function createOrder(ctx: Context<typeof endpoints.merchantOrder.cr
   return loadRow(tx, result.order.id);
 }
 
-export async function updateOrder(ctx: Context<typeof endpoints.merchantOrder.update>) {
+async function updateOrder(ctx: Context<typeof endpoints.merchantOrder.update>) {
   const { input, user, tx, deps, req, audit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({ target: auditTarget(order), changes: changes({ notifyUrl: order.notifyUrl }, input) });
@@ -105,7 +105,7 @@ export async function updateOrder(ctx: Context<typeof endpoints.merchantOrder.up
   return { ok: true as const };
 }
 
-export async function deleteOrder(ctx: Context<typeof endpoints.merchantOrder.delete>) {
+async function deleteOrder(ctx: Context<typeof endpoints.merchantOrder.delete>) {
   const { input, user, tx, req, audit, afterCommit, deps } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({
@@ -141,7 +141,7 @@ export async function deleteOrder(ctx: Context<typeof endpoints.merchantOrder.de
   return { ok: true as const };
 }
 
-export async function pushCallback(ctx: Context<typeof endpoints.merchantOrder.push>) {
+async function pushCallback(ctx: Context<typeof endpoints.merchantOrder.push>) {
   const { input, user, tx, deps, req, audit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({ target: auditTarget(order) });
@@ -157,7 +157,7 @@ export async function pushCallback(ctx: Context<typeof endpoints.merchantOrder.p
   };
 }
 
-export async function simulatorPay(ctx: Context<typeof endpoints.simulator.pay>) {
+async function simulatorPay(ctx: Context<typeof endpoints.simulator.pay>) {
   const { input, tx, deps, audit, afterCommit } = ctx;
   const [order] = await tx.select().from(payinOrders).where(eq(payinOrders.orderNo, input.orderNo));
   if (!order) throw new AppError(errno.notFound);
@@ -172,3 +172,14 @@ export async function simulatorPay(ctx: Context<typeof endpoints.simulator.pay>)
   afterCommit(wakeWebhookWorkers);
   return out;
 }
+
+/** A handler of this file is mounted here, beside it (a new order action is its function and its line). */
+export const orderRoutes = [
+  handle(endpoints.merchantOrder.info, orderInfo),
+  handle(endpoints.merchantOrder.create, createOrder),
+  handle(endpoints.merchantOrder.update, updateOrder),
+  handle(endpoints.merchantOrder.delete, deleteOrder),
+  // The push waits for the merchant's server (up to 15 s): no transaction is held open meanwhile.
+  handle(endpoints.merchantOrder.push, pushCallback, { outsideTransaction: true }),
+  handle(endpoints.simulator.pay, simulatorPay),
+];

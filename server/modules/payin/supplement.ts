@@ -1,12 +1,12 @@
 /** A UTR checked against the channels and statements, and a pay-in supplemented with the payment it proves. */
 import { eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
-import type { endpoints } from '../../../contract/index.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Channel } from '../../channels/adapter.ts';
 import { channels, payinOrders } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
-import type { Context } from '../../http/handle.ts';
+import { type Context, handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { tenantOf } from '../../list/scope.ts';
@@ -16,7 +16,7 @@ import { transition } from './state.ts';
 import { findPayment, orderUsingUtr, statementLinePaid, utrSourcesFor, withUtrGuard } from './utr.ts';
 import { loadRow } from './views.ts';
 
-export async function checkUtr(ctx: Context<typeof endpoints.merchantOrder.utrCheck>) {
+async function checkUtr(ctx: Context<typeof endpoints.merchantOrder.utrCheck>) {
   const { input, user, tx, deps, req, audit } = ctx;
   const tenant = tenantOf(user);
   const order = input.id === undefined ? undefined : await orderFor(tx, user, { id: input.id }, req.lang);
@@ -69,7 +69,7 @@ export async function checkUtr(ctx: Context<typeof endpoints.merchantOrder.utrCh
   };
 }
 
-export async function supplementOrder(ctx: Context<typeof endpoints.merchantOrder.supplement>) {
+async function supplementOrder(ctx: Context<typeof endpoints.merchantOrder.supplement>) {
   const { input, user, tx, deps, req, audit, afterCommit } = ctx;
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({
@@ -123,3 +123,10 @@ export async function supplementOrder(ctx: Context<typeof endpoints.merchantOrde
   afterCommit(wakeWebhookWorkers);
   return loadRow(tx, paid.id);
 }
+
+/** The UTR check and the supplement, mounted by `payin/routes.ts`. */
+export const supplementRoutes = [
+  // A UTR check may ask a channel over the network: no transaction is held open meanwhile.
+  handle(endpoints.merchantOrder.utrCheck, checkUtr, { outsideTransaction: true }),
+  handle(endpoints.merchantOrder.supplement, supplementOrder),
+];
