@@ -6,7 +6,7 @@ import { type Contexts, commandById } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { payin, payout } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
-import { formatTime, relativeTime, thousands } from '../../lib/format.ts';
+import { formatTime, relativeTime } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { queryClient } from '../../lib/query.ts';
 import { $grants } from '../../lib/session.ts';
@@ -18,6 +18,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { lookbackDays, startOfDay } from '../../ui/timeRange.ts';
 import { simulatorSettingsOf } from '../channel/settings.ts';
+import { amountColumn, merchantColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 import './simulator.css';
 
@@ -27,47 +28,39 @@ type Channel = Contexts['channel'];
 
 const dayMs = 86_400_000;
 
-const payinColumns: Column<Payin>[] = [
-  {
+/** The columns both lists show, each list's own row type. */
+function sharedColumns<R extends Payin | Payout>() {
+  const orderNo: Column<R> = {
     id: 'orderNo',
     header: 'screens.simulator.orderNo',
     value: (r) => r.orderNo,
     cell: (r) => <code>{r.orderNo}</code>,
     width: 'minmax(215px, 1.3fr)',
-  },
-  {
-    id: 'merchantOrderNo',
-    header: 'screens.simulator.merchantOrderNo',
-    value: (r) => r.merchantOrderNo,
-    width: 'minmax(140px, 1fr)',
-  },
-  {
-    id: 'merchant',
-    header: 'screens.simulator.merchant',
-    value: (r) => r.merchantCode,
-    width: '100px',
-    sortable: true,
-  },
-  {
-    id: 'amount',
-    header: 'screens.simulator.amount',
-    value: (r) => Number(r.amount),
-    cell: (r) => (
-      <span className="num">
-        {thousands(r.amount)} <span className="muted">{r.currency}</span>
-      </span>
-    ),
-    width: '130px',
-    sortable: true,
-  },
-  {
+  };
+  const createdAt: Column<R> = {
     id: 'createdAt',
     header: 'screens.simulator.createdAt',
     value: (r) => r.createdAt,
     cell: (r) => <time title={formatTime(r.createdAt)}>{relativeTime(r.createdAt, t)}</time>,
     width: '110px',
     sortable: true,
+  };
+  const merchant = merchantColumn<R>('screens.simulator.merchant');
+  return { orderNo, merchant, amount: amountColumn<R>('screens.simulator.amount'), createdAt };
+}
+
+const payinShared = sharedColumns<Payin>();
+const payinColumns: Column<Payin>[] = [
+  payinShared.orderNo,
+  {
+    id: 'merchantOrderNo',
+    header: 'screens.simulator.merchantOrderNo',
+    value: (r) => r.merchantOrderNo,
+    width: 'minmax(140px, 1fr)',
   },
+  ...payinShared.merchant,
+  payinShared.amount,
+  payinShared.createdAt,
   {
     id: 'expiresAt',
     header: 'screens.simulator.expiresAt',
@@ -85,33 +78,11 @@ const payinColumns: Column<Payin>[] = [
   },
 ];
 
+const payoutShared = sharedColumns<Payout>();
 const payoutColumns: Column<Payout>[] = [
-  {
-    id: 'orderNo',
-    header: 'screens.simulator.orderNo',
-    value: (r) => r.orderNo,
-    cell: (r) => <code>{r.orderNo}</code>,
-    width: 'minmax(215px, 1.3fr)',
-  },
-  {
-    id: 'merchant',
-    header: 'screens.simulator.merchant',
-    value: (r) => r.merchantCode,
-    width: '100px',
-    sortable: true,
-  },
-  {
-    id: 'amount',
-    header: 'screens.simulator.amount',
-    value: (r) => Number(r.amount),
-    cell: (r) => (
-      <span className="num">
-        {thousands(r.amount)} <span className="muted">{r.currency}</span>
-      </span>
-    ),
-    width: '130px',
-    sortable: true,
-  },
+  payoutShared.orderNo,
+  ...payoutShared.merchant,
+  payoutShared.amount,
   {
     id: 'accountName',
     header: 'screens.simulator.accountName',
@@ -137,14 +108,7 @@ const payoutColumns: Column<Payout>[] = [
     width: '90px',
     hiddenByDefault: true,
   },
-  {
-    id: 'createdAt',
-    header: 'screens.simulator.createdAt',
-    value: (r) => r.createdAt,
-    cell: (r) => <time title={formatTime(r.createdAt)}>{relativeTime(r.createdAt, t)}</time>,
-    width: '110px',
-    sortable: true,
-  },
+  payoutShared.createdAt,
 ];
 
 /** The simulator channel(s) and the one the lists show when the URL names none (`simulator` first). */
