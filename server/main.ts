@@ -8,6 +8,7 @@
  * SIGINT stops the workers gracefully, then the primary.
  */
 import cluster, { type Worker } from 'node:cluster';
+import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { bootstrap, type FirstStart } from './bootstrap.ts';
 import { demoEnabled, loadConfig } from './config.ts';
@@ -96,6 +97,12 @@ async function runServer(
     warmStatementWorker();
     onListening(`http://${config.host}:${info.port}`);
   });
+  // Idle keep-alive connections stay open longer than a load balancer's or a client's own idle limit
+  // (60 s is common): with Node's 5 s, a request sent on a connection the server was closing at that
+  // moment was reset (ECONNRESET), seen from the e2e suite's API client. Headers may take as long.
+  const http = server as Server;
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   let stopping = false;
   return async (signal: string) => {
     if (stopping) return;

@@ -18,6 +18,34 @@ function Message({ id, error, hint }: { id: string; error?: string | undefined; 
   return hint ? <p className="field-hint">{hint}</p> : null;
 }
 
+/** What a control inside `FieldFrame` carries: its id, and its error tied to it. */
+interface ControlProps {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+}
+
+/** A field's frame: its label, the control, and its error (or else its hint) under it. */
+export function FieldFrame({
+  label,
+  error,
+  hint,
+  children,
+}: Labelled & { children: (control: ControlProps) => ReactNode }) {
+  const id = useId();
+  return (
+    <div className={`field${error ? ' has-error' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': error ? `${id}-error` : undefined,
+      })}
+      <Message id={id} error={error} hint={hint} />
+    </div>
+  );
+}
+
 interface SelectFieldProps extends Labelled, Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange'> {
   value: string;
   onValue: (value: string) => void;
@@ -26,26 +54,18 @@ interface SelectFieldProps extends Labelled, Omit<SelectHTMLAttributes<HTMLSelec
 
 /** A labelled select with its error under it, like `Field`. */
 export function SelectField({ label, error, hint, value, onValue, options, ...rest }: SelectFieldProps) {
-  const id = useId();
   return (
-    <div className={`field${error ? ' has-error' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        value={value}
-        onChange={(e) => onValue(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...rest}
-      >
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <Message id={id} error={error} hint={hint} />
-    </div>
+    <FieldFrame label={label} error={error} hint={hint}>
+      {(control) => (
+        <select {...control} value={value} onChange={(e) => onValue(e.target.value)} {...rest}>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
+    </FieldFrame>
   );
 }
 
@@ -56,20 +76,12 @@ interface TextAreaFieldProps extends Labelled, Omit<TextareaHTMLAttributes<HTMLT
 
 /** A labelled text area with its error under it, like `Field`. */
 export function TextAreaField({ label, error, hint, value, onValue, ...rest }: TextAreaFieldProps) {
-  const id = useId();
   return (
-    <div className={`field${error ? ' has-error' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <textarea
-        id={id}
-        value={value}
-        onChange={(e) => onValue(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...rest}
-      />
-      <Message id={id} error={error} hint={hint} />
-    </div>
+    <FieldFrame label={label} error={error} hint={hint}>
+      {(control) => (
+        <textarea {...control} value={value} onChange={(e) => onValue(e.target.value)} {...rest} />
+      )}
+    </FieldFrame>
   );
 }
 

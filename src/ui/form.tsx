@@ -1,5 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import type * as z from 'zod/mini';
 import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
 import { errno } from '../../contract/errno.ts';
@@ -7,6 +7,7 @@ import { ApiError, api } from '../lib/api.ts';
 import { t } from '../lib/i18n.ts';
 import { toast } from '../lib/notify.ts';
 import { useT } from '../lib/useT.ts';
+import { FieldFrame } from './fields.tsx';
 
 type Issue = {
   path: PropertyKey[];
@@ -109,7 +110,13 @@ export function useForm<V extends Record<string, unknown>>(initial: V) {
       if (answer !== undefined) await done(answer);
     });
   };
-  return { values, set, errors, setErrors, busy, submit, send };
+  /** A field's value, setter and error, spread onto its input: `<Field label=… {...form.field('name')} />`. */
+  const field = <K extends keyof V & string>(key: K) => ({
+    value: values[key],
+    onValue: (value: V[K]) => set(key, value),
+    error: errors[key],
+  });
+  return { values, set, errors, setErrors, busy, submit, send, field };
 }
 
 /** The end of a plain save: "Saved" said, and the dialog closed with a result, so that its list reads again. */
@@ -149,27 +156,12 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'onChan
 
 /** A labelled input with its error under it, tied by aria-describedby. */
 export function Field({ label, value, onValue, error, hint, ref, ...rest }: FieldProps) {
-  const id = useId();
   return (
-    <div className={`field${error ? ' has-error' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      <input
-        ref={ref}
-        id={id}
-        value={value}
-        onChange={(e) => onValue(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...rest}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </p>
-      ) : hint ? (
-        <p className="field-hint">{hint}</p>
-      ) : null}
-    </div>
+    <FieldFrame label={label} error={error} hint={hint}>
+      {(control) => (
+        <input ref={ref} {...control} value={value} onChange={(e) => onValue(e.target.value)} {...rest} />
+      )}
+    </FieldFrame>
   );
 }
 

@@ -14,7 +14,7 @@ import { Page } from '../Page.tsx';
 export default function ChangePassword() {
   const t = useT();
   const form = useForm({ oldPassword: '', newPassword: '', confirmPassword: '' });
-  const { values, set, errors } = form;
+  const { values } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     form.send(endpoints.auth.changePassword, values, () => {
@@ -29,18 +29,14 @@ export default function ChangePassword() {
           label={t('screens.password.old')}
           type="password"
           autoComplete="current-password"
-          value={values.oldPassword}
-          onValue={(v) => set('oldPassword', v)}
-          error={errors.oldPassword}
+          {...form.field('oldPassword')}
           required
         />
         <Field
           label={t('screens.password.new')}
           type="password"
           autoComplete="new-password"
-          value={values.newPassword}
-          onValue={(v) => set('newPassword', v)}
-          error={errors.newPassword}
+          {...form.field('newPassword')}
           hint={t('validation.passwordRule')}
           required
         />
@@ -48,9 +44,7 @@ export default function ChangePassword() {
           label={t('screens.password.confirm')}
           type="password"
           autoComplete="new-password"
-          value={values.confirmPassword}
-          onValue={(v) => set('confirmPassword', v)}
-          error={errors.confirmPassword}
+          {...form.field('confirmPassword')}
           required
         />
         <FormActions busy={form.busy} />

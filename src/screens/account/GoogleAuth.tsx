@@ -7,9 +7,37 @@ import { toast } from '../../lib/notify.ts';
 import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { Field, FormActions, GoogleCodeField, useForm } from '../../ui/form.tsx';
+import { Field, type Form, FormActions, GoogleCodeField, useForm } from '../../ui/form.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { Page } from '../Page.tsx';
+
+type CodeAndPasswordForm = Form<{ code: string; password: string }>;
+
+/** The Google code and the password: binding and unbinding both ask for them. */
+function CodeAndPassword({
+  form,
+  passwordLabel,
+  hint,
+}: {
+  form: CodeAndPasswordForm;
+  passwordLabel: string;
+  hint?: string;
+}) {
+  const t = useT();
+  return (
+    <>
+      <GoogleCodeField label={t('screens.google.code')} {...form.field('code')} />
+      <Field
+        label={passwordLabel}
+        type="password"
+        autoComplete="current-password"
+        {...form.field('password')}
+        hint={hint}
+        required
+      />
+    </>
+  );
+}
 
 function Bind({ secret, qr, onDone }: { secret: string; qr?: string | undefined; onDone: () => void }) {
   const t = useT();
@@ -39,21 +67,10 @@ function Bind({ secret, qr, onDone }: { secret: string; qr?: string | undefined;
         </div>
       </div>
       <form className="form" onSubmit={onSubmit} noValidate>
-        <GoogleCodeField
-          label={t('screens.google.code')}
-          value={form.values.code}
-          onValue={(v) => form.set('code', v)}
-          error={form.errors.code}
-        />
-        <Field
-          label={t('screens.google.password')}
-          type="password"
-          autoComplete="current-password"
-          value={form.values.password}
-          onValue={(v) => form.set('password', v)}
-          error={form.errors.password}
+        <CodeAndPassword
+          form={form}
+          passwordLabel={t('screens.google.password')}
           hint={t('screens.google.bindHint')}
-          required
         />
         <FormActions busy={form.busy} submitLabel={t('screens.google.bind')} />
       </form>
@@ -74,21 +91,7 @@ function Unbind({ onDone }: { onDone: () => void }) {
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
       <p className="muted">{t('screens.google.unbindHint')}</p>
-      <GoogleCodeField
-        label={t('screens.google.code')}
-        value={form.values.code}
-        onValue={(v) => form.set('code', v)}
-        error={form.errors.code}
-      />
-      <Field
-        label={t('login.password')}
-        type="password"
-        autoComplete="current-password"
-        value={form.values.password}
-        onValue={(v) => form.set('password', v)}
-        error={form.errors.password}
-        required
-      />
+      <CodeAndPassword form={form} passwordLabel={t('login.password')} />
       <FormActions busy={form.busy} submitLabel={t('screens.google.unbind')} tone="danger" />
     </form>
   );

@@ -116,9 +116,7 @@ export default function AdjustmentDialog({
         />
         <Field
           label={t('screens.adjustment.amount')}
-          value={values.amount}
-          onValue={(v) => set('amount', v)}
-          error={errors.amount}
+          {...form.field('amount')}
           hint={t('screens.adjustment.amountHint')}
           inputMode="decimal"
           autoComplete="off"
@@ -126,9 +124,7 @@ export default function AdjustmentDialog({
         />
         <Field
           label={t('screens.adjustment.reason')}
-          value={values.reason}
-          onValue={(v) => set('reason', v)}
-          error={errors.reason}
+          {...form.field('reason')}
           hint={t('screens.adjustment.reasonHint')}
           maxLength={200}
           autoComplete="off"

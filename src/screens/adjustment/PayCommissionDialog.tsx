@@ -36,7 +36,7 @@ export default function PayCommissionDialog({
   const formRef = useOpeningFocus(undefined, !statement.isPending);
   const payable = statement.data?.payable ?? [];
   const form = useForm({ currency: '', amount: '', reference: '', note: '', code: '' });
-  const { values, set, errors } = form;
+  const { values, set } = form;
   const currency = values.currency || payable[0]?.currency || 'INR';
   const owed = payable.find((p) => p.currency === currency)?.balance ?? '0.00';
   const { unbound, refusal, call } = useCodeConfirmed(form, refusals, () => close(true));
@@ -100,9 +100,7 @@ export default function PayCommissionDialog({
           )}
           <Field
             label={t('screens.commission.amount')}
-            value={values.amount}
-            onValue={(v) => set('amount', v)}
-            error={errors.amount}
+            {...form.field('amount')}
             hint={t('screens.commission.payableHint', { amount: thousands(owed), currency })}
             inputMode="decimal"
             autoComplete="off"
@@ -110,9 +108,7 @@ export default function PayCommissionDialog({
           />
           <Field
             label={t('screens.commission.reference')}
-            value={values.reference}
-            onValue={(v) => set('reference', v)}
-            error={errors.reference}
+            {...form.field('reference')}
             hint={t('screens.commission.referenceHint')}
             maxLength={100}
             autoComplete="off"
@@ -121,9 +117,7 @@ export default function PayCommissionDialog({
           />
           <Field
             label={t('screens.commission.note')}
-            value={values.note}
-            onValue={(v) => set('note', v)}
-            error={errors.note}
+            {...form.field('note')}
             maxLength={300}
             autoComplete="off"
           />

@@ -56,36 +56,20 @@ export default function AdminForm({ user, close }: Props) {
       <form className="form" onSubmit={onSubmit} noValidate>
         <Field
           label={t('screens.admin.username')}
-          value={values.username}
-          onValue={(v) => set('username', v)}
-          error={errors.username}
+          {...form.field('username')}
           disabled={editing}
           autoComplete="off"
           required
         />
-        <Field
-          label={t('screens.admin.nickname')}
-          value={values.nickname}
-          onValue={(v) => set('nickname', v)}
-          error={errors.nickname}
-          required
-        />
-        <Field
-          label={t('screens.admin.email')}
-          type="email"
-          value={values.email}
-          onValue={(v) => set('email', v)}
-          error={errors.email}
-        />
+        <Field label={t('screens.admin.nickname')} {...form.field('nickname')} required />
+        <Field label={t('screens.admin.email')} type="email" {...form.field('email')} />
         {self ? (
           <p className="field-hint">{t('screens.admin.ownPassword')}</p>
         ) : (
           <Field
             label={t('screens.admin.password')}
             type="password"
-            value={values.password}
-            onValue={(v) => set('password', v)}
-            error={errors.password}
+            {...form.field('password')}
             autoComplete="new-password"
             hint={t(editing ? 'screens.admin.passwordKeep' : 'validation.adminPasswordRule')}
             required={!editing}

@@ -46,9 +46,7 @@ function Form({ merchantId, current, close }: Props & { current: string }) {
       <Field
         label={t('screens.dev.callbackUrl')}
         inputMode="url"
-        value={form.values.callbackUrl}
-        onValue={(v) => form.set('callbackUrl', v)}
-        error={form.errors.callbackUrl}
+        {...form.field('callbackUrl')}
         hint={t('screens.dev.callbackEmpty')}
         autoComplete="off"
         autoFocus

@@ -1,13 +1,8 @@
-import { useStore } from '@nanostores/react';
-import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
-import { Page } from '../Page.tsx';
-import { useMerchantInfo } from './merchantInfo.ts';
+import { MerchantPage } from './MerchantPage.tsx';
 import { SignatureHelper } from './SignatureHelper.tsx';
 import './dev.css';
 
@@ -18,25 +13,10 @@ import './dev.css';
  */
 export default function DevScreen() {
   const t = useT();
-  const user = useStore($user);
-  const platform = user?.kind === 'platform';
-  const [chosen, choose] = useMerchantParam();
-  const ready = !platform || chosen !== undefined;
-  const info = useMerchantInfo(platform ? chosen : undefined, ready);
-  const m = info.data;
   return (
-    <Page title={t('commands.dev.settings.title')}>
-      {platform && (
-        <div className="merchant-bar">
-          <MerchantPicker value={chosen} onValue={choose} />
-        </div>
-      )}
-      {!ready ? (
-        <p className="card muted">{t('screens.dev.chooseMerchant')}</p>
-      ) : !m ? (
-        <Spinner />
-      ) : (
-        <div className="cards">
+    <MerchantPage title={t('commands.dev.settings.title')}>
+      {(m) => (
+        <>
           <section className="card" aria-labelledby="dev-merchant">
             <h2 className="card-title" id="dev-merchant">
               {t('screens.dev.merchant')}
@@ -141,8 +121,8 @@ export default function DevScreen() {
           </section>
 
           <SignatureHelper merchantCode={m.code} />
-        </div>
+        </>
       )}
-    </Page>
+    </MerchantPage>
   );
 }

@@ -1,15 +1,10 @@
-import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import { amount as amountSchema } from '../../../contract/money.ts';
 import { thousands } from '../../lib/format.ts';
-import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { Field, validate } from '../../ui/form.tsx';
-import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
-import { useMerchantInfo } from '../dev/merchantInfo.ts';
-import { Page } from '../Page.tsx';
+import { MerchantPage } from '../dev/MerchantPage.tsx';
 import '../dev/dev.css';
 import { type FeeTerms, feesFor } from './fees.ts';
 
@@ -60,29 +55,13 @@ function Calculator({ terms, currency }: { terms: FeeTerms; currency: string }) 
 /** Fee settings: the merchant's rates and fees as the platform set them, and the surcharge it sets itself. */
 export default function FeeScreen() {
   const t = useT();
-  const user = useStore($user);
-  const platform = user?.kind === 'platform';
-  const [chosen, choose] = useMerchantParam();
-  const ready = !platform || chosen !== undefined;
-  const info = useMerchantInfo(platform ? chosen : undefined, ready);
-  const m = info.data;
-  const cycle = m?.settlementCycle ?? 'D0';
   return (
-    <Page
+    <MerchantPage
       title={t('commands.fees.settings.title')}
       actions={<CommandButton id="fees.surchargeUpdate" primary />}
     >
-      {platform && (
-        <div className="merchant-bar">
-          <MerchantPicker value={chosen} onValue={choose} />
-        </div>
-      )}
-      {!ready ? (
-        <p className="card muted">{t('screens.dev.chooseMerchant')}</p>
-      ) : !m ? (
-        <Spinner />
-      ) : (
-        <div className="cards">
+      {(m) => (
+        <>
           <section className="card" aria-labelledby="fees-payin">
             <h2 className="card-title" id="fees-payin">
               {t('screens.fees.payins')}
@@ -97,11 +76,11 @@ export default function FeeScreen() {
               <Fact label={t('screens.fees.maxAmount')} value={`${thousands(m.maxAmount)} ${m.currency}`} />
               <Fact
                 label={t('screens.fees.settlementCycle')}
-                value={cycle}
+                value={m.settlementCycle ?? 'D0'}
                 hint={
-                  cycle === 'D0'
+                  (m.settlementCycle ?? 'D0') === 'D0'
                     ? t('screens.fees.cycleD0')
-                    : t('screens.fees.cycleTn', { n: Number(cycle.slice(1)) })
+                    : t('screens.fees.cycleTn', { n: Number((m.settlementCycle ?? 'D0').slice(1)) })
                 }
               />
             </dl>
@@ -134,8 +113,8 @@ export default function FeeScreen() {
             </dl>
           </section>
           <Calculator terms={m} currency={m.currency} />
-        </div>
+        </>
       )}
-    </Page>
+    </MerchantPage>
   );
 }

@@ -37,9 +37,7 @@ function Form({ merchantId, current, close }: Props & { current: string }) {
     <form className="form" onSubmit={onSubmit} noValidate>
       <Field
         label={t('screens.fees.surchargePercent')}
-        value={form.values.surcharge}
-        onValue={(v) => form.set('surcharge', v)}
-        error={form.errors.surcharge}
+        {...form.field('surcharge')}
         hint={t('validation.rate')}
         inputMode="decimal"
         autoComplete="off"

@@ -38,18 +38,14 @@ export default function MemoForm({ notice, close }: Props) {
       <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
         <Field
           label={t('screens.memo.title')}
-          value={values.title}
-          onValue={(v) => set('title', v)}
-          error={errors.title}
+          {...form.field('title')}
           maxLength={120}
           autoComplete="off"
           required
         />
         <TextAreaField
           label={t('screens.memo.body')}
-          value={values.body}
-          onValue={(v) => set('body', v)}
-          error={errors.body}
+          {...form.field('body')}
           hint={t('screens.memo.bodyHint')}
           maxLength={4000}
           rows={6}

@@ -32,9 +32,7 @@ export default function FreezeForm({ merchant, close }: Props) {
         <p className="modal-text">{t('screens.merchant.freezeText')}</p>
         <Field
           label={t('screens.merchant.freezeReason')}
-          value={form.values.reason}
-          onValue={(v) => form.set('reason', v)}
-          error={form.errors.reason}
+          {...form.field('reason')}
           maxLength={200}
           autoFocus
           autoComplete="off"

@@ -50,27 +50,17 @@ export default function ForceSupplementDialog({ order, close }: Props) {
         </p>
         <OrderSummary order={order} />
         {unbound && <UnboundNotice close={() => close()} />}
-        <Field
-          label={t('screens.order.force.reason')}
-          value={values.reason}
-          onValue={(v) => set('reason', v)}
-          error={errors.reason}
-          required
-        />
+        <Field label={t('screens.order.force.reason')} {...form.field('reason')} required />
         <Field
           label={t('screens.order.paidAmount')}
-          value={values.paidAmount}
-          onValue={(v) => set('paidAmount', v)}
-          error={errors.paidAmount}
+          {...form.field('paidAmount')}
           hint={t('screens.order.force.amountHint', { amount: money(order.amount) })}
           inputMode="decimal"
           autoComplete="off"
         />
         <Field
           label={t('screens.order.force.utr')}
-          value={values.utr}
-          onValue={(v) => set('utr', v)}
-          error={errors.utr}
+          {...form.field('utr')}
           autoComplete="off"
           spellCheck={false}
         />

@@ -35,9 +35,7 @@ export default function NotifyUrlDialog({
         <OrderSummary order={order} />
         <Field
           label={t('screens.order.notifyUrl')}
-          value={form.values.notifyUrl}
-          onValue={(v) => form.set('notifyUrl', v)}
-          error={form.errors.notifyUrl}
+          {...form.field('notifyUrl')}
           type="url"
           spellCheck={false}
           required

@@ -24,7 +24,7 @@ export default function SupplementDialog({ order, utr = '', paidAmount = '', clo
   const t = useT();
   const formRef = useOpeningFocus();
   const form = useForm({ utr, paidAmount });
-  const { values, set, errors } = form;
+  const { values } = form;
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -45,18 +45,14 @@ export default function SupplementDialog({ order, utr = '', paidAmount = '', clo
         <OrderSummary order={order} />
         <Field
           label={t('screens.order.utr')}
-          value={values.utr}
-          onValue={(v) => set('utr', v)}
-          error={errors.utr}
+          {...form.field('utr')}
           autoComplete="off"
           spellCheck={false}
           required
         />
         <Field
           label={t('screens.order.paidAmount')}
-          value={values.paidAmount}
-          onValue={(v) => set('paidAmount', v)}
-          error={errors.paidAmount}
+          {...form.field('paidAmount')}
           hint={t('screens.order.supplement.amountHint')}
           inputMode="decimal"
           autoComplete="off"

@@ -69,9 +69,7 @@ export default function MarkDialog({ payout, action, close }: Props) {
         {unbound && <UnboundNotice close={() => close()} />}
         <Field
           label={t('screens.payout.mark.reason')}
-          value={form.values.reason}
-          onValue={(v) => form.set('reason', v)}
-          error={form.errors.reason}
+          {...form.field('reason')}
           hint={t('screens.payout.mark.reasonHint')}
           maxLength={200}
           autoComplete="off"
@@ -80,9 +78,7 @@ export default function MarkDialog({ payout, action, close }: Props) {
         {action === 'markSuccess' && (
           <Field
             label={t('screens.payout.mark.utr')}
-            value={form.values.utr}
-            onValue={(v) => form.set('utr', v)}
-            error={form.errors.utr}
+            {...form.field('utr')}
             autoComplete="off"
             spellCheck={false}
           />

@@ -149,9 +149,7 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
             />
             <Field
               label={t('screens.payout.merchantOrderNoOptional')}
-              value={values.merchantOrderNo}
-              onValue={(v) => set('merchantOrderNo', v)}
-              error={errors.merchantOrderNo}
+              {...form.field('merchantOrderNo')}
               autoComplete="off"
             />
           </div>

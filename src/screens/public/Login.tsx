@@ -96,9 +96,7 @@ export default function Login() {
       <form className="form" onSubmit={onSubmit} noValidate aria-label={t('login.title')}>
         <Field
           label={t('login.username')}
-          value={values.username}
-          onValue={(v) => set('username', v)}
-          error={errors.username}
+          {...form.field('username')}
           autoComplete="username"
           autoFocus
           readOnly={second}
@@ -107,9 +105,7 @@ export default function Login() {
         <Field
           label={t('login.password')}
           type="password"
-          value={values.password}
-          onValue={(v) => set('password', v)}
-          error={errors.password}
+          {...form.field('password')}
           autoComplete="current-password"
           readOnly={second}
           required

@@ -54,14 +54,7 @@ export default function Reset() {
   return (
     <PublicFrame title={t('reset.title')} subtitle={t('reset.subtitle')}>
       <form className="form" onSubmit={onSubmit} noValidate aria-label={t('reset.title')}>
-        <Field
-          label={t('login.username')}
-          value={values.username}
-          onValue={(v) => set('username', v)}
-          error={errors.username}
-          autoComplete="username"
-          required
-        />
+        <Field label={t('login.username')} {...form.field('username')} autoComplete="username" required />
         <div className="field-row">
           <Field
             label={t('reset.code')}
@@ -86,9 +79,7 @@ export default function Reset() {
         <Field
           label={t('screens.password.new')}
           type="password"
-          value={values.password}
-          onValue={(v) => set('password', v)}
-          error={errors.password}
+          {...form.field('password')}
           autoComplete="new-password"
           hint={t('validation.passwordRule')}
           required
@@ -96,9 +87,7 @@ export default function Reset() {
         <Field
           label={t('screens.password.confirm')}
           type="password"
-          value={values.confirmPassword}
-          onValue={(v) => set('confirmPassword', v)}
-          error={errors.confirmPassword}
+          {...form.field('confirmPassword')}
           autoComplete="new-password"
           required
         />

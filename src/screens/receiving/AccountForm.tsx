@@ -99,9 +99,7 @@ export default function AccountForm({ kind, account, close }: Props) {
         {kind === 'card' && (
           <SelectField
             label={t('screens.receiving.holder')}
-            value={values.holderId}
-            onValue={(v) => set('holderId', v)}
-            error={errors.holderId}
+            {...form.field('holderId')}
             options={[
               { value: '', label: t('screens.receiving.chooseHolder') },
               ...(holders.data?.list ?? []).map((h) => ({

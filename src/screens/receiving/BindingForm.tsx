@@ -21,7 +21,7 @@ export default function BindingForm({ close }: Props) {
     activeFrom: '',
     activeTo: '',
   });
-  const { values, set, errors } = form;
+  const { values } = form;
   const accounts = useQuery({
     queryKey: ['receivingAccount', 'all'],
     queryFn: ({ signal }) => api(endpoints.receivingAccount.list, { pageSize: 100 }, { signal }),
@@ -51,9 +51,7 @@ export default function BindingForm({ close }: Props) {
       <form className="form" onSubmit={onSubmit} noValidate>
         <SelectField
           label={t('screens.receiving.account')}
-          value={values.accountId}
-          onValue={(v) => set('accountId', v)}
-          error={errors.accountId}
+          {...form.field('accountId')}
           options={[
             { value: '', label: t('screens.receiving.chooseAccount') },
             ...(accounts.data?.list ?? []).map((a) => ({
@@ -64,9 +62,7 @@ export default function BindingForm({ close }: Props) {
         />
         <SelectField
           label={t('screens.receiving.channel')}
-          value={values.channelId}
-          onValue={(v) => set('channelId', v)}
-          error={errors.channelId}
+          {...form.field('channelId')}
           options={[
             { value: '', label: t('screens.receiving.chooseChannel') },
             ...(channels.data?.list ?? [])
@@ -74,34 +70,14 @@ export default function BindingForm({ close }: Props) {
               .map((c) => ({ value: String(c.id), label: `${c.code} · ${c.name}` })),
           ]}
         />
-        <Field
-          label={t('screens.receiving.weight')}
-          value={values.weight}
-          onValue={(v) => set('weight', v)}
-          error={errors.weight}
-          inputMode="numeric"
-        />
+        <Field label={t('screens.receiving.weight')} {...form.field('weight')} inputMode="numeric" />
         <Field
           label={t('screens.receiving.merchantIds')}
-          value={values.merchantIds}
-          onValue={(v) => set('merchantIds', v)}
-          error={errors.merchantIds}
+          {...form.field('merchantIds')}
           hint={t('screens.receiving.merchantIdsHint')}
         />
-        <Field
-          label={t('screens.receiving.activeFrom')}
-          value={values.activeFrom}
-          onValue={(v) => set('activeFrom', v)}
-          error={errors.activeFrom}
-          placeholder="09:00"
-        />
-        <Field
-          label={t('screens.receiving.activeTo')}
-          value={values.activeTo}
-          onValue={(v) => set('activeTo', v)}
-          error={errors.activeTo}
-          placeholder="21:00"
-        />
+        <Field label={t('screens.receiving.activeFrom')} {...form.field('activeFrom')} placeholder="09:00" />
+        <Field label={t('screens.receiving.activeTo')} {...form.field('activeTo')} placeholder="21:00" />
         <FormActions busy={form.busy} onCancel={() => close()} />
       </form>
     </Modal>

@@ -78,14 +78,7 @@ export default function NumberForm({ close }: Props) {
             label: t(`screens.receiving.numberKinds.${k}`),
           }))}
         />
-        <Field
-          label={t('screens.receiving.number')}
-          value={values.value}
-          onValue={(v) => set('value', v)}
-          error={errors.value}
-          autoComplete="off"
-          required
-        />
+        <Field label={t('screens.receiving.number')} {...form.field('value')} autoComplete="off" required />
         {(cards.data?.list.length ?? 0) > 0 && (
           <fieldset className="field">
             <legend>{t('screens.receiving.linkedCards')}</legend>

@@ -10,7 +10,7 @@ import { Modal } from '../../ui/Modal.tsx';
 export default function RechargeForm({ close }: { close: (result?: unknown) => void }) {
   const t = useT();
   const form = useForm({ amount: '', reference: '', note: '' });
-  const { values, set, errors } = form;
+  const { values } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = {
@@ -52,9 +52,7 @@ export default function RechargeForm({ close }: { close: (result?: unknown) => v
       <form className="form" onSubmit={onSubmit} noValidate>
         <Field
           label={t('screens.recharge.amount')}
-          value={values.amount}
-          onValue={(v) => set('amount', v)}
-          error={errors.amount}
+          {...form.field('amount')}
           inputMode="decimal"
           autoComplete="off"
           autoFocus
@@ -62,9 +60,7 @@ export default function RechargeForm({ close }: { close: (result?: unknown) => v
         />
         <Field
           label={t('screens.recharge.reference')}
-          value={values.reference}
-          onValue={(v) => set('reference', v)}
-          error={errors.reference}
+          {...form.field('reference')}
           hint={t('screens.recharge.referenceHint')}
           maxLength={100}
           autoComplete="off"
@@ -72,9 +68,7 @@ export default function RechargeForm({ close }: { close: (result?: unknown) => v
         />
         <Field
           label={t('screens.recharge.note')}
-          value={values.note}
-          onValue={(v) => set('note', v)}
-          error={errors.note}
+          {...form.field('note')}
           maxLength={300}
           autoComplete="off"
         />

@@ -13,7 +13,7 @@ interface Props {
 export default function RoleForm({ role, close }: Props) {
   const t = useT();
   const form = useForm({ name: role?.name ?? '', description: role?.description ?? '' });
-  const { values, set, errors } = form;
+  const { values } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const saved = savedThenClose(close);
@@ -26,19 +26,8 @@ export default function RoleForm({ role, close }: Props) {
       onClose={() => close()}
     >
       <form className="form" onSubmit={onSubmit} noValidate>
-        <Field
-          label={t('screens.role.name')}
-          value={values.name}
-          onValue={(v) => set('name', v)}
-          error={errors.name}
-          required
-        />
-        <Field
-          label={t('screens.role.description')}
-          value={values.description}
-          onValue={(v) => set('description', v)}
-          error={errors.description}
-        />
+        <Field label={t('screens.role.name')} {...form.field('name')} required />
+        <Field label={t('screens.role.description')} {...form.field('description')} />
         <FormActions busy={form.busy} onCancel={() => close()} />
       </form>
     </Modal>

@@ -180,9 +180,7 @@ export default function ApplyDialog({
         )}
         <Field
           label={t('screens.settlement.amount')}
-          value={values.amount}
-          onValue={(v) => set('amount', v)}
-          error={errors.amount}
+          {...form.field('amount')}
           hint={t('screens.settlement.amountHint')}
           inputMode="decimal"
           autoComplete="off"
@@ -192,18 +190,14 @@ export default function ApplyDialog({
           <>
             <Field
               label={t('screens.settlement.accountName')}
-              value={values.accountName}
-              onValue={(v) => set('accountName', v)}
-              error={errors.accountName}
+              {...form.field('accountName')}
               maxLength={100}
               autoComplete="off"
               required
             />
             <Field
               label={t('screens.settlement.cardNumber')}
-              value={values.cardNumber}
-              onValue={(v) => set('cardNumber', v)}
-              error={errors.cardNumber}
+              {...form.field('cardNumber')}
               inputMode="numeric"
               maxLength={20}
               autoComplete="off"
@@ -212,9 +206,7 @@ export default function ApplyDialog({
             />
             <Field
               label={t('screens.settlement.ifsc')}
-              value={values.ifsc}
-              onValue={(v) => set('ifsc', v)}
-              error={errors.ifsc}
+              {...form.field('ifsc')}
               maxLength={11}
               autoComplete="off"
               spellCheck={false}
@@ -224,9 +216,7 @@ export default function ApplyDialog({
         ) : (
           <Field
             label={t('screens.settlement.returnAddress')}
-            value={values.returnAddress}
-            onValue={(v) => set('returnAddress', v)}
-            error={errors.returnAddress}
+            {...form.field('returnAddress')}
             hint={t('screens.settlement.returnAddressHint')}
             maxLength={42}
             autoComplete="off"

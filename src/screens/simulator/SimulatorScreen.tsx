@@ -17,6 +17,7 @@ import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { lookbackDays, startOfDay } from '../../ui/timeRange.ts';
+import { ViewTabs } from '../../ui/ViewTabs.tsx';
 import { simulatorSettingsOf } from '../channel/settings.ts';
 import { amountColumn, merchantColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
@@ -239,21 +240,15 @@ export default function SimulatorScreen() {
       ) : (
         <>
           <ModeCard channel={main} />
-          <div className="view-tabs" role="tablist" aria-label={t('commands.simulator.list.title')}>
-            {(['payin', 'payout'] as const).map((k) => (
-              <button
-                key={k}
-                type="button"
-                role="tab"
-                aria-selected={kind === k}
-                className={`view-tab${kind === k ? ' active' : ''}`}
-                onClick={() => choose(k)}
-              >
-                {t(`screens.simulator.tabs.${k}`)}
-              </button>
-            ))}
+          <ViewTabs
+            label={t('commands.simulator.list.title')}
+            tabs={['payin', 'payout'] as const}
+            current={kind}
+            choose={choose}
+            title={(k) => t(`screens.simulator.tabs.${k}`)}
+          >
             <span className="sim-keys muted">{t(`screens.simulator.keys.${kind}`)}</span>
-          </div>
+          </ViewTabs>
           {kind === 'payin' ? (
             <DataTable
               key="payin"

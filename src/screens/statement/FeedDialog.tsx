@@ -105,7 +105,7 @@ function FeedForm({
     enabled: feed?.enabled ?? true,
     code: '',
   });
-  const { values, set, errors } = form;
+  const { values, set } = form;
   // Sent to a second person: the dialog stays, saying what waits.
   const { unbound, refusal, call } = useCodeConfirmed(form, [errno.approvalPending], onSaved);
   const [tested, setTested] = useState<string | null>(null);
@@ -197,34 +197,22 @@ function FeedForm({
       )}
       <Field
         label={t('statementFeed.host')}
-        value={values.host}
-        onValue={(v) => set('host', v)}
-        error={errors.host}
+        {...form.field('host')}
         autoComplete="off"
         spellCheck={false}
         required
       />
-      <Field
-        label={t('statementFeed.port')}
-        value={values.port}
-        onValue={(v) => set('port', v)}
-        error={errors.port}
-        inputMode="numeric"
-      />
+      <Field label={t('statementFeed.port')} {...form.field('port')} inputMode="numeric" />
       <Field
         label={t('statementFeed.username')}
-        value={values.username}
-        onValue={(v) => set('username', v)}
-        error={errors.username}
+        {...form.field('username')}
         autoComplete="off"
         spellCheck={false}
         required
       />
       <TextAreaField
         label={t('statementFeed.privateKey')}
-        value={values.privateKey}
-        onValue={(v) => set('privateKey', v)}
-        error={errors.privateKey}
+        {...form.field('privateKey')}
         hint={t(feed?.keySet ? 'statementFeed.privateKeyKeep' : 'statementFeed.privateKeyHint')}
         rows={4}
         spellCheck={false}
@@ -232,9 +220,7 @@ function FeedForm({
       />
       <Field
         label={t('statementFeed.fingerprint')}
-        value={values.hostKeyFingerprint}
-        onValue={(v) => set('hostKeyFingerprint', v)}
-        error={errors.hostKeyFingerprint}
+        {...form.field('hostKeyFingerprint')}
         hint={t('statementFeed.fingerprintHint')}
         autoComplete="off"
         spellCheck={false}
@@ -242,18 +228,14 @@ function FeedForm({
       />
       <Field
         label={t('statementFeed.folder')}
-        value={values.folder}
-        onValue={(v) => set('folder', v)}
-        error={errors.folder}
+        {...form.field('folder')}
         autoComplete="off"
         spellCheck={false}
         required
       />
       <Field
         label={t('statementFeed.pattern')}
-        value={values.pattern}
-        onValue={(v) => set('pattern', v)}
-        error={errors.pattern}
+        {...form.field('pattern')}
         hint={t('statementFeed.patternHint')}
         autoComplete="off"
         spellCheck={false}

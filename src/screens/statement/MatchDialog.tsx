@@ -180,9 +180,7 @@ export default function MatchDialog({ line, close }: { line: Line; close: (resul
         {unbound && <UnboundNotice close={() => close()} />}
         <Field
           label={t('statement.match.reason')}
-          value={form.values.reason}
-          onValue={(v) => form.set('reason', v)}
-          error={form.errors.reason}
+          {...form.field('reason')}
           hint={t('statement.match.reasonHint')}
           maxLength={200}
           autoComplete="off"

@@ -29,7 +29,7 @@ export default function PostDialog(props: Props) {
   const t = useT();
   const formRef = useOpeningFocus();
   const form = useForm({ reason: '', code: '' });
-  const { values, set, errors } = form;
+  const { values } = form;
   const { unbound, call } = useCodeConfirmed(form);
   const lines = props.lines ?? [];
   const count = props.import ? props.import.wouldPay.count : lines.length;
@@ -94,9 +94,7 @@ export default function PostDialog(props: Props) {
         {unbound && <UnboundNotice close={() => close()} />}
         <Field
           label={t('statement.post.reason')}
-          value={values.reason}
-          onValue={(v) => set('reason', v)}
-          error={errors.reason}
+          {...form.field('reason')}
           hint={t('statement.post.reasonHint')}
           maxLength={200}
           autoComplete="off"

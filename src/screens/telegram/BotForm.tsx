@@ -36,9 +36,7 @@ export default function BotForm({ close }: { close: (result?: unknown) => void }
         <Field
           label={t('screens.telegram.token')}
           type="password"
-          value={form.values.token}
-          onValue={(v) => form.set('token', v)}
-          error={form.errors.token}
+          {...form.field('token')}
           autoComplete="off"
           spellCheck={false}
           required

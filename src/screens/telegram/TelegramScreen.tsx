@@ -13,6 +13,7 @@ import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { Icon } from '../../ui/Icon.tsx';
+import { ViewTabs } from '../../ui/ViewTabs.tsx';
 import { Page } from '../Page.tsx';
 import { alertNames, alertsOf } from './alerts.ts';
 import './telegram.css';
@@ -194,20 +195,14 @@ export default function TelegramScreen() {
       actions={<CommandButton id="telegram.groupCreate" primary />}
     >
       <BotCard />
-      <div className="view-tabs tg-tabs" role="tablist" aria-label={t('commands.telegram.groupList.title')}>
-        {(['groups', 'deliveries'] as const).map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            aria-selected={tab === k}
-            className={`view-tab${tab === k ? ' active' : ''}`}
-            onClick={() => choose(k)}
-          >
-            {t(`screens.telegram.tabs.${k}`)}
-          </button>
-        ))}
-      </div>
+      <ViewTabs
+        className="tg-tabs"
+        label={t('commands.telegram.groupList.title')}
+        tabs={['groups', 'deliveries'] as const}
+        current={tab}
+        choose={choose}
+        title={(k) => t(`screens.telegram.tabs.${k}`)}
+      />
       {tab === 'groups' ? (
         <DataTable
           key="groups"

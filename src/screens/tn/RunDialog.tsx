@@ -55,9 +55,7 @@ export default function RunDialog({ close }: { close: (result?: unknown) => void
         <Field
           label={t('screens.tn.day')}
           type="date"
-          value={form.values.day}
-          onValue={(v) => form.set('day', v)}
-          error={form.errors.day}
+          {...form.field('day')}
           hint={t('screens.tn.dayHint')}
           required
         />

@@ -104,9 +104,7 @@ export default function TransferDialog({ close }: { close: (result?: unknown) =>
           <div className="field-row">
             <Field
               label={t('screens.wallet.amount')}
-              value={values.amount}
-              onValue={(v) => set('amount', v)}
-              error={errors.amount}
+              {...form.field('amount')}
               inputMode="decimal"
               autoComplete="off"
               autoFocus
