@@ -2,7 +2,7 @@ import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
-import { MerchantPage } from './MerchantPage.tsx';
+import { MerchantPage } from '../MerchantPage.tsx';
 import { SignatureHelper } from './SignatureHelper.tsx';
 import './dev.css';
 

@@ -4,7 +4,7 @@ import { thousands } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { Field, validate } from '../../ui/form.tsx';
-import { MerchantPage } from '../dev/MerchantPage.tsx';
+import { MerchantPage } from '../MerchantPage.tsx';
 import '../dev/dev.css';
 import { type FeeTerms, feesFor } from './fees.ts';
 

@@ -1,4 +1,3 @@
-import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { Link, useSearchParams } from 'wouter';
@@ -7,13 +6,11 @@ import { endpoints } from '../../../contract/index.ts';
 import { type EntryKind, entryKindLabel } from '../../../contract/ledgerKinds.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime, thousands } from '../../lib/format.ts';
-import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Can } from '../../ui/Can.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
-import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
-import { Page } from '../Page.tsx';
+import { MerchantScope } from '../MerchantPage.tsx';
 import { dayBound, Money, walletAccounts } from './money.tsx';
 import './wallet.css';
 
@@ -198,25 +195,13 @@ function ChangeLog({ merchantId }: { merchantId: number | undefined }) {
 /** Wallet: balances, the balance change log, and the transfer from collection to payout balance. */
 export default function WalletScreen() {
   const t = useT();
-  const user = useStore($user);
-  const platform = user?.kind === 'platform';
-  const [chosen, choose] = useMerchantParam();
-  // A merchant user always reads its own wallet: the id is never sent.
-  const merchantId = platform ? chosen : undefined;
-  const ready = !platform || chosen !== undefined;
   return (
-    <Page
+    <MerchantScope
       title={t('commands.merchantWallet.info.title')}
       actions={<CommandButton id="merchantWallet.transfer" primary />}
+      chooseText={t('screens.wallet.chooseMerchant')}
     >
-      {platform && (
-        <div className="merchant-bar">
-          <MerchantPicker value={chosen} onValue={choose} />
-        </div>
-      )}
-      {!ready ? (
-        <p className="card muted">{t('screens.wallet.chooseMerchant')}</p>
-      ) : (
+      {(merchantId) => (
         <>
           <Can needs={[merchantWallet.info]}>
             <Balances merchantId={merchantId} />
@@ -226,6 +211,6 @@ export default function WalletScreen() {
           </Can>
         </>
       )}
-    </Page>
+    </MerchantScope>
   );
 }
