@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, type Page, request } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
+import { errno } from '../contract/errno.ts';
 import { Api, adminPassword, baseURL } from './support.ts';
 
 /** Where scripts/e2e-server.mjs writes what the demo printed at its first start (same name there). */
@@ -213,7 +214,7 @@ export async function ensurePayoutRoom(admin: Api, merchantId: number, rupees: n
     }),
   );
   if (made.errno === 0) return;
-  expect(made.errno, `balance adjustment: ${made.errmsg}`).toBe(1043);
+  expect(made.errno, `balance adjustment: ${made.errmsg}`).toBe(errno.approvalRequested);
   const checker = await platformOperator(admin);
   await asOperator(checker, async (api) =>
     api.ok('POST', '/approval/approve', { id: made.data.approvalId, code: await nextCode(checker.secret) }),

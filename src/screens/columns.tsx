@@ -1,4 +1,5 @@
 /** Columns that several lists share, each under its own screen's header. */
+import { formatTime } from '../lib/format.ts';
 import type { Column } from '../ui/DataTable.tsx';
 import { Money } from './wallet/money.tsx';
 
@@ -31,6 +32,18 @@ export function amountColumn<R extends { amount: string; currency: string }>(hea
       </>
     ),
     width: 'minmax(130px, 0.9fr)',
+    sortable: true,
+  };
+}
+
+/** An instant as the console writes it (date and time), sorted by it. */
+export function timeColumn<R, K extends keyof R & string>(id: K, header: string, width = '170px'): Column<R> {
+  return {
+    id,
+    header,
+    value: (r) => r[id] as string,
+    cell: (r) => formatTime(r[id] as string),
+    width,
     sortable: true,
   };
 }

@@ -6,21 +6,16 @@ import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { type Column, DataTable } from '../../ui/DataTable.tsx';
+import { timeColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 
 type Session = Contexts['session'];
 
-const time = (id: 'createdAt' | 'lastSeenAt' | 'expiresAt', width: string): Column<Session> => ({
-  id,
-  header: `screens.sessions.${id}`,
-  value: (r) => r[id],
-  cell: (r) => formatTime(r[id]),
-  width,
-  sortable: true,
-});
+const time = (id: 'createdAt' | 'lastSeenAt' | 'expiresAt') =>
+  timeColumn<Session, typeof id>(id, `screens.sessions.${id}`);
 
 const columns: Column<Session>[] = [
-  time('lastSeenAt', '170px'),
+  time('lastSeenAt'),
   {
     id: 'current',
     header: 'screens.sessions.current',
@@ -35,8 +30,8 @@ const columns: Column<Session>[] = [
     value: (r) => r.userAgent,
     width: 'minmax(200px, 3fr)',
   },
-  time('createdAt', '170px'),
-  time('expiresAt', '170px'),
+  time('createdAt'),
+  time('expiresAt'),
 ];
 
 /** Where the signed-in user is signed in: its own open sessions, the most recently used first. */
