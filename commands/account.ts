@@ -1,44 +1,23 @@
 import { endpoints } from '../contract/index.ts';
-import { action, screen } from './types.ts';
+import { endpointScreen } from './builders.ts';
+import { action, type ScreenLoader, screen } from './types.ts';
+
+/** A page anyone can open, without signing in: never in the menus or the palette. */
+const publicScreen = (id: string, route: string, load: ScreenLoader) =>
+  screen({ id, route, access: 'public', screen: load });
 
 /** Pages anyone can open: sign-in, reset, the redirect helpers and the error pages. */
 export const publicScreens = [
-  screen({
-    id: 'public.login',
-    route: '/login',
-    access: 'public',
-    screen: () => import('../src/screens/public/Login.tsx'),
-  }),
-  screen({
-    id: 'public.reset',
-    route: '/reset',
-    access: 'public',
-    screen: () => import('../src/screens/public/Reset.tsx'),
-  }),
-  screen({
-    id: 'public.authRedirect',
-    route: '/auth-redirect',
-    access: 'public',
-    screen: () => import('../src/screens/public/AuthRedirect.tsx'),
-  }),
-  screen({
-    id: 'public.redirect',
-    route: '/redirect/*',
-    access: 'public',
-    screen: () => import('../src/screens/public/Redirect.tsx'),
-  }),
-  screen({
-    id: 'public.notFound',
-    route: '/404',
-    access: 'public',
-    screen: () => import('../src/screens/public/NotFound.tsx'),
-  }),
-  screen({
-    id: 'public.unauthorized',
-    route: '/401',
-    access: 'public',
-    screen: () => import('../src/screens/public/Unauthorized.tsx'),
-  }),
+  publicScreen('public.login', '/login', () => import('../src/screens/public/Login.tsx')),
+  publicScreen('public.reset', '/reset', () => import('../src/screens/public/Reset.tsx')),
+  publicScreen(
+    'public.authRedirect',
+    '/auth-redirect',
+    () => import('../src/screens/public/AuthRedirect.tsx'),
+  ),
+  publicScreen('public.redirect', '/redirect/*', () => import('../src/screens/public/Redirect.tsx')),
+  publicScreen('public.notFound', '/404', () => import('../src/screens/public/NotFound.tsx')),
+  publicScreen('public.unauthorized', '/401', () => import('../src/screens/public/Unauthorized.tsx')),
 ];
 
 /** The signed-in user's own screens. */
@@ -59,13 +38,11 @@ export const accountScreens = [
     needs: [endpoints.auth.googleBindInfo],
     screen: () => import('../src/screens/account/GoogleAuth.tsx'),
   }),
-  screen({
-    id: 'auth.sessions',
+  endpointScreen([endpoints.auth.sessions], {
     route: '/profile/sessions',
     group: 'security',
     icon: 'shield',
     shortcut: 'g S',
-    needs: [endpoints.auth.sessions],
     screen: () => import('../src/screens/account/Sessions.tsx'),
   }),
   screen({

@@ -1,6 +1,6 @@
 import { endpoints } from '../contract/index.ts';
-import { createAction, openDialog } from './builders.ts';
-import { action, type Command, rowAction, screen } from './types.ts';
+import { createAction, endpointScreen, listLink, openDialog } from './builders.ts';
+import { action, type Command, rowAction } from './types.ts';
 
 const { balanceAdjustment, agentCommission } = endpoints;
 
@@ -22,46 +22,41 @@ export const commissionPath = (agentId: number) => `/agent/commission?agentId=${
  * commission paid out with the bank's reference).
  */
 export const adjustmentCommands: readonly Command[] = [
-  screen({
-    id: 'balanceAdjustment.list',
+  endpointScreen([balanceAdjustment.list], {
     route: '/wallet/adjustments',
     group: 'funds',
     icon: 'edit',
     shortcut: 'g J',
-    needs: [balanceAdjustment.list],
     screen: () => import('../src/screens/adjustment/AdjustmentScreen.tsx'),
   }),
   // Shift-J from anywhere: the merchant in view (the picker's) is chosen already.
   createAction(
-    'balanceAdjustment.create',
     [balanceAdjustment.create],
     openDialog(adjustmentDialog, (_, c) => ({ merchantId: c.merchantInView })),
-    'J',
+    { shortcut: 'J' },
   ),
-  rowAction('balanceAdjustment', {
-    id: 'balanceAdjustment.walletLog',
-    icon: 'wallet',
-    shortcut: 'l',
-    needs: [endpoints.merchantWallet.log],
-    run: (c, row) => c.navigate(`/wallet?merchantId=${row.merchantId}`),
-  }),
+  listLink(
+    'balanceAdjustment',
+    'balanceAdjustment.walletLog',
+    endpoints.merchantWallet.log,
+    { icon: 'wallet', shortcut: 'l' },
+    (row) => `/wallet?merchantId=${row.merchantId}`,
+  ),
 
-  screen({
-    id: 'agentCommission.statement',
+  endpointScreen([agentCommission.statement], {
     route: '/agent/commission',
     group: 'business',
     icon: 'percent',
     shortcut: 'g A',
-    needs: [agentCommission.statement],
     screen: () => import('../src/screens/adjustment/CommissionScreen.tsx'),
   }),
-  rowAction('agent', {
-    id: 'agent.commission',
-    icon: 'percent',
-    shortcut: 'c',
-    needs: [agentCommission.statement],
-    run: (c, target) => c.navigate(commissionPath(target.id)),
-  }),
+  listLink(
+    'agent',
+    'agent.commission',
+    agentCommission.statement,
+    { icon: 'percent', shortcut: 'c' },
+    (target) => commissionPath(target.id),
+  ),
   rowAction('agent', {
     id: 'agent.payCommission',
     icon: 'send',

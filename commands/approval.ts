@@ -1,9 +1,10 @@
 import { endpoints } from '../contract/index.ts';
 import { approval as approvalMachine } from '../contract/machines.ts';
-import { openDialog } from './builders.ts';
-import { type Contexts, rowAction, screen } from './types.ts';
+import { endpointScreen, listLink, machineSteps, openDialog } from './builders.ts';
+import type { Contexts } from './types.ts';
 
 const { approval } = endpoints;
+const step = machineSteps('approval', approvalMachine);
 
 /**
  * Where the object of a request is shown: its order's drawer over the order list (the palette's link),
@@ -33,38 +34,21 @@ const decide = (decision: 'approve' | 'reject') =>
  * user, who approves (the action runs in their name) or rejects each, and opens the object it acts on.
  */
 export const approvalCommands = [
-  screen({
-    id: 'approval.list',
+  endpointScreen([approval.list], {
     route: '/approvals',
     group: 'settlement',
     icon: 'shield',
     shortcut: 'g k',
-    needs: [approval.list],
     screen: () => import('../src/screens/approval/ApprovalScreen.tsx'),
   }),
   // The dialogs are the confirmations: they say what runs and ask for the Google code (and why, to reject).
-  rowAction('approval', {
-    id: 'approval.approve',
-    icon: 'check',
-    shortcut: 'a',
-    needs: [approval.approve],
-    when: (r) => approvalMachine.can('approve', r.status),
-    run: decide('approve'),
-  }),
-  rowAction('approval', {
-    id: 'approval.reject',
-    icon: 'close',
-    shortcut: 'r',
-    needs: [approval.reject],
-    when: (r) => approvalMachine.can('reject', r.status),
-    run: decide('reject'),
-  }),
-  rowAction('approval', {
-    id: 'approval.openObject',
-    icon: 'link',
-    shortcut: 'o',
-    needs: [approval.list],
-    when: (r) => objectRoute(r) !== null,
-    run: (c, r) => c.navigate(objectRoute(r)!),
-  }),
+  step('approve', approval.approve, { icon: 'check', shortcut: 'a', run: decide('approve') }),
+  step('reject', approval.reject, { icon: 'close', shortcut: 'r', run: decide('reject') }),
+  listLink(
+    'approval',
+    'approval.openObject',
+    approval.list,
+    { icon: 'link', shortcut: 'o', when: (r) => objectRoute(r) !== null },
+    (r) => objectRoute(r)!,
+  ),
 ];

@@ -1,7 +1,17 @@
 import { endpoints, type Output } from '../contract/index.ts';
-import { callThenRefresh, createAction, editAction, openDialog, statusToggle } from './builders.ts';
+import {
+  callThenRefresh,
+  editAction,
+  endpointAction,
+  endpointRowAction,
+  endpointScreen,
+  formActions,
+  listLink,
+  openDialog,
+  statusToggle,
+} from './builders.ts';
 import type { Command } from './types.ts';
-import { action, rowAction, screen } from './types.ts';
+import { rowAction, screen } from './types.ts';
 
 const { merchant, agent, channel, simulator, merchantOrder, merchantPayout } = endpoints;
 
@@ -32,19 +42,15 @@ const answer = (
 
 /** Merchants, agents, channels and the simulator's test payer: the platform's business set-up. */
 export const businessCommands: readonly Command[] = [
-  screen({
-    id: 'merchant.list',
+  endpointScreen([merchant.list, merchant.create, merchant.update, merchant.freeze], {
     route: '/merchant',
     group: 'business',
     icon: 'bank',
     shortcut: 'g n',
-    needs: [merchant.list, merchant.create, merchant.update, merchant.freeze],
     screen: () => import('../src/screens/merchant/MerchantScreen.tsx'),
   }),
-  action({
-    id: 'merchant.create',
+  endpointAction(merchant.create, {
     icon: 'plus',
-    needs: [merchant.create],
     run: async (c) => {
       const made = (await c.dialog(merchantForm, {})) as Secrets | undefined;
       if (!made) return;
@@ -54,15 +60,12 @@ export const businessCommands: readonly Command[] = [
   }),
   editAction(
     'merchant',
-    'merchant.edit',
     merchant.update,
     openDialog(merchantForm, (target) => ({ merchant: target })),
   ),
-  rowAction('merchant', {
-    id: 'merchant.freeze',
+  endpointRowAction('merchant', merchant.freeze, {
     icon: 'snowflake',
     shortcut: 'z',
-    needs: [merchant.freeze],
     when: (target) => target.status === 'active',
     // The form is the danger confirmation: it names the merchant, takes a reason and a red button.
     run: openDialog(freezeForm, (target) => ({ merchant: target })),
@@ -81,44 +84,38 @@ export const businessCommands: readonly Command[] = [
       (target) => ({ code: target.code }),
     ),
   }),
-  rowAction('merchant', {
-    id: 'merchant.resetSecret',
+  endpointRowAction('merchant', merchant.resetSecret, {
     icon: 'key',
     shortcut: 'r',
-    needs: [merchant.resetSecret],
     run: async (c, target) => {
       const fresh = (await c.dialog(resetSecretForm, { merchant: target })) as Secrets | undefined;
       if (fresh) await c.dialog(merchantSecrets, { secrets: fresh, reason: 'reset' as const });
     },
   }),
-  rowAction('merchant', {
-    id: 'merchant.payins',
-    icon: 'list',
-    shortcut: 'o',
-    needs: [merchantOrder.list],
-    run: (c, target) => c.navigate(`/order?merchantId=${target.id}`),
-  }),
-  rowAction('merchant', {
-    id: 'merchant.payouts',
-    icon: 'send',
-    shortcut: 'y',
-    needs: [merchantPayout.list],
-    run: (c, target) => c.navigate(`/payout?merchantId=${target.id}`),
-  }),
+  listLink(
+    'merchant',
+    'merchant.payins',
+    merchantOrder.list,
+    { icon: 'list', shortcut: 'o' },
+    (target) => `/order?merchantId=${target.id}`,
+  ),
+  listLink(
+    'merchant',
+    'merchant.payouts',
+    merchantPayout.list,
+    { icon: 'send', shortcut: 'y' },
+    (target) => `/payout?merchantId=${target.id}`,
+  ),
 
-  screen({
-    id: 'agent.list',
+  endpointScreen([agent.list, agent.create, agent.update], {
     route: '/agent',
     group: 'business',
     icon: 'users',
     shortcut: 'g b',
-    needs: [agent.list, agent.create, agent.update],
     screen: () => import('../src/screens/agent/AgentScreen.tsx'),
   }),
-  action({
-    id: 'agent.create',
+  endpointAction(agent.create, {
     icon: 'plus',
-    needs: [agent.create],
     run: async (c) => {
       const made = (await c.dialog(agentForm, {})) as { code: string } | undefined;
       if (!made) return;
@@ -128,35 +125,26 @@ export const businessCommands: readonly Command[] = [
   }),
   editAction(
     'agent',
-    'agent.edit',
     agent.update,
     openDialog(agentForm, (target) => ({ agent: target })),
   ),
   ...statusToggle('agent', 'agent', agent.update),
-  rowAction('agent', {
-    id: 'agent.merchants',
-    icon: 'bank',
-    shortcut: 'm',
-    needs: [merchant.list],
-    run: (c, target) => c.navigate(`/merchant?agentId=${target.id}`),
-  }),
+  listLink(
+    'agent',
+    'agent.merchants',
+    merchant.list,
+    { icon: 'bank', shortcut: 'm' },
+    (target) => `/merchant?agentId=${target.id}`,
+  ),
 
-  screen({
-    id: 'channel.list',
+  endpointScreen([channel.list, channel.create, channel.update], {
     route: '/channel',
     group: 'business',
     icon: 'zap',
     shortcut: 'g h',
-    needs: [channel.list, channel.create, channel.update],
     screen: () => import('../src/screens/channel/ChannelScreen.tsx'),
   }),
-  createAction('channel.create', [channel.create], openDialog(channelForm)),
-  editAction(
-    'channel',
-    'channel.edit',
-    channel.update,
-    openDialog(channelForm, (target) => ({ channel: target })),
-  ),
+  ...formActions('channel', channel.create, channel.update, channelForm, (target) => ({ channel: target })),
   ...statusToggle('channel', 'channel', channel.update),
 
   screen({
@@ -168,11 +156,9 @@ export const businessCommands: readonly Command[] = [
     needs: [simulator.pay, simulator.payout],
     screen: () => import('../src/screens/simulator/SimulatorScreen.tsx'),
   }),
-  rowAction('simulatorPayin', {
-    id: 'simulator.pay',
+  endpointRowAction('simulatorPayin', simulator.pay, {
     icon: 'check',
     shortcut: 'p',
-    needs: [simulator.pay],
     run: async (c, order) => {
       const paid = await c.call(simulator.pay, { orderNo: order.orderNo, result: 'success' });
       c.toast('success', c.t('screens.simulator.paid', { orderNo: paid.orderNo, utr: paid.utr ?? '' }));

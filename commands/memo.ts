@@ -1,6 +1,13 @@
 import { endpoints } from '../contract/index.ts';
-import { callThenRefresh, deleteAction, editAction, openDialog } from './builders.ts';
-import { action, type Command, rowAction, screen } from './types.ts';
+import {
+  callThenRefresh,
+  deleteAction,
+  editAction,
+  endpointAction,
+  endpointScreen,
+  openDialog,
+} from './builders.ts';
+import { type Command, rowAction } from './types.ts';
 
 const { memo } = endpoints;
 
@@ -8,26 +15,21 @@ const memoForm = () => import('../src/screens/memo/MemoForm.tsx');
 
 /** The system memo: notices the platform writes for the dashboards, pinned first. */
 export const memoCommands: readonly Command[] = [
-  screen({
-    id: 'memo.list',
+  endpointScreen([memo.list, memo.create, memo.update, memo.delete], {
     route: '/system/memo',
     group: 'system',
     icon: 'clipboard',
     shortcut: 'g N',
-    needs: [memo.list, memo.create, memo.update, memo.delete],
     screen: () => import('../src/screens/memo/MemoScreen.tsx'),
   }),
-  action({
-    id: 'memo.create',
+  endpointAction(memo.create, {
     icon: 'plus',
     // Shift-N from anywhere: a notice is often written from the screen that prompted it.
     shortcut: 'N',
-    needs: [memo.create],
     run: openDialog(memoForm),
   }),
   editAction(
     'memo',
-    'memo.edit',
     memo.update,
     openDialog(memoForm, (notice) => ({ notice })),
   ),
@@ -55,5 +57,5 @@ export const memoCommands: readonly Command[] = [
       'screens.memo.unpinnedNow',
     ),
   }),
-  deleteAction('memo', 'memo.delete', memo.delete, { message: 'screens.memo.deleted' }),
+  deleteAction('memo', memo.delete, { message: 'screens.memo.deleted' }),
 ];

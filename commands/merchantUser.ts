@@ -1,5 +1,6 @@
 import { endpoints, type Output } from '../contract/index.ts';
-import { type Command, type Contexts, type RunContext, rowAction, screen } from './types.ts';
+import { endpointRowAction, endpointScreen, listLink } from './builders.ts';
+import type { Command, Contexts, RunContext } from './types.ts';
 
 const { merchantUser, log } = endpoints;
 
@@ -32,61 +33,51 @@ const reset = (which: 'password' | 'google') => async (c: RunContext, user: User
  * each change told to the user by e-mail.
  */
 export const merchantUserCommands: readonly Command[] = [
-  screen({
-    id: 'merchantUser.list',
+  endpointScreen([merchantUser.list], {
     route: '/merchant/users',
     group: 'business',
     icon: 'users',
     shortcut: 'g U',
-    needs: [merchantUser.list],
     screen: () => import('../src/screens/merchantUser/MerchantUserScreen.tsx'),
   }),
-  rowAction('merchant', {
-    id: 'merchant.users',
-    icon: 'users',
-    shortcut: 'u',
-    needs: [merchantUser.list],
-    run: (c, target) => c.navigate(`/merchant/users?merchantId=${target.id}`),
-  }),
-  rowAction('merchantUser', {
-    id: 'merchantUser.disable',
+  listLink(
+    'merchant',
+    'merchant.users',
+    merchantUser.list,
+    { icon: 'users', shortcut: 'u' },
+    (target) => `/merchant/users?merchantId=${target.id}`,
+  ),
+  endpointRowAction('merchantUser', merchantUser.disable, {
     icon: 'power',
     shortcut: 's',
-    needs: [merchantUser.disable],
     when: (user) => user.status === 'active',
     confirm: { danger: true },
     run: change(merchantUser.disable),
   }),
-  rowAction('merchantUser', {
-    id: 'merchantUser.enable',
+  endpointRowAction('merchantUser', merchantUser.enable, {
     icon: 'power',
     shortcut: 's',
-    needs: [merchantUser.enable],
     when: (user) => user.status === 'disabled',
     confirm: {},
     run: change(merchantUser.enable),
   }),
-  rowAction('merchantUser', {
-    id: 'merchantUser.resetPassword',
+  endpointRowAction('merchantUser', merchantUser.resetPassword, {
     icon: 'lock',
     shortcut: 'p',
-    needs: [merchantUser.resetPassword],
     // The dialog is the danger confirmation: it says what stops working and takes the Google code.
     run: reset('password'),
   }),
-  rowAction('merchantUser', {
-    id: 'merchantUser.resetGoogle',
+  endpointRowAction('merchantUser', merchantUser.resetGoogle, {
     icon: 'key',
     shortcut: 'r',
-    needs: [merchantUser.resetGoogle],
     when: (user) => user.googleBound,
     run: reset('google'),
   }),
-  rowAction('merchantUser', {
-    id: 'merchantUser.log',
-    icon: 'list',
-    shortcut: 'l',
-    needs: [log.list],
-    run: (c, user) => c.navigate(`/log?username=${encodeURIComponent(user.username)}`),
-  }),
+  listLink(
+    'merchantUser',
+    'merchantUser.log',
+    log.list,
+    { icon: 'list', shortcut: 'l' },
+    (user) => `/log?username=${encodeURIComponent(user.username)}`,
+  ),
 ];

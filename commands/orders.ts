@@ -1,11 +1,12 @@
 import { attemptAnswer } from '../contract/callbackNotes.ts';
 import { endpoints } from '../contract/index.ts';
 import { payin } from '../contract/machines.ts';
-import { deleteAction, openDialog } from './builders.ts';
-import { action, type Contexts, type RunContext, rowAction, screen } from './types.ts';
+import { deleteAction, endpointScreen, machineSteps, openDialog } from './builders.ts';
+import { action, type Contexts, type RunContext, rowAction } from './types.ts';
 
 const { merchantOrder } = endpoints;
 type Payin = Contexts['payin'];
+const step = machineSteps('payin', payin);
 
 const utrCheckDialog = () => import('../src/screens/order/UtrCheckDialog.tsx');
 const supplementDialog = () => import('../src/screens/order/SupplementDialog.tsx');
@@ -48,13 +49,11 @@ async function utrCheckThenSupplement(c: RunContext, order?: Payin): Promise<voi
 
 /** Collection (pay-in) orders: the list and every action on an order. */
 export const orderCommands = [
-  screen({
-    id: 'merchantOrder.list',
+  endpointScreen([merchantOrder.list, merchantOrder.create, merchantOrder.update, merchantOrder.delete], {
     route: '/order',
     group: 'orders',
     icon: 'clipboard',
     shortcut: 'g o',
-    needs: [merchantOrder.list, merchantOrder.create, merchantOrder.update, merchantOrder.delete],
     screen: () => import('../src/screens/order/OrderScreen.tsx'),
   }),
   action({
@@ -80,56 +79,38 @@ export const orderCommands = [
     bulk: true,
     run: openDialog(bulkUtrDialog, (_, c) => ({ rows: [...c.selection('payin')] })),
   }),
-  rowAction('payin', {
-    id: 'merchantOrder.utrCheck',
+  step('utrCheck', merchantOrder.utrCheck, {
     icon: 'search',
     shortcut: 'u',
-    needs: [merchantOrder.utrCheck],
-    when: (o) => payin.can('utrCheck', o.status),
     run: (c, order) => utrCheckThenSupplement(c, order),
   }),
-  rowAction('payin', {
-    id: 'merchantOrder.supplement',
+  step('supplement', merchantOrder.supplement, {
     icon: 'check',
     shortcut: 's',
-    needs: [merchantOrder.supplement],
-    when: (o) => payin.can('supplement', o.status),
     run: openDialog(supplementDialog, (order) => ({ order })),
   }),
-  rowAction('payin', {
-    id: 'merchantOrder.forceSupplement',
+  step('force', merchantOrder.forceSupplement, {
     icon: 'zap',
     shortcut: 'S',
-    needs: [merchantOrder.forceSupplement],
-    when: (o) => payin.can('force', o.status),
     confirm: { danger: true },
     run: openDialog(forceSupplementDialog, (order) => ({ order })),
   }),
-  rowAction('payin', {
-    id: 'merchantOrder.uploadImage',
+  step('uploadImage', merchantOrder.uploadImage, {
     icon: 'image',
     shortcut: 'i',
-    needs: [merchantOrder.uploadImage],
-    when: (o) => payin.can('uploadImage', o.status),
     run: openDialog(imageDialog, (order) => ({ order })),
   }),
-  rowAction('payin', {
-    id: 'merchantOrder.push',
+  step('push', merchantOrder.push, {
     icon: 'send',
     shortcut: 'p',
-    needs: [merchantOrder.push],
-    when: (o) => payin.can('push', o.status),
     run: (c, order) => pushAndReport(c, merchantOrder.push, order.id),
   }),
-  rowAction('payin', {
-    id: 'merchantOrder.update',
+  step('update', merchantOrder.update, {
     icon: 'link',
     shortcut: 'e',
-    needs: [merchantOrder.update],
-    when: (o) => payin.can('update', o.status),
     run: openDialog(notifyUrlDialog, (order) => ({ order })),
   }),
-  deleteAction('payin', 'merchantOrder.delete', merchantOrder.delete, {
+  deleteAction('payin', merchantOrder.delete, {
     // Never an order money reached, whatever its state (the server checks the same).
     when: (o) => payin.can('delete', o.status) && o.paidAt === null,
   }),

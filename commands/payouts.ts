@@ -1,10 +1,11 @@
 import { endpoints } from '../contract/index.ts';
 import { payout as payoutMachine } from '../contract/machines.ts';
-import { createAction, openDialog } from './builders.ts';
+import { createAction, endpointAction, endpointScreen, machineSteps, openDialog } from './builders.ts';
 import { pushAndReport } from './orders.ts';
-import { action, type Contexts, rowAction, screen } from './types.ts';
+import { type Contexts, rowAction } from './types.ts';
 
 const { merchantPayout } = endpoints;
+const step = machineSteps('payout', payoutMachine);
 
 const transferDialog = () => import('../src/screens/payout/SingleTransferDialog.tsx');
 const bulkUploadDialog = () => import('../src/screens/payout/BulkUploadDialog.tsx');
@@ -17,22 +18,15 @@ const mark = (action: 'retry' | 'markSuccess' | 'markFailed') =>
 
 /** Payout orders: the list, single transfers, bulk files, and the hand actions on a payout. */
 export const payoutCommands = [
-  screen({
-    id: 'merchantPayout.list',
+  endpointScreen([merchantPayout.list, merchantPayout.create, merchantPayout.bulkCreate], {
     route: '/payout',
     group: 'orders',
     icon: 'send',
     shortcut: 'g y',
-    needs: [merchantPayout.list, merchantPayout.create, merchantPayout.bulkCreate],
     screen: () => import('../src/screens/payout/PayoutScreen.tsx'),
   }),
-  createAction('merchantPayout.create', [merchantPayout.create], openDialog(transferDialog)),
-  action({
-    id: 'merchantPayout.bulkCreate',
-    icon: 'upload',
-    needs: [merchantPayout.bulkCreate],
-    run: openDialog(bulkUploadDialog),
-  }),
+  createAction([merchantPayout.create], openDialog(transferDialog)),
+  endpointAction(merchantPayout.bulkCreate, { icon: 'upload', run: openDialog(bulkUploadDialog) }),
   rowAction('payout', {
     id: 'merchantPayout.bulkPush',
     icon: 'send',
@@ -44,37 +38,13 @@ export const payoutCommands = [
       rows: [...c.selection('payout')],
     })),
   }),
-  rowAction('payout', {
-    id: 'merchantPayout.retry',
-    icon: 'refresh',
-    shortcut: 'r',
-    needs: [merchantPayout.retry],
-    when: (p) => payoutMachine.can('retry', p.status),
-    // The dialog is the confirmation: it asks for the reason and the Google code.
-    run: mark('retry'),
-  }),
-  rowAction('payout', {
-    id: 'merchantPayout.markSuccess',
-    icon: 'check',
-    shortcut: 's',
-    needs: [merchantPayout.markSuccess],
-    when: (p) => payoutMachine.can('markSuccess', p.status),
-    run: mark('markSuccess'),
-  }),
-  rowAction('payout', {
-    id: 'merchantPayout.markFailed',
-    icon: 'close',
-    shortcut: 'F',
-    needs: [merchantPayout.markFailed],
-    when: (p) => payoutMachine.can('markFailed', p.status),
-    run: mark('markFailed'),
-  }),
-  rowAction('payout', {
-    id: 'merchantPayout.push',
+  // The dialog is the confirmation: it asks for the reason and the Google code.
+  step('retry', merchantPayout.retry, { icon: 'refresh', shortcut: 'r', run: mark('retry') }),
+  step('markSuccess', merchantPayout.markSuccess, { icon: 'check', shortcut: 's', run: mark('markSuccess') }),
+  step('markFailed', merchantPayout.markFailed, { icon: 'close', shortcut: 'F', run: mark('markFailed') }),
+  step('push', merchantPayout.push, {
     icon: 'send',
     shortcut: 'p',
-    needs: [merchantPayout.push],
-    when: (p) => payoutMachine.can('push', p.status),
     run: (c, payout) => pushAndReport(c, merchantPayout.push, payout.id),
   }),
 ];

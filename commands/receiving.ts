@@ -4,6 +4,9 @@ import {
   createAction,
   deleteAction,
   editAction,
+  endpointScreen,
+  formActions,
+  listLink,
   openDialog,
   statusToggle,
 } from './builders.ts';
@@ -61,83 +64,72 @@ export const receivingCommands: readonly Command[] = [
     needs: [receivingAccount.list],
     screen: () => import('../src/screens/receiving/CardsScreen.tsx'),
   }),
-  screen({
-    id: 'accountHolder.list',
+  endpointScreen([accountHolder.list], {
     route: '/receiving/holders',
     group: 'business',
     icon: 'users',
-    needs: [accountHolder.list],
     screen: () => import('../src/screens/receiving/HoldersScreen.tsx'),
   }),
-  screen({
-    id: 'cardBinding.list',
+  endpointScreen([cardBinding.list], {
     route: '/receiving/bindings',
     group: 'business',
     icon: 'link',
-    needs: [cardBinding.list],
     screen: () => import('../src/screens/receiving/BindingsScreen.tsx'),
   }),
-  screen({
-    id: 'holderNumber.list',
+  endpointScreen([holderNumber.list], {
     route: '/receiving/numbers',
     group: 'business',
     icon: 'list',
-    needs: [holderNumber.list],
     screen: () => import('../src/screens/receiving/NumbersScreen.tsx'),
   }),
 
   createAction(
-    'receivingAccount.createPublic',
     [receivingAccount.create],
     openDialog(accountForm, () => ({ kind: 'public' as const })),
-    'A',
+    { shortcut: 'A', id: 'receivingAccount.createPublic' },
   ),
   createAction(
-    'receivingAccount.createCard',
     [receivingAccount.create, accountHolder.list],
     openDialog(accountForm, () => ({ kind: 'card' as const })),
-    'C',
+    { shortcut: 'C', id: 'receivingAccount.createCard' },
   ),
   editAction(
     'receivingAccount',
-    'receivingAccount.edit',
     receivingAccount.update,
     openDialog(accountForm, (account) => ({ kind: account.kind, account })),
   ),
   statusAction('pause', 'paused', 'p', ['active']),
   statusAction('activate', 'active', 'a', ['paused', 'frozen']),
   statusAction('freeze', 'frozen', 'f', ['active', 'paused'], true),
-  rowAction('receivingAccount', {
-    id: 'receivingAccount.bindings',
-    icon: 'zap',
-    shortcut: 'b',
-    needs: [cardBinding.list],
-    run: (c, account) => c.navigate(`/receiving/bindings?accountId=${account.id}`),
-  }),
+  listLink(
+    'receivingAccount',
+    'receivingAccount.bindings',
+    cardBinding.list,
+    { icon: 'zap', shortcut: 'b' },
+    (account) => `/receiving/bindings?accountId=${account.id}`,
+  ),
 
-  createAction('accountHolder.create', [accountHolder.create], openDialog(holderForm), 'H'),
-  editAction(
+  ...formActions(
     'accountHolder',
-    'accountHolder.edit',
+    accountHolder.create,
     accountHolder.update,
-    openDialog(holderForm, (holder) => ({ holder })),
+    holderForm,
+    (holder) => ({ holder }),
+    {
+      shortcut: 'H',
+    },
   ),
-  rowAction('accountHolder', {
-    id: 'accountHolder.cards',
-    icon: 'wallet',
-    shortcut: 'c',
-    needs: [receivingAccount.list],
-    run: (c, holder) => c.navigate(`/receiving/cards?holderId=${holder.id}`),
-  }),
-
-  createAction(
-    'cardBinding.create',
-    [cardBinding.create, receivingAccount.list],
-    openDialog(bindingForm),
-    'B',
+  listLink(
+    'accountHolder',
+    'accountHolder.cards',
+    receivingAccount.list,
+    { icon: 'wallet', shortcut: 'c' },
+    (holder) => `/receiving/cards?holderId=${holder.id}`,
   ),
-  deleteAction('cardBinding', 'cardBinding.delete', cardBinding.delete),
 
-  createAction('holderNumber.create', [holderNumber.create, accountHolder.list], openDialog(numberForm), 'U'),
+  createAction([cardBinding.create, receivingAccount.list], openDialog(bindingForm), { shortcut: 'B' }),
+  deleteAction('cardBinding', cardBinding.delete),
+
+  createAction([holderNumber.create, accountHolder.list], openDialog(numberForm), { shortcut: 'U' }),
   ...statusToggle('holderNumber', 'holderNumber', holderNumber.update),
 ];

@@ -1,6 +1,6 @@
 import { endpoints } from '../contract/index.ts';
 import { type SettlementAction, settlement as settlementMachine } from '../contract/machines.ts';
-import { deleteAction, editAction, openDialog } from './builders.ts';
+import { deleteAction, editAction, endpointScreen, openDialog } from './builders.ts';
 import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
 
 type Settlement = Contexts['settlement'];
@@ -48,14 +48,11 @@ function walletCommands(wallet: Wallet): Command[] {
     }),
     editAction(
       'settlement',
-      `${base}.update`,
       api.update,
       openDialog(applyDialog, (s) => ({ wallet, settlement: s })),
-      {
-        when: (s) => mine(s, 'update'),
-      },
+      { id: api.update.id, when: (s) => mine(s, 'update') },
     ),
-    deleteAction('settlement', `${base}.delete`, api.delete, {
+    deleteAction('settlement', api.delete, {
       when: (s) => mine(s, 'cancel'),
       message: 'screens.settlement.cancelled',
       params: (s) => ({ settlementNo: s.settlementNo }),
@@ -94,13 +91,11 @@ function walletCommands(wallet: Wallet): Command[] {
  * where confirm, complete and reject are single keys.
  */
 export const settlementCommands: readonly Command[] = [
-  screen({
-    id: 'settlementQuery.list',
+  endpointScreen([endpoints.settlementQuery.list], {
     route: '/settlementquery',
     group: 'settlement',
     icon: 'zap',
     shortcut: 'g q',
-    needs: [endpoints.settlementQuery.list],
     screen: () => import('../src/screens/settlement/QueueScreen.tsx'),
   }),
   ...walletCommands('collection'),

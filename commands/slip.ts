@@ -1,7 +1,7 @@
 import { endpoints } from '../contract/index.ts';
 import { slip as slipMachine } from '../contract/machines.ts';
-import { createAction, openDialog } from './builders.ts';
-import { type Command, type Contexts, rowAction, screen } from './types.ts';
+import { createAction, endpointRowAction, endpointScreen, openDialog } from './builders.ts';
+import type { Command, Contexts } from './types.ts';
 
 const { withdrawalSlip } = endpoints;
 type Slip = Contexts['slip'];
@@ -20,50 +20,39 @@ const waiting = (s: Slip) => slipMachine.can('withdraw', s.status) && s.lineCoun
  * dropped, or the slip voided before any line was withdrawn. Every write asks for the Google code.
  */
 export const slipCommands: readonly Command[] = [
-  screen({
-    id: 'withdrawalSlip.list',
+  endpointScreen([withdrawalSlip.list], {
     route: '/withdrawalslip',
     group: 'settlement',
     icon: 'clipboard',
     shortcut: 'g i',
-    needs: [withdrawalSlip.list],
     screen: () => import('../src/screens/slip/SlipScreen.tsx'),
   }),
   createAction(
-    'withdrawalSlip.create',
     [withdrawalSlip.create, withdrawalSlip.candidates],
     openDialog(newSlipDialog, undefined, '/withdrawalslip'),
-    'n',
+    { shortcut: 'n' },
   ),
-  rowAction('slip', {
-    id: 'withdrawalSlip.withdraw',
+  endpointRowAction('slip', withdrawalSlip.withdraw, {
     icon: 'check',
     shortcut: 'w',
-    needs: [withdrawalSlip.withdraw],
     when: waiting,
     run: openDialog(withdrawDialog, (s) => ({ slip: s })),
   }),
-  rowAction('slip', {
-    id: 'withdrawalSlip.drop',
+  endpointRowAction('slip', withdrawalSlip.drop, {
     icon: 'close',
     shortcut: 'r',
-    needs: [withdrawalSlip.drop],
     when: waiting,
     run: openDialog(dropDialog, (s) => ({ slip: s, decision: 'drop' as const })),
   }),
-  rowAction('slip', {
-    id: 'withdrawalSlip.void',
+  endpointRowAction('slip', withdrawalSlip.void, {
     icon: 'trash',
     shortcut: 'v',
-    needs: [withdrawalSlip.void],
     when: (s) => slipMachine.can('void', s.status) && s.lineCounts.withdrawn === 0,
     run: openDialog(dropDialog, (s) => ({ slip: s, decision: 'void' as const })),
   }),
-  rowAction('slip', {
-    id: 'withdrawalSlip.download',
+  endpointRowAction('slip', withdrawalSlip.download, {
     icon: 'download',
     shortcut: 'd',
-    needs: [withdrawalSlip.download],
     run: async (c, s) => {
       const { saveSlipFile } = await downloadSlip();
       if (await saveSlipFile(s)) c.toast('success', c.t('screens.slip.downloaded', { fileName: s.fileName }));

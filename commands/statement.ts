@@ -1,6 +1,6 @@
 import { type Endpoint, endpoints } from '../contract/index.ts';
 import { statementLine } from '../contract/machines.ts';
-import { openDialog } from './builders.ts';
+import { endpointRowAction, endpointScreen, listLink, openDialog } from './builders.ts';
 import { type Command, type Contexts, type IconName, type RunContext, rowAction, screen } from './types.ts';
 
 const { statement } = endpoints;
@@ -91,28 +91,22 @@ const onLines = (
  * checked rows at once, and matching run again (Shift-R); and the reconciliation per day and account.
  */
 export const statementCommands: readonly Command[] = [
-  screen({
-    id: 'statement.import',
+  endpointScreen([statement.import], {
     route: '/receiving/statements',
     group: 'business',
     icon: 'upload',
-    needs: [statement.import],
     screen: () => import('../src/screens/statement/ImportScreen.tsx'),
   }),
-  screen({
-    id: 'statement.list',
+  endpointScreen([statement.list], {
     route: '/receiving/statement',
     group: 'business',
     icon: 'list',
-    needs: [statement.list],
     screen: () => import('../src/screens/statement/LinesScreen.tsx'),
   }),
-  screen({
-    id: 'statement.exceptions',
+  endpointScreen([statement.exceptions], {
     route: '/receiving/exceptions',
     group: 'business',
     icon: 'filter',
-    needs: [statement.exceptions],
     screen: () => import('../src/screens/statement/ExceptionsScreen.tsx'),
   }),
   // The reconciliation reads statements: offered to who may read them (a merchant user may read the
@@ -126,21 +120,17 @@ export const statementCommands: readonly Command[] = [
     screen: () => import('../src/screens/stat/AccountScreen.tsx'),
   }),
 
-  screen({
-    id: 'statOrder.unproved',
+  endpointScreen([endpoints.statOrder.unproved], {
     route: '/stat/unproved',
     group: 'settlement',
     icon: 'list',
     hidden: true,
-    needs: [endpoints.statOrder.unproved],
     screen: () => import('../src/screens/stat/UnprovedScreen.tsx'),
   }),
 
-  rowAction('statementLineRow', {
-    id: 'statement.match',
+  endpointRowAction('statementLineRow', statement.match, {
     icon: 'link',
     shortcut: 'm',
-    needs: [statement.match],
     when: (l) => open(l) && l.direction === 'credit' && l.approvalId === null,
     run: openDialog(matchDialog, (line) => ({ line })),
   }),
@@ -148,11 +138,9 @@ export const statementCommands: readonly Command[] = [
   ...onLines('dismiss', 'close', 'd', statement.dismiss, dismissable, dismiss),
   // On a row (Shift-R, like the T+N run, which stays the global Shift-R elsewhere): every open line of
   // every account goes through matching again, orders paid or created since included.
-  rowAction('statementLineRow', {
-    id: 'statement.rematch',
+  endpointRowAction('statementLineRow', statement.rematch, {
     icon: 'refresh',
     shortcut: 'R',
-    needs: [statement.rematch],
     when: open,
     run: async (c) => {
       const done = await c.call(statement.rematch, {});
@@ -160,20 +148,17 @@ export const statementCommands: readonly Command[] = [
       c.refresh();
     },
   }),
-  rowAction('statementLineRow', {
-    id: 'statement.order',
-    icon: 'eye',
-    shortcut: 'o',
-    needs: [endpoints.merchantOrder.list],
-    when: (l) => l.payinNo !== null || l.candidateNo !== null,
-    run: (c, l) => c.navigate(orderPath(l.payinNo ?? l.candidateNo ?? '')),
-  }),
+  listLink(
+    'statementLineRow',
+    'statement.order',
+    endpoints.merchantOrder.list,
+    { icon: 'eye', shortcut: 'o', when: (l) => l.payinNo !== null || l.candidateNo !== null },
+    (l) => orderPath(l.payinNo ?? l.candidateNo ?? ''),
+  ),
 
-  rowAction('statementImportRow', {
-    id: 'statement.file',
+  endpointRowAction('statementImportRow', statement.file, {
     icon: 'download',
     shortcut: 'd',
-    needs: [statement.file],
     run: async (c, row) => {
       const { saveImportFile } = await downloadImport();
       if (await saveImportFile(row))
@@ -189,38 +174,35 @@ export const statementCommands: readonly Command[] = [
     when: (row) => row.wouldPay.count > 0,
     run: openDialog(postDialog, (row) => ({ import: row })),
   }),
-  rowAction('statementImportRow', {
-    id: 'statement.importLines',
-    icon: 'list',
-    shortcut: 'l',
-    needs: [statement.list],
-    run: (c, row) => c.navigate(`/receiving/statement?importId=${row.id}`),
-  }),
+  listLink(
+    'statementImportRow',
+    'statement.importLines',
+    statement.list,
+    { icon: 'list', shortcut: 'l' },
+    (row) => `/receiving/statement?importId=${row.id}`,
+  ),
 
-  rowAction('accountRow', {
-    id: 'statOrder.unmatchedLines',
-    icon: 'list',
-    shortcut: 'u',
-    needs: [statement.list],
-    when: (r) => r.unmatchedCredits.count > 0,
-    run: (c, r) => c.navigate(creditsOfDay(r)),
-  }),
-  rowAction('accountRow', {
-    id: 'statOrder.unprovedOrders',
-    icon: 'eye',
-    shortcut: 'p',
-    needs: [endpoints.statOrder.unproved],
-    when: (r) => r.unproved.count > 0,
-    run: (c, r) => c.navigate(paidOrdersOfDay(r)),
-  }),
-  rowAction('accountRow', {
-    id: 'statOrder.accountLines',
-    icon: 'list',
-    shortcut: 'l',
-    needs: [statement.list],
-    when: (r) => r.accountId !== null,
-    run: (c, r) => c.navigate(`/receiving/statement?accountId=${r.accountId}&from=${r.day}&to=${r.day}`),
-  }),
+  listLink(
+    'accountRow',
+    'statOrder.unmatchedLines',
+    statement.list,
+    { icon: 'list', shortcut: 'u', when: (r) => r.unmatchedCredits.count > 0 },
+    creditsOfDay,
+  ),
+  listLink(
+    'accountRow',
+    'statOrder.unprovedOrders',
+    endpoints.statOrder.unproved,
+    { icon: 'eye', shortcut: 'p', when: (r) => r.unproved.count > 0 },
+    paidOrdersOfDay,
+  ),
+  listLink(
+    'accountRow',
+    'statOrder.accountLines',
+    statement.list,
+    { icon: 'list', shortcut: 'l', when: (r) => r.accountId !== null },
+    (r) => `/receiving/statement?accountId=${r.accountId}&from=${r.day}&to=${r.day}`,
+  ),
   // The account's bank feed (SFTP): statements that arrive by themselves and pay as the bank's word.
   rowAction('receivingAccount', {
     id: 'statementFeed.open',

@@ -1,6 +1,13 @@
 import { endpoints } from '../contract/index.ts';
-import { createAction, deleteAction, editAction, openDialog, statusToggle } from './builders.ts';
-import { rowAction, screen } from './types.ts';
+import {
+  deleteAction,
+  endpointRowAction,
+  endpointScreen,
+  formActions,
+  listLink,
+  openDialog,
+  statusToggle,
+} from './builders.ts';
 
 const { admin, role, log, mailOutbox } = endpoints;
 
@@ -10,28 +17,18 @@ const permissionTree = () => import('../src/screens/role/PermissionTree.tsx');
 
 /** Administrators, roles, the operation log and the mail outbox. */
 export const systemCommands = [
-  screen({
-    id: 'admin.list',
+  endpointScreen([admin.list, admin.create, admin.update, admin.delete], {
     route: '/admin',
     group: 'system',
     icon: 'users',
     shortcut: 'g a',
-    needs: [admin.list, admin.create, admin.update, admin.delete],
     screen: () => import('../src/screens/admin/AdminScreen.tsx'),
   }),
-  createAction('admin.create', [admin.create], openDialog(adminForm)),
-  editAction(
-    'admin',
-    'admin.edit',
-    admin.update,
-    openDialog(adminForm, (user) => ({ user })),
-  ),
+  ...formActions('admin', admin.create, admin.update, adminForm, (user) => ({ user })),
   ...statusToggle('admin', 'admin', admin.update),
-  rowAction('admin', {
-    id: 'admin.resetGoogle',
+  endpointRowAction('admin', admin.resetGoogle, {
     icon: 'key',
     shortcut: 'r',
-    needs: [admin.resetGoogle],
     when: (user) => user.googleBound,
     confirm: { danger: true },
     run: async (c, user) => {
@@ -40,60 +37,45 @@ export const systemCommands = [
       c.refresh();
     },
   }),
-  deleteAction('admin', 'admin.delete', admin.delete),
+  deleteAction('admin', admin.delete),
 
-  screen({
-    id: 'role.list',
+  endpointScreen([role.list, role.create, role.update, role.delete, role.permissions, role.setPermissions], {
     route: '/role',
     group: 'system',
     icon: 'shield',
     shortcut: 'g r',
-    needs: [role.list, role.create, role.update, role.delete, role.permissions, role.setPermissions],
     screen: () => import('../src/screens/role/RoleScreen.tsx'),
   }),
-  createAction('role.create', [role.create], openDialog(roleForm)),
-  editAction(
-    'role',
-    'role.edit',
-    role.update,
-    openDialog(roleForm, (target) => ({ role: target })),
-  ),
-  rowAction('role', {
-    id: 'role.permissions',
+  ...formActions('role', role.create, role.update, roleForm, (target) => ({ role: target })),
+  endpointRowAction('role', role.permissions, {
     icon: 'check',
     shortcut: 'p',
-    needs: [role.permissions],
     run: openDialog(permissionTree, (target) => ({ role: target })),
   }),
-  deleteAction('role', 'role.delete', role.delete, {
+  deleteAction('role', role.delete, {
     when: (target) => !target.builtin && target.userCount === 0,
   }),
 
-  screen({
-    id: 'log.list',
+  endpointScreen([log.list], {
     route: '/log',
     group: 'system',
     icon: 'list',
     shortcut: 'g l',
-    needs: [log.list],
     screen: () => import('../src/screens/log/LogScreen.tsx'),
   }),
-  rowAction('log', {
-    id: 'log.byUser',
-    icon: 'user',
-    shortcut: 'u',
-    needs: [log.list],
-    when: (row) => row.username !== '',
-    run: (c, row) => c.navigate(`/log?username=${encodeURIComponent(row.username)}`),
-  }),
+  listLink(
+    'log',
+    'log.byUser',
+    log.list,
+    { icon: 'user', shortcut: 'u', when: (row) => row.username !== '' },
+    (row) => `/log?username=${encodeURIComponent(row.username)}`,
+  ),
 
-  screen({
-    id: 'mailOutbox.list',
+  endpointScreen([mailOutbox.list], {
     route: '/mailOutbox',
     group: 'system',
     icon: 'mail',
     shortcut: 'g m',
-    needs: [mailOutbox.list],
     screen: () => import('../src/screens/mail/MailOutboxScreen.tsx'),
   }),
 ];

@@ -1,6 +1,14 @@
 import { endpoints } from '../contract/index.ts';
-import { createAction, deleteAction, editAction, openDialog, statusToggle } from './builders.ts';
-import { action, type Command, type Contexts, rowAction, screen } from './types.ts';
+import {
+  deleteAction,
+  endpointAction,
+  endpointRowAction,
+  endpointScreen,
+  formActions,
+  openDialog,
+  statusToggle,
+} from './builders.ts';
+import type { Command, Contexts } from './types.ts';
 
 const { telegram } = endpoints;
 
@@ -19,35 +27,32 @@ const botForm = () => import('../src/screens/telegram/BotForm.tsx');
 
 /** Telegram alerts (OPERATIONS.md section 4): the bot, the groups and their alert rules, the deliveries. */
 export const telegramCommands: readonly Command[] = [
-  screen({
-    id: 'telegram.groupList',
+  endpointScreen([telegram.groupList, telegram.deliveryList, telegram.bot], {
     route: '/system/telegram',
     group: 'system',
     icon: 'send',
     // Every `g` + lower-case letter is taken: Shift-T after g.
     shortcut: 'g T',
-    needs: [telegram.groupList, telegram.deliveryList, telegram.bot],
     screen: () => import('../src/screens/telegram/TelegramScreen.tsx'),
   }),
-  action({
-    id: 'telegram.botUpdate',
+  endpointAction(telegram.botUpdate, {
     icon: 'key',
-    needs: [telegram.botUpdate],
     // The dialog is the confirmation: it asks for the Google code.
     run: openDialog(botForm),
   }),
-  createAction('telegram.groupCreate', [telegram.groupCreate], openDialog(groupForm)),
-  editAction(
+  ...formActions(
     'telegramGroup',
-    'telegram.groupUpdate',
+    telegram.groupCreate,
     telegram.groupUpdate,
-    openDialog(groupForm, (group) => ({ group })),
+    groupForm,
+    (group) => ({ group }),
+    {
+      editId: telegram.groupUpdate.id,
+    },
   ),
-  rowAction('telegramGroup', {
-    id: 'telegram.test',
+  endpointRowAction('telegramGroup', telegram.test, {
     icon: 'send',
     shortcut: 't',
-    needs: [telegram.test],
     when: (group) => group.status === 'active',
     run: async (c, group) => {
       const d = await c.call(telegram.test, { id: group.id });
@@ -60,12 +65,10 @@ export const telegramCommands: readonly Command[] = [
     ...groupInput(group),
     status,
   })),
-  deleteAction('telegramGroup', 'telegram.groupDelete', telegram.groupDelete),
-  rowAction('telegramDelivery', {
-    id: 'telegram.deliveryRetry',
+  deleteAction('telegramGroup', telegram.groupDelete),
+  endpointRowAction('telegramDelivery', telegram.deliveryRetry, {
     icon: 'refresh',
     shortcut: 'r',
-    needs: [telegram.deliveryRetry],
     when: (d) => d.status === 'pending',
     run: async (c, d) => {
       const after = await c.call(telegram.deliveryRetry, { id: d.id });

@@ -76,6 +76,40 @@ export const noControlsButBreaks = z.regex(/^[\P{Cc}\t\n\r]*$/u, {
   message: 'validation.controlChars',
 });
 
+/** An Indian bank branch code (IFSC) typed in any case: four letters, a zero, six letters or digits. */
+export const ifscAnyCase = z
+  .string()
+  .check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, { message: 'validation.ifsc' }));
+
+/**
+ * A bank transfer's reference as people type it: trimmed and upper case, so that it is one reference in
+ * any case (a recharge's, a commission payment's), 1–100 characters, then `more` checks.
+ */
+export const bankReference = (...more: z.core.$ZodCheck<string>[]) =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.toUpperCase(),
+      z.minLength(1, { message: 'validation.required' }),
+      z.maxLength(100),
+      ...more,
+    );
+
+/** A list's search box: text a name, code or number contains. */
+export const searchText = z.optional(z.string().check(z.maxLength(100)));
+
+/** A proof image as the console uploads it: PNG, JPEG or WebP, at most 2 MB, in base64. */
+export const proofImage = {
+  filename: z.string().check(z.maxLength(200)),
+  mime: z.enum(['image/png', 'image/jpeg', 'image/webp']),
+  dataBase64: z.string().check(z.maxLength(2_800_000)),
+};
+/** The request body a proof image fits in (its base64 and the rest). */
+export const proofImageBodyBytes = 3 * 1024 * 1024;
+/** The stored image's id, which the action that attaches it names. */
+export const uploadedImage = z.object({ imageId: z.number() });
+
 export const shortText = z.string().check(z.trim(), z.maxLength(500));
 
 /** Rows a list page holds: 1 to 100, `size` unless asked (20 for most lists, 50 for queues and reports). */

@@ -101,25 +101,32 @@ export function lastDays(days: number): { from: string; to: string } {
 }
 
 const stepMs = 30_000;
+/** How long a code must stay acceptable after it is made: typing it and the server's check can take this long on a loaded machine. */
+const marginMs = 15_000;
 const usedSteps = new Map<string, number>();
 
 /**
  * A Google code the server will take now: it accepts a code of the current time step ±1, and each
  * user's codes only for a later step than the last one used (no replay). So successive codes of one
- * user walk forward a step at a time, waiting for the clock when they run ahead of it. `spend: false`
- * for a preview (the transfer's), which checks a code without using it up: the next code may be the same.
+ * user walk forward a step at a time, waiting for the clock when they run ahead of it. A step is taken
+ * only while its code stays acceptable for `marginMs` more (a code of the last step made near the end
+ * of this one expired before a loaded server checked it). `spend: false` for a preview (the transfer's),
+ * which checks a code without using it up: the next code may be the same.
  */
 export async function nextCode(secret: string, spend = true): Promise<string> {
   for (;;) {
-    const current = Math.floor(Date.now() / stepMs);
-    const step = Math.max(current - 1, (usedSteps.get(secret) ?? Number.NEGATIVE_INFINITY) + 1);
+    const now = Date.now();
+    const current = Math.floor(now / stepMs);
+    let step = Math.max(current - 1, (usedSteps.get(secret) ?? Number.NEGATIVE_INFINITY) + 1);
+    // The code of `step` is accepted until step + 2 begins.
+    while ((step + 2) * stepMs - now < marginMs) step += 1;
     if (step <= current + 1) {
       if (spend) usedSteps.set(secret, step);
       return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret) }).generate({
         timestamp: step * stepMs,
       });
     }
-    await new Promise((r) => setTimeout(r, (step - 1) * stepMs - Date.now() + 500));
+    await new Promise((r) => setTimeout(r, (step - 1) * stepMs - now + 500));
   }
 }
 

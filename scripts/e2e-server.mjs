@@ -7,7 +7,7 @@
 //
 // The demo's lost callbacks (paid at the simulator, callback never arrived) are printed once at the
 // first start; they are written to e2eStateFile(port) so the specs can supplement them by their UTR.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -16,13 +16,6 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const port = process.env.E2E_PORT || '8181';
 const adminPassword = process.env.E2E_ADMIN_PASSWORD || 'Admin12345!';
-
-// `npm run e2e` on its own needs a console build; under `npm test` it is already up to date.
-const build = spawnSync(process.execPath, [join(root, 'scripts', 'ensure-build.mjs')], {
-  cwd: root,
-  stdio: 'inherit',
-});
-if (build.status !== 0) process.exit(build.status || 1);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'paygate-e2e-'));
 const env = {
@@ -40,7 +33,7 @@ delete env.DATABASE_URL;
 
 console.log(`[e2e-server] DATA_DIR=${dataDir} PORT=${port}`);
 // node itself (not npx): npx does not pass SIGTERM on, which left the server running after the specs.
-// The built server, as `npm start` runs it (ensure-build above has brought it up to date).
+// The built server, as `npm start` runs it (playwright.config.ts has brought the build up to date).
 const child = spawn(process.execPath, ['--enable-source-maps', join('dist', 'server', 'main.mjs')], {
   cwd: root,
   env,

@@ -2,12 +2,13 @@
 // Builds the console (`vite build` -> dist/console), the pay page (`vite build -c vite.pay.config.ts`
 // -> dist/pay) and the server (esbuild -> dist/server/main.mjs and its statement worker, its migrations
 // beside it), each only when it is missing or older than its sources.
-// Used by `npm start` and by the e2e server; does nothing (in a few milliseconds) when up to date.
+// Used by `npm start` and by playwright.config.ts; does nothing (in a few milliseconds) when up to date.
 // FORCE_BUILD=1 builds regardless.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer } from './server-bundle.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // package-lock.json too: a dependency change changes the bundle.
@@ -30,42 +31,10 @@ const bundles = [
     name: 'the server',
     target: join('dist', 'server', 'main.mjs'),
     sourceDirs: ['server', 'contract', 'locales'],
-    sourceFiles: ['package-lock.json', 'scripts/ensure-build.mjs'],
-    build: buildServer,
+    sourceFiles: ['package-lock.json', 'scripts/ensure-build.mjs', 'scripts/server-bundle.mjs'],
+    build: () => buildServer(join(root, 'dist', 'server')),
   },
 ];
-
-/**
- * The server as one ES module of its own code (contract and locales included), its packages left to
- * node_modules: `npm start` runs compiled JavaScript, not tsx compiling TypeScript at every start.
- * The statement worker is a second module beside it (server/modules/statement/workerPool.ts starts it
- * from there), and so is the worker that parses large request bodies (server/http/jsonWorker.mjs). The
- * migrations are copied beside it (server/db/index.ts finds them next to itself). A source map keeps stack
- * traces pointing at the TypeScript (`node --enable-source-maps`).
- */
-async function buildServer() {
-  const out = join(root, 'dist', 'server');
-  rmSync(out, { recursive: true, force: true });
-  const { build } = await import('esbuild');
-  await build({
-    entryPoints: [
-      { in: join(root, 'server', 'main.ts'), out: 'main' },
-      { in: join(root, 'server', 'modules', 'statement', 'statementWorker.ts'), out: 'statementWorker' },
-    ],
-    outdir: out,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    sourcemap: true,
-    logLevel: 'warning',
-  });
-  cpSync(join(root, 'server', 'db', 'migrations'), join(out, 'migrations'), { recursive: true });
-  // The large-body JSON worker is plain JavaScript, started from beside the running module.
-  cpSync(join(root, 'server', 'http', 'jsonWorker.mjs'), join(out, 'jsonWorker.mjs'));
-}
 
 /** Newest modification time (ms) of any file under `dir`, or 0; stops early once past `limit`. */
 function newestUnder(dir, limit) {

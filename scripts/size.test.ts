@@ -25,10 +25,8 @@ const offenders: readonly string[] = [
   'src/screens/channel/ChannelForm.tsx › ChannelForm', // 313
   'src/screens/dev/SignatureHelper.tsx › SignatureHelper', // 162
   'src/screens/merchant/MerchantForm.tsx › MerchantForm', // 429
-  'src/screens/payout/SingleTransferDialog.tsx › SingleTransferDialog', // 154
   'src/screens/settlement/ApplyDialog.tsx › ApplyDialog', // 217
   'src/screens/statement/FeedDialog.tsx › FeedForm', // 205
-  'src/screens/statement/MatchDialog.tsx › MatchDialog', // 164
   'server/demo/receiving.ts › openReceiving', // 287
   'server/demo/settlements.ts › scheduleSettlements', // 186
   'server/http/app.ts › createApp', // 250

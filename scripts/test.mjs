@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// `npm test`: everything CI runs, in order, stopping at the first failure:
-//   typecheck, lint, console build (vite), then unit + server integration (vitest) and e2e (Playwright)
-//   side by side: the browser suite spends nearly half its time waiting (a Google code is good for one
-//   action a 30-second step), so on two cores it costs the unit tests little; its output is kept and
-//   printed when it ends, after vitest's.
+// `npm test`: everything CI runs, in two lanes side by side, stopping after the first failure (the other
+// lane ends the stage it is in, so its counts are still reported):
+//   1. unit + server integration (vitest): needs nothing built;
+//   2. typecheck, lint, console build (vite), then e2e (Playwright) against that build.
+// On two cores the lanes fill each other's idle time: tsc is single-threaded, the browser suite spends
+// nearly half its time waiting (a Google code is good for one action a 30-second step) and vitest's
+// crash and failover tests wait on restarts. The short stages print as they run; the long ones keep their
+// output in a file, printed when they end.
 // SKIP_E2E=1 skips the Playwright stage. Stage keys as arguments run only those stages
 // (`npm test -- unit e2e`); CI passes none and runs all. TEST_DATABASE_URL (set by .ci/run) turns on the
 // PostgreSQL variants of the integration tests (see server/test/pg.ts).
@@ -84,28 +87,100 @@ function playwrightCounts() {
   return { passed: expected + flaky, failed: unexpected, skipped };
 }
 
-/** 8181 unless it is taken (a server left running): then any free port, so the run does not fail on it. */
-function freePort(preferred) {
-  const tryPort = (port) =>
-    new Promise((resolvePromise) => {
-      const server = createServer();
-      server.once('error', () => resolvePromise(null));
-      server.listen(port, '127.0.0.1', () => {
-        const { port: got } = server.address();
-        server.close(() => resolvePromise(got));
-      });
-    });
-  return tryPort(preferred).then((port) => port ?? tryPort(0));
+/** Strips colour codes and keeps the first lines of an error, so a failure reads in CI's tail. */
+function firstLines(text, count = 6) {
+  return String(text ?? '')
+    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+    .split('\n')
+    .filter((line) => line.trim())
+    .slice(0, count)
+    .map((line) => `    ${line.slice(0, 300)}`)
+    .join('\n');
 }
 
-// A stage with `alongside` starts with the stage before it and runs beside it (its output kept in a file).
+/** vitest's failed tests: where and why. */
+function vitestFailures() {
+  const report = readJson(vitestJson);
+  const failures = [];
+  for (const file of report?.testResults ?? []) {
+    const where = file.name?.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed) {
+      // vitest 4 answers a test past its time with the stack it took where the test was declared, whose
+      // message is still its placeholder (the timeout's message is not put back into it).
+      const why = String(test.failureMessages?.[0] ?? '').replace(
+        /^Error: STACK_TRACE_ERROR/,
+        `Error: timed out (ran ${Math.round(test.duration ?? 0)} ms)`,
+      );
+      failures.push(`  ${where} › ${test.fullName}\n${firstLines(why)}`);
+    }
+    if (!failed.length && file.status === 'failed')
+      failures.push(`  ${where} (the file failed)\n${firstLines(file.message)}`);
+  }
+  return failures;
+}
+
+/** Playwright's failed tests (not the flaky ones, which passed on a retry): where and why. */
+function playwrightFailures() {
+  const report = readJson(playwrightJson);
+  const failures = [];
+  const walk = (suite, titles) => {
+    const path = suite.title && !suite.title.endsWith('.ts') ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected') {
+          const last = test.results?.at(-1);
+          const error = last?.error?.message ?? last?.errors?.[0]?.message;
+          failures.push(
+            `  ${spec.file}:${spec.line} › ${[...path, spec.title].join(' › ')}\n${firstLines(error)}`,
+          );
+        }
+    for (const child of suite.suites ?? []) walk(child, path);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, []);
+  for (const error of report?.errors ?? []) failures.push(`  (outside a test)\n${firstLines(error.message)}`);
+  return failures;
+}
+
+/** Listens on `port` of 127.0.0.1 (0: any) and lets go: answers the port it got, or null when taken. */
+function tryPort(port) {
+  return new Promise((resolvePromise) => {
+    const server = createServer();
+    server.once('error', () => resolvePromise(null));
+    server.listen(port, '127.0.0.1', () => {
+      const { port: got } = server.address();
+      server.close(() => resolvePromise(got));
+    });
+  });
+}
+
+/**
+ * The first of `count` consecutive free ports (the e2e servers' E2E_PORT, E2E_PORT + 1 …): 8181 unless
+ * one of its run is taken (a server left running), then any such run, so the run does not fail on it.
+ */
+async function freePorts(preferred, count) {
+  const allFree = async (first) => {
+    for (let port = first; port < first + count; port++) if ((await tryPort(port)) === null) return false;
+    return true;
+  };
+  if (await allFree(preferred)) return preferred;
+  for (;;) {
+    const first = await tryPort(0);
+    if (first + count <= 65_535 && (await allFree(first))) return first;
+  }
+}
+
+// Each stage names its lane; a lane runs its stages in order; a stage with `kept` writes its output to a
+// file, printed when it ends (two lanes printing at once would interleave).
 const stages = [
-  { key: 'typecheck', name: 'typecheck', run: () => run('npm', ['run', '--silent', 'typecheck']) },
-  { key: 'lint', name: 'lint', run: () => run('npm', ['run', '--silent', 'lint']) },
-  { key: 'build', name: 'build (vite)', run: () => run('npm', ['run', '--silent', 'build']) },
+  { key: 'typecheck', name: 'typecheck', lane: 2, run: () => run('npm', ['run', '--silent', 'typecheck']) },
+  { key: 'lint', name: 'lint', lane: 2, run: () => run('npm', ['run', '--silent', 'lint']) },
+  { key: 'build', name: 'build (vite)', lane: 2, run: () => run('npm', ['run', '--silent', 'build']) },
   {
     key: 'unit',
     name: 'unit + integration (vitest)',
+    lane: 1,
+    kept: true,
     run: (logFile) =>
       run(
         process.execPath,
@@ -120,17 +195,20 @@ const stages = [
         logFile,
       ),
     counts: vitestCounts,
+    failures: vitestFailures,
   },
   {
     key: 'e2e',
     name: 'e2e (playwright)',
-    alongside: true,
+    lane: 2,
+    kept: true,
     skip: process.env.SKIP_E2E === '1' ? 'SKIP_E2E=1' : null,
     run: async (logFile) => {
       const env = { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
       if (!process.env.E2E_PORT) {
-        const port = await freePort(8181);
-        if (port !== 8181) console.log(`port 8181 is taken: the e2e server uses ${port}`);
+        const servers = Math.max(1, Number(process.env.E2E_WORKERS || 1));
+        const port = await freePorts(8181, servers);
+        if (port !== 8181) console.log(`port 8181 or the next is taken: the e2e servers use ${port} on`);
         env.E2E_PORT = String(port);
       }
       return run(
@@ -141,6 +219,7 @@ const stages = [
       );
     },
     counts: playwrightCounts,
+    failures: playwrightFailures,
   },
 ];
 
@@ -149,6 +228,11 @@ function finish(code, failedStage) {
   for (const t of timings) console.log(`${t.name.padEnd(30)} ${t.status.padEnd(8)} ${t.time}`);
   // Wall time: the stages side by side overlap.
   console.log(`${'total'.padEnd(30)} ${''.padEnd(8)} ${fmt(Date.now() - startedAt)}`);
+  // The failed tests again, here at the end: the long lanes' output comes before, and CI keeps a tail.
+  for (const stage of stages) {
+    const failures = stage.failures?.() ?? [];
+    if (failures.length) console.log(`failed in ${stage.name}:\n${failures.join('\n')}`);
+  }
   if (failedStage) console.log(`FAILED at stage: ${failedStage}`);
   else console.log('all stages passed');
   rmSync(tmp, { recursive: true, force: true });
@@ -187,7 +271,7 @@ async function runStage(stage, logFile = null) {
 /** Counts and reports a finished stage (printing its kept output first); answers whether it passed. */
 function settle({ stage, code, ms, logFile }) {
   if (logFile) {
-    header(`${stage.name} (it ran alongside)`);
+    header(`${stage.name} (its output)`);
     process.stdout.write(readFileSync(logFile, 'utf8'));
   }
   const counts = stage.counts?.();
@@ -206,24 +290,30 @@ function settle({ stage, code, ms, logFile }) {
   return ok;
 }
 
-for (let i = 0; i < stages.length; i++) {
-  const stage = stages[i];
-  if (stage.skip) {
-    header(`${stage.name}: skipped (${stage.skip})`);
-    timings.push({ name: stage.name, status: 'skipped', time: '-' });
-    continue;
-  }
-  header(stage.name);
-  const beside = stages[i + 1]?.alongside && !stages[i + 1].skip ? stages[++i] : null;
-  if (beside) console.log(`(${beside.name} runs alongside; its output follows when it ends)`);
-  const done = await Promise.all([
-    runStage(stage),
-    ...(beside ? [runStage(beside, join(tmp, `${beside.key}.log`))] : []),
-  ]);
-  const failed = done.filter((d) => !settle(d));
-  if (failed.length) {
-    const names = failed.map((d) => d.stage.name).join(', ');
-    finish(failed[0].code || 1, interrupted ? `${names} (interrupted by ${interrupted})` : names);
+/** The first stage that failed: its lane stops; the other ends the stage it is in and starts no other. */
+let firstFailure = null;
+
+/** Runs one lane's stages in order, until one fails here or in the other lane. */
+async function runLane(lane) {
+  for (const stage of stages.filter((s) => s.lane === lane)) {
+    if (firstFailure) return;
+    if (stage.skip) {
+      header(`${stage.name}: skipped (${stage.skip})`);
+      timings.push({ name: stage.name, status: 'skipped', time: '-' });
+      continue;
+    }
+    if (stage.kept) console.log(`(${stage.name} started; its output follows when it ends)`);
+    else header(stage.name);
+    const done = await runStage(stage, stage.kept ? join(tmp, `${stage.key}.log`) : null);
+    if (!settle(done)) {
+      firstFailure ??= done;
+      return;
+    }
   }
 }
-finish(0, null);
+
+await Promise.all([runLane(1), runLane(2)]);
+if (firstFailure) {
+  const name = firstFailure.stage.name;
+  finish(firstFailure.code || 1, interrupted ? `${name} (interrupted by ${interrupted})` : name);
+} else finish(0, null);

@@ -7,7 +7,16 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { amount, moneyOut } from '../money.ts';
-import { actionReason, code6, cursorPaging, id, listOf, noControls, strictObject } from '../schemas.ts';
+import {
+  actionReason,
+  bankReference,
+  code6,
+  cursorPaging,
+  id,
+  listOf,
+  noControls,
+  strictObject,
+} from '../schemas.ts';
 import { periodChecks, reportPeriod } from './stat.ts';
 
 /** The merchant wallets an adjustment may move (the ledger accounts the merchant spends from). */
@@ -86,15 +95,7 @@ export const commissionPaymentRow = z.object({
 });
 
 /** A bank's reference: one payment per reference and agent, in any case. */
-const reference = z
-  .string()
-  .check(
-    z.trim(),
-    z.toUpperCase(),
-    z.minLength(1, { message: 'validation.required' }),
-    z.maxLength(100),
-    noControls,
-  );
+const reference = bankReference(noControls);
 
 export const agentCommission = {
   /**

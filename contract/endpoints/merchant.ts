@@ -10,6 +10,7 @@ import {
   okFlag,
   page,
   pageSize,
+  searchText,
   strictObject,
   username,
 } from '../schemas.ts';
@@ -141,7 +142,7 @@ export const merchant = {
     input: z.object({
       page,
       pageSize,
-      q: z.optional(z.string().check(z.maxLength(100))),
+      q: searchText,
       status: z.optional(z.enum(['active', 'frozen'])),
       agentId: z.optional(id),
     }),
@@ -225,15 +226,22 @@ const agentRow = z.object({
   createdAt: z.string(),
 });
 
-export const agent = {
-  list: endpoint({
+/**
+ * A list of the platform's business set-up (agents, channels): operators and finance page through it and
+ * search it by text.
+ */
+const setupList = <R extends z.ZodMiniType>(path: string, row: R) =>
+  endpoint({
     method: 'GET',
-    path: '/agent/list',
+    path,
     caller: 'platform',
     grants: { platform: ['operator', 'finance'] },
-    input: z.object({ page, pageSize, q: z.optional(z.string().check(z.maxLength(100))) }),
-    output: listOf(agentRow),
-  }),
+    input: z.object({ page, pageSize, q: searchText }),
+    output: listOf(row),
+  });
+
+export const agent = {
+  list: setupList('/agent/list', agentRow),
   create: endpoint({
     method: 'POST',
     path: '/agent/create',
@@ -305,14 +313,7 @@ const channelFields = {
 export const channelAdapters = ['simulator', 'manual_bank', 'bank'] as const;
 
 export const channel = {
-  list: endpoint({
-    method: 'GET',
-    path: '/channel/list',
-    caller: 'platform',
-    grants: { platform: ['operator', 'finance'] },
-    input: z.object({ page, pageSize, q: z.optional(z.string().check(z.maxLength(100))) }),
-    output: listOf(channelRow),
-  }),
+  list: setupList('/channel/list', channelRow),
   create: endpoint({
     method: 'POST',
     path: '/channel/create',

@@ -4,7 +4,8 @@ import { endpoint } from '../endpoint.ts';
 import { callback, payin, payout, recharge } from '../machines.ts';
 import { moneyOut } from '../money.ts';
 import { field } from '../orderRow.ts';
-import { actionReason, code6, cursor, id, isoTime, listOf, pageSize } from '../schemas.ts';
+import type { RoleGrants } from '../permissions.ts';
+import { actionReason, code6, cursor, id, isoTime, listOf, pageSize, strictObject } from '../schemas.ts';
 
 export const payinStatus = z.enum(payin.states);
 export const payoutStatus = z.enum(payout.states);
@@ -55,6 +56,19 @@ export const periodInOrder = z.refine<{ from: string; to: string }>(
 
 /** A hand action on money answers to a second factor: the acting user's Google code, and why. */
 export const secondFactor = { code: code6, reason: actionReason };
+/**
+ * A platform user's hand decision on one record (a payout retried or failed, a recharge confirmed or
+ * rejected): the record's id and the second factor in; the record as it now is out.
+ */
+export const handDecision = <R extends z.ZodMiniType>(path: string, grants: RoleGrants, row: R) =>
+  endpoint({
+    method: 'POST',
+    path,
+    caller: 'platform',
+    grants,
+    input: strictObject({ id, ...secondFactor }),
+    output: row,
+  });
 export const merchantOrderNo = z
   .string()
   .check(z.trim(), z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, { message: 'validation.orderNo' }));
@@ -107,6 +121,12 @@ export const orderHead = {
 
 export const listTotals = z.object({ count: z.number(), amount: moneyOut, countCapped: z.boolean() });
 
+/** Who reads the orders: the platform's operators and finance, the merchant's finance, operators and developers. */
+const orderGrants = {
+  platform: ['operator', 'finance'],
+  merchant: ['finance', 'operator', 'developer'],
+} as const;
+
 /**
  * An order list's endpoints, alike for pay-ins and payouts but for the path, the states and the row: a
  * page, the count and amount of the filtered set (capped like list totals), and the whole set as a CSV or
@@ -117,10 +137,7 @@ export function orderListEndpoints<S extends z.ZodMiniType, R extends z.ZodMiniT
   status: S,
   row: R,
 ) {
-  const grants = {
-    platform: ['operator', 'finance'],
-    merchant: ['finance', 'operator', 'developer'],
-  } as const;
+  const grants = orderGrants;
   const filtered = z.object({ ...orderFilters, status: oneOrMany(status) }).check(periodInOrder);
   return {
     list: endpoint({
@@ -151,4 +168,31 @@ export function orderListEndpoints<S extends z.ZodMiniType, R extends z.ZodMiniT
       output: z.unknown(),
     }),
   };
+}
+
+/**
+ * An order's drawer (`{base}/info`): its row, what only its kind shows (`own`), then what every order
+ * keeps (the gateway's request and answer, its callbacks, its postings), and `after` that.
+ */
+export function orderInfoEndpoint<
+  R extends z.core.$ZodShape,
+  O extends z.core.$ZodShape,
+  A extends z.core.$ZodShape = Record<never, never>,
+>(base: '/merchantOrder' | '/merchantPayout', row: z.ZodMiniObject<R>, own: O, after?: A) {
+  return endpoint({
+    method: 'GET',
+    path: `${base}/info`,
+    caller: 'both',
+    grants: orderGrants,
+    input: byOrder,
+    output: z.object({
+      ...row.shape,
+      ...own,
+      requestSnapshot: snapshot,
+      responseSnapshot: snapshot,
+      callbacks: z.array(callbackEvent),
+      postings: z.array(postingRow),
+      ...(after as A),
+    }),
+  });
 }

@@ -3,19 +3,16 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { amount, moneyOut } from '../money.ts';
 import { field, rowSchema } from '../orderRow.ts';
-import { id, okFlag, strictObject, utr } from '../schemas.ts';
+import { id, okFlag, proofImage, proofImageBodyBytes, strictObject, uploadedImage, utr } from '../schemas.ts';
 import {
-  byOrder,
   callbackAttempt,
-  callbackEvent,
   merchantOrderNo,
   orderHead,
+  orderInfoEndpoint,
   orderListEndpoints,
   payinStatus,
-  postingRow,
   pushStatus,
   secondFactor,
-  snapshot,
 } from './orderParts.ts';
 
 /** A pay-in order's row (list, detail head, actions' answers): its fields declared once (`orderRow.ts`). */
@@ -38,14 +35,10 @@ const lists = orderListEndpoints('/merchantOrder', payinStatus, payinRow);
 
 export const merchantOrder = {
   list: lists.list,
-  info: endpoint({
-    method: 'GET',
-    path: '/merchantOrder/info',
-    caller: 'both',
-    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
-    input: byOrder,
-    output: z.object({
-      ...payinRow.shape,
+  info: orderInfoEndpoint(
+    '/merchantOrder',
+    payinRow,
+    {
       agentCommission: moneyOut,
       /** The UTR the payer says they paid with (the pay page): recorded, never trusted. */
       payerUtr: z.nullable(z.string()),
@@ -53,10 +46,8 @@ export const merchantOrder = {
       returnUrl: z.nullable(z.string()),
       payUrl: z.nullable(z.string()),
       failureReason: z.nullable(z.string()),
-      requestSnapshot: snapshot,
-      responseSnapshot: snapshot,
-      callbacks: z.array(callbackEvent),
-      postings: z.array(postingRow),
+    },
+    {
       images: z.array(
         z.object({
           id: z.number(),
@@ -66,8 +57,8 @@ export const merchantOrder = {
           createdAt: z.string(),
         }),
       ),
-    }),
-  }),
+    },
+  ),
   totals: lists.totals,
   export: lists.export,
   /** A pay-in made from the console (e.g. a payment link for a customer), through the same path as the gateway. */
@@ -148,14 +139,9 @@ export const merchantOrder = {
     path: '/merchantOrder/uploadImage',
     caller: 'both',
     grants: { platform: ['operator'], merchant: ['operator'] },
-    maxBodyBytes: 3 * 1024 * 1024,
-    input: strictObject({
-      id,
-      filename: z.string().check(z.maxLength(200)),
-      mime: z.enum(['image/png', 'image/jpeg', 'image/webp']),
-      dataBase64: z.string().check(z.maxLength(2_800_000)),
-    }),
-    output: z.object({ imageId: z.number() }),
+    maxBodyBytes: proofImageBodyBytes,
+    input: strictObject({ id, ...proofImage }),
+    output: uploadedImage,
   }),
   /** Sends the merchant callback again now (a manual attempt). */
   push: endpoint({

@@ -5,17 +5,15 @@ import { amount, moneyOut } from '../money.ts';
 import { field, rowSchema } from '../orderRow.ts';
 import { code6, id, strictObject, utr } from '../schemas.ts';
 import {
-  byOrder,
   callbackAttempt,
-  callbackEvent,
+  handDecision,
   merchantOrderNo,
   orderHead,
+  orderInfoEndpoint,
   orderListEndpoints,
   payoutStatus,
-  postingRow,
   pushStatus,
   secondFactor,
-  snapshot,
 } from './orderParts.ts';
 
 /** A payout order's row, declared as the pay-in's is. */
@@ -50,21 +48,7 @@ const lists = orderListEndpoints('/merchantPayout', payoutStatus, payoutRow);
 
 export const merchantPayout = {
   list: lists.list,
-  info: endpoint({
-    method: 'GET',
-    path: '/merchantPayout/info',
-    caller: 'both',
-    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
-    input: byOrder,
-    output: z.object({
-      ...payoutRow.shape,
-      notifyUrl: z.string(),
-      requestSnapshot: snapshot,
-      responseSnapshot: snapshot,
-      callbacks: z.array(callbackEvent),
-      postings: z.array(postingRow),
-    }),
-  }),
+  info: orderInfoEndpoint('/merchantPayout', payoutRow, { notifyUrl: z.string() }),
   totals: lists.totals,
   export: lists.export,
   /** A single transfer from the console, confirmed with the user's Google code. */
@@ -110,14 +94,7 @@ export const merchantPayout = {
     }),
   }),
   /** Sends a failed payout again with a new hold. */
-  retry: endpoint({
-    method: 'POST',
-    path: '/merchantPayout/retry',
-    caller: 'platform',
-    grants: { platform: ['operator'] },
-    input: strictObject({ id, ...secondFactor }),
-    output: payoutRow,
-  }),
+  retry: handDecision('/merchantPayout/retry', { platform: ['operator'] }, payoutRow),
   markSuccess: endpoint({
     method: 'POST',
     path: '/merchantPayout/markSuccess',
@@ -126,14 +103,7 @@ export const merchantPayout = {
     input: strictObject({ id, utr: z.optional(utr), ...secondFactor }),
     output: payoutRow,
   }),
-  markFailed: endpoint({
-    method: 'POST',
-    path: '/merchantPayout/markFailed',
-    caller: 'platform',
-    grants: { platform: ['operator'] },
-    input: strictObject({ id, ...secondFactor }),
-    output: payoutRow,
-  }),
+  markFailed: handDecision('/merchantPayout/markFailed', { platform: ['operator'] }, payoutRow),
   push: endpoint({
     method: 'POST',
     path: '/merchantPayout/push',

@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { amount, moneyOut, ratePercent } from '../money.ts';
-import { id, listOf, okFlag, page, pageSize, strictObject } from '../schemas.ts';
+import { id, ifscAnyCase, listOf, okFlag, page, pageSize, searchText, strictObject } from '../schemas.ts';
 import { accountName, accountNumber } from './orders.ts';
 
 export const receivingKinds = ['public', 'card'] as const;
@@ -14,9 +14,6 @@ export const receivingStatuses = ['active', 'paused', 'frozen'] as const;
 export const holderStatuses = ['active', 'disabled'] as const;
 export const holderNumberKinds = ['phone', 'upi'] as const;
 
-const ifsc = z
-  .string()
-  .check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, { message: 'validation.ifsc' }));
 /** A UPI virtual payment address: `name@handle`. */
 export const vpa = z
   .string()
@@ -73,7 +70,7 @@ const accountFields = {
   bankName,
   accountName,
   accountNumber,
-  ifsc,
+  ifsc: ifscAnyCase,
   vpa: z.optional(vpa),
   dailyLimit: amount,
   dailyCount: z.optional(dailyCount),
@@ -108,7 +105,7 @@ export const receivingAccount = {
       kind: z.optional(z.enum(receivingKinds)),
       status: z.optional(z.enum(receivingStatuses)),
       holderId: z.optional(id),
-      q: z.optional(z.string().check(z.maxLength(100))),
+      q: searchText,
       page,
       pageSize,
     }),
@@ -132,7 +129,7 @@ export const receivingAccount = {
       id,
       bankName: z.optional(bankName),
       accountName: z.optional(accountName),
-      ifsc: z.optional(ifsc),
+      ifsc: z.optional(ifscAnyCase),
       vpa: z.optional(z.nullable(vpa)),
       dailyLimit: z.optional(amount),
       dailyCount: z.optional(z.nullable(dailyCount)),
@@ -180,7 +177,7 @@ export const accountHolder = {
     grants,
     input: z.object({
       status: z.optional(z.enum(holderStatuses)),
-      q: z.optional(z.string().check(z.maxLength(100))),
+      q: searchText,
       page,
       pageSize,
     }),

@@ -7,7 +7,18 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { approval, settlement } from '../machines.ts';
 import { amount, moneyOut } from '../money.ts';
-import { actionReason, code6, cursorPaging, id, isoTime, strictObject } from '../schemas.ts';
+import {
+  actionReason,
+  code6,
+  cursorPaging,
+  id,
+  ifscAnyCase,
+  isoTime,
+  proofImage,
+  proofImageBodyBytes,
+  strictObject,
+  uploadedImage,
+} from '../schemas.ts';
 import { postingRow } from './orders.ts';
 
 export const settlementStatus = z.enum(settlement.states);
@@ -19,10 +30,6 @@ const accountName = z
   .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100));
 /** A bank account (card) number: 6 to 20 digits. */
 const cardNumber = z.string().check(z.trim(), z.regex(/^\d{6,20}$/, { message: 'validation.cardNumber' }));
-/** An Indian bank branch code: four letters, a zero, six letters or digits. */
-const ifsc = z
-  .string()
-  .check(z.trim(), z.toUpperCase(), z.regex(/^[A-Z]{4}0[A-Z0-9]{6}$/, { message: 'validation.ifsc' }));
 /** Where USDT goes back: TRC20 (`T` + 33 base58 characters) or ERC20 (`0x` + 40 hex digits). */
 const returnAddress = z
   .string()
@@ -111,7 +118,7 @@ const applyInput = strictObject({
   amount,
   accountName: z.optional(accountName),
   cardNumber: z.optional(cardNumber),
-  ifsc: z.optional(ifsc),
+  ifsc: z.optional(ifscAnyCase),
   returnAddress: z.optional(returnAddress),
   code: code6,
 }).check(
@@ -163,7 +170,7 @@ function settlementEndpoints(base: string) {
         amount: z.optional(amount),
         accountName: z.optional(accountName),
         cardNumber: z.optional(cardNumber),
-        ifsc: z.optional(ifsc),
+        ifsc: z.optional(ifscAnyCase),
         returnAddress: z.optional(returnAddress),
         code: code6,
       }),
@@ -218,13 +225,9 @@ function settlementEndpoints(base: string) {
       path: `/${base}/uploadImage`,
       caller: 'platform',
       grants: { platform: ['finance'] },
-      maxBodyBytes: 3 * 1024 * 1024,
-      input: strictObject({
-        filename: z.string().check(z.maxLength(200)),
-        mime: z.enum(['image/png', 'image/jpeg', 'image/webp']),
-        dataBase64: z.string().check(z.maxLength(2_800_000)),
-      }),
-      output: z.object({ imageId: z.number() }),
+      maxBodyBytes: proofImageBodyBytes,
+      input: strictObject(proofImage),
+      output: uploadedImage,
     }),
     /** A proof image of a settlement, for users who may see it. */
     image: endpoint({

@@ -112,6 +112,16 @@ export const accountRow = z.object({
  * movement column is signed as it changes the wallet, so opening + the movements = closing.
  */
 export const merchantWallet = z.enum(['collection', 'payout']);
+/** The movement columns between opening and closing, in the order the report shows them. */
+export const walletMovements = [
+  'collected',
+  'payouts',
+  'settlements',
+  'recharges',
+  'transfers',
+  'adjustments',
+  'other',
+] as const;
 const merchantFigures = {
   wallet: merchantWallet,
   currency: z.string(),
@@ -186,11 +196,30 @@ export const periodChecks = [
   ),
 ] as const;
 const pageSize = pageSizeOf(50);
+
+/**
+ * A statistics report's answer: the period, a page of its rows, and the figures added up per currency
+ * over the whole period (`totals`) and per day and currency (`series`, the chart's).
+ */
+const statReport = <R extends z.ZodMiniType, F extends z.core.$ZodShape>(row: R, figures: F) =>
+  z.object({
+    ...period,
+    list: z.array(row),
+    totals: z.array(z.object({ currency: z.string(), ...figures })),
+    series: z.array(z.object({ day: z.string(), currency: z.string(), ...figures })),
+  });
 /** A query-string switch: `true`/`1` or `false`/`0`. */
 const flag = z.pipe(
   z.enum(['true', 'false', '1', '0']),
   z.transform((v) => v === 'true' || v === '1'),
 );
+/** What the order statistics are filtered by, on screen and in their file alike. */
+const orderStatFilters = {
+  ...reportPeriod,
+  merchantId: z.optional(id),
+  channelId: z.optional(id),
+  byChannel: z.optional(flag),
+};
 
 /**
  * The pay-time rollup's buckets (`payin_pay_time_daily`, migration 0019): upper bounds in seconds from a
@@ -348,22 +377,8 @@ export const statOrder = {
     path: '/statOrder/list',
     caller: 'both',
     grants: { platform: ['finance', 'operator'], merchant: ['finance'] },
-    input: z
-      .object({
-        ...reportPeriod,
-        merchantId: z.optional(id),
-        channelId: z.optional(id),
-        byChannel: z.optional(flag),
-        cursor,
-        pageSize,
-      })
-      .check(...periodChecks),
-    output: z.object({
-      ...period,
-      list: z.array(orderStatRow),
-      totals: z.array(z.object({ currency: z.string(), ...orderFigures })),
-      series: z.array(z.object({ day: z.string(), currency: z.string(), ...orderFigures })),
-    }),
+    input: z.object({ ...orderStatFilters, cursor, pageSize }).check(...periodChecks),
+    output: statReport(orderStatRow, orderFigures),
   }),
   /** The order statistics of the same filters as one file (every row, then the totals). */
   listExport: endpoint({
@@ -372,15 +387,7 @@ export const statOrder = {
     download: true,
     caller: 'both',
     grants: { platform: ['finance', 'operator'], merchant: ['finance'] },
-    input: z
-      .object({
-        ...reportPeriod,
-        merchantId: z.optional(id),
-        channelId: z.optional(id),
-        byChannel: z.optional(flag),
-        format: exportFormat,
-      })
-      .check(...periodChecks),
+    input: z.object({ ...orderStatFilters, format: exportFormat }).check(...periodChecks),
     output: z.unknown(),
   }),
   /**
@@ -393,12 +400,7 @@ export const statOrder = {
     caller: 'platform',
     grants: { platform: ['finance', 'operator'] },
     input: z.object({ ...reportPeriod, channelId: z.optional(id), cursor, pageSize }).check(...periodChecks),
-    output: z.object({
-      ...period,
-      list: z.array(channelStatRow),
-      totals: z.array(z.object({ currency: z.string(), ...channelFigures })),
-      series: z.array(z.object({ day: z.string(), currency: z.string(), ...channelFigures })),
-    }),
+    output: statReport(channelStatRow, channelFigures),
   }),
   /** The channel statistics of the same filters as one file. */
   channelExport: endpoint({

@@ -2,8 +2,18 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { amount, moneyOut } from '../money.ts';
-import { code6, cursor, id, isoTime, listOf, page, pageSize, strictObject } from '../schemas.ts';
-import { postingRow, rechargeStatus, secondFactor } from './orderParts.ts';
+import {
+  bankReference,
+  code6,
+  cursor,
+  id,
+  isoTime,
+  listOf,
+  page,
+  pageSize,
+  strictObject,
+} from '../schemas.ts';
+import { handDecision, postingRow, rechargeStatus } from './orderParts.ts';
 
 const balances = z.object({
   merchantId: z.number(),
@@ -14,6 +24,16 @@ const balances = z.object({
 });
 
 const walletOf = z.object({ merchantId: z.optional(id) });
+
+/**
+ * What a transfer from collection to payout balance asks, and of whom: the check (`transferVerify`) takes
+ * exactly what the transfer itself takes, so a transfer that passes the check is the one that is made.
+ */
+const transferRequest = {
+  caller: 'merchant',
+  grants: { merchant: ['finance'] },
+  input: strictObject({ amount, code: code6 }),
+} as const;
 
 export const merchantWallet = {
   /** Balances; a merchant user reads its own, a platform user names the merchant. */
@@ -48,18 +68,14 @@ export const merchantWallet = {
   transferVerify: endpoint({
     method: 'POST',
     path: '/merchantWallet/transferVerify',
-    caller: 'merchant',
-    grants: { merchant: ['finance'] },
-    input: strictObject({ amount, code: code6 }),
+    ...transferRequest,
     output: z.object({ amount: moneyOut, collectionAfter: moneyOut, payoutAfter: moneyOut }),
   }),
   /** Moves collection available balance to payout available balance. */
   transfer: endpoint({
     method: 'POST',
     path: '/merchantWallet/transfer',
-    caller: 'merchant',
-    grants: { merchant: ['finance'] },
-    input: strictObject({ amount, code: code6 }),
+    ...transferRequest,
     output: balances,
   }),
 };
@@ -101,32 +117,11 @@ export const merchantRechargeLog = {
     input: strictObject({
       amount,
       /** The bank's reference of the transfer: one recharge per reference and merchant, in any case. */
-      reference: z
-        .string()
-        .check(
-          z.trim(),
-          z.toUpperCase(),
-          z.minLength(1, { message: 'validation.required' }),
-          z.maxLength(100),
-        ),
+      reference: bankReference(),
       note: z.optional(z.string().check(z.maxLength(300))),
     }),
     output: rechargeRow,
   }),
-  confirm: endpoint({
-    method: 'POST',
-    path: '/merchantRechargeLog/confirm',
-    caller: 'platform',
-    grants: { platform: ['finance'] },
-    input: strictObject({ id, ...secondFactor }),
-    output: rechargeRow,
-  }),
-  reject: endpoint({
-    method: 'POST',
-    path: '/merchantRechargeLog/reject',
-    caller: 'platform',
-    grants: { platform: ['finance'] },
-    input: strictObject({ id, ...secondFactor }),
-    output: rechargeRow,
-  }),
+  confirm: handDecision('/merchantRechargeLog/confirm', { platform: ['finance'] }, rechargeRow),
+  reject: handDecision('/merchantRechargeLog/reject', { platform: ['finance'] }, rechargeRow),
 };

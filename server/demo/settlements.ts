@@ -158,6 +158,20 @@ export function scheduleSettlements(seed: Seed, ms: readonly DemoMerchant[], fin
     wallet === 'collection' ? endpoints.settlementPayment : endpoints.settlementPayout;
 
   plans.forEach((p, i) => {
+    /** The operation log's row of an action on this settlement, now on the demo's clock. */
+    const logged = (
+      who: Actor,
+      action: 'create' | 'delete' | 'reject' | 'confirm' | 'complete',
+      s: Settlement,
+      detail?: Record<string, unknown>,
+    ) =>
+      seed.opLog(
+        seed.clock.now().getTime(),
+        who,
+        ep(p.wallet)[action].id,
+        `settlement:${s.settlementNo}`,
+        detail,
+      );
     const m = ms.find((x) => x.spec.code === p.merchant)!;
     const owner = ownerOf(m);
     const dest = destinations[p.merchant]!;
@@ -198,7 +212,7 @@ export function scheduleSettlements(seed: Seed, ms: readonly DemoMerchant[], fin
         'en',
       );
       made.set(i, s);
-      seed.opLog(seed.clock.now().getTime(), owner, ep(p.wallet).create.id, `settlement:${s.settlementNo}`, {
+      logged(owner, 'create', s, {
         changes: {
           amount: { before: null, after: formatMinor(amount) },
           type: { before: null, after: p.type },
@@ -212,7 +226,7 @@ export function scheduleSettlements(seed: Seed, ms: readonly DemoMerchant[], fin
         const s = made.get(i);
         if (!s) return;
         await cancelSettlement(deps, tx, s, owner.id);
-        seed.opLog(seed.clock.now().getTime(), owner, ep(p.wallet).delete.id, `settlement:${s.settlementNo}`);
+        logged(owner, 'delete', s);
       });
       return;
     }
@@ -222,15 +236,7 @@ export function scheduleSettlements(seed: Seed, ms: readonly DemoMerchant[], fin
         if (!s) return;
         const reason = 'Return address is not on the merchant agreement';
         await rejectSettlement(deps, tx, s, reason, admin.id!);
-        seed.opLog(
-          seed.clock.now().getTime(),
-          admin,
-          ep(p.wallet).reject.id,
-          `settlement:${s.settlementNo}`,
-          {
-            reason,
-          },
-        );
+        logged(admin, 'reject', s, { reason });
       });
       return;
     }
@@ -242,9 +248,7 @@ export function scheduleSettlements(seed: Seed, ms: readonly DemoMerchant[], fin
       const price = p.type === 'usdt' ? '84.25' : undefined;
       const { settlement } = await confirmSettlement(deps, tx, s, { auditAmount, price }, admin.id!, 'en');
       made.set(i, settlement);
-      seed.opLog(seed.clock.now().getTime(), admin, ep(p.wallet).confirm.id, `settlement:${s.settlementNo}`, {
-        auditAmount: formatMinor(auditAmount),
-      });
+      logged(admin, 'confirm', s, { auditAmount: formatMinor(auditAmount) });
     });
     if (p.ending !== 'settled' && p.ending !== 'settledLower') return;
 
@@ -253,15 +257,7 @@ export function scheduleSettlements(seed: Seed, ms: readonly DemoMerchant[], fin
       if (!s) return;
       const reference = p.type === 'usdt' ? `0x${seed.rnd.digits(16)}${seed.rnd.digits(16)}` : seed.newUtr();
       await completeSettlement(deps, tx, s.id, { reference }, finance.id!);
-      seed.opLog(
-        seed.clock.now().getTime(),
-        finance,
-        ep(p.wallet).complete.id,
-        `settlement:${s.settlementNo}`,
-        {
-          reference,
-        },
-      );
+      logged(finance, 'complete', s, { reference });
     });
   });
 

@@ -36,6 +36,21 @@ export interface Pending<T> {
   id?: number;
 }
 
+/**
+ * Writes buffered orders 400 at a time and learns each one's id by its order number: the entries and
+ * callbacks buffered with them name the order by that id.
+ */
+async function writeOrders<V extends { orderNo: string }>(
+  rows: Pending<V>[],
+  insert: (values: V[]) => PromiseLike<{ id: number; orderNo: string }[]>,
+): Promise<void> {
+  for (const chunk of chunks(rows, 400)) {
+    const ids = await insert(chunk.map((r) => r.values));
+    const byNo = new Map(ids.map((r) => [r.orderNo, r.id]));
+    for (const r of chunk) r.id = byNo.get(r.values.orderNo);
+  }
+}
+
 /** What an entry or a callback refers to: a known id, or a row of this writer's buffer. */
 export type Ref = number | string | Pending<unknown>;
 
@@ -148,22 +163,12 @@ export class BulkWriter {
   async flush(): Promise<void> {
     if (this.empty) return;
     const tx = this.tx;
-    for (const chunk of chunks(this.payins, 400)) {
-      const ids = await tx
-        .insert(payinOrders)
-        .values(chunk.map((r) => r.values))
-        .returning({ id: payinOrders.id, orderNo: payinOrders.orderNo });
-      const byNo = new Map(ids.map((r) => [r.orderNo, r.id]));
-      for (const r of chunk) r.id = byNo.get(r.values.orderNo);
-    }
-    for (const chunk of chunks(this.payouts, 400)) {
-      const ids = await tx
-        .insert(payoutOrders)
-        .values(chunk.map((r) => r.values))
-        .returning({ id: payoutOrders.id, orderNo: payoutOrders.orderNo });
-      const byNo = new Map(ids.map((r) => [r.orderNo, r.id]));
-      for (const r of chunk) r.id = byNo.get(r.values.orderNo);
-    }
+    await writeOrders(this.payins, (v) =>
+      tx.insert(payinOrders).values(v).returning({ id: payinOrders.id, orderNo: payinOrders.orderNo }),
+    );
+    await writeOrders(this.payouts, (v) =>
+      tx.insert(payoutOrders).values(v).returning({ id: payoutOrders.id, orderNo: payoutOrders.orderNo }),
+    );
     for (const chunk of chunks(this.sims, 1000)) await tx.insert(simulatorTransactions).values(chunk);
     // After the orders: the entries' causes are their ids.
     await this.ledger.write();

@@ -10,51 +10,32 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { merchants } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
+import { FeedKept } from '../lib/feedKept.ts';
 
 export type Merchant = typeof merchants.$inferSelect;
 
 /** Codes are checked against the database before they are kept, so only real merchants fill this. */
-const maxEntries = 10_000;
-
-interface Entry {
-  merchant: Merchant;
-  /** The API secret, unsealed. */
-  secret: string;
-  /** The change feed's version when it was read. */
-  version: number;
-}
-
-const caches = new WeakMap<Database, Map<string, Entry>>();
+const kept = new FeedKept<string, { merchant: Merchant; secret: string }>(10_000);
 
 /** The merchant with this code and its API secret, or undefined when there is none. */
 export async function gatewayMerchant(
   deps: Pick<Deps, 'database' | 'sealer'>,
   code: string,
 ): Promise<{ merchant: Merchant; secret: string } | undefined> {
-  const feed = deps.database.changes;
-  let cache = caches.get(deps.database);
-  if (!cache) {
-    cache = new Map();
-    caches.set(deps.database, cache);
-  }
-  const hit = cache.get(code);
-  if (hit && feed.live && hit.version === feed.version) return hit;
-  const version = feed.version;
-  const live = feed.live;
+  const hit = kept.get(deps.database, code);
+  if (hit) return hit;
+  const read = kept.mark(deps.database);
   const [merchant] = await deps.database.db.select().from(merchants).where(eq(merchants.code, code));
   if (!merchant) {
-    cache.delete(code);
+    kept.drop(deps.database, code);
     return undefined;
   }
-  const entry: Entry = { merchant, secret: deps.sealer.open(merchant.apiSecret), version };
-  if (live && feed.live && feed.version === version) {
-    if (cache.size >= maxEntries) cache.clear();
-    cache.set(code, entry);
-  }
+  const entry = { merchant, secret: deps.sealer.open(merchant.apiSecret) };
+  kept.keep(deps.database, code, entry, read);
   return entry;
 }
 
 /** Forgets every kept merchant of this database: call after a change to any merchant commits. */
 export function forgetMerchants(database: Database): void {
-  caches.delete(database);
+  kept.forget(database);
 }

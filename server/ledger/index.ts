@@ -19,6 +19,7 @@ import {
   insertPostings,
   lockAccounts,
   postingRows,
+  rowsOf,
   saveAccounts,
 } from './postings.ts';
 
@@ -44,6 +45,15 @@ export async function rebuildLedgerDaily(tx: Db, zone: SQL): Promise<void> {
  * below zero; refuses (409) when the same cause was already posted.
  */
 export async function post(tx: Db, entry: Entry): Promise<PostedLine[]> {
+  return (await postEntry(tx, entry)).posted;
+}
+
+/** `post`, answering the journal entry's id, which the object it moved money for keeps. */
+export async function postForEntryId(tx: Db, entry: Entry): Promise<number> {
+  return (await postEntry(tx, entry)).entryId;
+}
+
+async function postEntry(tx: Db, entry: Entry): Promise<{ entryId: number; posted: PostedLine[] }> {
   checkBalanced(entry);
   const accounts = await lockAccounts(
     tx,
@@ -62,10 +72,22 @@ export async function post(tx: Db, entry: Entry): Promise<PostedLine[]> {
     .onConflictDoNothing()
     .returning({ id: journalEntries.id });
   if (!inserted.length) throw alreadyPosted(entry);
+  const entryId = inserted[0]!.id;
   const posted = applyLines(accounts, entry.lines);
-  await insertPostings(tx, postingRows(inserted[0]!.id, entry.at, posted));
+  await insertPostings(tx, postingRows(entryId, entry.at, posted));
   await saveAccounts(tx, accounts.values(), dailyMoves(entry, posted));
-  return posted;
+  return { entryId, posted };
+}
+
+/**
+ * The id the next row of `table` (a serial `id`) will take, drawn before the row is written: the ledger
+ * entry of a money object (an adjustment, a commission payment) is posted first and names it.
+ */
+export async function drawId(tx: Db, table: string): Promise<number> {
+  const [next] = rowsOf<{ id: number }>(
+    await tx.execute(sql`select nextval(pg_get_serial_sequence(${table}, 'id'))::int as id`),
+  );
+  return Number(next!.id);
 }
 
 /**

@@ -2,7 +2,7 @@
  * What every list decides before it reads: whose rows the caller may see (tenancy), the period it may
  * ask for (the lookback), and how a typed search matches text columns.
  */
-import { ilike, like, type SQL } from 'drizzle-orm';
+import { ilike, like, or, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { errno } from '../../contract/errno.ts';
 import type { Deps } from '../deps.ts';
@@ -67,3 +67,12 @@ export const textPrefix = (col: AnyPgColumn, q: string): SQL => like(col, `${esc
 
 /** `col` holds `q` anywhere, in any case (names, account numbers). */
 export const textContains = (col: AnyPgColumn, q: string): SQL => ilike(col, `%${escapeLike(q)}%`);
+
+/**
+ * The search box of a business set-up list (merchants, agents, channels): a code typed from its start, or
+ * any part of a name in any case. Nothing typed (or only spaces) matches every row.
+ */
+export function codeOrName(code: AnyPgColumn, name: AnyPgColumn, typed: string | undefined): SQL | undefined {
+  const q = typed?.trim();
+  return q ? or(textPrefix(code, q), textContains(name, q)) : undefined;
+}

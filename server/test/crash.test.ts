@@ -38,7 +38,8 @@ import { checkPayoutInvariants } from '../modules/payout/invariants.ts';
 import { checkSettlementHolds } from '../modules/settlement/invariants.ts';
 import { checkTnLines } from '../modules/settlement/tn.ts';
 import { type FreshPostgres, freshPostgresUrl, hasPostgres } from './pg.ts';
-import { startCallbackReceiver } from './receiver.ts';
+import { genuineAtReceipt, startCallbackReceiver } from './receiver.ts';
+import { serverArgs } from './template.ts';
 
 const root = join(import.meta.dirname, '../..');
 const kills = Number(process.env.CRASH_KILLS ?? 20);
@@ -95,7 +96,7 @@ function serverProcess(databaseUrl: string, port: number, dataDir: string) {
       const t0 = Date.now();
       output = '';
       // Its own process group: the kill takes the primary and any workers at once.
-      proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      proc = spawn(process.execPath, serverArgs(), {
         cwd: root,
         env,
         detached: true,
@@ -1025,14 +1026,7 @@ describe.skipIf(!hasPostgres)('crash survival on PostgreSQL', () => {
     const secrets = [...merchants, ...routed].map((m) => new Webhook(m.webhookSecret));
     const idsOfEvent = new Map<string, Set<string>>();
     for (const r of receiver.received) {
-      const verified = secrets.some((w) => {
-        try {
-          w.verify(r.body, r.headers);
-          return true;
-        } catch {
-          return false;
-        }
-      });
+      const verified = genuineAtReceipt(r, secrets);
       expect(verified, `callback ${r.id} not signed by its merchant`).toBe(true);
       const payload = JSON.parse(r.body) as { type: string; data: Record<string, unknown> };
       const key = `${payload.type}:${payload.data.orderNo ?? payload.data.settlementNo}:${payload.type === 'settlement.updated' ? payload.data.status : ''}`;

@@ -1,10 +1,31 @@
 import { createServer, type Server } from 'node:http';
+import type { Webhook } from 'standardwebhooks';
 
 /** One delivery as a merchant's server received it. */
 export interface Received {
   id: string;
   body: string;
   headers: { 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string };
+  /** When it arrived (ms since the epoch). */
+  receivedAt: number;
+}
+
+/** Standard Webhooks' tolerance between a delivery's timestamp and the receiver's clock. */
+const toleranceSeconds = 5 * 60;
+
+/**
+ * What the official library's `verify` would have answered when the delivery arrived: signed by one of
+ * `webhooks` (its own `sign`) with a timestamp within the tolerance of the receipt. Asked later, `verify`
+ * itself fails a genuine delivery for its age alone once a long run passes five minutes.
+ */
+export function genuineAtReceipt(r: Received, webhooks: Webhook[]): boolean {
+  const timestamp = Number(r.headers['webhook-timestamp']);
+  if (!Number.isInteger(timestamp) || Math.abs(r.receivedAt / 1000 - timestamp) > toleranceSeconds)
+    return false;
+  const given = r.headers['webhook-signature'].split(' ');
+  return webhooks.some((w) =>
+    given.includes(w.sign(r.headers['webhook-id'], new Date(timestamp * 1000), r.body)),
+  );
 }
 
 /**
@@ -25,6 +46,7 @@ export async function startCallbackReceiver() {
           'webhook-timestamp': String(req.headers['webhook-timestamp']),
           'webhook-signature': String(req.headers['webhook-signature']),
         },
+        receivedAt: Date.now(),
       });
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('OK');

@@ -12,9 +12,6 @@ import { mailOutbox, operationLog } from '../db/schema.ts';
 import { codeAt } from '../modules/auth/totp.ts';
 import { adminPassword, engines, errno, startTestServer, type TestServer } from './harness.ts';
 
-// Request lines are logged at info: capture them too.
-process.env.TEST_LOG_LEVEL = 'info';
-
 interface Made {
   requestId: string;
   ep: Endpoint;

@@ -33,6 +33,16 @@ export function pgliteTemplateData(): Blob | undefined {
 /** The template of fresh PostgreSQL test databases, when the global setup made one. */
 export const postgresTemplate = (): string | undefined => process.env[postgresVariable];
 
+/**
+ * node's arguments that run the server as `npm start` does: the bundle vitest's global setup built
+ * (scripts/test-bundle.ts; a start of under a second), or, without it, the TypeScript through tsx (each
+ * start compiles every module).
+ */
+export const serverArgs = (): string[] => {
+  const bundle = process.env.PAYGATE_TEST_SERVER_BUNDLE;
+  return bundle ? ['--enable-source-maps', bundle] : ['--import', 'tsx', 'server/main.ts'];
+};
+
 async function admin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

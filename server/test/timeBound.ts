@@ -10,3 +10,6 @@ import { availableParallelism, loadavg } from 'node:os';
 export function timeBound(quietMs: number): number {
   return quietMs * Math.max(1, loadavg()[0]! / availableParallelism());
 }
+
+/** The timeout of a test held by `timeBound`: the bound is the check; vitest's 30 s default would cut a stretched one first. */
+export const noBlowUpTimeoutMs = 300_000;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../db/index.ts';
 import { freshPostgresUrl } from './pg.ts';
+import { serverArgs } from './template.ts';
 
 const root = join(import.meta.dirname, '../..');
 export const workersAdminPassword = 'Cluster12345!';
@@ -37,7 +38,7 @@ export async function startWorkersServer(
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), `paygate-${name}-`));
   let output = '';
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const server = spawn(process.execPath, serverArgs(), {
     cwd: root,
     env: {
       ...process.env,

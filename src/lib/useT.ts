@@ -6,3 +6,6 @@ export function useT(): typeof t {
   useStore($language);
   return t;
 }
+
+/** The translator's type, for the helpers a component hands its `t` to (column and totals builders). */
+export type Translate = typeof t;

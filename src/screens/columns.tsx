@@ -1,6 +1,9 @@
 /** Columns that several lists share, each under its own screen's header. */
-import { formatTime } from '../lib/format.ts';
+import { formatTime, thousands } from '../lib/format.ts';
+import { t } from '../lib/i18n.ts';
+import { Badge, type Tone } from '../ui/Badge.tsx';
 import type { Column } from '../ui/DataTable.tsx';
+import { percent } from './merchant/terms.ts';
 import { Money } from './wallet/money.tsx';
 
 /** The merchant's code: on the platform's lists only (`shown`), where rows of every merchant meet. */
@@ -36,14 +39,56 @@ export function amountColumn<R extends { amount: string; currency: string }>(hea
   };
 }
 
-/** An instant as the console writes it (date and time), sorted by it. */
-export function timeColumn<R, K extends keyof R & string>(id: K, header: string, width = '170px'): Column<R> {
-  return {
+type Value = string | number | boolean | null;
+
+/** A column off until the user turns it on, and not sorted: detail for the few who look for it. */
+export const hidden = { hiddenByDefault: true, sortable: false } as const;
+/** What one column changes beside its kind: another header key, its width, its own cell, not sortable … */
+type Options<R> = Partial<Omit<Column<R>, 'id' | 'value'>>;
+
+/**
+ * The columns of one list, each a line: its header is the message `${prefix}.${id}`, its value the row's
+ * field of that id, sortable unless told otherwise; the kind draws the cell (a code, a count, money, a
+ * time, a badge). `of` is any other column: its value and, in the options, its cell.
+ */
+export function columnsOf<R>(prefix: string) {
+  type Field = keyof R & string;
+  const field = (id: Field) => (r: R) => (r[id] ?? '') as Value;
+  const column = (id: string, value: (r: R) => Value, options?: Options<R>): Column<R> => ({
     id,
-    header,
-    value: (r) => r[id] as string,
-    cell: (r) => formatTime(r[id] as string),
-    width,
+    header: `${prefix}.${id}`,
+    value,
     sortable: true,
+    ...options,
+  });
+  return {
+    of: column,
+    text: (id: Field, width?: string, options?: Options<R>) => column(id, field(id), { width, ...options }),
+    code: (id: Field, width?: string, options?: Options<R>) =>
+      column(id, field(id), { cell: (r) => <code>{String(r[id] ?? '')}</code>, width, ...options }),
+    count: (id: Field, width?: string, options?: Options<R>) =>
+      column(id, (r) => Number(r[id] ?? 0), {
+        cell: (r) => thousands(r[id] as number | string),
+        width,
+        ...options,
+      }),
+    money: (id: Field, width?: string, options?: Options<R>) =>
+      column(id, (r) => Number(r[id] ?? 0), {
+        cell: (r) => <Money value={r[id] as string} />,
+        width,
+        ...options,
+      }),
+    /** A rate in per cent, as the merchant's and channel's terms write it. */
+    rate: (id: Field, width?: string, options?: Options<R>) =>
+      column(id, (r) => Number(r[id] ?? 0), { cell: (r) => percent(String(r[id])), width, ...options }),
+    time: (id: Field, width = '150px', options?: Options<R>) =>
+      column(id, field(id), { cell: (r) => formatTime(r[id] as string | null), width, ...options }),
+    /** A state as a badge: its tone, and its label under `${prefix}.${labels}.${state}`. */
+    badge: (id: Field, tone: (r: R) => Tone, labels: string, width?: string, options?: Options<R>) =>
+      column(id, field(id), {
+        cell: (r) => <Badge tone={tone(r)}>{t(`${prefix}.${labels}.${String(r[id])}`)}</Badge>,
+        width,
+        ...options,
+      }),
   };
 }

@@ -6,7 +6,7 @@ import { $mobile, $sidebarOpened } from '../lib/settings.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { keyCaps } from './keys.ts';
-import { $menusReady, loadMenus, MenuTriggers } from './menuTriggers.tsx';
+import { $menusReady, loadMenus, MenuTriggers, ToolButton } from './menuTriggers.tsx';
 import { runContext } from './runtime.ts';
 
 const TopMenus = lazy(() => loadMenus().then((m) => ({ default: m.TopMenus })));
@@ -60,15 +60,9 @@ export function TopBar() {
           <span className="search-label">{t('app.searchPlaceholder')}</span>
           <kbd>{keyCaps('mod+k').join(' ')}</kbd>
         </button>
-        <button
-          type="button"
-          className="icon-button"
-          aria-label={t('commands.app.fullscreen.title')}
-          title={t('commands.app.fullscreen.title')}
-          onClick={() => ctx().shell.toggleFullscreen()}
-        >
+        <ToolButton title={t('commands.app.fullscreen.title')} onClick={() => ctx().shell.toggleFullscreen()}>
           <Icon name="maximize" size={18} />
-        </button>
+        </ToolButton>
         {menusReady ? (
           <Suspense fallback={<MenuTriggers />}>
             <TopMenus />

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { atom } from 'nanostores';
+import type { ReactNode } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import { queryClient } from '../lib/query.ts';
 import { $user } from '../lib/session.ts';
@@ -48,6 +49,25 @@ export function Avatar({ name, url }: { name: string; url: string }) {
   );
 }
 
+/** A tool of the top bar: an icon button named by its title, read out and shown on hover. */
+export function ToolButton({
+  title,
+  className = 'icon-button',
+  onClick,
+  children,
+}: {
+  title: string;
+  className?: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <button type="button" className={className} aria-label={title} title={title} onClick={onClick}>
+      {children}
+    </button>
+  );
+}
+
 /** The top bar's menu buttons as they look before their menus load; a click asks for its menu. */
 export function MenuTriggers() {
   const t = useT();
@@ -60,25 +80,17 @@ export function MenuTriggers() {
   };
   return (
     <>
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={t('app.size')}
-        title={t('app.size')}
-        onClick={() => request('size')}
-      >
+      <ToolButton title={t('app.size')} onClick={() => request('size')}>
         <Icon name="size" size={18} />
-      </button>
-      <button
-        type="button"
+      </ToolButton>
+      <ToolButton
         className="icon-button lang-button"
-        aria-label={t('app.language')}
         title={t('app.language')}
         onClick={() => request('language')}
       >
         <Icon name="globe" size={18} />
         <span className="lang-current">{t(`app.languages.${settings.language}`)}</span>
-      </button>
+      </ToolButton>
       <button
         type="button"
         className="user-button"

@@ -6,6 +6,7 @@ import { $settings, languages, sizes } from '../lib/settings.ts';
 import { $tabs, close, closeAll, closeOthers, type VisitedTab } from '../lib/tabs.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from '../ui/Icon.tsx';
+import { ChoiceItems, MenuPopup } from '../ui/menuItems.tsx';
 import { $menuRequested, Avatar, applyTabs, refreshTab, type TopMenu } from './menuTriggers.tsx';
 import { runContext } from './runtime.ts';
 
@@ -40,24 +41,15 @@ export function TopMenus() {
         <DropdownMenu.Trigger className="icon-button" aria-label={t('app.size')} title={t('app.size')}>
           <Icon name="size" size={18} />
         </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className="menu-popup" align="end" sideOffset={6}>
-            <DropdownMenu.Label className="menu-popup-label">{t('app.size')}</DropdownMenu.Label>
-            <DropdownMenu.RadioGroup
-              value={settings.size}
-              onValueChange={(v) => ctx().shell.setSize(v as typeof settings.size)}
-            >
-              {sizes.map((s) => (
-                <DropdownMenu.RadioItem key={s} value={s} className="menu-popup-item">
-                  <DropdownMenu.ItemIndicator className="menu-check">
-                    <Icon name="check" size={14} />
-                  </DropdownMenu.ItemIndicator>
-                  {t(`app.sizes.${s}`)}
-                </DropdownMenu.RadioItem>
-              ))}
-            </DropdownMenu.RadioGroup>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
+        <MenuPopup align="end" sideOffset={6}>
+          <DropdownMenu.Label className="menu-popup-label">{t('app.size')}</DropdownMenu.Label>
+          <ChoiceItems
+            value={settings.size}
+            values={sizes}
+            label={(s) => t(`app.sizes.${s}`)}
+            onValue={(s) => ctx().shell.setSize(s)}
+          />
+        </MenuPopup>
       </DropdownMenu.Root>
       <DropdownMenu.Root {...menu('language')}>
         <DropdownMenu.Trigger
@@ -68,50 +60,36 @@ export function TopMenus() {
           <Icon name="globe" size={18} />
           <span className="lang-current">{t(`app.languages.${settings.language}`)}</span>
         </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className="menu-popup" align="end" sideOffset={6}>
-            <DropdownMenu.RadioGroup
-              value={settings.language}
-              onValueChange={(v) => ctx().shell.setLanguage(v as typeof settings.language)}
-            >
-              {languages.map((l) => (
-                <DropdownMenu.RadioItem key={l} value={l} className="menu-popup-item">
-                  <DropdownMenu.ItemIndicator className="menu-check">
-                    <Icon name="check" size={14} />
-                  </DropdownMenu.ItemIndicator>
-                  {t(`app.languages.${l}`)}
-                </DropdownMenu.RadioItem>
-              ))}
-            </DropdownMenu.RadioGroup>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
+        <MenuPopup align="end" sideOffset={6}>
+          <ChoiceItems
+            value={settings.language}
+            values={languages}
+            label={(l) => t(`app.languages.${l}`)}
+            onValue={(l) => ctx().shell.setLanguage(l)}
+          />
+        </MenuPopup>
       </DropdownMenu.Root>
       <DropdownMenu.Root {...menu('user')}>
         <DropdownMenu.Trigger className="user-button" aria-label={t('app.userMenu')}>
           <Avatar name={name} url={user?.avatar ?? ''} />
           <span className="user-name">{name}</span>
         </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className="menu-popup" align="end" sideOffset={6}>
-            <DropdownMenu.Label className="menu-popup-label">{user?.username}</DropdownMenu.Label>
-            <DropdownMenu.Item className="menu-popup-item" onSelect={() => ctx().navigate('/dashboard')}>
-              <Icon name="home" size={14} />
-              {t('app.home')}
-            </DropdownMenu.Item>
-            <DropdownMenu.Item
-              className="menu-popup-item"
-              onSelect={() => ctx().navigate('/profile/password')}
-            >
-              <Icon name="lock" size={14} />
-              {t('commands.auth.password.title')}
-            </DropdownMenu.Item>
-            <DropdownMenu.Separator className="menu-popup-separator" />
-            <DropdownMenu.Item className="menu-popup-item" onSelect={() => ctx().shell.logout()}>
-              <Icon name="logout" size={14} />
-              {t('commands.app.logout.title')}
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
+        <MenuPopup align="end" sideOffset={6}>
+          <DropdownMenu.Label className="menu-popup-label">{user?.username}</DropdownMenu.Label>
+          <DropdownMenu.Item className="menu-popup-item" onSelect={() => ctx().navigate('/dashboard')}>
+            <Icon name="home" size={14} />
+            {t('app.home')}
+          </DropdownMenu.Item>
+          <DropdownMenu.Item className="menu-popup-item" onSelect={() => ctx().navigate('/profile/password')}>
+            <Icon name="lock" size={14} />
+            {t('commands.auth.password.title')}
+          </DropdownMenu.Item>
+          <DropdownMenu.Separator className="menu-popup-separator" />
+          <DropdownMenu.Item className="menu-popup-item" onSelect={() => ctx().shell.logout()}>
+            <Icon name="logout" size={14} />
+            {t('commands.app.logout.title')}
+          </DropdownMenu.Item>
+        </MenuPopup>
       </DropdownMenu.Root>
     </>
   );

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { AlertDialog } from 'radix-ui';
+import type { ReactNode } from 'react';
 import { $alerts, $confirmation, closeAlert, settleConfirmation } from '../lib/notify.ts';
 import { useT } from '../lib/useT.ts';
 
@@ -12,39 +13,51 @@ export default function AlertDialogs() {
   return (
     <>
       {current && (
-        <AlertDialog.Root open onOpenChange={(open) => !open && closeAlert(current.id)}>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="overlay" />
-            <AlertDialog.Content className="modal modal-alert">
-              <AlertDialog.Title className="modal-title">{current.title}</AlertDialog.Title>
-              <AlertDialog.Description className="modal-text">{current.text}</AlertDialog.Description>
-              <div className="modal-actions">
-                <AlertDialog.Action className="button primary">{t('app.ok')}</AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+        <Alert title={current.title} text={current.text} onDismiss={() => closeAlert(current.id)}>
+          <AlertDialog.Action className="button primary">{t('app.ok')}</AlertDialog.Action>
+        </Alert>
       )}
       {confirmation && !current && (
-        <AlertDialog.Root open onOpenChange={(open) => !open && settleConfirmation(false)}>
-          <AlertDialog.Portal>
-            <AlertDialog.Overlay className="overlay" />
-            <AlertDialog.Content className="modal modal-alert">
-              <AlertDialog.Title className="modal-title">{confirmation.title}</AlertDialog.Title>
-              <AlertDialog.Description className="modal-text">{confirmation.text}</AlertDialog.Description>
-              <div className="modal-actions">
-                <AlertDialog.Cancel className="button">{t('app.cancel')}</AlertDialog.Cancel>
-                <AlertDialog.Action
-                  className={`button ${confirmation.danger ? 'danger' : 'primary'}`}
-                  onClick={() => settleConfirmation(true)}
-                >
-                  {confirmation.confirmLabel}
-                </AlertDialog.Action>
-              </div>
-            </AlertDialog.Content>
-          </AlertDialog.Portal>
-        </AlertDialog.Root>
+        <Alert
+          title={confirmation.title}
+          text={confirmation.text}
+          onDismiss={() => settleConfirmation(false)}
+        >
+          <AlertDialog.Cancel className="button">{t('app.cancel')}</AlertDialog.Cancel>
+          <AlertDialog.Action
+            className={`button ${confirmation.danger ? 'danger' : 'primary'}`}
+            onClick={() => settleConfirmation(true)}
+          >
+            {confirmation.confirmLabel}
+          </AlertDialog.Action>
+        </Alert>
       )}
     </>
+  );
+}
+
+/** One open alert dialog: its title, its text and its buttons; closing it any other way dismisses it. */
+function Alert({
+  title,
+  text,
+  onDismiss,
+  children,
+}: {
+  title: string;
+  text: string;
+  onDismiss: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <AlertDialog.Root open onOpenChange={(open) => !open && onDismiss()}>
+      <AlertDialog.Portal>
+        <AlertDialog.Overlay className="overlay" />
+        <AlertDialog.Content className="modal modal-alert">
+          <AlertDialog.Title className="modal-title">{title}</AlertDialog.Title>
+          <AlertDialog.Description className="modal-text">{text}</AlertDialog.Description>
+          <div className="modal-actions">{children}</div>
+        </AlertDialog.Content>
+      </AlertDialog.Portal>
+    </AlertDialog.Root>
   );
 }

@@ -20,7 +20,15 @@ import './lists.css';
 export type { Column } from './listTable.ts';
 export { type Filter, splitPasted, statusFilter } from './TableFilters.tsx';
 
-export interface DataTableProps<C extends ContextName> {
+/** Rows with an id are keyed by it unless the list says otherwise; other rows must say how. */
+export type RowKeyOf<R> = { rowKey?: (row: R) => string } & ([R] extends [{ id: number | string }]
+  ? unknown
+  : { rowKey: (row: R) => string });
+
+export type DataTableProps<C extends ContextName> = DataTableFields<C> & RowKeyOf<Contexts[C]>;
+
+/** What a list declares besides its row key. */
+export interface DataTableFields<C extends ContextName> {
   /** Names the column choice in localStorage. */
   id: string;
   endpoint: Endpoint;
@@ -29,7 +37,6 @@ export interface DataTableProps<C extends ContextName> {
   filters?: Filter[];
   /** `cursor` for keyset lists, `page` where the endpoint pages by number. */
   paging: 'cursor' | 'page';
-  rowKey: (row: Contexts[C]) => string;
   detailTitle: (row: Contexts[C]) => string;
   /** Extra content of the detail drawer under the fields. */
   detail?: (row: Contexts[C]) => ReactNode;
@@ -73,6 +80,8 @@ function useRowHeight(): number {
 
 const emptyRows: never[] = [];
 
+const rowIdOf = (row: unknown) => String((row as { id: number | string }).id);
+
 /**
  * The list of every screen: server pages (keyset cursor or page number), sorting and filters in the
  * URL, column choice, j/k focus, Enter for the detail drawer, x to select, / to filter, and the
@@ -80,7 +89,8 @@ const emptyRows: never[] = [];
  */
 export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
   type R = Contexts[C];
-  const { context, columns, filters = [], rowKey } = props;
+  const { context, columns, filters = [] } = props;
+  const rowKey = props.rowKey ?? rowIdOf;
   const t = useT();
   const grants = useStore($grants);
   const rowHeight = useRowHeight();

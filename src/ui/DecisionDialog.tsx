@@ -1,8 +1,15 @@
 import type { ReactNode } from 'react';
 import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
-import { toast } from '../lib/notify.ts';
 import { UnboundNotice, useCodeConfirmed } from './codeConfirmed.tsx';
-import { CodeAndActions, Field, type Form, type SendOptions, useForm } from './form.tsx';
+import {
+  CodeAndActions,
+  type Form,
+  ReasonField,
+  RefusalNote,
+  type SendOptions,
+  toldThenClose,
+  useForm,
+} from './form.tsx';
 import { Modal } from './Modal.tsx';
 import { useOpeningFocus } from './openingFocus.ts';
 
@@ -67,10 +74,7 @@ export function DecisionDialog<E extends Endpoint, V extends Record<string, stri
     form.send(
       endpoint,
       input({ ...form.values, code: form.values.code.trim() }),
-      (answer) => {
-        toast('success', done(answer));
-        close(true);
-      },
+      toldThenClose(close, done),
       {
         blankIsMissing: true,
         check,
@@ -84,22 +88,15 @@ export function DecisionDialog<E extends Endpoint, V extends Record<string, stri
       <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
         {children}
         {unbound && <UnboundNotice close={() => close()} />}
-        {refusal && (
-          <p className="danger-note" role="alert">
-            {refusal}
-          </p>
-        )}
+        <RefusalNote refusal={refusal} />
         {fields?.(form)}
         {reason && (
-          <Field
+          <ReasonField
             label={reason.label}
             value={form.values.reason}
             onValue={(v) => form.set('reason', v as (V & Base)['reason'])}
             error={form.errors.reason}
             hint={reason.hint}
-            maxLength={200}
-            autoComplete="off"
-            required
           />
         )}
         <CodeAndActions form={form} onCancel={() => close()} submitLabel={title} tone={tone} />

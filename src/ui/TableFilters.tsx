@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { type AnyMachine, type StateOf, stateLabel } from '../../contract/machine.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from './Icon.tsx';
+import { MenuPopup, TickItem } from './menuItems.tsx';
 
 /**
  * A filter kept in the URL under its id. `multi` keeps several values (a repeated key, `status=a&status=b`)
@@ -167,34 +168,25 @@ export function MultiFilter({
           <span className="filter-multi-text">{summary}</span>
           <Icon name="chevron" size={12} />
         </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className="menu-popup" align="start" sideOffset={4}>
-            {options.map((o) => (
-              <DropdownMenu.CheckboxItem
-                key={o.value}
-                className="menu-popup-item"
-                checked={values.includes(o.value)}
-                onCheckedChange={(on) =>
-                  onValues(on ? [...values, o.value] : values.filter((v) => v !== o.value))
-                }
-                onSelect={(e) => e.preventDefault()}
-              >
-                <DropdownMenu.ItemIndicator className="menu-check">
-                  <Icon name="check" size={14} />
-                </DropdownMenu.ItemIndicator>
-                {o.label}
-              </DropdownMenu.CheckboxItem>
-            ))}
-            {values.length > 0 && (
-              <>
-                <DropdownMenu.Separator className="menu-popup-separator" />
-                <DropdownMenu.Item className="menu-popup-item" onSelect={() => onValues([])}>
-                  {t('lists.clearFilter')}
-                </DropdownMenu.Item>
-              </>
-            )}
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
+        <MenuPopup align="start" sideOffset={4}>
+          {options.map((o) => (
+            <TickItem
+              key={o.value}
+              checked={values.includes(o.value)}
+              onChecked={(on) => onValues(on ? [...values, o.value] : values.filter((v) => v !== o.value))}
+            >
+              {o.label}
+            </TickItem>
+          ))}
+          {values.length > 0 && (
+            <>
+              <DropdownMenu.Separator className="menu-popup-separator" />
+              <DropdownMenu.Item className="menu-popup-item" onSelect={() => onValues([])}>
+                {t('lists.clearFilter')}
+              </DropdownMenu.Item>
+            </>
+          )}
+        </MenuPopup>
       </DropdownMenu.Root>
     </div>
   );

@@ -4,6 +4,7 @@ import type { ReactNode, RefObject } from 'react';
 import { useT } from '../lib/useT.ts';
 import { Icon } from './Icon.tsx';
 import type { Column, Features } from './listTable.ts';
+import { MenuPopup, TickItem } from './menuItems.tsx';
 import { type Filter, FilterInput, MultiFilter } from './TableFilters.tsx';
 
 interface ToolbarProps<R extends RowData> {
@@ -73,24 +74,17 @@ function ColumnChooser<R extends RowData>({
         <Icon name="columns" />
         <span className="button-label">{t('table.columns')}</span>
       </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className="menu-popup" align="end" sideOffset={6}>
-          {columns.map((col) => (
-            <DropdownMenu.CheckboxItem
-              key={col.id}
-              className="menu-popup-item"
-              checked={col.getIsVisible()}
-              onCheckedChange={(v) => col.toggleVisibility(v === true)}
-              onSelect={(e) => e.preventDefault()}
-            >
-              <DropdownMenu.ItemIndicator className="menu-check">
-                <Icon name="check" size={14} />
-              </DropdownMenu.ItemIndicator>
-              {t(byId.get(col.id)?.header ?? col.id)}
-            </DropdownMenu.CheckboxItem>
-          ))}
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
+      <MenuPopup align="end" sideOffset={6}>
+        {columns.map((col) => (
+          <TickItem
+            key={col.id}
+            checked={col.getIsVisible()}
+            onChecked={(v) => col.toggleVisibility(v === true)}
+          >
+            {t(byId.get(col.id)?.header ?? col.id)}
+          </TickItem>
+        ))}
+      </MenuPopup>
     </DropdownMenu.Root>
   );
 }

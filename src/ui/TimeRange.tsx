@@ -150,27 +150,11 @@ export function PeriodFields({
         </select>
         {preset === 'custom' && (
           <>
-            <input
-              type="date"
-              aria-label={from.label}
-              value={from.value}
-              min={min}
-              max={max}
-              aria-invalid={error ? true : undefined}
-              onChange={(e) => onFrom(e.target.value)}
-            />
+            <DayInput day={from} min={min} max={max} invalid={!!error} onDay={onFrom} />
             <span aria-hidden="true" className="time-range-dash">
               –
             </span>
-            <input
-              type="date"
-              aria-label={to.label}
-              value={to.value}
-              min={min}
-              max={max}
-              aria-invalid={error ? true : undefined}
-              onChange={(e) => onTo(e.target.value)}
-            />
+            <DayInput day={to} min={min} max={max} invalid={!!error} onDay={onTo} />
           </>
         )}
       </div>
@@ -180,5 +164,32 @@ export function PeriodFields({
         </p>
       )}
     </fieldset>
+  );
+}
+
+/** One end of a custom period: a date within the allowed days, marked invalid with the period. */
+function DayInput({
+  day,
+  min,
+  max,
+  invalid,
+  onDay,
+}: {
+  day: { label: string; value: string };
+  min?: string | undefined;
+  max: string;
+  invalid: boolean;
+  onDay(day: string): void;
+}) {
+  return (
+    <input
+      type="date"
+      aria-label={day.label}
+      value={day.value}
+      min={min}
+      max={max}
+      aria-invalid={invalid ? true : undefined}
+      onChange={(e) => onDay(e.target.value)}
+    />
   );
 }

@@ -52,6 +52,23 @@ interface SelectFieldProps extends Labelled, Omit<SelectHTMLAttributes<HTMLSelec
   options: { value: string; label: string }[];
 }
 
+/** A select's options for rows to choose from: `none` first (nothing chosen yet), then each row by its id. */
+export function rowOptions<R extends { id: number }>(
+  none: string,
+  rows: readonly R[] | undefined,
+  label: (row: R) => string,
+): { value: string; label: string }[] {
+  return [{ value: '', label: none }, ...(rows ?? []).map((r) => ({ value: String(r.id), label: label(r) }))];
+}
+
+/** A select's options for a fixed set of values (states, kinds, directions), each with its name. */
+export function valueOptions<V extends string>(
+  values: readonly V[],
+  label: (value: V) => string,
+): { value: V; label: string }[] {
+  return values.map((value) => ({ value, label: label(value) }));
+}
+
 /** A labelled select with its error under it, like `Field`. */
 export function SelectField({ label, error, hint, value, onValue, options, ...rest }: SelectFieldProps) {
   return (
@@ -117,6 +134,31 @@ export function FileField({ label, error, hint, accept, multiple, onFiles }: Fil
         </p>
       )}
     </div>
+  );
+}
+
+/** A choice ticked on or off, its label beside the box. */
+export function CheckField({
+  label,
+  checked,
+  onChecked,
+  disabled,
+}: {
+  label: ReactNode;
+  checked: boolean;
+  onChecked: (on: boolean) => void;
+  disabled?: boolean;
+}) {
+  return (
+    <label className="check">
+      <input
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChecked(e.target.checked)}
+      />
+      {label}
+    </label>
   );
 }
 

@@ -119,6 +119,17 @@ export function useForm<V extends Record<string, unknown>>(initial: V) {
   return { values, set, errors, setErrors, busy, submit, send, field };
 }
 
+/**
+ * The end of an action that says what it did: `said` of its answer told as a success, and the dialog
+ * closed with a result, so that its list reads again.
+ */
+export const toldThenClose =
+  <A,>(close: (result?: unknown) => void, said: (answer: A) => string) =>
+  (answer: A) => {
+    toast('success', said(answer));
+    close(true);
+  };
+
 /** The end of a plain save: "Saved" said, and the dialog closed with a result, so that its list reads again. */
 export const savedThenClose = (close: (result?: unknown) => void) => () => {
   toast('success', t('app.saved'));
@@ -181,19 +192,61 @@ export function missingFirst(
   return out;
 }
 
+/**
+ * A kind of field: `Field` with the input attributes every field of that kind carries, said once here so
+ * that a form says only its label, value and hint. The form's own props come last and win
+ * (`required={false}` for an optional one).
+ */
+function fieldKind(attributes: Partial<FieldProps>) {
+  return (props: FieldProps) => <Field {...attributes} {...props} />;
+}
+
+/** An amount or a rate: the decimal keypad, and no figure the browser remembers offered. */
+export const DecimalField = fieldKind({ inputMode: 'decimal', autoComplete: 'off' });
+
+/** Why a person did what they did, kept with it and in the log (the contract's `actionReason`). */
+export const ReasonField = fieldKind({ maxLength: 200, autoComplete: 'off', required: true });
+
+/** A note kept with a money movement (a recharge, a commission paid): at most 300 characters, optional. */
+export const NoteField = fieldKind({ maxLength: 300, autoComplete: 'off' });
+
+/** A value copied exactly as issued (a UTR, an IFSC, a host): no suggestions, no spelling marks. */
+export const VerbatimField = fieldKind({ autoComplete: 'off', spellCheck: false });
+
+/** The password in use, for the password manager to fill. */
+export const CurrentPasswordField = fieldKind({
+  type: 'password',
+  autoComplete: 'current-password',
+  required: true,
+});
+
+/** A password being set, for the password manager to offer and then keep. */
+export const NewPasswordField = fieldKind({ type: 'password', autoComplete: 'new-password', required: true });
+
+/** A six-digit code from the authenticator app or an e-mail, offered by the device as a one-time code. */
+export const OneTimeCodeField = fieldKind({
+  inputMode: 'numeric',
+  autoComplete: 'one-time-code',
+  maxLength: 6,
+  required: true,
+});
+
+/** What a one-time code field keeps of what is typed or pasted: its digits, six at the most. */
+export const codeDigits = (typed: string) => typed.replace(/\D/g, '').slice(0, 6);
+
 /** The Google code a money action is confirmed with: six digits, offered by the authenticator app. */
 export function GoogleCodeField(props: Omit<FieldProps, 'label'> & { label?: string }) {
   const t = useT();
-  return (
-    <Field
-      label={props.label ?? t('screens.order.googleCode')}
-      inputMode="numeric"
-      autoComplete="one-time-code"
-      maxLength={6}
-      required
-      {...props}
-    />
-  );
+  return <OneTimeCodeField label={props.label ?? t('screens.order.googleCode')} {...props} />;
+}
+
+/** An action's refusal (`errno: message`), said inside its dialog, which stays open for another try. */
+export function RefusalNote({ refusal }: { refusal: string | null }) {
+  return refusal ? (
+    <p className="danger-note" role="alert">
+      {refusal}
+    </p>
+  ) : null;
 }
 
 /**

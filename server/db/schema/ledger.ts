@@ -14,7 +14,7 @@ import {
   text,
   unique,
 } from 'drizzle-orm/pg-core';
-import { at, createdAt } from './columns.ts';
+import { at, createdAt, minorUnits } from './columns.ts';
 
 /** Account kinds: a merchant's four wallets, an agent's payable commission, the platform's books. */
 export const accountKinds = [
@@ -42,7 +42,7 @@ export const ledgerAccounts = pgTable(
     ownerId: integer('owner_id').notNull(),
     kind: text('kind').notNull().$type<AccountKind>(),
     currency: text('currency').notNull(),
-    balance: bigint('balance', { mode: 'number' }).notNull().default(0),
+    balance: minorUnits('balance').notNull().default(0),
     version: bigint('version', { mode: 'number' }).notNull().default(0),
     /** Clearing accounts mirror money held elsewhere and may go below zero; wallets never. */
     mayBeNegative: boolean('may_be_negative').notNull().default(false),
@@ -83,9 +83,9 @@ export const postings = pgTable(
       .references(() => ledgerAccounts.id),
     /** The account's version after this posting: 1, 2, 3… without gaps. */
     seq: bigint('seq', { mode: 'number' }).notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    balanceBefore: bigint('balance_before', { mode: 'number' }).notNull(),
-    balanceAfter: bigint('balance_after', { mode: 'number' }).notNull(),
+    amount: minorUnits('amount').notNull(),
+    balanceBefore: minorUnits('balance_before').notNull(),
+    balanceAfter: minorUnits('balance_after').notNull(),
     currency: text('currency').notNull(),
     at: at('at').notNull().defaultNow(),
   },
@@ -117,7 +117,7 @@ export const ledgerDaily = pgTable(
     refType: text('ref_type').notNull(),
     kind: text('kind').notNull(),
     /** Sum of the postings' signed amounts, and how many there were. */
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    amount: minorUnits('amount').notNull(),
     postings: integer('postings').notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.day, t.refType, t.kind] })],

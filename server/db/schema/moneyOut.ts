@@ -19,22 +19,21 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import {
-  type ApprovalStatus,
-  approval,
-  type SettlementStatus,
-  type SlipLineStatus,
-  type SlipStatus,
-  settlement,
-  slip,
-  slipLine,
-  type TnLineStatus,
-  tnLine,
-} from '../../../contract/machines.ts';
+import { approval, settlement, slip, slipLine, tnLine } from '../../../contract/machines.ts';
 import { statesSql } from '../states.ts';
-import { at, createdAt } from './columns.ts';
+import {
+  at,
+  createdAt,
+  decided,
+  machineStatus,
+  machineStatusCheck,
+  minorUnits,
+  money,
+  timestamps,
+  uploadedFile,
+} from './columns.ts';
 import { receivingAccounts } from './receiving.ts';
-import { agents, merchants } from './tenancy.ts';
+import { agents, merchantRef } from './tenancy.ts';
 
 /**
  * A settlement application: money out of a merchant's collection or payout wallet. Its hold (amount +
@@ -47,16 +46,14 @@ export const settlements = pgTable(
     settlementNo: text('settlement_no').notNull(),
     /** The wallet the money leaves: `collection` (settlementPayment) or `payout` (settlementPayout). */
     wallet: text('wallet').notNull().$type<'collection' | 'payout'>(),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     currency: text('currency').notNull(),
     type: text('type').notNull().$type<'bank' | 'usdt'>(),
     /** Applied amount; the hold is amount + fee until a confirmation lowers it to auditAmount + fee. */
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    auditAmount: bigint('audit_amount', { mode: 'number' }),
-    fee: bigint('fee', { mode: 'number' }).notNull(),
-    status: text('status').notNull().default(settlement.initial).$type<SettlementStatus>(),
+    amount: minorUnits('amount').notNull(),
+    auditAmount: minorUnits('audit_amount'),
+    fee: minorUnits('fee').notNull(),
+    status: machineStatus(settlement),
     accountName: text('account_name'),
     cardNumber: text('card_number'),
     ifsc: text('ifsc'),
@@ -77,8 +74,7 @@ export const settlements = pgTable(
     completedAt: at('completed_at'),
     failedBy: integer('failed_by'),
     failedAt: at('failed_at'),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     unique('settlements_no_key').on(t.settlementNo),
@@ -93,7 +89,7 @@ export const settlements = pgTable(
     index('settlements_open_idx')
       .on(t.createdAt, t.id)
       .where(sql`${t.status} in (${statesSql(settlement.sets.open)})`),
-    check('settlements_status', sql`${t.status} in (${statesSql(settlement.states)})`),
+    machineStatusCheck('settlements_status', t.status, settlement),
     check('settlements_wallet', sql`${t.wallet} in ('collection','payout')`),
     check('settlements_type', sql`${t.type} in ('bank','usdt')`),
     check(
@@ -114,11 +110,7 @@ export const settlementImages = pgTable(
   {
     id: serial('id').primaryKey(),
     settlementId: integer('settlement_id').references(() => settlements.id),
-    path: text('path').notNull(),
-    mime: text('mime').notNull(),
-    size: integer('size').notNull(),
-    userId: integer('user_id'),
-    createdAt: createdAt(),
+    ...uploadedFile(),
   },
   (t) => [index('settlement_images_settlement_idx').on(t.settlementId)],
 );
@@ -140,14 +132,13 @@ export const approvals = pgTable(
     merchantId: integer('merchant_id'),
     currency: text('currency').notNull(),
     /** The amount that made it need a second person (minor units). */
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    amount: minorUnits('amount').notNull(),
     payload: jsonb('payload').notNull().$type<Record<string, unknown>>().default({}),
     reason: text('reason').notNull().default(''),
-    status: text('status').notNull().default(approval.initial).$type<ApprovalStatus>(),
+    status: machineStatus(approval),
     requestedBy: integer('requested_by').notNull(),
     requestedAt: at('requested_at').notNull().defaultNow(),
-    decidedBy: integer('decided_by'),
-    decidedAt: at('decided_at'),
+    ...decided(),
     decisionNote: text('decision_note'),
     /** Users besides the requester who may not decide it: the importers of the statement it pays from. */
     barred: integer('barred').array().notNull().default(sql`'{}'::integer[]`),
@@ -158,7 +149,7 @@ export const approvals = pgTable(
       .on(t.refType, t.refId)
       .where(sql`${t.status} = ${statesSql([approval.state.pending])}`),
     index('approvals_requested_idx').on(t.requestedAt.desc().nullsFirst(), t.id.desc()),
-    check('approvals_status', sql`${t.status} in (${statesSql(approval.states)})`),
+    machineStatusCheck('approvals_status', t.status, approval),
     /** A user never approves their own request. */
     check('approvals_second_person', sql`${t.decidedBy} is null or ${t.decidedBy} <> ${t.requestedBy}`),
     check('approvals_barred', sql`${t.decidedBy} is null or not (${t.decidedBy} = any(${t.barred}))`),
@@ -181,7 +172,7 @@ export const decisionsAlone = pgTable(
     wallet: text('wallet').notNull(),
     /** The person's statement it paid from (`statementImport:<id>`), whose total counts too. */
     evidence: text('evidence'),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    amount: minorUnits('amount').notNull(),
     /** The object: `payin:<id>`, `statementLine:<id>`… */
     ref: text('ref').notNull(),
     at: at('at').notNull(),
@@ -204,17 +195,15 @@ export const tnLines = pgTable(
   'tn_lines',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     currency: text('currency').notNull(),
     orderDay: date('order_day', { mode: 'string' }).notNull(),
     dueDay: date('due_day', { mode: 'string' }).notNull(),
     orders: integer('orders').notNull().default(0),
-    gross: bigint('gross', { mode: 'number' }).notNull().default(0),
-    fee: bigint('fee', { mode: 'number' }).notNull().default(0),
-    net: bigint('net', { mode: 'number' }).notNull().default(0),
-    status: text('status').notNull().default(tnLine.initial).$type<TnLineStatus>(),
+    gross: minorUnits('gross').notNull().default(0),
+    fee: minorUnits('fee').notNull().default(0),
+    net: minorUnits('net').notNull().default(0),
+    status: machineStatus(tnLine),
     runId: integer('run_id'),
     releasedAt: at('released_at'),
   },
@@ -225,7 +214,7 @@ export const tnLines = pgTable(
       .on(t.dueDay, t.merchantId)
       .where(sql`${t.status} = ${statesSql([tnLine.state.pending])}`),
     index('tn_lines_order_day_idx').on(t.orderDay, t.merchantId),
-    check('tn_lines_status', sql`${t.status} in (${statesSql(tnLine.states)})`),
+    machineStatusCheck('tn_lines_status', t.status, tnLine),
     check('tn_lines_days', sql`${t.dueDay} > ${t.orderDay}`),
     check('tn_lines_figures', sql`${t.orders} >= 0 and ${t.net} = ${t.gross} - ${t.fee}`),
   ],
@@ -242,7 +231,7 @@ export const tnRuns = pgTable(
     finishedAt: at('finished_at'),
     merchants: integer('merchants').notNull().default(0),
     lines: integer('lines').notNull().default(0),
-    amountReleased: bigint('amount_released', { mode: 'number' }).notNull().default(0),
+    amountReleased: minorUnits('amount_released').notNull().default(0),
     /** `running`, then `succeeded`, `partial` (some merchants failed) or `failed`. */
     outcome: text('outcome')
       .notNull()
@@ -268,7 +257,7 @@ export const tnRunMerchants = pgTable(
     merchantId: integer('merchant_id').notNull(),
     currency: text('currency').notNull(),
     lines: integer('lines').notNull().default(0),
-    amount: bigint('amount', { mode: 'number' }).notNull().default(0),
+    amount: minorUnits('amount').notNull().default(0),
     outcome: text('outcome').notNull().$type<'released' | 'failed'>(),
     error: text('error'),
   },
@@ -286,10 +275,10 @@ export const withdrawalSlips = pgTable(
     slipNo: text('slip_no').notNull(),
     /** `generic_csv`, or a bank's bulk upload layout. */
     format: text('format').notNull(),
-    status: text('status').notNull().default(slip.initial).$type<SlipStatus>(),
+    status: machineStatus(slip),
     currency: text('currency').notNull(),
     lineCount: integer('line_count').notNull(),
-    total: bigint('total', { mode: 'number' }).notNull(),
+    total: minorUnits('total').notNull(),
     fileName: text('file_name').notNull(),
     /** The file exactly as it was handed out. */
     content: text('content').notNull(),
@@ -300,13 +289,12 @@ export const withdrawalSlips = pgTable(
     accountId: integer('account_id').references(() => receivingAccounts.id),
     createdBy: integer('created_by').notNull(),
     createdAt: createdAt(),
-    decidedBy: integer('decided_by'),
-    decidedAt: at('decided_at'),
+    ...decided(),
   },
   (t) => [
     unique('withdrawal_slips_no_key').on(t.slipNo),
     index('withdrawal_slips_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc()),
-    check('withdrawal_slips_status', sql`${t.status} in (${statesSql(slip.states)})`),
+    machineStatusCheck('withdrawal_slips_status', t.status, slip),
   ],
 );
 
@@ -321,16 +309,15 @@ export const withdrawalSlipLines = pgTable(
     objectType: text('object_type').notNull().$type<'settlement' | 'payout'>(),
     objectId: bigint('object_id', { mode: 'number' }).notNull(),
     merchantId: integer('merchant_id').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    amount: minorUnits('amount').notNull(),
     beneficiaryName: text('beneficiary_name').notNull(),
     accountNumber: text('account_number').notNull(),
     ifsc: text('ifsc').notNull(),
     /** Our reference as the bank's narration carries it (the settlement or payout number). */
     narration: text('narration').notNull(),
-    status: text('status').notNull().default(slipLine.initial).$type<SlipLineStatus>(),
+    status: machineStatus(slipLine),
     reference: text('reference'),
-    decidedBy: integer('decided_by'),
-    decidedAt: at('decided_at'),
+    ...decided(),
   },
   (t) => [
     index('withdrawal_slip_lines_slip_idx').on(t.slipId, t.id),
@@ -338,7 +325,7 @@ export const withdrawalSlipLines = pgTable(
     uniqueIndex('withdrawal_slip_lines_live_key')
       .on(t.objectType, t.objectId)
       .where(sql`${t.status} in (${statesSql(slipLine.sets.live)})`),
-    check('withdrawal_slip_lines_status', sql`${t.status} in (${statesSql(slipLine.states)})`),
+    machineStatusCheck('withdrawal_slip_lines_status', t.status, slipLine),
     check('withdrawal_slip_lines_object_type', sql`${t.objectType} in ('settlement','payout')`),
     check('withdrawal_slip_lines_amount', sql`${t.amount} > 0`),
   ],
@@ -353,14 +340,12 @@ export const balanceAdjustments = pgTable(
   'balance_adjustments',
   {
     id: serial('id').primaryKey(),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     /** `collection_available` or `payout_available`. */
     wallet: text('wallet').notNull().$type<'collection_available' | 'payout_available'>(),
     currency: text('currency').notNull(),
     /** Signed minor units: a credit is positive, a debit negative. */
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    amount: minorUnits('amount').notNull(),
     reason: text('reason').notNull(),
     requestedBy: integer('requested_by').notNull(),
     approvalId: integer('approval_id'),
@@ -385,8 +370,7 @@ export const agentCommissionPayments = pgTable(
     agentId: integer('agent_id')
       .notNull()
       .references(() => agents.id),
-    currency: text('currency').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    ...money(),
     reference: text('reference').notNull(),
     note: text('note').notNull().default(''),
     paidBy: integer('paid_by').notNull(),

@@ -3,13 +3,14 @@
  * queued in the same transaction as the state change), gateway nonces; recharges; the simulator's transactions;
  * the order stats that dashboards and reports read instead of scanning the orders (PERFORMANCE.md rule 2).
  */
-import { sql } from 'drizzle-orm';
+import { type SQLWrapper, sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
   boolean,
   check,
   date,
+  type ExtraConfigColumn,
   index,
   integer,
   jsonb,
@@ -21,20 +22,68 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import {
-  type CallbackStatus,
   callback,
   type PayinStatus,
   type PayoutStatus,
   payin,
   payout,
-  type RechargeStatus,
   recharge,
 } from '../../../contract/machines.ts';
 import { statesSql } from '../states.ts';
-import { at, createdAt, cText, numberIndex } from './columns.ts';
-import { channels, merchants } from './tenancy.ts';
+import {
+  at,
+  createdAt,
+  cText,
+  decided,
+  machineStatus,
+  machineStatusCheck,
+  minorUnits,
+  money,
+  numberIndex,
+  timestamps,
+  uploadedFile,
+} from './columns.ts';
+import { channels, merchantRef } from './tenancy.ts';
 
 export type { PayinStatus, PayoutStatus };
+
+/**
+ * What a pay-in and a payout both are: a merchant's order (under its own number too) of an amount, routed
+ * to a channel that knows it by the channel's order id.
+ */
+const merchantOrder = () => ({
+  merchantId: merchantRef(),
+  merchantOrderNo: text('merchant_order_no').notNull(),
+  channelId: integer('channel_id').references(() => channels.id),
+  channelOrderId: text('channel_order_id'),
+  ...money(),
+});
+
+/** Whether the order's last state was pushed to the merchant's callback URL. */
+const pushStatus = () => text('push_status').notNull().default('unpushed').$type<'unpushed' | 'pushed'>();
+const pushStatusCheck = (name: string, column: SQLWrapper) =>
+  check(name, sql`${column} in ('unpushed','pushed')`);
+
+/** The gateway's create request and answer, kept to replay it (the same request answers the same). */
+const gatewayRequest = () => ({
+  /** SHA-256 of the canonical create request: a replay with other content is a conflict. */
+  requestHash: text('request_hash').notNull(),
+  requestSnapshot: jsonb('request_snapshot'),
+  responseSnapshot: jsonb('response_snapshot'),
+});
+
+/** The lists' order, newest first: a merchant's orders, and everyone's. */
+const newestFirst = (
+  table: string,
+  t: { merchantId: ExtraConfigColumn; createdAt: ExtraConfigColumn; id: ExtraConfigColumn },
+) => [
+  index(`${table}_merchant_time_idx`).on(
+    t.merchantId,
+    t.createdAt.desc().nullsFirst(),
+    t.id.desc().nullsFirst(),
+  ),
+  index(`${table}_time_idx`).on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+];
 
 /**
  * A pay-in (collection) order. Order numbers are searchable by prefix through `COLLATE "C"` indexes.
@@ -50,30 +99,20 @@ export const payinOrders = pgTable(
     id: bigserial('id', { mode: 'number' }).notNull(),
     /** `COLLATE "C"`: its unique index serves equality and prefix search alike. */
     orderNo: cText('order_no').notNull(),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
-    merchantOrderNo: text('merchant_order_no').notNull(),
-    channelId: integer('channel_id').references(() => channels.id),
-    channelOrderId: text('channel_order_id'),
-    currency: text('currency').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    ...merchantOrder(),
     /** What the payer actually paid (set when paid; a supplement may correct it). */
-    paidAmount: bigint('paid_amount', { mode: 'number' }),
-    fee: bigint('fee', { mode: 'number' }).notNull().default(0),
-    agentCommission: bigint('agent_commission', { mode: 'number' }).notNull().default(0),
+    paidAmount: minorUnits('paid_amount'),
+    fee: minorUnits('fee').notNull().default(0),
+    agentCommission: minorUnits('agent_commission').notNull().default(0),
     status: text('status').notNull().$type<PayinStatus>(),
-    pushStatus: text('push_status').notNull().default('unpushed').$type<'unpushed' | 'pushed'>(),
+    pushStatus: pushStatus(),
     /** `COLLATE "C"`, like `orderNo`. */
     utr: cText('utr'),
     notifyUrl: text('notify_url').notNull(),
     returnUrl: text('return_url'),
     payUrl: text('pay_url'),
     payer: jsonb('payer').$type<Record<string, unknown>>(),
-    /** SHA-256 of the canonical create request: a replay with other content is a conflict. */
-    requestHash: text('request_hash').notNull(),
-    requestSnapshot: jsonb('request_snapshot'),
-    responseSnapshot: jsonb('response_snapshot'),
+    ...gatewayRequest(),
     /**
      * How it became paid: channel callback, supplement (UTR matched), a bank statement line (a supplement
      * whose source is the line) or forced supplement.
@@ -83,8 +122,7 @@ export const payinOrders = pgTable(
     expiresAt: at('expires_at').notNull(),
     paidAt: at('paid_at'),
     callbackAt: at('callback_at'),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
     /** The receiving account a bank channel assigned the order to (server/modules/receiving). */
     receivingAccountId: integer('receiving_account_id'),
     /** The UTR the payer says they paid with (normalised: trimmed, upper case): recorded, never trusted. */
@@ -106,12 +144,7 @@ export const payinOrders = pgTable(
       .where(
         sql`${t.receivingAccountId} is not null and ${t.status} in (${statesSql(payin.actions.supplement.from)})`,
       ),
-    index('payin_orders_merchant_time_idx').on(
-      t.merchantId,
-      t.createdAt.desc().nullsFirst(),
-      t.id.desc().nullsFirst(),
-    ),
-    index('payin_orders_time_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    ...newestFirst('payin_orders', t),
     /** A merchant's list by status (its console's tabs): the page is a range read, the capped total index-only. */
     index('payin_orders_merchant_status_time_idx').on(
       t.merchantId,
@@ -126,8 +159,8 @@ export const payinOrders = pgTable(
     // search as well; these two serve it across merchants, and by channel order id.
     numberIndex('payin_orders_merchant_order_no_c', 'merchant_order_no'),
     numberIndex('payin_orders_channel_order_id_c', 'channel_order_id'),
-    check('payin_orders_status', sql`${t.status} in (${statesSql(payin.states)})`),
-    check('payin_orders_push_status', sql`${t.pushStatus} in ('unpushed','pushed')`),
+    machineStatusCheck('payin_orders_status', t.status, payin),
+    pushStatusCheck('payin_orders_push_status', t.pushStatus),
     check(
       'payin_orders_amounts',
       sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.agentCommission} >= 0 and ${t.agentCommission} <= ${t.fee}`,
@@ -144,17 +177,10 @@ export const payoutOrders = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).notNull(),
     orderNo: text('order_no').notNull(),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
-    merchantOrderNo: text('merchant_order_no').notNull(),
-    channelId: integer('channel_id').references(() => channels.id),
-    channelOrderId: text('channel_order_id'),
-    currency: text('currency').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    fee: bigint('fee', { mode: 'number' }).notNull(),
+    ...merchantOrder(),
+    fee: minorUnits('fee').notNull(),
     status: text('status').notNull().$type<PayoutStatus>(),
-    pushStatus: text('push_status').notNull().default('unpushed').$type<'unpushed' | 'pushed'>(),
+    pushStatus: pushStatus(),
     accountName: text('account_name').notNull(),
     accountNumber: text('account_number').notNull(),
     ifsc: text('ifsc').notNull(),
@@ -162,9 +188,7 @@ export const payoutOrders = pgTable(
     notifyUrl: text('notify_url').notNull(),
     /** Where the order came from: the gateway API, the console (single transfer) or a bulk upload. */
     source: text('source').notNull().$type<'api' | 'console' | 'bulk'>(),
-    requestHash: text('request_hash').notNull(),
-    requestSnapshot: jsonb('request_snapshot'),
-    responseSnapshot: jsonb('response_snapshot'),
+    ...gatewayRequest(),
     failureReason: text('failure_reason'),
     /** Times the funds were frozen for this order (a retry freezes again). */
     holds: integer('holds').notNull().default(0),
@@ -175,17 +199,11 @@ export const payoutOrders = pgTable(
     completedAt: at('completed_at'),
     callbackAt: at('callback_at'),
     createdBy: integer('created_by'),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     primaryKey({ name: 'payout_orders_pkey', columns: [t.id, t.createdAt] }),
-    index('payout_orders_merchant_time_idx').on(
-      t.merchantId,
-      t.createdAt.desc().nullsFirst(),
-      t.id.desc().nullsFirst(),
-    ),
-    index('payout_orders_time_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    ...newestFirst('payout_orders', t),
     index('payout_orders_queue_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = ${statesSql([payout.state.queued])}`),
@@ -201,11 +219,29 @@ export const payoutOrders = pgTable(
     index('payout_orders_attention_idx')
       .on(t.updatedAt)
       .where(sql`${t.status} in (${statesSql(payout.sets.shownAsProcessing)})`),
-    check('payout_orders_status', sql`${t.status} in (${statesSql(payout.states)})`),
-    check('payout_orders_push_status', sql`${t.pushStatus} in ('unpushed','pushed')`),
+    machineStatusCheck('payout_orders_status', t.status, payout),
+    pushStatusCheck('payout_orders_push_status', t.pushStatus),
     check('payout_orders_amounts', sql`${t.amount} > 0 and ${t.fee} >= 0`),
   ],
 );
+
+/** An order's row of unique numbers: its id and `created_at` (the partition it is in), its number, the merchant's. */
+const orderKeyColumns = <N>(orderNo: N) => ({
+  id: bigint('id', { mode: 'number' }).primaryKey(),
+  createdAt: at('created_at').notNull(),
+  orderNo,
+  merchantId: integer('merchant_id').notNull(),
+  merchantOrderNo: text('merchant_order_no').notNull(),
+});
+
+/** Both numbers unique, under the constraint names they had on the order table (`payin_orders_…`). */
+const orderKeyConstraints = (
+  orders: string,
+  t: { orderNo: ExtraConfigColumn; merchantId: ExtraConfigColumn; merchantOrderNo: ExtraConfigColumn },
+) => [
+  unique(`${orders}_order_no_key`).on(t.orderNo),
+  unique(`${orders}_merchant_order_key`).on(t.merchantId, t.merchantOrderNo),
+];
 
 /**
  * The unique numbers of the pay-ins, one row per order (its id and `created_at`, the partition it is in):
@@ -216,17 +252,9 @@ export const payoutOrders = pgTable(
  */
 export const payinOrderKeys = pgTable(
   'payin_order_keys',
-  {
-    id: bigint('id', { mode: 'number' }).primaryKey(),
-    createdAt: at('created_at').notNull(),
-    orderNo: cText('order_no').notNull(),
-    merchantId: integer('merchant_id').notNull(),
-    merchantOrderNo: text('merchant_order_no').notNull(),
-    utr: cText('utr'),
-  },
+  { ...orderKeyColumns(cText('order_no').notNull()), utr: cText('utr') },
   (t) => [
-    unique('payin_orders_order_no_key').on(t.orderNo),
-    unique('payin_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
+    ...orderKeyConstraints('payin_orders', t),
     uniqueIndex('payin_orders_utr_key').on(t.utr).where(sql`${t.utr} is not null`),
   ],
 );
@@ -234,17 +262,8 @@ export const payinOrderKeys = pgTable(
 /** The unique numbers of the payouts, as `payin_order_keys` (a payout's UTR is not unique). */
 export const payoutOrderKeys = pgTable(
   'payout_order_keys',
-  {
-    id: bigint('id', { mode: 'number' }).primaryKey(),
-    createdAt: at('created_at').notNull(),
-    orderNo: text('order_no').notNull(),
-    merchantId: integer('merchant_id').notNull(),
-    merchantOrderNo: text('merchant_order_no').notNull(),
-  },
-  (t) => [
-    unique('payout_orders_order_no_key').on(t.orderNo),
-    unique('payout_orders_merchant_order_key').on(t.merchantId, t.merchantOrderNo),
-  ],
+  orderKeyColumns(text('order_no').notNull()),
+  (t) => orderKeyConstraints('payout_orders', t),
 );
 
 /** Payment proof images attached to a pay-in; files live under DATA_DIR/uploads. */
@@ -257,11 +276,7 @@ export const orderImages = pgTable(
      * route writes only for an order it has just read, and orders are never deleted but by detaching).
      */
     orderId: bigint('order_id', { mode: 'number' }).notNull(),
-    path: text('path').notNull(),
-    mime: text('mime').notNull(),
-    size: integer('size').notNull(),
-    userId: integer('user_id'),
-    createdAt: createdAt(),
+    ...uploadedFile(),
   },
   (t) => [index('order_images_order_idx').on(t.orderId)],
 );
@@ -272,16 +287,14 @@ export const webhookEvents = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     /** `webhook-id`: the same on every attempt of this event. */
     messageId: text('message_id').notNull(),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
+    merchantId: merchantRef(),
     /** What it is about: a pay-in, a payout, or a settlement application (`orderId` is its id). */
     orderType: text('order_type').notNull().$type<'payin' | 'payout' | 'settlement'>(),
     orderId: bigint('order_id', { mode: 'number' }).notNull(),
     type: text('type').notNull(),
     url: text('url').notNull(),
     payload: jsonb('payload').notNull(),
-    status: text('status').notNull().default(callback.initial).$type<CallbackStatus>(),
+    status: machineStatus(callback),
     /**
      * Which occurrence of this event type for the order: a payout retried after failing can fail again
      * (its second hold's outcome), which is a new event with its own `webhook-id`.
@@ -304,7 +317,7 @@ export const webhookEvents = pgTable(
     index('webhook_events_gave_up_idx')
       .on(t.merchantId)
       .where(sql`${t.status} = ${statesSql([callback.state.gave_up])}`),
-    check('webhook_events_status', sql`${t.status} in (${statesSql(callback.states)})`),
+    machineStatusCheck('webhook_events_status', t.status, callback),
   ],
 );
 
@@ -345,17 +358,13 @@ export const recharges = pgTable(
   'recharges',
   {
     id: serial('id').primaryKey(),
-    merchantId: integer('merchant_id')
-      .notNull()
-      .references(() => merchants.id),
-    currency: text('currency').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    status: text('status').notNull().default(recharge.initial).$type<RechargeStatus>(),
+    merchantId: merchantRef(),
+    ...money(),
+    status: machineStatus(recharge),
     reference: text('reference').notNull().default(''),
     note: text('note').notNull().default(''),
     createdBy: integer('created_by'),
-    decidedBy: integer('decided_by'),
-    decidedAt: at('decided_at'),
+    ...decided(),
     rejectReason: text('reject_reason'),
     createdAt: createdAt(),
   },
@@ -366,7 +375,7 @@ export const recharges = pgTable(
     uniqueIndex('recharges_reference_key')
       .on(t.merchantId, t.reference)
       .where(sql`${t.reference} <> '' and ${t.status} <> ${statesSql([recharge.state.rejected])}`),
-    check('recharges_status', sql`${t.status} in (${statesSql(recharge.states)})`),
+    machineStatusCheck('recharges_status', t.status, recharge),
     check('recharges_amount', sql`${t.amount} > 0`),
   ],
 );
@@ -382,7 +391,7 @@ export const simulatorTransactions = pgTable(
     channelOrderId: text('channel_order_id').notNull(),
     kind: text('kind').notNull().$type<'payin' | 'payout'>(),
     orderNo: text('order_no').notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
+    amount: minorUnits('amount').notNull(),
     status: text('status').notNull().$type<'pending' | 'success' | 'fail'>(),
     utr: text('utr'),
     account: text('account').notNull().default(''),
@@ -415,10 +424,10 @@ export const orderStatsDaily = pgTable(
     /** Of those, paid (pay-ins) or successful (payouts). */
     successCount: integer('success_count').notNull().default(0),
     /** Order amounts of the successful ones (the amount the list's totals add up). */
-    successAmount: bigint('success_amount', { mode: 'number' }).notNull().default(0),
+    successAmount: minorUnits('success_amount').notNull().default(0),
     /** Fees of the successful ones, and the agents' commission out of them (pay-ins). */
-    successFee: bigint('success_fee', { mode: 'number' }).notNull().default(0),
-    successCommission: bigint('success_commission', { mode: 'number' }).notNull().default(0),
+    successFee: minorUnits('success_fee').notNull().default(0),
+    successCommission: minorUnits('success_commission').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.day, t.kind, t.merchantId, t.channelId, t.currency] }),

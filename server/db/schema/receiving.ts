@@ -19,7 +19,7 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { type StatementLineStatus, statementLine } from '../../../contract/machines.ts';
+import { statementLine } from '../../../contract/machines.ts';
 import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import {
   type ExceptionKind,
@@ -28,7 +28,18 @@ import {
   statementSources,
 } from '../../../contract/statementSource.ts';
 import { statesSql } from '../states.ts';
-import { at, bytea, createdAt, cText } from './columns.ts';
+import {
+  at,
+  bytea,
+  createdAt,
+  cText,
+  machineStatus,
+  machineStatusCheck,
+  minorUnits,
+  switchStatus,
+  switchStatusCheck,
+  timestamps,
+} from './columns.ts';
 import { withdrawalSlipLines } from './moneyOut.ts';
 import { channels } from './tenancy.ts';
 
@@ -41,12 +52,11 @@ export const accountHolders = pgTable(
     phone: text('phone').notNull(),
     idNumber: text('id_number').notNull(),
     commissionPpm: integer('commission_ppm').notNull().default(0),
-    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    status: switchStatus(),
+    ...timestamps(),
   },
   (t) => [
-    check('account_holders_status', sql`${t.status} in ('active','disabled')`),
+    switchStatusCheck('account_holders_status', t.status),
     check('account_holders_commission', sql`${t.commissionPpm} between 0 and 1000000`),
   ],
 );
@@ -63,16 +73,15 @@ export const receivingAccounts = pgTable(
     ifsc: text('ifsc').notNull(),
     vpa: text('vpa'),
     /** Most money received per business day, minor units. */
-    dailyLimit: bigint('daily_limit', { mode: 'number' }).notNull(),
+    dailyLimit: minorUnits('daily_limit').notNull(),
     /** Most orders per business day (none: no count limit). */
     dailyCount: integer('daily_count'),
-    minAmount: bigint('min_amount', { mode: 'number' }),
-    maxAmount: bigint('max_amount', { mode: 'number' }),
+    minAmount: minorUnits('min_amount'),
+    maxAmount: minorUnits('max_amount'),
     holderId: integer('holder_id').references(() => accountHolders.id),
     status: text('status').notNull().default('active').$type<'active' | 'paused' | 'frozen'>(),
-    lastKnownBalance: bigint('last_known_balance', { mode: 'number' }),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    lastKnownBalance: minorUnits('last_known_balance'),
+    ...timestamps(),
   },
   (t) => [
     unique('receiving_accounts_number_key').on(t.ifsc, t.accountNumber),
@@ -86,6 +95,12 @@ export const receivingAccounts = pgTable(
   ],
 );
 
+/** The receiving account a record belongs to (its day, binding, statement, feed). */
+const receivingAccountRef = () =>
+  integer('account_id')
+    .notNull()
+    .references(() => receivingAccounts.id);
+
 /**
  * A receiving account's business day: what the orders assigned to it hold (pending and paid). The bank
  * channel locks this one row to judge and reserve capacity; unpaid and failed orders give theirs back.
@@ -93,11 +108,9 @@ export const receivingAccounts = pgTable(
 export const receivingAccountDays = pgTable(
   'receiving_account_days',
   {
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => receivingAccounts.id),
+    accountId: receivingAccountRef(),
     day: date('day', { mode: 'string' }).notNull(),
-    amount: bigint('amount', { mode: 'number' }).notNull().default(0),
+    amount: minorUnits('amount').notNull().default(0),
     count: integer('count').notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.day] })],
@@ -108,9 +121,7 @@ export const cardBindings = pgTable(
   'card_bindings',
   {
     id: serial('id').primaryKey(),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => receivingAccounts.id),
+    accountId: receivingAccountRef(),
     channelId: integer('channel_id')
       .notNull()
       .references(() => channels.id),
@@ -143,14 +154,14 @@ export const holderNumbers = pgTable(
     kind: text('kind').notNull().$type<'phone' | 'upi'>(),
     value: text('value').notNull(),
     accountIds: integer('account_ids').array().notNull().default(sql`'{}'::integer[]`),
-    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
+    status: switchStatus(),
     createdAt: createdAt(),
   },
   (t) => [
     unique('holder_numbers_value_key').on(t.kind, t.value),
     index('holder_numbers_holder_idx').on(t.holderId),
     check('holder_numbers_kind', sql`${t.kind} in ('phone','upi')`),
-    check('holder_numbers_status', sql`${t.status} in ('active','disabled')`),
+    switchStatusCheck('holder_numbers_status', t.status),
   ],
 );
 
@@ -163,8 +174,7 @@ export const statementMappings = pgTable(
     bankName: text('bank_name').notNull(),
     mapping: jsonb('mapping').notNull().$type<StatementMapping>(),
     createdBy: integer('created_by'),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [unique('statement_mappings_name_key').on(t.name)],
 );
@@ -178,9 +188,7 @@ export const statementImports = pgTable(
   'statement_imports',
   {
     id: serial('id').primaryKey(),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => receivingAccounts.id),
+    accountId: receivingAccountRef(),
     /** A key the console chose, to follow the import's progress while the request runs. */
     key: text('key'),
     fileName: text('file_name').notNull(),
@@ -256,9 +264,7 @@ export const statementLines = pgTable(
   'statement_lines',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => receivingAccounts.id),
+    accountId: receivingAccountRef(),
     importId: integer('import_id')
       .notNull()
       .references(() => statementImports.id),
@@ -268,14 +274,14 @@ export const statementLines = pgTable(
     narration: text('narration').notNull(),
     reference: text('reference'),
     direction: text('direction').notNull().$type<'credit' | 'debit'>(),
-    amount: bigint('amount', { mode: 'number' }).notNull(),
-    balance: bigint('balance', { mode: 'number' }),
+    amount: minorUnits('amount').notNull(),
+    balance: minorUnits('balance'),
     /** Normalised: trimmed, upper case. */
     utr: cText('utr'),
     /** ISO 4217 when the file says it (MT940, camt.053); null: the account's own (INR). */
     currency: text('currency'),
     dedupeKey: text('dedupe_key').notNull(),
-    status: text('status').notNull().default(statementLine.initial).$type<StatementLineStatus>(),
+    status: machineStatus(statementLine),
     /** Why an `exception` line waits (contract `exceptionKinds`). */
     exceptionKind: text('exception_kind').$type<ExceptionKind>(),
     /** The pay-in it paid (`matched`). */
@@ -310,7 +316,7 @@ export const statementLines = pgTable(
       .where(
         sql`${t.status} in (${statesSql(statementLine.sets.postable)}) and ${t.candidatePayinId} is not null`,
       ),
-    check('statement_lines_status', sql`${t.status} in (${statesSql(statementLine.states)})`),
+    machineStatusCheck('statement_lines_status', t.status, statementLine),
     check('statement_lines_direction', sql`${t.direction} in ('credit','debit')`),
     check('statement_lines_amount', sql`${t.amount} > 0`),
     check(
@@ -346,9 +352,7 @@ export const statementFeeds = pgTable(
   'statement_feeds',
   {
     id: serial('id').primaryKey(),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => receivingAccounts.id),
+    accountId: receivingAccountRef(),
     host: text('host').notNull(),
     port: integer('port').notNull().default(22),
     username: text('username').notNull(),
@@ -371,8 +375,7 @@ export const statementFeeds = pgTable(
     lastAlertAt: at('last_alert_at'),
     leaseUntil: at('lease_until'),
     leaseOwner: text('lease_owner'),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     unique('statement_feeds_account_key').on(t.accountId),
@@ -427,13 +430,13 @@ export const reconciliationDaily = pgTable(
     channelId: integer('channel_id').notNull(),
     currency: text('currency').notNull(),
     paidCount: integer('paid_count').notNull().default(0),
-    paidSum: bigint('paid_sum', { mode: 'number' }).notNull().default(0),
+    paidSum: minorUnits('paid_sum').notNull().default(0),
     unprovedCount: integer('unproved_count').notNull().default(0),
-    unprovedSum: bigint('unproved_sum', { mode: 'number' }).notNull().default(0),
+    unprovedSum: minorUnits('unproved_sum').notNull().default(0),
     matchedCount: integer('matched_count').notNull().default(0),
-    matchedSum: bigint('matched_sum', { mode: 'number' }).notNull().default(0),
+    matchedSum: minorUnits('matched_sum').notNull().default(0),
     unmatchedCount: integer('unmatched_count').notNull().default(0),
-    unmatchedSum: bigint('unmatched_sum', { mode: 'number' }).notNull().default(0),
+    unmatchedSum: minorUnits('unmatched_sum').notNull().default(0),
   },
   // No CHECK on the figures, as in order_stats_daily: an upsert's proposed row carries a signed change.
   (t) => [primaryKey({ columns: [t.day, t.accountId, t.channelId, t.currency] })],
@@ -453,7 +456,7 @@ export const statementBalanceEnds = pgTable(
   {
     accountId: integer('account_id').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
-    balance: bigint('balance', { mode: 'number' }).notNull(),
+    balance: minorUnits('balance').notNull(),
     /** Lines ending at this balance less lines starting from it. */
     n: integer('n').notNull(),
   },

@@ -18,9 +18,19 @@ import {
   text,
   unique,
 } from 'drizzle-orm/pg-core';
-import { type TelegramDeliveryStatus, telegramDelivery } from '../../../contract/machines.ts';
+import { telegramDelivery } from '../../../contract/machines.ts';
 import { statesSql } from '../states.ts';
-import { at, createdAt } from './columns.ts';
+import {
+  at,
+  createdAt,
+  machineStatus,
+  machineStatusCheck,
+  minorUnits,
+  switchStatus,
+  switchStatusCheck,
+  timestamps,
+  updatedAt,
+} from './columns.ts';
 
 /** A merchant (tenant): its terms, limits and keys. Rates are parts per million, amounts minor units. */
 export const merchants = pgTable(
@@ -34,28 +44,27 @@ export const merchants = pgTable(
     currency: text('currency').notNull().default('INR'),
     /** Pay-in fee: round_half_up(amount × rate) + platform fee. */
     collectionRatePpm: integer('collection_rate_ppm').notNull().default(0),
-    platformFee: bigint('platform_fee', { mode: 'number' }).notNull().default(0),
+    platformFee: minorUnits('platform_fee').notNull().default(0),
     /** Payout fee: round_half_up(amount × rate) + per-payout fee. */
     payoutRatePpm: integer('payout_rate_ppm').notNull().default(0),
-    payoutFee: bigint('payout_fee', { mode: 'number' }).notNull().default(0),
+    payoutFee: minorUnits('payout_fee').notNull().default(0),
     /** Shown to payers on top of the amount; set by the merchant on its fee screen. */
     surchargePpm: integer('surcharge_ppm').notNull().default(0),
     /** Settlement price for stablecoin settlements (units of currency per USDT), 6 decimals. */
     exchangeRate: numeric('exchange_rate', { precision: 18, scale: 6 }).notNull().default('0'),
-    minAmount: bigint('min_amount', { mode: 'number' }).notNull().default(100),
-    maxAmount: bigint('max_amount', { mode: 'number' }).notNull().default(100_000_000),
+    minAmount: minorUnits('min_amount').notNull().default(100),
+    maxAmount: minorUnits('max_amount').notNull().default(100_000_000),
     /** 0 = D0 (credited available at once); N = T+N (credited pending, released N days later). */
     settlementDays: integer('settlement_days').notNull().default(0),
     /** Settlement fee (taking money out of a wallet): round_half_up(amount × rate) + fixed fee. */
     settlementRatePpm: integer('settlement_rate_ppm').notNull().default(0),
-    settlementFee: bigint('settlement_fee', { mode: 'number' }).notNull().default(0),
+    settlementFee: minorUnits('settlement_fee').notNull().default(0),
     payoutIpWhitelist: jsonb('payout_ip_whitelist').notNull().$type<string[]>().default([]),
     callbackUrl: text('callback_url').notNull().default(''),
     /** API and webhook secrets, sealed with the server key: answered once, then only masked. */
     apiSecret: text('api_secret').notNull().default(''),
     webhookSecret: text('webhook_secret').notNull().default(''),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     unique('merchants_code_key').on(t.code),
@@ -74,6 +83,12 @@ export const merchants = pgTable(
   ],
 );
 
+/** The merchant a record of money or orders belongs to. */
+export const merchantRef = () =>
+  integer('merchant_id')
+    .notNull()
+    .references(() => merchants.id);
+
 /** An agent: brings merchants and earns a commission on their pay-ins, out of the platform's fee. */
 export const agents = pgTable(
   'agents',
@@ -82,14 +97,13 @@ export const agents = pgTable(
     code: text('code').notNull(),
     name: text('name').notNull(),
     commissionPpm: integer('commission_ppm').notNull().default(0),
-    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    status: switchStatus(),
+    ...timestamps(),
   },
   (t) => [
     unique('agents_code_key').on(t.code),
     check('agents_commission', sql`${t.commissionPpm} between 0 and 1000000`),
-    check('agents_status', sql`${t.status} in ('active','disabled')`),
+    switchStatusCheck('agents_status', t.status),
   ],
 );
 
@@ -105,23 +119,22 @@ export const channels = pgTable(
     credentials: text('credentials').notNull().default(''),
     payinCostPpm: integer('payin_cost_ppm').notNull().default(0),
     payoutCostPpm: integer('payout_cost_ppm').notNull().default(0),
-    payoutCostFixed: bigint('payout_cost_fixed', { mode: 'number' }).notNull().default(0),
-    minAmount: bigint('min_amount', { mode: 'number' }).notNull().default(100),
-    maxAmount: bigint('max_amount', { mode: 'number' }).notNull().default(1_000_000_000),
+    payoutCostFixed: minorUnits('payout_cost_fixed').notNull().default(0),
+    minAmount: minorUnits('min_amount').notNull().default(100),
+    maxAmount: minorUnits('max_amount').notNull().default(1_000_000_000),
     weight: integer('weight').notNull().default(100),
     supportsPayin: boolean('supports_payin').notNull().default(true),
     supportsPayout: boolean('supports_payout').notNull().default(true),
-    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
+    status: switchStatus(),
     /** Adapter settings, e.g. the simulator's automatic mode `{auto, successRate, delayMs}`. */
     settings: jsonb('settings').notNull().$type<Record<string, unknown>>().default({}),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     unique('channels_code_key').on(t.code),
     check('channels_limits', sql`${t.minAmount} > 0 and ${t.maxAmount} >= ${t.minAmount}`),
     check('channels_weight', sql`${t.weight} between 0 and 10000`),
-    check('channels_status', sql`${t.status} in ('active','disabled')`),
+    switchStatusCheck('channels_status', t.status),
   ],
 );
 
@@ -156,21 +169,20 @@ export const users = pgTable(
     avatar: text('avatar').notNull().default(''),
     introduction: text('introduction').notNull().default(''),
     passwordHash: text('password_hash').notNull(),
-    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
+    status: switchStatus(),
     /** TOTP seed, encrypted with the server key; null when no key is bound. */
     totpSecret: text('totp_secret'),
     /** Last accepted TOTP time step: a code is accepted only for a later step (no replay). */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }).notNull().default(0),
     lastLoginAt: at('last_login_at'),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     unique('users_username_key').on(t.username),
     index('users_merchant_idx').on(t.merchantId),
     check('users_kind', sql`${t.kind} in ('platform','merchant')`),
     check('users_tenant', sql`(${t.kind} = 'merchant') = (${t.merchantId} is not null)`),
-    check('users_status', sql`${t.status} in ('active','disabled')`),
+    switchStatusCheck('users_status', t.status),
   ],
 );
 
@@ -187,8 +199,7 @@ export const roles = pgTable(
     builtinKey: text('builtin_key'),
     /** A built-in role's permissions as the code defined them when last applied: what upgrades compare to. */
     seededPerms: jsonb('seeded_perms').$type<string[]>(),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     unique('roles_name_key').on(t.kind, t.merchantId, t.name).nullsNotDistinct(),
@@ -196,12 +207,16 @@ export const roles = pgTable(
   ],
 );
 
+/** The user a sign-in record belongs to, gone with the user. */
+export const userRef = () =>
+  integer('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
+
 export const userRoles = pgTable(
   'user_roles',
   {
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef(),
     roleId: integer('role_id')
       .notNull()
       .references(() => roles.id, { onDelete: 'cascade' }),
@@ -209,20 +224,27 @@ export const userRoles = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.roleId] }), index('user_roles_role_idx').on(t.roleId)],
 );
 
+/** A token given to a user, kept only as its SHA-256. */
+const userToken = () => ({
+  tokenHash: text('token_hash').primaryKey(),
+  userId: userRef(),
+  createdAt: createdAt(),
+});
+/** Until when a token holds, when it was revoked, and the client it was given to. */
+const tokenLifetime = () => ({
+  expiresAt: at('expires_at').notNull(),
+  revokedAt: at('revoked_at'),
+  ip: text('ip').notNull().default(''),
+  userAgent: text('user_agent').notNull().default(''),
+});
+
 /** Sign-in sessions. Only a SHA-256 of the token is stored. */
 export const sessions = pgTable(
   'sessions',
   {
-    tokenHash: text('token_hash').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: createdAt(),
+    ...userToken(),
     lastSeenAt: at('last_seen_at').notNull(),
-    expiresAt: at('expires_at').notNull(),
-    revokedAt: at('revoked_at'),
-    ip: text('ip').notNull().default(''),
-    userAgent: text('user_agent').notNull().default(''),
+    ...tokenLifetime(),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
@@ -250,15 +272,8 @@ export const loginFailures = pgTable(
 export const deviceTokens = pgTable(
   'device_tokens',
   {
-    tokenHash: text('token_hash').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: createdAt(),
-    expiresAt: at('expires_at').notNull(),
-    revokedAt: at('revoked_at'),
-    ip: text('ip').notNull().default(''),
-    userAgent: text('user_agent').notNull().default(''),
+    ...userToken(),
+    ...tokenLifetime(),
   },
   (t) => [index('device_tokens_user_idx').on(t.userId)],
 );
@@ -266,9 +281,7 @@ export const deviceTokens = pgTable(
 /** Half-finished two-step sign-ins; the ticket itself is only stored hashed. */
 export const loginTickets = pgTable('login_tickets', {
   ticketHash: text('ticket_hash').primaryKey(),
-  userId: integer('user_id')
-    .notNull()
-    .references(() => users.id, { onDelete: 'cascade' }),
+  userId: userRef(),
   step: text('step').notNull().$type<'google' | 'email'>(),
   expiresAt: at('expires_at').notNull(),
   attempts: integer('attempts').notNull().default(0),
@@ -280,9 +293,7 @@ export const emailCodes = pgTable(
   'email_codes',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: userRef(),
     purpose: text('purpose').notNull().$type<'reset' | 'login'>(),
     codeHash: text('code_hash').notNull(),
     createdAt: createdAt(),
@@ -336,7 +347,7 @@ export const mailOutbox = pgTable('mail_outbox', {
 export const parameters = pgTable('parameters', {
   key: text('key').primaryKey(),
   value: jsonb('value').notNull(),
-  updatedAt: at('updated_at').notNull().defaultNow(),
+  updatedAt: updatedAt(),
 });
 
 /** Dashboard notices (the system memo): plain text, shown to platform users, merchant users or both. */
@@ -349,8 +360,7 @@ export const systemMemos = pgTable(
     pinned: boolean('pinned').notNull().default(false),
     audience: text('audience').notNull().$type<'platform' | 'merchants' | 'everyone'>(),
     createdBy: integer('created_by').notNull(),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('system_memos_order_idx').on(t.pinned.desc(), t.createdAt.desc(), t.id.desc()),
@@ -366,7 +376,7 @@ export const telegramBot = pgTable(
     /** The bot token, sealed (server/lib/crypto.ts); never answered, logged or sent anywhere but the API. */
     tokenSealed: text('token_sealed').notNull(),
     updatedBy: integer('updated_by'),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    updatedAt: updatedAt(),
   },
   (t) => [check('telegram_bot_one_row', sql`${t.id} = 1`)],
 );
@@ -397,13 +407,12 @@ export const telegramGroups = pgTable(
     merchantIds: integer('merchant_ids').array().notNull().default(sql`'{}'::integer[]`),
     channelIds: integer('channel_ids').array().notNull().default(sql`'{}'::integer[]`),
     alerts: jsonb('alerts').notNull().$type<TelegramAlerts>(),
-    status: text('status').notNull().default('active').$type<'active' | 'disabled'>(),
-    createdAt: createdAt(),
-    updatedAt: at('updated_at').notNull().defaultNow(),
+    status: switchStatus(),
+    ...timestamps(),
   },
   (t) => [
     unique('telegram_groups_chat_key').on(t.chatId),
-    check('telegram_groups_status', sql`${t.status} in ('active','disabled')`),
+    switchStatusCheck('telegram_groups_status', t.status),
   ],
 );
 
@@ -422,7 +431,7 @@ export const telegramDeliveries = pgTable(
     alert: text('alert').notNull(),
     dedupeKey: text('dedupe_key').notNull(),
     text: text('text').notNull(),
-    status: text('status').notNull().default(telegramDelivery.initial).$type<TelegramDeliveryStatus>(),
+    status: machineStatus(telegramDelivery),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: at('next_attempt_at').notNull().defaultNow(),
     lastError: text('last_error'),
@@ -435,6 +444,6 @@ export const telegramDeliveries = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = ${statesSql([telegramDelivery.state.pending])}`),
     index('telegram_deliveries_created_idx').on(t.createdAt.desc(), t.id.desc()),
-    check('telegram_deliveries_status', sql`${t.status} in (${statesSql(telegramDelivery.states)})`),
+    machineStatusCheck('telegram_deliveries_status', t.status, telegramDelivery),
   ],
 );

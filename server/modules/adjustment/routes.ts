@@ -7,22 +7,28 @@
  * approval's compare-and-set, and the row's unique `approval_id` behind it). A debit never takes the wallet
  * below zero: the ledger refuses (errno insufficientBalance) and nothing is written.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { adjustmentRow } from '../../../contract/endpoints/adjustment.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import { balanceAdjustments, journalEntries, merchants, users } from '../../db/schema.ts';
+import { balanceAdjustments, merchants, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, refuse } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import { merchantAccount, merchantBalances, platformAccount, post, rowsOf } from '../../ledger/index.ts';
+import {
+  drawId,
+  merchantAccount,
+  merchantBalances,
+  platformAccount,
+  postForEntryId,
+} from '../../ledger/index.ts';
 import { createdPlace, keysetList } from '../../list/engine.ts';
 import { merchantScope } from '../../list/scope.ts';
-import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
-import { onApproved } from '../approval/service.ts';
+import { aloneOrApprovalOnMerchant } from '../approval/doors.ts';
+import { approvalRequested, onApproved } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 
@@ -53,11 +59,8 @@ async function applyAdjustment(
   by: { requestedBy: number; approvalId?: number; approvedBy?: number },
 ): Promise<Adjustment> {
   const at = deps.clock.now();
-  const [next] = rowsOf<{ id: number }>(
-    await tx.execute(sql`select nextval(pg_get_serial_sequence('balance_adjustments', 'id'))::int as id`),
-  );
-  const id = Number(next!.id);
-  await post(tx, {
+  const id = await drawId(tx, 'balance_adjustments');
+  const entryId = await postForEntryId(tx, {
     kind: adjustmentRefType,
     refType: adjustmentRefType,
     refId: id,
@@ -69,16 +72,6 @@ async function applyAdjustment(
       { account: platformAccount('balance_adjustment', a.currency), amount: -a.amount },
     ],
   });
-  const [entry] = await tx
-    .select({ id: journalEntries.id })
-    .from(journalEntries)
-    .where(
-      and(
-        eq(journalEntries.refType, adjustmentRefType),
-        eq(journalEntries.refId, String(id)),
-        eq(journalEntries.kind, adjustmentRefType),
-      ),
-    );
   const [row] = await tx
     .insert(balanceAdjustments)
     .values({
@@ -87,7 +80,7 @@ async function applyAdjustment(
       requestedBy: by.requestedBy,
       approvalId: by.approvalId ?? null,
       approvedBy: by.approvedBy ?? null,
-      entryId: entry!.id,
+      entryId,
       createdAt: at,
     })
     .returning();
@@ -188,33 +181,18 @@ export const adjustmentRoutes = [
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
     // One pending request per merchant wallet: a second one (a double submission) waits for the first.
-    const request = await aloneOrApproval(
-      deps,
-      tx,
-      'wallet.adjust',
-      user.id,
-      {
-        amount: input.amount,
-        wallet: merchantWallet(
-          m.id,
-          input.wallet === 'payout_available' ? 'payout' : 'collection',
-          m.currency,
-        ),
-        ref: `merchant:${m.id}:${input.wallet}`,
-      },
-      {
-        refType: adjustmentRefType,
-        refId: `${m.id}:${input.wallet}`,
-        merchantId: m.id,
-        currency: m.currency,
-        payload: { ...order },
-        reason: input.reason,
-      },
-    );
-    if (request) {
-      audit({ detail: { ...described, approvalId: request.id } });
-      return refuse(errno.approvalRequested, { approvalId: request.id });
-    }
+    const request = await aloneOrApprovalOnMerchant(deps, tx, 'wallet.adjust', user.id, {
+      merchantId: m.id,
+      currency: m.currency,
+      wallet: input.wallet === 'payout_available' ? 'payout' : 'collection',
+      amount: input.amount,
+      ref: `merchant:${m.id}:${input.wallet}`,
+      refType: adjustmentRefType,
+      refId: `${m.id}:${input.wallet}`,
+      payload: { ...order },
+      reason: input.reason,
+    });
+    if (request) return approvalRequested(audit, request, described);
     const row = await applyAdjustment(deps, tx, order, { requestedBy: user.id });
     audit({ target: `adjustment:${row.id}`, detail: { ...described, merchant: m.code } });
     return (await viewOf(tx, [row], true))[0]!;

@@ -1,12 +1,11 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import type { Db } from '../../db/index.ts';
-import { merchants, roles, userRoles, users } from '../../db/schema.ts';
+import { merchants, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
-import { handle } from '../../http/handle.ts';
-import type { Lang } from '../../http/i18n.ts';
+import { type AuditEntry, handle } from '../../http/handle.ts';
 import { t } from '../../http/i18n.ts';
 import { permsOf, revokeSessions } from '../../http/session.ts';
 import { invalidField } from '../../http/validation.ts';
@@ -15,19 +14,26 @@ import { changes } from '../../lib/redact.ts';
 import { createdPlace, keysetList } from '../../list/engine.ts';
 import { textPrefix } from '../../list/scope.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
-import { roleText } from '../role/builtin.ts';
 import { mustKeepAnAdministrator } from './scope.ts';
+import { userRows } from './userRows.ts';
 
 type User = typeof users.$inferSelect;
 
-/** A merchant's user by id, or 404: never a platform user, whatever id is sent. */
-async function merchantUserOf(tx: Db, id: number) {
+const target = (u: User) => `user:${u.id}`;
+
+/**
+ * A merchant's user by id, or 404: never a platform user, whatever id is sent. The action on it is
+ * logged against the user, named by username and merchant.
+ */
+async function merchantUserOf(tx: Db, id: number, audit: (entry: AuditEntry) => void) {
   const [row] = await tx
     .select({ user: users, merchantCode: merchants.code, merchantName: merchants.name })
     .from(users)
     .innerJoin(merchants, eq(merchants.id, users.merchantId))
     .where(and(eq(users.id, id), eq(users.kind, 'merchant')));
   if (!row) throw new AppError(errno.notFound);
+  const u = row.user;
+  audit({ target: target(u), detail: { username: u.username, merchantId: u.merchantId } });
   return row;
 }
 
@@ -58,29 +64,6 @@ async function tell(
   return true;
 }
 
-const target = (u: User) => `user:${u.id}`;
-
-/** The roles of these users, by user, named in the caller's language (built-in ones translated). */
-async function rolesOf(tx: Db, ids: number[], lang: Lang) {
-  const byUser = new Map<number, { id: number; name: string }[]>();
-  if (!ids.length) return byUser;
-  const links = await tx
-    .select({
-      userId: userRoles.userId,
-      id: roles.id,
-      name: roles.name,
-      description: roles.description,
-      builtinKey: roles.builtinKey,
-    })
-    .from(userRoles)
-    .innerJoin(roles, eq(roles.id, userRoles.roleId))
-    .where(inArray(userRoles.userId, ids))
-    .orderBy(asc(roles.id));
-  for (const l of links)
-    byUser.set(l.userId, [...(byUser.get(l.userId) ?? []), { id: l.id, name: roleText(l, lang).name }]);
-  return byUser;
-}
-
 export const merchantUserRoutes = [
   handle(endpoints.merchantUser.list, async ({ input, tx, req }) => {
     const [merchant] = await tx
@@ -105,32 +88,15 @@ export const merchantUserRoutes = [
       input,
       req.lang,
     );
-    const roles = await rolesOf(
-      tx,
-      page.map((r) => r.id),
-      req.lang,
-    );
     return {
-      list: page.map((r) => ({
-        id: r.id,
-        username: r.username,
-        nickname: r.nickname,
-        email: r.email,
-        status: r.status,
-        merchantId: r.merchantId,
-        roles: roles.get(r.id) ?? [],
-        googleBound: r.totpSecret !== null,
-        lastLoginAt: r.lastLoginAt?.toISOString() ?? null,
-        createdAt: r.createdAt.toISOString(),
-      })),
+      list: await userRows(tx, page, req.lang),
       ...rest,
     };
   }),
 
   handle(endpoints.merchantUser.disable, async ({ input, tx, deps, audit, afterCommit }) => {
-    const found = await merchantUserOf(tx, input.id);
+    const found = await merchantUserOf(tx, input.id, audit);
     const u = found.user;
-    audit({ target: target(u), detail: { username: u.username, merchantId: u.merchantId } });
     if (u.status === 'disabled') return { ok: true as const, mailed: false };
     await tx.update(users).set({ status: 'disabled', updatedAt: deps.clock.now() }).where(eq(users.id, u.id));
     // Its live sessions end at their next call (the change feed drops the cached ones everywhere).
@@ -142,9 +108,8 @@ export const merchantUserRoutes = [
   }),
 
   handle(endpoints.merchantUser.enable, async ({ input, tx, deps, audit, afterCommit }) => {
-    const found = await merchantUserOf(tx, input.id);
+    const found = await merchantUserOf(tx, input.id, audit);
     const u = found.user;
-    audit({ target: target(u), detail: { username: u.username, merchantId: u.merchantId } });
     if (u.status === 'active') return { ok: true as const, mailed: false };
     await tx.update(users).set({ status: 'active', updatedAt: deps.clock.now() }).where(eq(users.id, u.id));
     audit({ changes: changes({ status: u.status }, { status: 'active' }) });
@@ -152,9 +117,8 @@ export const merchantUserRoutes = [
   }),
 
   handle(endpoints.merchantUser.resetPassword, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
-    const found = await merchantUserOf(tx, input.id);
+    const found = await merchantUserOf(tx, input.id, audit);
     const u = found.user;
-    audit({ target: target(u), detail: { username: u.username, merchantId: u.merchantId } });
     // Checked before the code, so a refusal does not spend it: without an address the user could never
     // learn of the reset nor take a reset code.
     if (!u.email) throw invalidField(req.lang, 'id', 'validation.userNoEmail');
@@ -171,9 +135,8 @@ export const merchantUserRoutes = [
   }),
 
   handle(endpoints.merchantUser.resetGoogle, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
-    const found = await merchantUserOf(tx, input.id);
+    const found = await merchantUserOf(tx, input.id, audit);
     const u = found.user;
-    audit({ target: target(u), detail: { username: u.username, merchantId: u.merchantId } });
     if (u.totpSecret === null) throw new AppError(errno.googleNotBound);
     const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refusal) return refusal;

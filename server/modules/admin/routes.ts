@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { sqlState } from '../../db/index.ts';
@@ -10,8 +10,8 @@ import { hashPassword } from '../../lib/crypto.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
 import { textPrefix } from '../../list/scope.ts';
-import { roleText } from '../role/builtin.ts';
 import { grantableRoles, mustCoverUser, mustKeepAnAdministrator, userInScope, userScope } from './scope.ts';
+import { userRows } from './userRows.ts';
 
 export const adminRoutes = [
   handle(endpoints.admin.list, async ({ input, user, tx, req }) => {
@@ -25,40 +25,8 @@ export const adminRoutes = [
       { query: tx.select().from(users).$dynamic(), table: users, where, orderBy: [asc(users.id)] },
       input,
     );
-    const links = rows.length
-      ? await tx
-          .select({
-            userId: userRoles.userId,
-            id: roles.id,
-            name: roles.name,
-            description: roles.description,
-            builtinKey: roles.builtinKey,
-          })
-          .from(userRoles)
-          .innerJoin(roles, eq(roles.id, userRoles.roleId))
-          .where(
-            inArray(
-              userRoles.userId,
-              rows.map((r) => r.id),
-            ),
-          )
-          .orderBy(asc(roles.id))
-      : [];
     return {
-      list: rows.map((r) => ({
-        id: r.id,
-        username: r.username,
-        nickname: r.nickname,
-        email: r.email,
-        status: r.status,
-        merchantId: r.merchantId,
-        roles: links
-          .filter((l) => l.userId === r.id)
-          .map((l) => ({ id: l.id, name: roleText(l, req.lang).name })),
-        googleBound: r.totpSecret !== null,
-        lastLoginAt: r.lastLoginAt?.toISOString() ?? null,
-        createdAt: r.createdAt.toISOString(),
-      })),
+      list: await userRows(tx, rows, req.lang),
       total: n,
       nextCursor: null,
     };

@@ -3,7 +3,7 @@ import { errno } from '../../../contract/errno.ts';
 import type { UserKind } from '../../../contract/schemas.ts';
 import type { Db } from '../../db/index.ts';
 import { roles, userRoles, users } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, foundOne } from '../../http/errors.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { permsOf } from '../../http/session.ts';
 import { covers } from '../role/catalogue.ts';
@@ -23,21 +23,21 @@ export function roleScope(user: SessionUser): SQL {
 
 /** A user inside the caller's scope, or 404 (never 403, which would tell that it exists). */
 export async function userInScope(tx: Db, caller: SessionUser, id: number) {
-  const [row] = await tx
-    .select()
-    .from(users)
-    .where(and(eq(users.id, id), userScope(caller)));
-  if (!row) throw new AppError(errno.notFound);
-  return row;
+  return foundOne(
+    tx
+      .select()
+      .from(users)
+      .where(and(eq(users.id, id), userScope(caller))),
+  );
 }
 
 export async function roleInScope(tx: Db, caller: SessionUser, id: number) {
-  const [row] = await tx
-    .select()
-    .from(roles)
-    .where(and(eq(roles.id, id), roleScope(caller)));
-  if (!row) throw new AppError(errno.notFound);
-  return row;
+  return foundOne(
+    tx
+      .select()
+      .from(roles)
+      .where(and(eq(roles.id, id), roleScope(caller))),
+  );
 }
 
 /** No one manages a user who holds more than they do, or grants what they do not hold. Answers its permissions. */

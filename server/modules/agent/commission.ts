@@ -16,14 +16,14 @@ import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
 import { type Db, sqlState } from '../../db/index.ts';
-import { agentCommissionPayments, agents, journalEntries, ledgerAccounts, users } from '../../db/schema.ts';
+import { agentCommissionPayments, agents, ledgerAccounts, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, refuse } from '../../http/errors.ts';
+import { AppError, foundOne } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
-import { agentAccount, platformAccount, post, rowsOf } from '../../ledger/index.ts';
+import { agentAccount, drawId, platformAccount, postForEntryId, rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
 import { agentWallet, aloneOrApproval } from '../approval/doors.ts';
-import { onApproved } from '../approval/service.ts';
+import { approvalRequested, onApproved } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { periodOf } from '../stat/period.ts';
 
@@ -43,9 +43,7 @@ interface PaymentOrder {
 }
 
 async function agentById(tx: Db, id: number) {
-  const [row] = await tx.select().from(agents).where(eq(agents.id, id));
-  if (!row) throw new AppError(errno.notFound);
-  return row;
+  return foundOne(tx.select().from(agents).where(eq(agents.id, id)));
 }
 
 async function payableOf(tx: Db, agentId: number, currency: string): Promise<number> {
@@ -85,13 +83,8 @@ async function payCommission(
 ): Promise<Payment> {
   if (await referenceUsed(tx, p.agentId, p.reference)) throw new AppError(errno.referenceTaken);
   const at = deps.clock.now();
-  const [next] = rowsOf<{ id: number }>(
-    await tx.execute(
-      sql`select nextval(pg_get_serial_sequence('agent_commission_payments', 'id'))::int as id`,
-    ),
-  );
-  const id = Number(next!.id);
-  await post(tx, {
+  const id = await drawId(tx, 'agent_commission_payments');
+  const entryId = await postForEntryId(tx, {
     kind: 'commission_paid',
     refType: commissionPaymentRefType,
     refId: id,
@@ -103,22 +96,12 @@ async function payCommission(
       { account: platformAccount('settlement_clearing', p.currency), amount: p.amount },
     ],
   });
-  const [entry] = await tx
-    .select({ id: journalEntries.id })
-    .from(journalEntries)
-    .where(
-      and(
-        eq(journalEntries.refType, commissionPaymentRefType),
-        eq(journalEntries.refId, String(id)),
-        eq(journalEntries.kind, 'commission_paid'),
-      ),
-    );
   try {
     // A savepoint: the unique reference's refusal must not abort the transaction before we answer it.
     return await tx.transaction(async (sp) => {
       const [row] = await sp
         .insert(agentCommissionPayments)
-        .values({ id, ...p, paidBy, entryId: entry!.id, createdAt: at })
+        .values({ id, ...p, paidBy, entryId, createdAt: at })
         .returning();
       return row!;
     });
@@ -275,10 +258,7 @@ export const commissionRoutes = [
         reason: input.note || input.reference,
       },
     );
-    if (request) {
-      audit({ detail: { ...described, approvalId: request.id } });
-      return refuse(errno.approvalRequested, { approvalId: request.id });
-    }
+    if (request) return approvalRequested(audit, request, described);
     const row = await payCommission(deps, tx, order, user.id);
     audit({ target: `agentCommissionPayment:${row.id}`, detail: { ...described, agent: a.code } });
     return (await paymentRows(tx, [row]))[0]!;

@@ -146,6 +146,32 @@ export async function aloneOrApproval(
   return requestApproval(deps, tx, { ...request, action, amount: d.amount }, userId);
 }
 
+/**
+ * A decision on one merchant's wallet, described once: the day's sums judge it on that wallet, and the
+ * approval request (when it is for a second person) names the same merchant and currency.
+ */
+export interface MerchantWalletDecision extends Omit<ApprovalRequest, 'action' | 'amount' | 'merchantId'> {
+  merchantId: number;
+  wallet: 'collection' | 'payout';
+  /** Minor units: what the day's sums and the threshold judge. */
+  amount: number;
+  /** The object decided on, as the day's sums name it (`payout:PO…`). */
+  ref: string;
+}
+
+/** `aloneOrApproval` of a decision on a merchant's wallet. */
+export function aloneOrApprovalOnMerchant(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  door: DoorId,
+  userId: number,
+  d: MerchantWalletDecision,
+): Promise<Approval | null> {
+  const { wallet, amount, ref, ...request } = d;
+  const decision = { amount, wallet: merchantWallet(d.merchantId, wallet, d.currency), ref };
+  return aloneOrApproval(deps, tx, door, userId, decision, request);
+}
+
 /** An amount at or above this share of the threshold is "just below" it. */
 export const nearThresholdShare = 0.9;
 /** How far back a repeat of such an amount is looked for. */

@@ -15,7 +15,7 @@ import { approval } from '../../../contract/machines.ts';
 import { type Db, sqlState } from '../../db/index.ts';
 import { approvals } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, type Refusal, refuse } from '../../http/errors.ts';
 import type { AuditEntry } from '../../http/handle.ts';
 
 export type Approval = typeof approvals.$inferSelect;
@@ -95,6 +95,20 @@ export async function requestApproval(
     if (sqlState(err) === '23505') throw new AppError(errno.approvalPending);
     throw err;
   }
+}
+
+/**
+ * The answer of an action that now waits for a second person: its operation log entry names the request
+ * beside what was asked (`detail`), and the caller hears `approvalRequested` with the request's id. A
+ * returned refusal, so the request (and the spent Google code) is committed.
+ */
+export function approvalRequested(
+  audit: (entry: AuditEntry) => void,
+  request: Approval,
+  detail: Record<string, unknown>,
+): Refusal {
+  audit({ detail: { ...detail, approvalId: request.id } });
+  return refuse(errno.approvalRequested, { approvalId: request.id });
 }
 
 /** The pending request on an object, if any. */

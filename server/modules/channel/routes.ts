@@ -1,4 +1,4 @@
-import { desc, eq, getTableColumns, or } from 'drizzle-orm';
+import { desc, eq, getTableColumns } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
@@ -12,7 +12,7 @@ import { handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
-import { textContains, textPrefix } from '../../list/scope.ts';
+import { codeOrName } from '../../list/scope.ts';
 import { checkLimits } from '../merchant/terms.ts';
 import { channelUsable } from '../payin/routing.ts';
 
@@ -95,8 +95,7 @@ const codeTaken = (code: string) =>
 
 export const channelRoutes = [
   handle(endpoints.channel.list, async ({ input, tx }) => {
-    const q = input.q?.trim();
-    const where = q ? or(textPrefix(channels.code, q), textContains(channels.name, q)) : undefined;
+    const where = codeOrName(channels.code, channels.name, input.q);
     const { page: rows, total: n } = await pagedList(
       tx,
       { query: tx.select().from(channels).$dynamic(), table: channels, where, orderBy: [desc(channels.id)] },

@@ -1,10 +1,9 @@
 import { desc, eq, inArray } from 'drizzle-orm';
 import { noticesShown } from '../../../contract/endpoints/memo.ts';
-import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import type { Db } from '../../db/index.ts';
 import { systemMemos } from '../../db/schema.ts';
-import { AppError } from '../../http/errors.ts';
+import { foundOne } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { changes } from '../../lib/redact.ts';
 import { createdPlace, keysetList } from '../../list/engine.ts';
@@ -30,9 +29,7 @@ const logged = (m: Pick<Memo, 'title' | 'body' | 'pinned' | 'audience'>) => ({
 });
 
 async function memoOf(tx: Db, id: number): Promise<Memo> {
-  const [row] = await tx.select().from(systemMemos).where(eq(systemMemos.id, id));
-  if (!row) throw new AppError(errno.notFound);
-  return row;
+  return foundOne(tx.select().from(systemMemos).where(eq(systemMemos.id, id)));
 }
 
 export const memoRoutes = [

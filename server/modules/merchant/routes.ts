@@ -1,14 +1,15 @@
-import { and, desc, eq, or } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
+import type { Endpoint } from '../../../contract/endpoint.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { sqlState } from '../../db/index.ts';
 import { merchants } from '../../db/schema.ts';
 import { forgetMerchants } from '../../gateway/merchants.ts';
 import { AppError } from '../../http/errors.ts';
-import { handle } from '../../http/handle.ts';
+import { type HandlerContext, handle } from '../../http/handle.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
-import { textContains, textPrefix } from '../../list/scope.ts';
+import { codeOrName } from '../../list/scope.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { checkedWhitelist, loadMerchant, targetMerchantId } from './scope.ts';
 import { createMerchant, maskSecret, resetMerchantSecrets } from './service.ts';
@@ -25,6 +26,27 @@ import {
   termsSet,
   violatedConstraint,
 } from './terms.ts';
+
+/**
+ * The merchant a console change is about, locked (404 when unknown), named in the operation log. Signed
+ * gateway calls read its new terms and secrets from the next call on: its kept copy is forgotten once the
+ * change commits.
+ */
+async function merchantToChange(
+  {
+    tx,
+    deps,
+    audit,
+    afterCommit,
+  }: Pick<HandlerContext<Endpoint, unknown>, 'tx' | 'deps' | 'audit' | 'afterCommit'>,
+  id: number,
+  detail?: Record<string, unknown>,
+) {
+  afterCommit(() => forgetMerchants(deps.database));
+  const m = await loadMerchant(tx, id, true);
+  audit({ target: `merchant:${m.id}`, ...(detail ? { detail } : {}) });
+  return m;
+}
 
 export const merchantRoutes = [
   handle(endpoints.merchant.create, async ({ input, tx, deps, req, audit }) => {
@@ -91,9 +113,8 @@ export const merchantRoutes = [
   }),
 
   handle(endpoints.merchant.list, async ({ input, tx, deps }) => {
-    const q = input.q?.trim();
     const where = and(
-      q ? or(textPrefix(merchants.code, q), textContains(merchants.name, q)) : undefined,
+      codeOrName(merchants.code, merchants.name, input.q),
       input.status ? eq(merchants.status, input.status) : undefined,
       input.agentId ? eq(merchants.agentId, input.agentId) : undefined,
     );
@@ -117,10 +138,7 @@ export const merchantRoutes = [
   }),
 
   handle(endpoints.merchant.update, async ({ input, tx, deps, req, audit, afterCommit }) => {
-    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
-    afterCommit(() => forgetMerchants(deps.database));
-    const old = await loadMerchant(tx, input.id, true);
-    audit({ target: `merchant:${old.id}` });
+    const old = await merchantToChange({ tx, deps, audit, afterCommit }, input.id);
     checkLimits(input.minAmount ?? old.minAmount, input.maxAmount ?? old.maxAmount, req.lang);
     await checkAgent(tx, input.agentId);
     if (input.channels) await checkChannels(tx, input.channels, req.lang);
@@ -143,14 +161,12 @@ export const merchantRoutes = [
   }),
 
   handle(endpoints.merchant.freeze, async ({ input, tx, deps, audit, afterCommit }) => {
-    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
-    afterCommit(() => forgetMerchants(deps.database));
-    const old = await loadMerchant(tx, input.id, true);
+    const old = await merchantToChange(
+      { tx, deps, audit, afterCommit },
+      input.id,
+      input.reason ? { reason: input.reason } : undefined,
+    );
     const status = input.frozen ? ('frozen' as const) : ('active' as const);
-    audit({
-      target: `merchant:${old.id}`,
-      ...(input.reason ? { detail: { reason: input.reason } } : {}),
-    });
     if (old.status !== status) {
       await tx.update(merchants).set({ status, updatedAt: deps.clock.now() }).where(eq(merchants.id, old.id));
     }
@@ -159,10 +175,13 @@ export const merchantRoutes = [
   }),
 
   handle(endpoints.merchant.resetSecret, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
-    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
-    afterCommit(() => forgetMerchants(deps.database));
-    const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
-    audit({ target: `merchant:${m.id}`, detail: { which: input.which } });
+    const m = await merchantToChange(
+      { tx, deps, audit, afterCommit },
+      targetMerchantId(user, input.id, { lang: req.lang, write: true }),
+      {
+        which: input.which,
+      },
+    );
     // The API secret signs gateway payouts: a stolen session alone must not be able to issue one.
     const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refusal) return refusal;
@@ -182,10 +201,10 @@ export const merchantRoutes = [
   }),
 
   handle(endpoints.merchant.ipsUpdate, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
-    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
-    afterCommit(() => forgetMerchants(deps.database));
-    const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
-    audit({ target: `merchant:${m.id}` });
+    const m = await merchantToChange(
+      { tx, deps, audit, afterCommit },
+      targetMerchantId(user, input.id, { lang: req.lang, write: true }),
+    );
     // Checked before the code, so a typo in the list does not spend it.
     const payoutIpWhitelist = checkedWhitelist(input.payoutIpWhitelist, req.lang);
     const refusal = await checkGoogleCode(tx, deps, user, req.ip, input.code);
@@ -199,10 +218,10 @@ export const merchantRoutes = [
   }),
 
   handle(endpoints.merchant.callbackUpdate, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
-    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
-    afterCommit(() => forgetMerchants(deps.database));
-    const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
-    audit({ target: `merchant:${m.id}` });
+    const m = await merchantToChange(
+      { tx, deps, audit, afterCommit },
+      targetMerchantId(user, input.id, { lang: req.lang, write: true }),
+    );
     await tx
       .update(merchants)
       .set({ callbackUrl: input.callbackUrl, updatedAt: deps.clock.now() })
@@ -212,10 +231,10 @@ export const merchantRoutes = [
   }),
 
   handle(endpoints.merchant.surchargeUpdate, async ({ input, user, tx, deps, req, audit, afterCommit }) => {
-    // Signed gateway calls read this merchant's new terms and secrets from the next call on.
-    afterCommit(() => forgetMerchants(deps.database));
-    const m = await loadMerchant(tx, targetMerchantId(user, input.id, { lang: req.lang, write: true }), true);
-    audit({ target: `merchant:${m.id}` });
+    const m = await merchantToChange(
+      { tx, deps, audit, afterCommit },
+      targetMerchantId(user, input.id, { lang: req.lang, write: true }),
+    );
     await tx
       .update(merchants)
       .set({ surchargePpm: input.surcharge, updatedAt: deps.clock.now() })

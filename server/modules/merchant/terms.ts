@@ -13,6 +13,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
+import { agentNames, labelsOf } from '../../list/labels.ts';
 import { checkedWhitelist, type Merchant } from './scope.ts';
 import { maskSecret } from './service.ts';
 
@@ -192,11 +193,11 @@ export async function detailsOf(
   rows: readonly Merchant[],
 ): Promise<Detail[]> {
   if (!rows.length) return [];
-  const agentIds = [...new Set(rows.map((r) => r.agentId).filter((id): id is number => id !== null))];
-  const agentRows = agentIds.length
-    ? await tx.select({ id: agents.id, name: agents.name }).from(agents).where(inArray(agents.id, agentIds))
-    : [];
-  const agentName = new Map(agentRows.map((a) => [a.id, a.name]));
+  const agentName = await labelsOf(
+    tx,
+    agentNames,
+    rows.map((r) => r.agentId),
+  );
   const links = await tx
     .select({
       merchantId: merchantChannels.merchantId,

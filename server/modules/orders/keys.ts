@@ -18,6 +18,15 @@ export const byKeyRow = (
   where: SQL | undefined,
 ): SQL => sql`(${orders.id}, ${orders.createdAt}) = (select id, created_at from ${keys} where ${where})`;
 
+/** The order holding a merchant's order number, through its key row (`byKeyRow`). */
+export const byMerchantNumber = (
+  orders: typeof payinOrders | typeof payoutOrders,
+  keys: typeof payinOrderKeys | typeof payoutOrderKeys,
+  merchantId: number,
+  merchantOrderNo: string,
+): SQL =>
+  byKeyRow(orders, keys, and(eq(keys.merchantId, merchantId), eq(keys.merchantOrderNo, merchantOrderNo)));
+
 /**
  * Whether a merchant order number is held by an order no longer in the tables (its month detached for
  * archive, migration 0020): the number stays taken, and a create with it is a conflict.

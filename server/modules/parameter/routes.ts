@@ -22,12 +22,12 @@ import type { Config } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { parameters } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, refuse } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { parameterDefault, parameterOf } from '../../lib/parameters.ts';
-import { onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
+import { approvalRequested, onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { rebuildOrderStats, storedOrderStatsZone } from '../dashboard/stats.ts';
 
@@ -107,8 +107,7 @@ export const parameterRoutes = [
         },
         user.id,
       );
-      audit({ detail: { value: toWire(key, value), approvalId: request.id } });
-      return refuse(errno.approvalRequested, { approvalId: request.id });
+      return approvalRequested(audit, request, { value: toWire(key, value) });
     }
     const saved = await saveParameter(deps, tx, key, value, rebuild);
     if (rebuild) audit({ detail: { rollupsRebuilt: true } });

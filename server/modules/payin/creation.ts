@@ -4,7 +4,7 @@
  * `creationFailed` within the one insert).
  */
 import { createHash, randomInt } from 'node:crypto';
-import { and, eq, getTableColumns } from 'drizzle-orm';
+import { getTableColumns } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { payin } from '../../../contract/machines.ts';
 import { feeOf, formatMinor } from '../../../contract/money.ts';
@@ -20,7 +20,7 @@ import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { parameterOf } from '../../lib/parameters.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
-import { archivedNumber, byKeyRow } from '../orders/keys.ts';
+import { archivedNumber, byMerchantNumber } from '../orders/keys.ts';
 import { creationTerms, routesFor, weightedOrder } from './routing.ts';
 import { destination } from './state.ts';
 import { type GatewayPayin, gatewayView, type PayinOrder, storedGatewayView } from './views.ts';
@@ -93,13 +93,7 @@ async function byMerchantOrderNo(tx: Db, merchantId: number, merchantOrderNo: st
   const [row] = await tx
     .select()
     .from(payinOrders)
-    .where(
-      byKeyRow(
-        payinOrders,
-        payinOrderKeys,
-        and(eq(payinOrderKeys.merchantId, merchantId), eq(payinOrderKeys.merchantOrderNo, merchantOrderNo)),
-      ),
-    );
+    .where(byMerchantNumber(payinOrders, payinOrderKeys, merchantId, merchantOrderNo));
   return row;
 }
 

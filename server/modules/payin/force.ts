@@ -9,12 +9,12 @@ import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, refuse } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { type Context, handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
-import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
-import { onApproved, pendingApproval } from '../approval/service.ts';
+import { aloneOrApprovalOnMerchant } from '../approval/doors.ts';
+import { approvalRequested, onApproved, pendingApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { allowed, auditTarget, orderFor } from './access.ts';
 import { transition } from './state.ts';
@@ -110,29 +110,18 @@ async function forceSupplement(ctx: Context<typeof endpoints.merchantOrder.force
   await mayForce(tx, order, force);
   // While a second person is asked about this order, nobody forces it by hand meanwhile.
   if (await pendingApproval(tx, forceRef, order.id)) throw new AppError(errno.approvalPending);
-  const request = await aloneOrApproval(
-    deps,
-    tx,
-    'payin.force',
-    user.id,
-    {
-      amount: paidAmount,
-      wallet: merchantWallet(order.merchantId, 'collection', order.currency),
-      ref: auditTarget(order),
-    },
-    {
-      refType: forceRef,
-      refId: order.id,
-      merchantId: order.merchantId,
-      currency: order.currency,
-      payload: { id: order.id, ...force },
-      reason: input.reason,
-    },
-  );
-  if (request) {
-    audit({ detail: { ...detail, approvalId: request.id } });
-    return refuse(errno.approvalRequested, { approvalId: request.id });
-  }
+  const request = await aloneOrApprovalOnMerchant(deps, tx, 'payin.force', user.id, {
+    merchantId: order.merchantId,
+    currency: order.currency,
+    wallet: 'collection',
+    amount: paidAmount,
+    ref: auditTarget(order),
+    refType: forceRef,
+    refId: order.id,
+    payload: { id: order.id, ...force },
+    reason: input.reason,
+  });
+  if (request) return approvalRequested(audit, request, detail);
   const paid = await forcePaid(deps, tx, order, force, user.id);
   afterCommit(wakeWebhookWorkers);
   return loadRow(tx, paid.id);

@@ -6,15 +6,16 @@ import { callback, payin } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { journalEntries, orderImages, payinOrders, webhookAttempts, webhookEvents } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
-import { AppError, refuse } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { type Context, handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
-import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
+import { callbacksOf, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { orderPostings } from '../../ledger/index.ts';
 import { changes } from '../../lib/redact.ts';
 import { tenantOf } from '../../list/scope.ts';
 import { recordOrderMoves } from '../dashboard/stats.ts';
 import { loadMerchant } from '../merchant/scope.ts';
+import { pushByHand } from '../orders/push.ts';
 import { allowed, auditTarget, channelOf, orderFor } from './access.ts';
 import { createPayin, newOrderNo } from './creation.ts';
 import { removeOrderImages } from './images.ts';
@@ -146,15 +147,7 @@ async function pushCallback(ctx: Context<typeof endpoints.merchantOrder.push>) {
   const order = await orderFor(tx, user, { id: input.id }, req.lang);
   audit({ target: auditTarget(order) });
   allowed(order, 'push');
-  const attempt = await pushNow(deps, 'payin', order.id, user.id);
-  if (!attempt) return refuse(errno.noCallback);
-  return {
-    at: attempt.at.toISOString(),
-    manual: true,
-    httpStatus: attempt.httpStatus,
-    response: attempt.response,
-    durationMs: attempt.durationMs,
-  };
+  return pushByHand(deps, 'payin', order.id, user.id);
 }
 
 async function simulatorPay(ctx: Context<typeof endpoints.simulator.pay>) {

@@ -3,9 +3,10 @@
 import { and, eq, ne, type SQL, sql } from 'drizzle-orm';
 import type { Channel } from '../../channels/adapter.ts';
 import { simulatorOn } from '../../config.ts';
-import { type Database, type Db, whenCommitted } from '../../db/index.ts';
+import { type Db, whenCommitted } from '../../db/index.ts';
 import { agents, channels, merchantChannels, parameters } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { FeedKept } from '../../lib/feedKept.ts';
 
 /**
  * Whether a channel may carry orders at all (pay-ins, payouts, UTR look-ups): the simulator settles
@@ -38,12 +39,8 @@ export interface CreationTerms {
   agentCommissionPpm: number | null;
 }
 
-interface Kept {
-  terms: CreationTerms;
-  version: number;
-}
 /** Per open database and merchant id: valid while the change feed stays at the version read. */
-const kept = new WeakMap<Database, Map<number, Kept>>();
+const kept = new FeedKept<number, CreationTerms>(10_000);
 
 /**
  * The creation terms of a merchant. Every signed create needs them, and they change only through the
@@ -70,12 +67,9 @@ async function keptTerms(
   merchant: { id: number; agentId: number | null },
 ): Promise<CreationTerms> {
   const { database } = deps;
-  const feed = database.changes;
-  let cache = kept.get(database);
-  const hit = cache?.get(merchant.id);
-  if (hit && feed.live && hit.version === feed.version) return hit.terms;
-  const version = feed.version;
-  const live = feed.live;
+  const hit = kept.get(database, merchant.id);
+  if (hit) return hit;
+  const read = kept.mark(database);
   const rows = await tx
     .select({
       channel: channels,
@@ -106,15 +100,7 @@ async function keptTerms(
   };
   // Kept once what was read is committed (the transaction may have changed them itself), and only if
   // nothing moved the feed meanwhile (a committed change of this transaction does, before this runs).
-  whenCommitted(tx, () => {
-    if (!live || !feed.live || feed.version !== version) return;
-    if (!cache) {
-      cache = new Map();
-      kept.set(database, cache);
-    }
-    if (cache.size >= 10_000) cache.clear();
-    cache.set(merchant.id, { terms, version });
-  });
+  whenCommitted(tx, () => kept.keep(database, merchant.id, terms, read));
   return terms;
 }
 

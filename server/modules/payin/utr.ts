@@ -22,6 +22,7 @@ import {
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import { labelColumns } from '../receiving/shared.ts';
 import { channelUsable } from './routing.ts';
 
 export interface UtrPayment extends Partial<Pick<ChannelPayment, 'channelOrderId' | 'orderNo'>> {
@@ -73,8 +74,7 @@ export const statementSource: UtrSource = {
         accountId: statementLines.accountId,
         amount: statementLines.amount,
         day: statementLines.day,
-        bankName: receivingAccounts.bankName,
-        accountNumber: receivingAccounts.accountNumber,
+        ...labelColumns,
         source: statementImports.source,
       })
       .from(statementLines)

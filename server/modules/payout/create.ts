@@ -1,6 +1,6 @@
 /** Creating a payout: idempotent by merchant order number, its hold frozen at once. */
 import { createHash, randomInt } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { heldKind } from '../../../contract/ledgerKinds.ts';
 import { payout } from '../../../contract/machines.ts';
@@ -11,7 +11,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
 import { type Entry, type EntryLine, merchantAccount, platformAccount, post } from '../../ledger/index.ts';
-import { archivedNumber, byKeyRow } from '../orders/keys.ts';
+import { archivedNumber, byMerchantNumber } from '../orders/keys.ts';
 import {
   type GatewayPayout,
   gatewayViewOf,
@@ -89,13 +89,7 @@ export async function byMerchantOrderNo(tx: Db, merchantId: number, merchantOrde
   const [row] = await tx
     .select()
     .from(payoutOrders)
-    .where(
-      byKeyRow(
-        payoutOrders,
-        payoutOrderKeys,
-        and(eq(payoutOrderKeys.merchantId, merchantId), eq(payoutOrderKeys.merchantOrderNo, merchantOrderNo)),
-      ),
-    );
+    .where(byMerchantNumber(payoutOrders, payoutOrderKeys, merchantId, merchantOrderNo));
   return row;
 }
 

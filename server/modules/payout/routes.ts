@@ -14,13 +14,14 @@ import { AppError, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { t } from '../../http/i18n.ts';
 import { withReader } from '../../http/reader.ts';
-import { callbacksOf, pushNow, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
+import { callbacksOf, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { merchantBalances, orderPostings } from '../../ledger/index.ts';
-import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
-import { onApproved, pendingApproval } from '../approval/service.ts';
+import { aloneOrApprovalOnMerchant } from '../approval/doors.ts';
+import { approvalRequested, onApproved, pendingApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 import { payoutList } from '../orders/kinds.ts';
+import { pushByHand } from '../orders/push.ts';
 import { refuseWhileOnSlip } from '../slip/live.ts';
 import { type BulkError, readBulkFile } from './bulk.ts';
 import {
@@ -210,29 +211,18 @@ export const payoutRoutes = [
     if (await pendingApproval(tx, payoutRefType, before.id)) throw new AppError(errno.approvalPending);
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
-    const request = await aloneOrApproval(
-      deps,
-      tx,
-      'payout.markSuccess',
-      user.id,
-      {
-        amount: before.amount,
-        wallet: merchantWallet(before.merchantId, 'payout', before.currency),
-        ref: `payout:${before.orderNo}`,
-      },
-      {
-        refType: payoutRefType,
-        refId: before.id,
-        merchantId: before.merchantId,
-        currency: before.currency,
-        payload: { id: before.id, ...mark },
-        reason: input.reason,
-      },
-    );
-    if (request) {
-      audit({ detail: { ...mark, approvalId: request.id } });
-      return refuse(errno.approvalRequested, { approvalId: request.id });
-    }
+    const request = await aloneOrApprovalOnMerchant(deps, tx, 'payout.markSuccess', user.id, {
+      merchantId: before.merchantId,
+      currency: before.currency,
+      wallet: 'payout',
+      amount: before.amount,
+      ref: `payout:${before.orderNo}`,
+      refType: payoutRefType,
+      refId: before.id,
+      payload: { id: before.id, ...mark },
+      reason: input.reason,
+    });
+    if (request) return approvalRequested(audit, request, { ...mark });
     const o = await markPaid(deps, tx, before.id, mark, user.id);
     audit({ changes: { status: { before: before.status, after: o.status } }, detail: { ...mark } });
     afterCommit(wakeWebhookWorkers);
@@ -264,15 +254,7 @@ export const payoutRoutes = [
       audit({ target: `payout:${o.orderNo}` });
       // Only an outcome is pushed: a retried order under way again has none yet (its last is old news).
       if (!payout.can('push', o.status)) return refuse(errno.noCallback);
-      const result = await pushNow(deps, 'payout', o.id, user.id);
-      if (!result) return refuse(errno.noCallback);
-      return {
-        at: result.at.toISOString(),
-        manual: true,
-        httpStatus: result.httpStatus,
-        response: result.response,
-        durationMs: result.durationMs,
-      };
+      return pushByHand(deps, 'payout', o.id, user.id);
     },
     // The push waits for the merchant's server (up to 15 s): no transaction is held open meanwhile.
     { outsideTransaction: true },

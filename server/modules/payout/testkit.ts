@@ -7,10 +7,10 @@ import { type ChannelAdapter, ChannelRefused } from '../../channels/adapter.ts';
 import { adapters } from '../../channels/index.ts';
 import { inTransaction } from '../../db/index.ts';
 import { channels, merchantChannels, payoutOrders } from '../../db/schema.ts';
-import { checkLedger } from '../../ledger/check.ts';
 import { merchantAccount, merchantBalances, platformAccount, post } from '../../ledger/index.ts';
 import type { TestServer } from '../../test/harness.ts';
 import { checkOrderStats } from '../dashboard/stats.ts';
+import { expectLedgerBalanced } from '../payin/testkit.ts';
 import { checkPayoutInvariants } from './invariants.ts';
 import { submitDuePayouts } from './jobs.ts';
 
@@ -62,13 +62,7 @@ export async function orderByNo(s: TestServer, orderNo: string) {
 
 /** The ledger and the payout invariants both hold. */
 export async function expectBooksBalanced(s: TestServer) {
-  const ledger = await checkLedger(s.db);
-  expect(ledger).toMatchObject({
-    balanced: true,
-    unbalancedEntries: [],
-    brokenChains: [],
-    accountMismatches: [],
-  });
+  await expectLedgerBalanced(s);
   const payouts = await checkPayoutInvariants(s.db);
   expect(payouts).toEqual({ ok: true, frozenMismatches: [], holdMismatches: [], amountMismatches: [] });
   // The dashboard's order stats equal a GROUP BY over the orders.

@@ -16,6 +16,7 @@ import { post } from '../../ledger/index.ts';
 import { cancelPendingApproval } from '../approval/service.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { routesOf } from '../merchant/service.ts';
+import { weightedOrder } from '../payin/routing.ts';
 import { freeze, holdEntry } from './create.ts';
 import { gatewayViewOf, type PayoutOrder, payoutRefType } from './views.ts';
 
@@ -228,17 +229,5 @@ export async function payoutCandidates(deps: Deps, tx: Db, o: PayoutOrder) {
       o.amount >= r.channel.minAmount &&
       o.amount <= r.channel.maxAmount,
   );
-  const ordered: typeof routes = [];
-  const pool = [...routes];
-  while (pool.length) {
-    const total = pool.reduce((s, r) => s + r.weight, 0);
-    let pick = Math.random() * total;
-    let i = 0;
-    for (; i < pool.length - 1; i++) {
-      pick -= pool[i]!.weight;
-      if (pick < 0) break;
-    }
-    ordered.push(pool.splice(i, 1)[0]!);
-  }
-  return ordered;
+  return weightedOrder(routes);
 }

@@ -1,6 +1,6 @@
 /** A payout as the merchant's gateway and the console see it. */
 
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { payoutRow } from '../../../contract/endpoints/orders.ts';
 import { errno } from '../../../contract/errno.ts';
@@ -8,8 +8,9 @@ import type { gatewayPayout } from '../../../contract/gateway.ts';
 import { payout } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import { channels, merchants, type PayoutStatus, payoutOrders } from '../../db/schema.ts';
+import { type merchants, type PayoutStatus, payoutOrders } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
+import { channelCodes, labelsOf, merchantCodes } from '../../list/labels.ts';
 import { payoutOrderRow } from '../orders/kinds.ts';
 
 export type PayoutOrder = typeof payoutOrders.$inferSelect;
@@ -63,20 +64,16 @@ export async function payoutRowsOf(
   viewer: 'platform' | 'merchant' = 'platform',
 ): Promise<PayoutRow[]> {
   if (!orders.length) return [];
-  const merchantIds = [...new Set(orders.map((o) => o.merchantId))];
-  const channelIds = [...new Set(orders.map((o) => o.channelId).filter((id): id is number => id !== null))];
-  const ms = await tx
-    .select({ id: merchants.id, code: merchants.code })
-    .from(merchants)
-    .where(inArray(merchants.id, merchantIds));
-  const cs = channelIds.length
-    ? await tx
-        .select({ id: channels.id, code: channels.code })
-        .from(channels)
-        .where(inArray(channels.id, channelIds))
-    : [];
-  const mCode = new Map(ms.map((m) => [m.id, m.code]));
-  const cCode = new Map(cs.map((c) => [c.id, c.code]));
+  const mCode = await labelsOf(
+    tx,
+    merchantCodes,
+    orders.map((o) => o.merchantId),
+  );
+  const cCode = await labelsOf(
+    tx,
+    channelCodes,
+    orders.map((o) => o.channelId),
+  );
   return orders.map((o) =>
     payoutOrderRow.view(
       viewer === 'merchant' ? { ...o, failureReason: merchantFailureReason(o) } : o,

@@ -4,16 +4,16 @@ import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { accountHolders, receivingAccountDays, receivingAccounts } from '../../db/schema.ts';
+import { found, foundOne } from '../../http/errors.ts';
 import { type Context, handle } from '../../http/handle.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { storedZone } from '../../lib/businessDay.ts';
 import { changes } from '../../lib/redact.ts';
-
 import { pagedList } from '../../list/engine.ts';
 import { textContains } from '../../list/scope.ts';
 import type { Account } from './shared.ts';
-import { found, holderOr422, orTaken } from './shared.ts';
+import { holderOr422, orTaken } from './shared.ts';
 
 const { receivingAccount } = endpoints;
 
@@ -38,6 +38,16 @@ const accountQuery = (tx: Db, now: Date) =>
     )
     .$dynamic();
 
+/** What the bank knows the account by: the console shows it and the operation log compares it. */
+const bankDetails = (a: Account) => ({
+  kind: a.kind,
+  bankName: a.bankName,
+  accountName: a.accountName,
+  accountNumber: a.accountNumber,
+  ifsc: a.ifsc,
+  vpa: a.vpa,
+});
+
 /** An account as the console shows it. */
 const accountView = ({
   account: a,
@@ -46,12 +56,7 @@ const accountView = ({
   todayCount,
 }: Awaited<ReturnType<typeof accountQuery>>[number]) => ({
   id: a.id,
-  kind: a.kind,
-  bankName: a.bankName,
-  accountName: a.accountName,
-  accountNumber: a.accountNumber,
-  ifsc: a.ifsc,
-  vpa: a.vpa,
+  ...bankDetails(a),
   dailyLimit: formatMinor(a.dailyLimit),
   dailyCount: a.dailyCount,
   minAmount: money(a.minAmount),
@@ -67,12 +72,7 @@ const accountView = ({
 
 /** The fields the operation log compares. */
 const auditedAccount = (a: Account) => ({
-  kind: a.kind,
-  bankName: a.bankName,
-  accountName: a.accountName,
-  accountNumber: a.accountNumber,
-  ifsc: a.ifsc,
-  vpa: a.vpa,
+  ...bankDetails(a),
   dailyLimit: a.dailyLimit,
   dailyCount: a.dailyCount,
   minAmount: a.minAmount,
@@ -86,8 +86,8 @@ function checkBounds(min: number | null, max: number | null, lang: Lang) {
 }
 
 async function lockedAccount(tx: Db, id: number): Promise<Account> {
-  return found(
-    (await tx.select().from(receivingAccounts).where(eq(receivingAccounts.id, id)).for('update'))[0],
+  return await foundOne(
+    tx.select().from(receivingAccounts).where(eq(receivingAccounts.id, id)).for('update'),
   );
 }
 

@@ -3,12 +3,11 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { endpoints } from '../../../contract/index.ts';
 import { bankAdapterName } from '../../channels/bank.ts';
 import { cardBindings, channels, merchants, receivingAccounts } from '../../db/schema.ts';
+import { foundOne } from '../../http/errors.ts';
 import { type Context, handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
-
 import { pagedList } from '../../list/engine.ts';
-
-import { found, orTaken } from './shared.ts';
+import { labelColumns, orTaken } from './shared.ts';
 
 const { cardBinding } = endpoints;
 
@@ -67,8 +66,7 @@ async function listBindings({ input, tx }: Context<typeof cardBinding.list>) {
       query: tx
         .select({
           binding: cardBindings,
-          bankName: receivingAccounts.bankName,
-          accountNumber: receivingAccounts.accountNumber,
+          ...labelColumns,
           channelCode: channels.code,
         })
         .from(cardBindings)
@@ -102,7 +100,7 @@ async function listBindings({ input, tx }: Context<typeof cardBinding.list>) {
 }
 
 async function deleteBinding({ input, tx, audit }: Context<typeof cardBinding.delete>) {
-  const gone = found((await tx.delete(cardBindings).where(eq(cardBindings.id, input.id)).returning())[0]);
+  const gone = await foundOne(tx.delete(cardBindings).where(eq(cardBindings.id, input.id)).returning());
   audit({
     target: `cardBinding:${gone.id}`,
     detail: { accountId: gone.accountId, channelId: gone.channelId, weight: gone.weight },

@@ -3,14 +3,13 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import { endpoints } from '../../../contract/index.ts';
 import type { Db } from '../../db/index.ts';
 import { accountHolders, holderNumbers, receivingAccounts } from '../../db/schema.ts';
+import { foundOne } from '../../http/errors.ts';
 import { type Context, handle } from '../../http/handle.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { changes } from '../../lib/redact.ts';
-
 import { pagedList } from '../../list/engine.ts';
-
-import { found, holderOr422, orTaken } from './shared.ts';
+import { holderOr422, orTaken } from './shared.ts';
 
 const { holderNumber } = endpoints;
 
@@ -66,8 +65,8 @@ async function listHolderNumbers({ input, tx }: Context<typeof holderNumber.list
 }
 
 async function updateHolderNumber({ input, tx, req, audit }: Context<typeof holderNumber.update>) {
-  const old = found(
-    (await tx.select().from(holderNumbers).where(eq(holderNumbers.id, input.id)).for('update'))[0],
+  const old = await foundOne(
+    tx.select().from(holderNumbers).where(eq(holderNumbers.id, input.id)).for('update'),
   );
   audit({ target: `holderNumber:${old.id}` });
   if (input.accountIds !== undefined) await checkHolderCards(tx, old.holderId, input.accountIds, req.lang);

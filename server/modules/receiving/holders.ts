@@ -3,13 +3,12 @@ import { and, desc, eq, or, sql } from 'drizzle-orm';
 import { endpoints } from '../../../contract/index.ts';
 import { ppmToPercent } from '../../../contract/money.ts';
 import { accountHolders, receivingAccounts } from '../../db/schema.ts';
+import { foundOne } from '../../http/errors.ts';
 import { type Context, handle } from '../../http/handle.ts';
 import { changes } from '../../lib/redact.ts';
-
 import { pagedList } from '../../list/engine.ts';
 import { textContains } from '../../list/scope.ts';
 import type { Holder } from './shared.ts';
-import { found } from './shared.ts';
 
 const { accountHolder } = endpoints;
 
@@ -70,8 +69,8 @@ async function listHolders({ input, tx }: Context<typeof accountHolder.list>) {
 }
 
 async function updateHolder({ input, tx, deps, audit }: Context<typeof accountHolder.update>) {
-  const old = found(
-    (await tx.select().from(accountHolders).where(eq(accountHolders.id, input.id)).for('update'))[0],
+  const old = await foundOne(
+    tx.select().from(accountHolders).where(eq(accountHolders.id, input.id)).for('update'),
   );
   audit({ target: `accountHolder:${old.id}` });
   const set: Partial<typeof accountHolders.$inferInsert> = {};

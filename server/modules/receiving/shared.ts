@@ -2,13 +2,19 @@
 import { eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { type Db, sqlState } from '../../db/index.ts';
-import { accountHolders, type receivingAccounts } from '../../db/schema.ts';
+import { accountHolders, receivingAccounts } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 
 export type Account = typeof receivingAccounts.$inferSelect;
 export type Holder = typeof accountHolders.$inferSelect;
+
+/** The columns `accountLabel` names an account by (its bank and the last digits of its number), to select. */
+export const labelColumns = {
+  bankName: receivingAccounts.bankName,
+  accountNumber: receivingAccounts.accountNumber,
+};
 
 const taken = (path: string) =>
   new AppError(errno.conflict, { fields: [{ path, code: 'taken', message: path }] });
@@ -20,11 +26,6 @@ export async function orTaken<T>(path: string, write: PromiseLike<T>): Promise<T
     if (sqlState(err) === '23505') throw taken(path);
     throw err;
   }
-}
-/** A row the request names must exist: 404 otherwise. */
-export function found<T>(row: T | undefined): T {
-  if (!row) throw new AppError(errno.notFound);
-  return row;
 }
 
 export async function holderOr422(tx: Db, id: number, lang: Lang): Promise<Holder> {

@@ -7,14 +7,19 @@ import { formatMinor } from '../../../contract/money.ts';
 import { type Db, sqlState } from '../../db/index.ts';
 import { merchants, recharges } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, refuse } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { type AuditEntry, handle } from '../../http/handle.ts';
 import { merchantAccount, platformAccount, post } from '../../ledger/index.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
 import { merchantScope } from '../../list/scope.ts';
-import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
-import { cancelPendingApproval, onApproved, pendingApproval } from '../approval/service.ts';
+import { aloneOrApprovalOnMerchant } from '../approval/doors.ts';
+import {
+  approvalRequested,
+  cancelPendingApproval,
+  onApproved,
+  pendingApproval,
+} from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 
@@ -196,29 +201,18 @@ export const rechargeRoutes = [
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
     const [r] = await tx.select().from(recharges).where(eq(recharges.id, input.id));
-    const request = await aloneOrApproval(
-      deps,
-      tx,
-      'recharge.confirm',
-      user.id,
-      {
-        amount: r!.amount,
-        wallet: merchantWallet(r!.merchantId, 'payout', r!.currency),
-        ref: `recharge:${r!.id}`,
-      },
-      {
-        refType: rechargeRefType,
-        refId: r!.id,
-        merchantId: r!.merchantId,
-        currency: r!.currency,
-        payload: { id: r!.id, reference: r!.reference, reason: input.reason },
-        reason: input.reason,
-      },
-    );
-    if (request) {
-      audit({ detail: { reason: input.reason, approvalId: request.id } });
-      return refuse(errno.approvalRequested, { approvalId: request.id });
-    }
+    const request = await aloneOrApprovalOnMerchant(deps, tx, 'recharge.confirm', user.id, {
+      merchantId: r!.merchantId,
+      currency: r!.currency,
+      wallet: 'payout',
+      amount: r!.amount,
+      ref: `recharge:${r!.id}`,
+      refType: rechargeRefType,
+      refId: r!.id,
+      payload: { id: r!.id, reference: r!.reference, reason: input.reason },
+      reason: input.reason,
+    });
+    if (request) return approvalRequested(audit, request, { reason: input.reason });
     const done = await confirmRecharge(deps, tx, input.id, from, user.id);
     audit({ ...done.audit, detail: { ...done.audit.detail, reason: input.reason } });
     return rowOf(done.row, await codeOf(tx, done.row.merchantId));

@@ -10,7 +10,7 @@ import { AppError } from '../../http/errors.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { post } from '../../ledger/index.ts';
-import { aloneOrApproval, merchantWallet } from '../approval/doors.ts';
+import { aloneOrApprovalOnMerchant } from '../approval/doors.ts';
 import { cancelPendingApproval, onApproved, pendingApproval } from '../approval/service.ts';
 import { refuseWhileOnSlip } from '../slip/live.ts';
 import { changeHold, heldOf, settlementEntry, usdtAmountOf } from './money.ts';
@@ -110,24 +110,16 @@ export async function confirmSettlement(
   lang: Lang,
 ): Promise<{ settlement: Settlement; awaitsApproval: boolean }> {
   await checkConfirm(tx, s, c, lang);
-  const request = await aloneOrApproval(
-    deps,
-    tx,
-    'settlement.confirm',
-    userId,
-    {
-      amount: c.auditAmount,
-      wallet: merchantWallet(s.merchantId, s.wallet, s.currency),
-      ref: `settlement:${s.settlementNo}`,
-    },
-    {
-      refType: settlementRefType,
-      refId: s.id,
-      merchantId: s.merchantId,
-      currency: s.currency,
-      payload: { auditAmount: formatMinor(c.auditAmount), price: c.price ?? null },
-    },
-  );
+  const request = await aloneOrApprovalOnMerchant(deps, tx, 'settlement.confirm', userId, {
+    merchantId: s.merchantId,
+    currency: s.currency,
+    wallet: s.wallet,
+    amount: c.auditAmount,
+    ref: `settlement:${s.settlementNo}`,
+    refType: settlementRefType,
+    refId: s.id,
+    payload: { auditAmount: formatMinor(c.auditAmount), price: c.price ?? null },
+  });
   if (!request) return { settlement: await confirmNow(deps, tx, s, c, userId), awaitsApproval: false };
   return { settlement: await move(deps, tx, s, 'askApproval'), awaitsApproval: true };
 }

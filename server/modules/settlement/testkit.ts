@@ -5,10 +5,10 @@ import { expect } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import { inTransaction } from '../../db/index.ts';
 import { approvals, journalEntries, ledgerAccounts, settlements, webhookEvents } from '../../db/schema.ts';
-import { checkLedger } from '../../ledger/check.ts';
 import { merchantAccount, merchantBalances, platformAccount, post } from '../../ledger/index.ts';
 import type { TestServer } from '../../test/harness.ts';
 import { codeAt } from '../auth/totp.ts';
+import { expectLedgerBalanced } from '../payin/testkit.ts';
 import { checkSettlementHolds } from './invariants.ts';
 import { type SettlementWallet, walletAccountKind } from './service.ts';
 
@@ -124,11 +124,6 @@ export const callbacksOf = (s: TestServer, id: number) =>
 
 /** The books balance and every settlement's hold is what its state says. */
 export async function expectBooks(s: TestServer) {
-  expect(await checkLedger(s.db)).toMatchObject({
-    balanced: true,
-    unbalancedEntries: [],
-    brokenChains: [],
-    accountMismatches: [],
-  });
+  await expectLedgerBalanced(s);
   expect(await checkSettlementHolds(s.db)).toEqual([]);
 }

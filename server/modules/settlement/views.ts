@@ -9,14 +9,14 @@ import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import {
   approvals,
-  merchants,
+  type merchants,
   settlements,
-  users,
   withdrawalSlipLines,
   withdrawalSlips,
 } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
+import { labelsOf, merchantCodes, userNames } from '../../list/labels.ts';
 import { decimalOut } from '../merchant/terms.ts';
 
 export type Settlement = typeof settlements.$inferSelect;
@@ -60,10 +60,11 @@ export function settlementCallbackOf(s: Settlement) {
 export async function settlementRowsOf(tx: Db, rows: readonly Settlement[]): Promise<SettlementRow[]> {
   if (!rows.length) return [];
   const ids = rows.map((s) => s.id);
-  const ms = await tx
-    .select({ id: merchants.id, code: merchants.code })
-    .from(merchants)
-    .where(inArray(merchants.id, [...new Set(rows.map((s) => s.merchantId))]));
+  const code = await labelsOf(
+    tx,
+    merchantCodes,
+    rows.map((s) => s.merchantId),
+  );
   const pending = await tx
     .select()
     .from(approvals)
@@ -85,22 +86,10 @@ export async function settlementRowsOf(tx: Db, rows: readonly Settlement[]): Pro
         inStates(withdrawalSlipLines.status, slipLine.sets.live),
       ),
     );
-  const userIds = [
-    ...new Set(
-      [
-        ...rows.flatMap((s) => [s.appliedBy, s.confirmedBy, s.completedBy]),
-        ...pending.map((a) => a.requestedBy),
-      ].filter((id): id is number => id !== null),
-    ),
-  ];
-  const us = userIds.length
-    ? await tx
-        .select({ id: users.id, username: users.username })
-        .from(users)
-        .where(inArray(users.id, userIds))
-    : [];
-  const code = new Map(ms.map((m) => [m.id, m.code]));
-  const name = new Map(us.map((u) => [u.id, u.username]));
+  const name = await labelsOf(tx, userNames, [
+    ...rows.flatMap((s) => [s.appliedBy, s.confirmedBy, s.completedBy]),
+    ...pending.map((a) => a.requestedBy),
+  ]);
   const nameOf = (id: number | null) => (id === null ? null : (name.get(id) ?? null));
   const approvalOf = new Map(pending.map((a) => [Number(a.refId), a]));
   const slipOf = new Map(slips.map((l) => [l.objectId, l.slipNo]));

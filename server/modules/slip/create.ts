@@ -37,6 +37,17 @@ export interface PreparedSlip {
   lines: Candidate[];
 }
 
+/** Locks the rows of `ids` in id order: one order for every slip, so two slips cannot deadlock. */
+async function lockInOrder(tx: Db, table: typeof settlements | typeof payoutOrders, ids: number[]) {
+  if (!ids.length) return [];
+  return tx
+    .select({ id: table.id })
+    .from(table)
+    .where(inArray(table.id, ids))
+    .orderBy(asc(table.id))
+    .for('update');
+}
+
 /**
  * Locks the objects a new slip names and checks each is still a candidate: an unknown one is 404, one
  * that is not a candidate any more (sent on another slip, settled, rejected) refuses the whole slip
@@ -49,22 +60,8 @@ export async function prepareSlip(tx: Db, req: SlipRequest, lang: Lang): Promise
     .from(receivingAccounts)
     .where(eq(receivingAccounts.id, req.accountId));
   if (account?.kind !== 'public') throw invalidField(lang, 'accountId', 'validation.slipPaidFrom');
-  const lockedSettlements = req.settlementIds.length
-    ? await tx
-        .select({ id: settlements.id })
-        .from(settlements)
-        .where(inArray(settlements.id, req.settlementIds))
-        .orderBy(asc(settlements.id))
-        .for('update')
-    : [];
-  const lockedPayouts = req.payoutIds.length
-    ? await tx
-        .select({ id: payoutOrders.id })
-        .from(payoutOrders)
-        .where(inArray(payoutOrders.id, req.payoutIds))
-        .orderBy(asc(payoutOrders.id))
-        .for('update')
-    : [];
+  const lockedSettlements = await lockInOrder(tx, settlements, req.settlementIds);
+  const lockedPayouts = await lockInOrder(tx, payoutOrders, req.payoutIds);
   if (lockedSettlements.length !== req.settlementIds.length || lockedPayouts.length !== req.payoutIds.length)
     throw new AppError(errno.notFound);
   // Read after the locks: a slip that took one of them meanwhile has committed its line by now.

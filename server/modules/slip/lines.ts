@@ -6,7 +6,7 @@ import type { Db } from '../../db/index.ts';
 import { payoutOrders, withdrawalSlipLines, withdrawalSlips } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, foundOne } from '../../http/errors.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { decideAlone, fitsAlone, lockDecisions, merchantWallet } from '../approval/doors.ts';
 import { completePayout } from '../payout/service.ts';
@@ -18,9 +18,7 @@ const lines = withdrawalSlipLines;
 
 /** The slip, locked for this transaction's writes (404 when unknown). */
 export async function lockSlip(tx: Db, id: number): Promise<Slip> {
-  const [row] = await tx.select().from(withdrawalSlips).where(eq(withdrawalSlips.id, id)).for('update');
-  if (!row) throw new AppError(errno.notFound);
-  return row;
+  return foundOne(tx.select().from(withdrawalSlips).where(eq(withdrawalSlips.id, id)).for('update'));
 }
 
 /** Lines of the slip by id (404 when one is not the slip's), each in a state `action` may start from (409). */

@@ -24,12 +24,13 @@ import {
   payoutOrders,
   receivingAccounts,
   settlements,
-  users,
   withdrawalSlipLines,
   withdrawalSlips,
 } from '../../db/schema.ts';
 import { AppError } from '../../http/errors.ts';
 import { pagedList } from '../../list/engine.ts';
+import { labelsOf, userNames } from '../../list/labels.ts';
+import { labelColumns } from '../receiving/shared.ts';
 import { slipLayouts } from './formats.ts';
 
 const lines = withdrawalSlipLines;
@@ -53,16 +54,6 @@ export type SlipLine = typeof withdrawalSlipLines.$inferSelect;
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-async function namesOf(tx: Db, ids: readonly (number | null)[]): Promise<Map<number, string>> {
-  const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
-  if (!wanted.length) return new Map();
-  const rows = await tx
-    .select({ id: users.id, username: users.username })
-    .from(users)
-    .where(inArray(users.id, wanted));
-  return new Map(rows.map((r) => [r.id, r.username]));
-}
-
 type Counts = Record<SlipLineStatus, number>;
 
 /** The labels of the accounts slips are paid from (`HDFC ••1234`). */
@@ -72,8 +63,7 @@ async function accountsOf(tx: Db, slips: readonly Slip[]): Promise<Map<number, s
   const rows = await tx
     .select({
       id: receivingAccounts.id,
-      bankName: receivingAccounts.bankName,
-      accountNumber: receivingAccounts.accountNumber,
+      ...labelColumns,
     })
     .from(receivingAccounts)
     .where(inArray(receivingAccounts.id, ids));
@@ -138,8 +128,9 @@ export async function slipList(
     tx,
     rows.map((r) => r.id),
   );
-  const names = await namesOf(
+  const names = await labelsOf(
     tx,
+    userNames,
     rows.flatMap((r) => [r.createdBy, r.decidedBy]),
   );
   const accounts = await accountsOf(tx, rows);
@@ -168,7 +159,7 @@ export async function slipInfo(tx: Db, id: number) {
     .where(eq(lines.slipId, id))
     .orderBy(asc(lines.id));
   const counts = (await countsOf(tx, [s.id])).get(s.id)!;
-  const names = await namesOf(tx, [s.createdBy, s.decidedBy, ...rows.map((r) => r.l.decidedBy)]);
+  const names = await labelsOf(tx, userNames, [s.createdBy, s.decidedBy, ...rows.map((r) => r.l.decidedBy)]);
   return {
     ...rowOf(s, counts, names, await accountsOf(tx, [s])),
     lines: rows.map(({ l, merchantCode, settlementNo, orderNo }, i) => ({

@@ -12,9 +12,10 @@ import { accountLabel } from '../../../contract/endpoints/receiving.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
-import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { isCalendarDay, storedZone } from '../../lib/businessDay.ts';
+import { badCursor, cursorParts, reportCursor } from './cursor.ts';
+import { countedReportPage, newestDayFirst, periodTotals } from './page.ts';
 
 export type AccountGrouping = 'account' | 'channel';
 
@@ -34,14 +35,14 @@ export interface AccountKey {
 }
 
 export function encodeAccountCursor(k: AccountKey): string {
-  return Buffer.from(`${k.day}|${k.key}|${k.currency}`).toString('base64url');
+  return reportCursor(k.day, k.key, k.currency);
 }
 
 export function decodeAccountCursor(cursor: string, lang: Lang): AccountKey {
-  const [day = '', key = '', currency = ''] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  const [day = '', key = '', currency = ''] = cursorParts(cursor, 3);
   const n = Number(key);
   if (!isCalendarDay(day) || !/^\d+$/.test(key) || n > 2_147_483_647 || !/^[A-Z]{3}$/.test(currency)) {
-    throw invalidField(lang, 'cursor', 'validation.invalid');
+    throw badCursor(lang);
   }
   return { day, key: n, currency };
 }
@@ -145,17 +146,12 @@ export async function accountPage(db: Db, f: AccountFilters, after: AccountKey |
     await db.execute(sql`
       with b as (${bindings}),
       period as (${grouped(f)}),
-      page as (
-        select * from period k
-        ${
-          after
-            ? sql`where k.day < ${after.day}::date or (k.day = ${after.day}::date
-                and (k.key_id, k.currency) > (${after.key}::int, ${after.currency}::text))`
-            : sql``
-        }
-        order by k.day desc, k.key_id, k.currency
-        limit ${pageSize + 1}
-      )
+      page as (${newestDayFirst(
+        sql`*`,
+        'key_id',
+        after && { day: after.day, id: after.key, currency: after.currency },
+        pageSize,
+      )})
       -- The period's row count rides along (one row of it alone when the page is empty).
       select t.total, p.* from (select count(*)::int as total from period) t left join (
         select k.day::text as day, k.key_id, k.currency, k.paid_count, k.paid_sum::text, k.matched_count,
@@ -169,17 +165,14 @@ export async function accountPage(db: Db, f: AccountFilters, after: AccountKey |
       ) p on true
       order by p.day desc, p.key_id, p.currency`),
   );
-  const total = Number(rows[0]?.total ?? 0);
-  const found = rows.filter((r) => r.day !== null);
-  const more = found.length > pageSize;
-  const page = more ? found.slice(0, pageSize) : found;
-  const last = page.at(-1);
-  return {
-    total,
-    list: page.map((r) => {
+  return countedReportPage(
+    rows,
+    'day',
+    pageSize,
+    (r) => {
       const key = Number(r.key_id);
       return {
-        day: r.day!,
+        day: r.day,
         accountId: f.by === 'account' ? key : null,
         channelId: f.by === 'channel' && key !== 0 ? key : null,
         // A channel row of credits no bank channel can claim has no name: the console names it.
@@ -190,12 +183,9 @@ export async function accountPage(db: Db, f: AccountFilters, after: AccountKey |
         ...figuresOf(r),
         statement: r.statement ?? null,
       };
-    }),
-    nextCursor:
-      more && last
-        ? encodeAccountCursor({ day: last.day!, key: Number(last.key_id), currency: last.currency })
-        : null,
-  };
+    },
+    (last) => encodeAccountCursor({ day: last.day, key: Number(last.key_id), currency: last.currency }),
+  );
 }
 
 /** The whole period per currency; the clearing (by channel) is the account's movement over the period. */
@@ -216,10 +206,7 @@ export async function accountTotals(db: Db, f: AccountFilters) {
       from (select 1) one left join t on true
       order by t.currency`),
   );
-  return {
-    businessTimeZone: rows[0]!.zone,
-    totals: rows.filter((r) => r.currency != null).map((r) => figuresOf(r as Figures)),
-  };
+  return periodTotals(rows, (r) => figuresOf(r as Figures));
 }
 
 /**

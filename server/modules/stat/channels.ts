@@ -7,9 +7,9 @@ import { payTimeBounds } from '../../../contract/endpoints/stat.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
-import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { isCalendarDay } from '../../lib/businessDay.ts';
+import { badCursor, cursorParts, reportCursor } from './cursor.ts';
 import { cellsOf, maxId, rateOf, type Sums } from './orders.ts';
 
 export interface ChannelStatFilters {
@@ -26,16 +26,14 @@ export interface ChannelStatKey {
 }
 
 export function encodeChannelCursor(k: ChannelStatKey): string {
-  return Buffer.from(`${k.day}|${k.channelId}|${k.currency}`).toString('base64url');
+  return reportCursor(k.day, k.channelId, k.currency);
 }
 
 export function decodeChannelCursor(cursor: string, lang: Lang): ChannelStatKey {
-  const [day = '', channel = '', currency = ''] = Buffer.from(cursor, 'base64url')
-    .toString('utf8')
-    .split('|');
+  const [day = '', channel = '', currency = ''] = cursorParts(cursor, 3);
   const channelId = /^\d{1,10}$/.test(channel) ? Number(channel) : -1;
   if (!isCalendarDay(day) || channelId < 0 || channelId > maxId || !/^[A-Z]{3}$/.test(currency))
-    throw invalidField(lang, 'cursor', 'validation.invalid');
+    throw badCursor(lang);
   return { day, channelId, currency };
 }
 

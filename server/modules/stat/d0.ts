@@ -17,10 +17,11 @@ import { sql } from 'drizzle-orm';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
-import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { isCalendarDay, storedZone } from '../../lib/businessDay.ts';
-import { openingAndClosing } from './balances.ts';
+import { balancesOf, type OpeningAndClosing, openingAndClosing } from './balances.ts';
+import { badCursor, cursorParts, reportCursor } from './cursor.ts';
+import { countedReportPage, newestDayFirst, periodTotals } from './page.ts';
 
 /** The accounts that make up a merchant's collection wallet. */
 const walletKinds = sql`('collection_available', 'collection_pending')`;
@@ -82,13 +83,11 @@ export interface D0Filters {
 
 /** Where a page continues: after `(day, merchantId, currency)` in the list's order. */
 export function encodeD0Cursor(k: D0Key): string {
-  return Buffer.from(`${k.day}|${k.merchantId}|${k.currency}`).toString('base64url');
+  return reportCursor(k.day, k.merchantId, k.currency);
 }
 
 export function decodeD0Cursor(cursor: string, lang: Lang): D0Key {
-  const [day = '', merchant = '', currency = ''] = Buffer.from(cursor, 'base64url')
-    .toString('utf8')
-    .split('|');
+  const [day = '', merchant = '', currency = ''] = cursorParts(cursor, 3);
   const merchantId = Number(merchant);
   if (
     !isCalendarDay(day) ||
@@ -97,7 +96,7 @@ export function decodeD0Cursor(cursor: string, lang: Lang): D0Key {
     merchantId > 2_147_483_647 ||
     !/^[A-Z]{3}$/.test(currency)
   ) {
-    throw invalidField(lang, 'cursor', 'validation.invalid');
+    throw badCursor(lang);
   }
   return { day, merchantId, currency };
 }
@@ -109,10 +108,8 @@ interface Flows {
   adjusted: string;
 }
 
-interface Figures extends Flows {
+interface Figures extends Flows, OpeningAndClosing {
   currency: string;
-  opening: string;
-  ledger_closing: string;
   paid: number;
   gross: string;
   fees: string;
@@ -120,16 +117,14 @@ interface Figures extends Flows {
 
 /** The answer's figures: leaving money positive, the closing worked out and checked. */
 function figuresOf(r: Figures) {
-  const opening = Number(r.opening);
   const credited = Number(r.credited);
   const settledOut = -Number(r.settled);
   const transferred = -Number(r.transferred);
   const adjustments = Number(r.adjusted);
-  const closing = opening + credited - settledOut - transferred + adjustments;
-  const ledgerClosing = Number(r.ledger_closing);
+  const { opening, ...closing } = balancesOf(r, credited - settledOut - transferred + adjustments);
   return {
     currency: r.currency,
-    opening: formatMinor(opening),
+    opening,
     paidCount: Number(r.paid),
     gross: formatMinor(Number(r.gross)),
     fees: formatMinor(Number(r.fees)),
@@ -137,9 +132,7 @@ function figuresOf(r: Figures) {
     settledOut: formatMinor(settledOut),
     transferred: formatMinor(transferred),
     adjustments: formatMinor(adjustments),
-    closing: formatMinor(closing),
-    ledgerClosing: formatMinor(ledgerClosing),
-    mismatch: closing !== ledgerClosing,
+    ...closing,
   };
 }
 
@@ -156,17 +149,12 @@ export async function d0Page(db: Db, f: D0Filters, after: D0Key | null, pageSize
       with z as (select ${storedZone} as zone),
       acc as (${walletAccounts(f.merchantId)}),
       period as (${keysIn(f)}),
-      keys as (
-        select k.merchant_id, k.currency, k.day from period k
-        ${
-          after
-            ? sql`where k.day < ${after.day}::date or (k.day = ${after.day}::date
-                and (k.merchant_id, k.currency) > (${after.merchantId}::int, ${after.currency}::text))`
-            : sql``
-        }
-        order by k.day desc, k.merchant_id, k.currency
-        limit ${pageSize + 1}
-      )
+      keys as (${newestDayFirst(
+        sql`k.merchant_id, k.currency, k.day`,
+        'merchant_id',
+        after && { day: after.day, id: after.merchantId, currency: after.currency },
+        pageSize,
+      )})
       -- The period's row count rides along (one row of it alone when the page is empty).
       select t.total, p.* from (select count(*)::int as total from period) t left join (
       select k.day::text as day, k.merchant_id, m.code as merchant_code, k.currency,
@@ -191,28 +179,19 @@ export async function d0Page(db: Db, f: D0Filters, after: D0Key | null, pageSize
       ) b) p on true
       order by p.day desc, p.merchant_id, p.currency`),
   );
-  const total = Number(rows[0]?.total ?? 0);
-  const found = rows.filter((r) => r.day !== null) as (Figures & {
-    day: string;
-    merchant_id: number;
-    merchant_code: string;
-  })[];
-  const more = found.length > pageSize;
-  const page = more ? found.slice(0, pageSize) : found;
-  const last = page.at(-1);
-  return {
-    total,
-    list: page.map((r) => ({
+  return countedReportPage(
+    rows,
+    'day',
+    pageSize,
+    (r) => ({
       day: r.day,
       merchantId: Number(r.merchant_id),
       merchantCode: r.merchant_code,
       ...figuresOf(r),
-    })),
-    nextCursor:
-      more && last
-        ? encodeD0Cursor({ day: last.day, merchantId: Number(last.merchant_id), currency: last.currency })
-        : null,
-  };
+    }),
+    (last) =>
+      encodeD0Cursor({ day: last.day, merchantId: Number(last.merchant_id), currency: last.currency }),
+  );
 }
 
 /**
@@ -257,12 +236,5 @@ export async function d0Totals(db: Db, f: D0Filters) {
       left join st on st.currency = bal.currency
       order by bal.currency`),
   );
-  const first = rows[0]!;
-  return {
-    businessTimeZone: first.zone,
-    // No wallet in view: one row of nothing but the zone.
-    totals: rows
-      .filter((r) => r.currency != null)
-      .map((r) => ({ merchants: Number(r.merchants), ...figuresOf(r as Figures) })),
-  };
+  return periodTotals(rows, (r) => ({ merchants: Number(r.merchants), ...figuresOf(r as Figures) }));
 }

@@ -11,13 +11,15 @@
  * the daily movements lost a posting: the report ties to the ledger or says it does not.
  */
 import { sql } from 'drizzle-orm';
+import { walletMovements } from '../../../contract/endpoints/stat.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
-import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
-import { openingAndClosing } from './balances.ts';
+import { balancesOf, type OpeningAndClosing, openingAndClosing } from './balances.ts';
+import { badCursor, cursorParts, reportCursor } from './cursor.ts';
+import { countedReportPage, periodTotals } from './page.ts';
 
 export type MerchantWallet = 'collection' | 'payout';
 
@@ -35,13 +37,11 @@ export interface MerchantViewKey {
 }
 
 export function encodeMerchantCursor(k: MerchantViewKey): string {
-  return Buffer.from(`${k.merchantId}|${k.wallet}|${k.currency}`).toString('base64url');
+  return reportCursor(k.merchantId, k.wallet, k.currency);
 }
 
 export function decodeMerchantCursor(cursor: string, lang: Lang): MerchantViewKey {
-  const [merchant = '', wallet = '', currency = ''] = Buffer.from(cursor, 'base64url')
-    .toString('utf8')
-    .split('|');
+  const [merchant = '', wallet = '', currency = ''] = cursorParts(cursor, 3);
   const merchantId = /^\d{1,10}$/.test(merchant) ? Number(merchant) : 0;
   if (
     merchantId < 1 ||
@@ -49,7 +49,7 @@ export function decodeMerchantCursor(cursor: string, lang: Lang): MerchantViewKe
     (wallet !== 'collection' && wallet !== 'payout') ||
     !/^[A-Z]{3}$/.test(currency)
   )
-    throw invalidField(lang, 'cursor', 'validation.invalid');
+    throw badCursor(lang);
   return { merchantId, wallet, currency };
 }
 
@@ -75,15 +75,8 @@ const columnOf = sql`case
   when d.ref_type = 'adjustment' then 'adjustments'
   else 'other' end`;
 
-const columns = [
-  'collected',
-  'payouts',
-  'settlements',
-  'recharges',
-  'transfers',
-  'adjustments',
-  'other',
-] as const;
+/** The movement columns, as the contract's report row names them. */
+const columns = walletMovements;
 
 /** Sums of the daily movements `d` by column. */
 const movementSums = sql.raw(
@@ -92,22 +85,20 @@ const movementSums = sql.raw(
 
 type Movements = Record<(typeof columns)[number], string>;
 
-interface Figures extends Movements {
+interface Figures extends Movements, OpeningAndClosing {
   wallet: MerchantWallet;
   currency: string;
-  opening: string;
-  ledger_closing: string;
 }
 
 function figuresOf(r: Figures) {
-  const opening = Number(r.opening);
-  const moved = columns.reduce((sum, c) => sum + Number(r[c]), 0);
-  const closing = opening + moved;
-  const ledgerClosing = Number(r.ledger_closing);
+  const { opening, ...closing } = balancesOf(
+    r,
+    columns.reduce((sum, c) => sum + Number(r[c]), 0),
+  );
   return {
     wallet: r.wallet,
     currency: r.currency,
-    opening: formatMinor(opening),
+    opening,
     collected: formatMinor(Number(r.collected)),
     payouts: formatMinor(Number(r.payouts)),
     settlements: formatMinor(Number(r.settlements)),
@@ -115,9 +106,7 @@ function figuresOf(r: Figures) {
     transfers: formatMinor(Number(r.transfers)),
     adjustments: formatMinor(Number(r.adjustments)),
     other: formatMinor(Number(r.other)),
-    closing: formatMinor(closing),
-    ledgerClosing: formatMinor(ledgerClosing),
-    mismatch: closing !== ledgerClosing,
+    ...closing,
   };
 }
 
@@ -168,28 +157,23 @@ export async function merchantViewPage(
         ) b) p on true
       order by p.merchant_id, p.wallet, p.currency`),
   );
-  const total = Number(rows[0]?.total ?? 0);
-  const found = rows.filter((r) => r.merchant_id !== null);
-  const more = found.length > pageSize;
-  const page = more ? found.slice(0, pageSize) : found;
-  const last = page.at(-1);
-  return {
-    total,
-    list: page.map((r) => ({
+  return countedReportPage(
+    rows,
+    'merchant_id',
+    pageSize,
+    (r) => ({
       merchantId: Number(r.merchant_id),
       merchantCode: r.merchant_code,
       merchantName: r.merchant_name,
       ...figuresOf(r),
-    })),
-    nextCursor:
-      more && last
-        ? encodeMerchantCursor({
-            merchantId: Number(last.merchant_id),
-            wallet: last.wallet,
-            currency: last.currency,
-          })
-        : null,
-  };
+    }),
+    (last) =>
+      encodeMerchantCursor({
+        merchantId: Number(last.merchant_id),
+        wallet: last.wallet,
+        currency: last.currency,
+      }),
+  );
 }
 
 /** The whole period per wallet and currency, over every wallet in view. */
@@ -219,10 +203,5 @@ export async function merchantViewTotals(db: Db, f: MerchantViewFilters) {
       left join mv on mv.wallet = bal.wallet and mv.currency = bal.currency
       order by bal.wallet, bal.currency`),
   );
-  return {
-    businessTimeZone: rows[0]!.zone,
-    totals: rows
-      .filter((r) => r.currency != null)
-      .map((r) => ({ merchants: Number(r.merchants), ...figuresOf(r as Figures) })),
-  };
+  return periodTotals(rows, (r) => ({ merchants: Number(r.merchants), ...figuresOf(r as Figures) }));
 }

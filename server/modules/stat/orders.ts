@@ -16,9 +16,10 @@ import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { inStates } from '../../db/states.ts';
 import type { Lang } from '../../http/i18n.ts';
-import { invalidField } from '../../http/validation.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { isCalendarDay, storedZone } from '../../lib/businessDay.ts';
+import { badCursor, cursorParts, reportCursor } from './cursor.ts';
+import { reportPage } from './page.ts';
 
 export interface OrderStatFilters {
   from: string;
@@ -39,16 +40,14 @@ export interface OrderStatKey {
 export const maxId = 2_147_483_647;
 
 export function encodeStatCursor(k: OrderStatKey): string {
-  return Buffer.from(`${k.day}|${k.merchantId}|${k.channelId}|${k.currency}`).toString('base64url');
+  return reportCursor(k.day, k.merchantId, k.channelId, k.currency);
 }
 
 export function decodeStatCursor(cursor: string, lang: Lang): OrderStatKey {
-  const [day = '', merchant = '', channel = '', currency = ''] = Buffer.from(cursor, 'base64url')
-    .toString('utf8')
-    .split('|');
+  const [day = '', merchant = '', channel = '', currency = ''] = cursorParts(cursor, 4);
   const ids = [merchant, channel].map((v) => (/^\d{1,10}$/.test(v) ? Number(v) : -1));
   if (!isCalendarDay(day) || ids.some((n) => n < 0 || n > maxId) || !/^[A-Z]{3}$/.test(currency))
-    throw invalidField(lang, 'cursor', 'validation.invalid');
+    throw badCursor(lang);
   return { day, merchantId: ids[0]!, channelId: ids[1]!, currency };
 }
 
@@ -353,32 +352,30 @@ export async function orderStats(
       sums: (Sums & { day: string; currency: string })[] | null;
     }>(await tx.execute(statement));
   });
-  const rows = found?.page ?? [];
-  const more = rows.length > pageSize;
-  const page = more ? rows.slice(0, pageSize) : rows;
-  const last = page.at(-1);
   const sums = found?.sums ?? [];
   return {
     businessTimeZone: found!.zone,
     total: Number(found?.total ?? 0),
-    list: page.map((r) => ({
-      day: r.day,
-      merchantId: Number(r.merchant_id),
-      merchantCode: r.merchant_code,
-      channelId: f.byChannel && Number(r.channel_id) !== 0 ? Number(r.channel_id) : null,
-      channelName: f.byChannel ? (r.channel_name ?? null) : null,
-      currency: r.currency,
-      ...orderFigures(r),
-    })),
-    nextCursor:
-      more && last
-        ? encodeStatCursor({
-            day: last.day,
-            merchantId: Number(last.merchant_id),
-            channelId: Number(last.channel_id),
-            currency: last.currency,
-          })
-        : null,
+    ...reportPage(
+      found?.page ?? [],
+      pageSize,
+      (r) => ({
+        day: r.day,
+        merchantId: Number(r.merchant_id),
+        merchantCode: r.merchant_code,
+        channelId: f.byChannel && Number(r.channel_id) !== 0 ? Number(r.channel_id) : null,
+        channelName: f.byChannel ? (r.channel_name ?? null) : null,
+        currency: r.currency,
+        ...orderFigures(r),
+      }),
+      (last) =>
+        encodeStatCursor({
+          day: last.day,
+          merchantId: Number(last.merchant_id),
+          channelId: Number(last.channel_id),
+          currency: last.currency,
+        }),
+    ),
     totals: totalsOf(sums).map((r) => ({ currency: r.currency, ...orderFigures(r) })),
     series: sums.map((r) => ({ day: r.day, currency: r.currency, ...orderFigures(r) })),
   };

@@ -63,14 +63,18 @@ describe('the statement worker', () => {
   });
 
   it('answers busy when every worker is taken and the queue is full', async () => {
+    // One burst in one turn: the worker answers nothing before every call has seen the queue, so small
+    // statements fill it as surely as slow ones (slow ones stopped at a deadline would make the pool start
+    // a worker at nice 10 for each, minutes on a loaded machine).
     const results = await Promise.all(
       Array.from({ length: maxWaitingStatements + 6 }, () =>
-        parseStatement({ text: largest }, mapping, { deadlineMs: 200 }),
+        parseStatement({ text: head + lines(3) }, mapping),
       ),
     );
     const codes = results.map((r) => (r.ok ? 'ok' : r.error.code));
     expect(codes).toContain('busy');
-    expect(codes.filter((c) => c !== 'busy' && c !== 'tooSlow')).toEqual([]);
+    expect(codes.filter((c) => c !== 'busy' && c !== 'ok')).toEqual([]);
+    expect(codes.filter((c) => c === 'ok').length).toBeGreaterThanOrEqual(maxWaitingStatements);
     expect(results.find((r) => !r.ok && r.error.code === 'busy')).toEqual({
       ok: false,
       error: { code: 'busy', key: 'statement.busy' },

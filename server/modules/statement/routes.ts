@@ -12,9 +12,10 @@ import { formatMinor } from '../../../contract/money.ts';
 import { inTransaction, sqlState } from '../../db/index.ts';
 import { statementImports, statementLines, statementMappings } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
-import { AppError, refuse } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { FileAnswer, handle } from '../../http/handle.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
+import { approvalRequested } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { withImportSlot } from './importSlots.ts';
 import { awaitingApproval } from './matching.ts';
@@ -134,10 +135,7 @@ export const statementRoutes = [
     const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
     if (refused) return refused;
     const request = await matchLine(deps, tx, line, input.orderId, input.reason, user.id, req.lang);
-    if (request) {
-      audit({ detail: { orderId: input.orderId, approvalId: request.id } });
-      return refuse(errno.approvalRequested, { approvalId: request.id });
-    }
+    if (request) return approvalRequested(audit, request, { orderId: input.orderId });
     afterCommit(wakeWebhookWorkers);
     return lineInfo(tx, line.id);
   }),

@@ -21,6 +21,7 @@ import {
 import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Lang, t } from '../../http/i18n.ts';
+import { labelColumns } from '../receiving/shared.ts';
 import { shownLine } from './lineFields.ts';
 import type { Skipped } from './parse.ts';
 import { statementPresets } from './presets.ts';
@@ -35,8 +36,7 @@ const waitingIn = alias(approvals, 'waiting_in');
 
 const lineColumns = {
   line: statementLines,
-  bankName: receivingAccounts.bankName,
-  accountNumber: receivingAccounts.accountNumber,
+  ...labelColumns,
   payinNo: payinOrders.orderNo,
   candidateNo: candidate.orderNo,
   candidateAmount: candidate.amount,
@@ -221,8 +221,7 @@ function importsQuery(tx: Db) {
         createdAt: statementImports.createdAt,
         finishedAt: statementImports.finishedAt,
       },
-      bankName: receivingAccounts.bankName,
-      accountNumber: receivingAccounts.accountNumber,
+      ...labelColumns,
       mappingName: statementMappings.name,
       createdBy: creator.username,
     })

@@ -12,13 +12,20 @@ import { endpoints } from '../../../contract/index.ts';
 import type { Db } from '../../db/index.ts';
 import { receivingAccounts, statementFeedFiles, statementFeeds, users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, refuse } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { t } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
 import { changes } from '../../lib/redact.ts';
-import { cancelPendingApproval, onApproved, pendingApproval, requestApproval } from '../approval/service.ts';
+import {
+  approvalRequested,
+  cancelPendingApproval,
+  onApproved,
+  pendingApproval,
+  requestApproval,
+} from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
+import { labelColumns } from '../receiving/shared.ts';
 import { type Feed, feedTarget } from './service.ts';
 import { FeedError, keyProblem, withFeedSession } from './sftp.ts';
 
@@ -174,8 +181,7 @@ export const statementFeedRoutes = [
     const [account] = await tx
       .select({
         id: receivingAccounts.id,
-        bankName: receivingAccounts.bankName,
-        accountNumber: receivingAccounts.accountNumber,
+        ...labelColumns,
       })
       .from(receivingAccounts)
       .where(eq(receivingAccounts.id, input.accountId));
@@ -229,8 +235,7 @@ export const statementFeedRoutes = [
         },
         user.id,
       );
-      audit({ detail: { requested: logged(settings), approvalId: request.id } });
-      return refuse(errno.approvalRequested, { approvalId: request.id });
+      return approvalRequested(audit, request, { requested: logged(settings) });
     }
     const saved = await writeFeed(deps, tx, input.accountId, old, settings, keySealed, user.id);
     audit({

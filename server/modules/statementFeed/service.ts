@@ -19,6 +19,7 @@ import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { t } from '../../http/i18n.ts';
 import { errorForLog } from '../../lib/logger.ts';
+import { labelColumns } from '../receiving/shared.ts';
 import { importStatement } from '../statement/service.ts';
 import { alertStatementFeed } from '../telegram/service.ts';
 import { FeedError, type FeedSession, type RemoteFile, type SftpTarget, withFeedSession } from './sftp.ts';
@@ -95,7 +96,7 @@ function refusalOf(err: unknown): string | null {
 
 async function accountOf(deps: Pick<Deps, 'database'>, accountId: number) {
   const [a] = await deps.database.db
-    .select({ bankName: receivingAccounts.bankName, accountNumber: receivingAccounts.accountNumber })
+    .select(labelColumns)
     .from(receivingAccounts)
     .where(eq(receivingAccounts.id, accountId));
   return a ? accountLabel(a) : `#${accountId}`;

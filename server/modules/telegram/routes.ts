@@ -19,7 +19,7 @@ import {
   telegramGroups,
   users,
 } from '../../db/schema.ts';
-import { AppError, refuse } from '../../http/errors.ts';
+import { AppError, foundOne, refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
@@ -115,13 +115,13 @@ const logged = (g: GroupInput & { status?: string }) => ({
 });
 
 async function deliveryOf(tx: Db, id: number) {
-  const [row] = await tx
-    .select({ d: telegramDeliveries, name: telegramGroups.name })
-    .from(telegramDeliveries)
-    .innerJoin(telegramGroups, eq(telegramGroups.id, telegramDeliveries.groupId))
-    .where(eq(telegramDeliveries.id, id));
-  if (!row) throw new AppError(errno.notFound);
-  return row;
+  return foundOne(
+    tx
+      .select({ d: telegramDeliveries, name: telegramGroups.name })
+      .from(telegramDeliveries)
+      .innerJoin(telegramGroups, eq(telegramGroups.id, telegramDeliveries.groupId))
+      .where(eq(telegramDeliveries.id, id)),
+  );
 }
 
 export const telegramRoutes = [

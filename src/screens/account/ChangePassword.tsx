@@ -4,7 +4,7 @@ import { endpoints } from '../../../contract/index.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { commandTitle, runCommand } from '../../shell/runtime.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { CurrentPasswordField, FormActions, NewPasswordField, useForm } from '../../ui/form.tsx';
 import { Page } from '../Page.tsx';
 
 /**
@@ -25,28 +25,13 @@ export default function ChangePassword() {
   return (
     <Page title={t('commands.auth.password.title')}>
       <form className="form card narrow" onSubmit={onSubmit} noValidate>
-        <Field
-          label={t('screens.password.old')}
-          type="password"
-          autoComplete="current-password"
-          {...form.field('oldPassword')}
-          required
-        />
-        <Field
+        <CurrentPasswordField label={t('screens.password.old')} {...form.field('oldPassword')} />
+        <NewPasswordField
           label={t('screens.password.new')}
-          type="password"
-          autoComplete="new-password"
           {...form.field('newPassword')}
           hint={t('validation.passwordRule')}
-          required
         />
-        <Field
-          label={t('screens.password.confirm')}
-          type="password"
-          autoComplete="new-password"
-          {...form.field('confirmPassword')}
-          required
-        />
+        <NewPasswordField label={t('screens.password.confirm')} {...form.field('confirmPassword')} />
         <FormActions busy={form.busy} />
       </form>
       <section className="card narrow" aria-labelledby="sign-out-all">

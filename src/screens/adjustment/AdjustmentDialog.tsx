@@ -3,11 +3,17 @@ import { adjustmentWallets } from '../../../contract/endpoints/adjustment.ts';
 import { endpoints, errno } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { SelectField } from '../../ui/fields.tsx';
-import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
+import { SelectField, valueOptions } from '../../ui/fields.tsx';
+import {
+  CodeAndActions,
+  DecimalField,
+  ReasonField,
+  RefusalNote,
+  toldThenClose,
+  useForm,
+} from '../../ui/form.tsx';
 import { MerchantPicker } from '../../ui/MerchantPicker.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
@@ -66,13 +72,9 @@ export default function AdjustmentDialog({
       reason: values.reason.trim(),
       code: values.code.trim(),
     };
-    const applied = (done: { amount: string; merchantCode: string }) => {
-      toast(
-        'success',
-        t('screens.adjustment.applied', { amount: thousands(done.amount), merchant: done.merchantCode }),
-      );
-      close(true);
-    };
+    const applied = toldThenClose(close, (done: { amount: string; merchantCode: string }) =>
+      t('screens.adjustment.applied', { amount: thousands(done.amount), merchant: done.merchantCode }),
+    );
     form.send(endpoints.balanceAdjustment.create, input, applied, { blankIsMissing: true, via: call });
   };
 
@@ -83,11 +85,7 @@ export default function AdjustmentDialog({
           {t('screens.adjustment.note')}
         </p>
         {unbound && <UnboundNotice close={() => close()} />}
-        {refusal && (
-          <p className="danger-note" role="alert">
-            {refusal}
-          </p>
-        )}
+        <RefusalNote refusal={refusal} />
         <div className={`field${errors.merchantId ? ' has-error' : ''}`}>
           <MerchantPicker value={values.merchantId} onValue={(id) => set('merchantId', id)} />
           {errors.merchantId && <p className="field-error">{errors.merchantId}</p>}
@@ -102,33 +100,25 @@ export default function AdjustmentDialog({
               ? t('screens.adjustment.balanceNow', { amount: thousands(held), currency: b.currency })
               : undefined
           }
-          options={adjustmentWallets.map((w) => ({ value: w, label: t(`screens.wallet.accounts.${w}`) }))}
+          options={valueOptions(adjustmentWallets, (w) => t(`screens.wallet.accounts.${w}`))}
         />
         <SelectField
           label={t('screens.adjustment.direction')}
           value={values.direction}
           onValue={(v) => set('direction', v as Direction)}
           error={errors.direction}
-          options={(['credit', 'debit'] as const).map((d) => ({
-            value: d,
-            label: t(`screens.adjustment.directions.${d}`),
-          }))}
+          options={valueOptions(['credit', 'debit'], (d) => t(`screens.adjustment.directions.${d}`))}
         />
-        <Field
+        <DecimalField
           label={t('screens.adjustment.amount')}
           {...form.field('amount')}
           hint={t('screens.adjustment.amountHint')}
-          inputMode="decimal"
-          autoComplete="off"
           required
         />
-        <Field
+        <ReasonField
           label={t('screens.adjustment.reason')}
           {...form.field('reason')}
           hint={t('screens.adjustment.reasonHint')}
-          maxLength={200}
-          autoComplete="off"
-          required
         />
         <CodeAndActions
           form={form}

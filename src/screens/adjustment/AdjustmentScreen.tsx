@@ -2,77 +2,46 @@ import { useStore } from '@nanostores/react';
 import { useCallback, useMemo } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { formatTime } from '../../lib/format.ts';
 import { $user } from '../../lib/session.ts';
-import { useT } from '../../lib/useT.ts';
-import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable } from '../../ui/DataTable.tsx';
+import { type Translate, useT } from '../../lib/useT.ts';
+import type { Column } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
-import { Page } from '../Page.tsx';
+import { columnsOf } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
 import { Money } from '../wallet/money.tsx';
 import '../wallet/wallet.css';
 
 type Adjustment = Contexts['balanceAdjustment'];
-type Translate = ReturnType<typeof useT>;
+
+const c = columnsOf<Adjustment>('screens.adjustment');
 
 function columnsFor(platform: boolean, t: Translate): Column<Adjustment>[] {
   return [
-    {
-      id: 'createdAt',
-      header: 'screens.adjustment.createdAt',
-      value: (r) => r.createdAt,
-      cell: (r) => formatTime(r.createdAt),
-      width: '165px',
-    },
+    c.time('createdAt', '165px', { sortable: false }),
     ...(platform
       ? [
-          {
-            id: 'merchant',
-            header: 'screens.adjustment.merchant',
-            value: (r: Adjustment) => `${r.merchantCode} ${r.merchantName}`,
-            cell: (r: Adjustment) => (
+          c.of('merchant', (r) => `${r.merchantCode} ${r.merchantName}`, {
+            cell: (r) => (
               <span>
                 <code>{r.merchantCode}</code> {r.merchantName}
               </span>
             ),
             width: 'minmax(150px, 1.2fr)',
-          },
+            sortable: false,
+          }),
         ]
       : []),
-    {
-      id: 'wallet',
-      header: 'screens.adjustment.wallet',
-      value: (r) => t(`screens.wallet.accounts.${r.wallet}`),
+    c.of('wallet', (r) => t(`screens.wallet.accounts.${r.wallet}`), {
       width: 'minmax(120px, 0.8fr)',
-    },
-    {
-      id: 'amount',
-      header: 'screens.adjustment.amount',
-      value: (r) => Number(r.amount),
-      cell: (r) => <Money value={r.amount} signed />,
-      width: '110px',
-    },
-    { id: 'currency', header: 'screens.adjustment.currency', value: (r) => r.currency, width: '80px' },
-    {
-      id: 'reason',
-      header: 'screens.adjustment.reason',
-      value: (r) => r.reason,
-      width: 'minmax(180px, 2fr)',
-    },
+      sortable: false,
+    }),
+    c.money('amount', '110px', { cell: (r) => <Money value={r.amount} signed />, sortable: false }),
+    c.text('currency', '80px', { sortable: false }),
+    c.text('reason', 'minmax(180px, 2fr)', { sortable: false }),
     ...(platform
       ? [
-          {
-            id: 'requestedBy',
-            header: 'screens.adjustment.requestedBy',
-            value: (r: Adjustment) => r.requestedBy ?? '',
-            width: '120px',
-          },
-          {
-            id: 'approvedBy',
-            header: 'screens.adjustment.approvedBy',
-            value: (r: Adjustment) => r.approvedBy ?? '—',
-            width: '120px',
-          },
+          c.text('requestedBy', '120px', { sortable: false }),
+          c.of('approvedBy', (r) => r.approvedBy ?? '—', { width: '120px', sortable: false }),
         ]
       : []),
   ];
@@ -94,35 +63,29 @@ export default function AdjustmentScreen() {
     [platform, merchantId],
   );
   return (
-    <Page
-      title={t('commands.balanceAdjustment.list.title')}
-      actions={<CommandButton id="balanceAdjustment.create" primary />}
-    >
-      <p className="muted">{t('screens.adjustment.hint')}</p>
-      <DataTable
-        id="balanceAdjustments"
-        label={t('commands.balanceAdjustment.list.title')}
-        endpoint={endpoints.balanceAdjustment.list}
-        context="balanceAdjustment"
-        columns={columns}
-        toInput={toInput}
-        paging="cursor"
-        rowKey={(r) => String(r.id)}
-        detailTitle={(r) => t('screens.adjustment.rowTitle', { id: r.id, merchant: r.merchantCode })}
-        detail={(r) => (
-          <dl className="facts">
-            <dt>{t('screens.adjustment.reason')}</dt>
-            <dd>{r.reason}</dd>
-            {r.approvalId !== null && (
-              <>
-                <dt>{t('screens.adjustment.approval')}</dt>
-                <dd>#{r.approvalId}</dd>
-              </>
-            )}
-          </dl>
-        )}
-        toolbarStart={platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
-      />
-    </Page>
+    <ListScreen
+      id="balanceAdjustments"
+      endpoint={endpoints.balanceAdjustment.list}
+      context="balanceAdjustment"
+      create
+      hint="screens.adjustment.hint"
+      columns={columns}
+      toInput={toInput}
+      paging="cursor"
+      detailTitle={(r) => t('screens.adjustment.rowTitle', { id: r.id, merchant: r.merchantCode })}
+      detail={(r) => (
+        <dl className="facts">
+          <dt>{t('screens.adjustment.reason')}</dt>
+          <dd>{r.reason}</dd>
+          {r.approvalId !== null && (
+            <>
+              <dt>{t('screens.adjustment.approval')}</dt>
+              <dd>#{r.approvalId}</dd>
+            </>
+          )}
+        </dl>
+      )}
+      toolbarStart={platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+    />
   );
 }

@@ -3,11 +3,18 @@ import { endpoints, errno } from '../../../contract/index.ts';
 import { toMinor } from '../../../contract/money.ts';
 import { api } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { SelectField } from '../../ui/fields.tsx';
-import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
+import {
+  CodeAndActions,
+  DecimalField,
+  NoteField,
+  RefusalNote,
+  toldThenClose,
+  useForm,
+  VerbatimField,
+} from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -51,13 +58,9 @@ export default function PayCommissionDialog({
       ...(values.note.trim() ? { note: values.note.trim() } : {}),
       code: values.code.trim(),
     };
-    const paid = (done: { amount: string; reference: string }) => {
-      toast(
-        'success',
-        t('screens.commission.paid', { amount: thousands(done.amount), reference: done.reference }),
-      );
-      close(true);
-    };
+    const paid = toldThenClose(close, (done: { amount: string; reference: string }) =>
+      t('screens.commission.paid', { amount: thousands(done.amount), reference: done.reference }),
+    );
     form.send(endpoints.agentCommission.pay, input, paid, {
       blankIsMissing: true,
       check: ({ amount }) =>
@@ -83,13 +86,13 @@ export default function PayCommissionDialog({
       ) : (
         <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
           {unbound && <UnboundNotice close={() => close()} />}
-          {refusal && (
-            <p className="danger-note" role="alert">
-              {refusal.startsWith(`${errno.referenceTaken}:`)
+          <RefusalNote
+            refusal={
+              refusal?.startsWith(`${errno.referenceTaken}:`)
                 ? `${errno.referenceTaken}: ${t('screens.commission.referenceTaken')}`
-                : refusal}
-            </p>
-          )}
+                : refusal
+            }
+          />
           {payable.length > 1 && (
             <SelectField
               label={t('screens.commission.currency')}
@@ -98,29 +101,20 @@ export default function PayCommissionDialog({
               options={payable.map((p) => ({ value: p.currency, label: p.currency }))}
             />
           )}
-          <Field
+          <DecimalField
             label={t('screens.commission.amount')}
             {...form.field('amount')}
             hint={t('screens.commission.payableHint', { amount: thousands(owed), currency })}
-            inputMode="decimal"
-            autoComplete="off"
             required
           />
-          <Field
+          <VerbatimField
             label={t('screens.commission.reference')}
             {...form.field('reference')}
             hint={t('screens.commission.referenceHint')}
             maxLength={100}
-            autoComplete="off"
-            spellCheck={false}
             required
           />
-          <Field
-            label={t('screens.commission.note')}
-            {...form.field('note')}
-            maxLength={300}
-            autoComplete="off"
-          />
+          <NoteField label={t('screens.commission.note')} {...form.field('note')} />
           <CodeAndActions form={form} onCancel={() => close()} submitLabel={t('screens.commission.pay')} />
         </form>
       )}

@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import type { Contexts } from '../../../commands/index.ts';
 import { allows, endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { roleName } from '../../lib/names.ts';
 import { $grants, $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
+import { useChoices } from '../../ui/choices.ts';
+import { Field, FormActions, NewPasswordField, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -20,11 +19,7 @@ export default function AdminForm({ user, close }: Props) {
   // One's own password changes in the profile, with the current one: the server refuses it here.
   const self = editing && $user.get()?.id === user.id;
   const canListRoles = allows($grants.get(), [endpoints.role.list]);
-  const roles = useQuery({
-    queryKey: ['roles-for-form'],
-    queryFn: () => api(endpoints.role.list, { pageSize: 100 }),
-    enabled: canListRoles,
-  });
+  const roles = useChoices(endpoints.role.list, {}, { enabled: canListRoles });
   const form = useForm({
     username: user?.username ?? '',
     nickname: user?.nickname ?? '',
@@ -66,11 +61,9 @@ export default function AdminForm({ user, close }: Props) {
         {self ? (
           <p className="field-hint">{t('screens.admin.ownPassword')}</p>
         ) : (
-          <Field
+          <NewPasswordField
             label={t('screens.admin.password')}
-            type="password"
             {...form.field('password')}
-            autoComplete="new-password"
             hint={t(editing ? 'screens.admin.passwordKeep' : 'validation.adminPasswordRule')}
             required={!editing}
           />

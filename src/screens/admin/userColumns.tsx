@@ -4,6 +4,7 @@ import { t } from '../../lib/i18n.ts';
 import { roleName } from '../../lib/names.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import type { Column, Filter } from '../../ui/DataTable.tsx';
+import { columnsOf } from '../columns.tsx';
 
 interface UserRow {
   roles: readonly { name: string }[];
@@ -14,54 +15,31 @@ interface UserRow {
 }
 
 export function userColumns<R extends UserRow>(): Column<R>[] {
+  const c = columnsOf<R>('screens.admin');
   return [
-    {
-      id: 'roles',
-      header: 'screens.admin.roles',
-      value: (r) => r.roles.map((x) => roleName(x.name)).join(', '),
+    c.of('roles', (r) => r.roles.map((x) => roleName(x.name)).join(', '), {
       width: 'minmax(120px, 1.2fr)',
-    },
-    {
-      id: 'status',
-      header: 'screens.admin.status',
-      value: (r) => r.status,
-      cell: (r) => (
-        <Badge tone={r.status === 'active' ? 'ok' : 'muted'}>{t(`screens.admin.statuses.${r.status}`)}</Badge>
-      ),
-      width: '90px',
-      sortable: true,
-    },
-    {
-      id: 'googleBound',
+      sortable: false,
+    }),
+    c.badge('status', (r) => (r.status === 'active' ? 'ok' : 'muted'), 'statuses', '90px'),
+    c.of('googleBound', (r) => r.googleBound, {
       header: 'screens.admin.google',
-      value: (r) => r.googleBound,
       cell: (r) => (
         <Badge tone={r.googleBound ? 'info' : 'warn'}>
           {t(r.googleBound ? 'screens.admin.bound' : 'screens.admin.unbound')}
         </Badge>
       ),
       width: '96px',
-    },
-    {
-      id: 'lastLoginAt',
+      sortable: false,
+    }),
+    c.time('lastLoginAt', 'minmax(110px, 0.8fr)', {
       header: 'screens.admin.lastLogin',
-      value: (r) => r.lastLoginAt ?? '',
       cell: (r) =>
         r.lastLoginAt ? (
           <time title={formatTime(r.lastLoginAt)}>{relativeTime(r.lastLoginAt, t)}</time>
         ) : null,
-      width: 'minmax(110px, 0.8fr)',
-      sortable: true,
-    },
-    {
-      id: 'createdAt',
-      header: 'screens.admin.createdAt',
-      value: (r) => r.createdAt,
-      cell: (r) => formatTime(r.createdAt),
-      width: '150px',
-      sortable: true,
-      hiddenByDefault: true,
-    },
+    }),
+    c.time('createdAt', '150px', { hiddenByDefault: true }),
   ];
 }
 

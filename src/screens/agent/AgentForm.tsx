@@ -1,7 +1,7 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { DecimalField, Field, FormActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -18,8 +18,7 @@ export default function AgentForm({ agent, close }: Props) {
     code: '',
     commissionRate: agent?.commissionRate ?? '',
   });
-  const { values, errors } = form;
-  const set = (key: keyof typeof values) => (value: string) => form.set(key, value);
+  const { values } = form;
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
@@ -43,9 +42,7 @@ export default function AgentForm({ agent, close }: Props) {
       <form className="form" onSubmit={onSubmit} noValidate>
         <Field
           label={t('screens.agent.name')}
-          value={values.name}
-          onValue={set('name')}
-          error={errors.name}
+          {...form.field('name')}
           required
           autoFocus
           autoComplete="off"
@@ -53,20 +50,15 @@ export default function AgentForm({ agent, close }: Props) {
         {!editing && (
           <Field
             label={t('screens.agent.code')}
-            value={values.code}
-            onValue={set('code')}
-            error={errors.code}
+            {...form.field('code')}
             hint={t('screens.agent.codeHint')}
             autoComplete="off"
           />
         )}
-        <Field
+        <DecimalField
           label={t('screens.agent.commissionRate')}
-          value={values.commissionRate}
-          onValue={set('commissionRate')}
-          error={errors.commissionRate}
+          {...form.field('commissionRate')}
           hint={t('screens.agent.commissionHint')}
-          inputMode="decimal"
           required
         />
         <FormActions busy={form.busy} onCancel={() => close()} />

@@ -1,97 +1,49 @@
 import { useStore } from '@nanostores/react';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { Contexts } from '../../../commands/index.ts';
 import { allows, endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
-import { formatTime, thousands } from '../../lib/format.ts';
-import { t } from '../../lib/i18n.ts';
+import { thousands } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { useChoices } from '../../ui/choices.ts';
+import type { Column, Filter } from '../../ui/DataTable.tsx';
+import { columnsOf } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
 import { statusTone } from '../merchant/MerchantScreen.tsx';
 import { percent } from '../merchant/terms.ts';
-import { Page } from '../Page.tsx';
 import '../merchant/merchant.css';
 
 type Agent = Contexts['agent'];
 
+const c = columnsOf<Agent>('screens.agent');
+
 const columns: Column<Agent>[] = [
-  {
-    id: 'code',
-    header: 'screens.agent.code',
-    value: (r) => r.code,
-    cell: (r) => <code>{r.code}</code>,
-    width: '100px',
-    sortable: true,
-  },
-  {
-    id: 'name',
-    header: 'screens.agent.name',
-    value: (r) => r.name,
-    width: 'minmax(140px, 1.5fr)',
-    sortable: true,
-  },
-  {
-    id: 'commissionRate',
-    header: 'screens.agent.commissionRate',
-    value: (r) => Number(r.commissionRate),
-    cell: (r) => percent(r.commissionRate),
-    width: '120px',
-    sortable: true,
-  },
-  {
-    id: 'merchantCount',
-    header: 'screens.agent.merchantCount',
-    value: (r) => r.merchantCount,
+  c.code('code', '100px'),
+  c.text('name', 'minmax(140px, 1.5fr)'),
+  c.rate('commissionRate', '120px'),
+  c.count('merchantCount', '110px', {
     cell: (r) =>
       r.merchantCount > 0 ? (
         <Link href={`/merchant?agentId=${r.id}`}>{thousands(r.merchantCount)}</Link>
       ) : (
         '0'
       ),
-    width: '110px',
-    sortable: true,
-  },
-  {
-    id: 'commissionPayable',
-    header: 'screens.agent.commissionPayable',
-    value: (r) => Number(r.commissionPayable),
-    cell: (r) => thousands(r.commissionPayable),
-    width: 'minmax(130px, 1fr)',
-    sortable: true,
-  },
-  {
-    id: 'status',
-    header: 'screens.agent.status',
-    value: (r) => r.status,
-    cell: (r) => (
-      <Badge tone={r.status === 'active' ? 'ok' : 'muted'}>{t(`screens.agent.statuses.${r.status}`)}</Badge>
-    ),
-    width: '90px',
-    sortable: true,
-  },
-  {
-    id: 'createdAt',
-    header: 'screens.agent.createdAt',
-    value: (r) => r.createdAt,
-    cell: (r) => formatTime(r.createdAt),
-    width: '150px',
-    sortable: true,
-  },
+  }),
+  c.count('commissionPayable', 'minmax(130px, 1fr)'),
+  c.badge('status', (r) => (r.status === 'active' ? 'ok' : 'muted'), 'statuses', '90px'),
+  c.time('createdAt'),
 ];
 
 /** The merchants an agent brought, in its drawer. */
 function AgentMerchants({ agent }: { agent: Agent }) {
   const t = useT();
   const grants = useStore($grants);
-  const merchants = useQuery({
-    queryKey: ['agent-detail', 'merchants', agent.id],
-    queryFn: () => api(endpoints.merchant.list, { agentId: agent.id, pageSize: 100 }),
-    enabled: allows(grants, [endpoints.merchant.list]),
-  });
+  const merchants = useChoices(
+    endpoints.merchant.list,
+    { agentId: agent.id },
+    { enabled: allows(grants, [endpoints.merchant.list]) },
+  );
   if (!allows(grants, [endpoints.merchant.list])) return null;
   return (
     <section className="detail-extra">
@@ -137,19 +89,16 @@ export default function AgentScreen() {
   const t = useT();
   const filters: Filter[] = [{ id: 'q', label: t('screens.agent.search'), kind: 'text' }];
   return (
-    <Page title={t('commands.agent.list.title')} actions={<CommandButton id="agent.create" primary />}>
-      <DataTable
-        id="agent"
-        label={t('commands.agent.list.title')}
-        endpoint={endpoints.agent.list}
-        context="agent"
-        columns={columns}
-        filters={filters}
-        paging="page"
-        rowKey={(r) => String(r.id)}
-        detailTitle={(r) => `${r.code} · ${r.name}`}
-        detail={(r) => <AgentMerchants agent={r} />}
-      />
-    </Page>
+    <ListScreen
+      id="agent"
+      endpoint={endpoints.agent.list}
+      context="agent"
+      create
+      columns={columns}
+      filters={filters}
+      paging="page"
+      detailTitle={(r) => `${r.code} · ${r.name}`}
+      detail={(r) => <AgentMerchants agent={r} />}
+    />
   );
 }

@@ -9,9 +9,9 @@ import { formatTime, relativeTime } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
-import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
-import { amountColumn, merchantColumn } from '../columns.tsx';
-import { Page } from '../Page.tsx';
+import { type Column, type Filter, statusFilter } from '../../ui/DataTable.tsx';
+import { amountColumn, columnsOf, hidden, merchantColumn } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
 import { objectName, type Request, summaryText } from './parts.ts';
 import '../wallet/wallet.css';
 
@@ -31,26 +31,12 @@ function Age({ value }: { value: string }) {
   );
 }
 
+const c = columnsOf<Request>('screens.approval');
+
 const columns: Column<Request>[] = [
-  {
-    id: 'requestedAt',
-    header: 'screens.approval.requestedAt',
-    value: (r) => r.requestedAt,
-    cell: (r) => <Age value={r.requestedAt} />,
-    width: 'minmax(110px, 0.7fr)',
-    sortable: true,
-  },
-  {
-    id: 'action',
-    header: 'screens.approval.action',
-    value: (r) => t(`screens.approval.actions.${r.action}`),
-    width: 'minmax(160px, 1fr)',
-    sortable: true,
-  },
-  {
-    id: 'object',
-    header: 'screens.approval.object',
-    value: objectName,
+  c.time('requestedAt', 'minmax(110px, 0.7fr)', { cell: (r) => <Age value={r.requestedAt} /> }),
+  c.of('action', (r) => t(`screens.approval.actions.${r.action}`), { width: 'minmax(160px, 1fr)' }),
+  c.of('object', objectName, {
     cell: (r) => {
       const route = objectRoute(r);
       return route ? (
@@ -62,65 +48,25 @@ const columns: Column<Request>[] = [
       );
     },
     width: 'minmax(190px, 1.2fr)',
-  },
+    sortable: false,
+  }),
   ...merchantColumn<Request>('screens.approval.merchant'),
   amountColumn<Request>('screens.approval.amount'),
-  {
-    id: 'requestedBy',
-    header: 'screens.approval.requestedBy',
-    value: (r) => r.requestedBy,
-    width: 'minmax(100px, 0.8fr)',
-    sortable: true,
-  },
-  {
-    // Besides the requester: the importers of the statement it pays from.
-    id: 'barred',
-    header: 'screens.approval.barred',
-    value: (r) => r.barred.join(', '),
-    width: 'minmax(100px, 0.8fr)',
-    hiddenByDefault: true,
-  },
-  {
-    id: 'reason',
-    header: 'screens.approval.reason',
-    value: (r) => r.reason,
-    width: 'minmax(140px, 1.3fr)',
-  },
-  {
-    id: 'summary',
-    header: 'screens.approval.summary',
-    value: summaryText,
-    width: 'minmax(140px, 1.2fr)',
-  },
-  {
-    id: 'status',
-    header: 'screens.approval.status',
-    value: (r) => r.status,
+  c.text('requestedBy', 'minmax(100px, 0.8fr)'),
+  // Besides the requester: the importers of the statement it pays from.
+  c.of('barred', (r) => r.barred.join(', '), { width: 'minmax(100px, 0.8fr)', ...hidden }),
+  c.text('reason', 'minmax(140px, 1.3fr)', { sortable: false }),
+  c.of('summary', summaryText, { width: 'minmax(140px, 1.2fr)', sortable: false }),
+  c.text('status', '130px', {
     cell: (r) => <Badge tone={tone[r.status]}>{stateLabel(t, approval, r.status)}</Badge>,
-    width: '130px',
-  },
-  {
-    id: 'decidedBy',
-    header: 'screens.approval.decidedBy',
-    value: (r) => r.decidedBy ?? '',
-    width: 'minmax(100px, 0.8fr)',
-    hiddenByDefault: true,
-  },
-  {
-    id: 'decidedAt',
-    header: 'screens.approval.decidedAt',
-    value: (r) => r.decidedAt ?? '',
+    sortable: false,
+  }),
+  c.text('decidedBy', 'minmax(100px, 0.8fr)', hidden),
+  c.time('decidedAt', '160px', {
     cell: (r) => (r.decidedAt ? <time dateTime={r.decidedAt}>{formatTime(r.decidedAt)}</time> : null),
-    width: '160px',
-    hiddenByDefault: true,
-  },
-  {
-    id: 'decisionNote',
-    header: 'screens.approval.decisionNote',
-    value: (r) => r.decisionNote ?? '',
-    width: 'minmax(120px, 1fr)',
-    hiddenByDefault: true,
-  },
+    ...hidden,
+  }),
+  c.text('decisionNote', 'minmax(120px, 1fr)', hidden),
 ];
 
 /**
@@ -149,28 +95,23 @@ export default function ApprovalScreen() {
     [tr],
   );
   const toInput = useCallback((f: Record<string, string>) => ({ status: f.status, action: f.action }), []);
-  const title = tr('commands.approval.list.title');
   return (
-    <Page title={title}>
-      <p className="muted">{tr('screens.approval.intro')}</p>
-      <DataTable
-        id="approvals"
-        label={title}
-        endpoint={endpoints.approval.list}
-        context="approval"
-        columns={columns}
-        filters={filters}
-        toInput={toInput}
-        paging="cursor"
-        live
-        rowKey={(r) => String(r.id)}
-        detailTitle={(r) =>
-          tr('screens.approval.detailTitle', {
-            action: tr(`screens.approval.actions.${r.action}`),
-            object: objectName(r),
-          })
-        }
-      />
-    </Page>
+    <ListScreen
+      id="approvals"
+      endpoint={endpoints.approval.list}
+      context="approval"
+      hint="screens.approval.intro"
+      columns={columns}
+      filters={filters}
+      toInput={toInput}
+      paging="cursor"
+      live
+      detailTitle={(r) =>
+        tr('screens.approval.detailTitle', {
+          action: tr(`screens.approval.actions.${r.action}`),
+          object: objectName(r),
+        })
+      }
+    />
   );
 }

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints, type Input } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
-import { FieldGroup, SelectField } from '../../ui/fields.tsx';
-import { Field, FormActions } from '../../ui/form.tsx';
+import { CheckField, FieldGroup, SelectField, valueOptions } from '../../ui/fields.tsx';
+import { DecimalField, Field, FormActions } from '../../ui/form.tsx';
 import { errorAt, type PathErrors, sendWithPaths } from '../../ui/formPaths.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { Modal } from '../../ui/Modal.tsx';
@@ -132,15 +132,16 @@ export default function ChannelForm({ channel, close }: Props) {
     if (saved) close(true);
   };
 
+  const editCredential = (i: number, typed: Partial<Credential>) =>
+    setCredentials(credentials.map((c, k) => (k === i ? { ...c, ...typed } : c)));
+
   const field = (key: Key, label: string, hint?: string) => (
-    <Field
+    <DecimalField
       label={label}
       value={String(values[key])}
       onValue={set(key) as (v: string) => void}
       error={errorAt(errors, key) ?? errorAt(errors, `settings.${key}`)}
       hint={hint}
-      inputMode="decimal"
-      autoComplete="off"
     />
   );
 
@@ -179,7 +180,7 @@ export default function ChannelForm({ channel, close }: Props) {
             label={t('screens.channel.adapter')}
             value={values.adapter}
             onValue={setAdapter}
-            options={adapters.map((a) => ({ value: a, label: t(`screens.channel.adapters.${a}`) }))}
+            options={valueOptions(adapters, (a) => t(`screens.channel.adapters.${a}`))}
             disabled={editing}
             hint={editing ? t('screens.channel.adapterFixed') : undefined}
           />
@@ -187,31 +188,22 @@ export default function ChannelForm({ channel, close }: Props) {
             label={t('screens.channel.status')}
             value={values.status}
             onValue={(v) => set('status')(v as 'active' | 'disabled')}
-            options={(['active', 'disabled'] as const).map((s) => ({
-              value: s,
-              label: t(`screens.channel.statuses.${s}`),
-            }))}
+            options={valueOptions(['active', 'disabled'], (s) => t(`screens.channel.statuses.${s}`))}
           />
           <fieldset className="field">
             <legend>{t('screens.channel.directions')}</legend>
             <div className="checks">
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={values.supportsPayin && !isManualBank}
-                  disabled={isManualBank}
-                  onChange={(e) => set('supportsPayin')(e.target.checked)}
-                />
-                {t('screens.channel.payin')}
-              </label>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={values.supportsPayout}
-                  onChange={(e) => set('supportsPayout')(e.target.checked)}
-                />
-                {t('screens.channel.payout')}
-              </label>
+              <CheckField
+                label={t('screens.channel.payin')}
+                checked={values.supportsPayin && !isManualBank}
+                disabled={isManualBank}
+                onChecked={set('supportsPayin')}
+              />
+              <CheckField
+                label={t('screens.channel.payout')}
+                checked={values.supportsPayout}
+                onChecked={set('supportsPayout')}
+              />
             </div>
             {isManualBank && <p className="field-hint">{t('screens.channel.manualBankHint')}</p>}
             {errors.supportsPayin && (
@@ -250,11 +242,7 @@ export default function ChannelForm({ channel, close }: Props) {
                   aria-label={t('screens.channel.credentialKey', { n: i + 1 })}
                   placeholder={t('screens.channel.credentialKeyPlaceholder')}
                   autoComplete="off"
-                  onChange={(e) => {
-                    const next = [...credentials];
-                    next[i] = { ...c, key: e.target.value };
-                    setCredentials(next);
-                  }}
+                  onChange={(e) => editCredential(i, { key: e.target.value })}
                 />
                 <input
                   type="password"
@@ -262,11 +250,7 @@ export default function ChannelForm({ channel, close }: Props) {
                   aria-label={t('screens.channel.credentialValue', { n: i + 1 })}
                   placeholder={t('screens.channel.credentialValuePlaceholder')}
                   autoComplete="new-password"
-                  onChange={(e) => {
-                    const next = [...credentials];
-                    next[i] = { ...c, value: e.target.value };
-                    setCredentials(next);
-                  }}
+                  onChange={(e) => editCredential(i, { value: e.target.value })}
                 />
                 <button
                   type="button"
@@ -300,14 +284,11 @@ export default function ChannelForm({ channel, close }: Props) {
               {t('screens.channel.credentialAdd')}
             </button>
             {channel?.hasCredentials && (
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={clearCredentials}
-                  onChange={(e) => setClearCredentials(e.target.checked)}
-                />
-                {t('screens.channel.credentialsClear')}
-              </label>
+              <CheckField
+                label={t('screens.channel.credentialsClear')}
+                checked={clearCredentials}
+                onChecked={setClearCredentials}
+              />
             )}
           </div>
         </fieldset>

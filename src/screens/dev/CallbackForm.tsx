@@ -1,38 +1,19 @@
 import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
 import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
-import { Modal } from '../../ui/Modal.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
-import { useMerchantInfo } from './merchantInfo.ts';
-
-type Props = { merchantId?: number | undefined; close: (result?: unknown) => void };
+import { merchantSettingDialog, type SettingFormProps } from './MerchantSettingDialog.tsx';
+import { merchantTarget } from './merchantInfo.ts';
 
 /** The callback URL of orders made in the console (gateway orders carry their own `notifyUrl`). */
-export default function CallbackForm({ merchantId, close }: Props) {
-  const t = useT();
-  const info = useMerchantInfo(merchantId);
-  return (
-    <Modal
-      title={t('commands.dev.callbackUpdate.title')}
-      description={t('screens.dev.callbackHint')}
-      onClose={() => close()}
-    >
-      {info.data ? (
-        <Form merchantId={merchantId} current={info.data.callbackUrl} close={close} />
-      ) : (
-        <Spinner />
-      )}
-    </Modal>
-  );
-}
+export default merchantSettingDialog('commands.dev.callbackUpdate.title', 'screens.dev.callbackHint', Form);
 
-function Form({ merchantId, current, close }: Props & { current: string }) {
+function Form({ merchantId, current, close }: SettingFormProps) {
   const t = useT();
-  const form = useForm({ callbackUrl: current });
+  const form = useForm({ callbackUrl: current.callbackUrl });
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = {
-      ...(merchantId === undefined ? {} : { id: merchantId }),
+      ...merchantTarget(merchantId),
       callbackUrl: form.values.callbackUrl.trim(),
     };
     const saved = savedThenClose(close);

@@ -1,5 +1,6 @@
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
+import { Card } from '../../ui/Card.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { CopyButton } from '../../ui/CopyButton.tsx';
 import { MerchantPage } from '../MerchantPage.tsx';
@@ -17,10 +18,7 @@ export default function DevScreen() {
     <MerchantPage title={t('commands.dev.settings.title')}>
       {(m) => (
         <>
-          <section className="card" aria-labelledby="dev-merchant">
-            <h2 className="card-title" id="dev-merchant">
-              {t('screens.dev.merchant')}
-            </h2>
+          <Card id="dev-merchant" title={t('screens.dev.merchant')}>
             <dl className="facts">
               <div>
                 <dt>{t('screens.dev.merchantCode')}</dt>
@@ -51,12 +49,9 @@ export default function DevScreen() {
               </div>
             </dl>
             <p className="field-hint">{t('screens.dev.merchantCodeHint')}</p>
-          </section>
+          </Card>
 
-          <section className="card" aria-labelledby="dev-secrets">
-            <h2 className="card-title" id="dev-secrets">
-              {t('screens.dev.secrets')}
-            </h2>
+          <Card id="dev-secrets" title={t('screens.dev.secrets')}>
             <dl className="facts stacked">
               <div>
                 <dt>{t('screens.dev.apiSecret')}</dt>
@@ -80,12 +75,9 @@ export default function DevScreen() {
               <CommandButton id="dev.resetApiSecret" />
               <CommandButton id="dev.resetWebhookSecret" />
             </div>
-          </section>
+          </Card>
 
-          <section className="card" aria-labelledby="dev-callback">
-            <h2 className="card-title" id="dev-callback">
-              {t('screens.dev.callbackUrl')}
-            </h2>
+          <Card id="dev-callback" title={t('screens.dev.callbackUrl')}>
             {m.callbackUrl ? (
               <p className="secret-row">
                 <code data-testid="callback-url">{m.callbackUrl}</code>
@@ -97,12 +89,9 @@ export default function DevScreen() {
             <div className="card-actions">
               <CommandButton id="dev.callbackUpdate" />
             </div>
-          </section>
+          </Card>
 
-          <section className="card" aria-labelledby="dev-ips">
-            <h2 className="card-title" id="dev-ips">
-              {t('screens.dev.ips')}
-            </h2>
+          <Card id="dev-ips" title={t('screens.dev.ips')}>
             {m.payoutIpWhitelist.length ? (
               <ul className="ip-list" data-testid="ip-list">
                 {m.payoutIpWhitelist.map((ip) => (
@@ -118,7 +107,7 @@ export default function DevScreen() {
             <div className="card-actions">
               <CommandButton id="dev.ipsUpdate" />
             </div>
-          </section>
+          </Card>
 
           <SignatureHelper merchantCode={m.code} />
         </>

@@ -5,13 +5,10 @@ import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { CodeAndActions, issueText, useForm } from '../../ui/form.tsx';
-import { Modal } from '../../ui/Modal.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
-import { useMerchantInfo } from './merchantInfo.ts';
+import { merchantSettingDialog, type SettingFormProps } from './MerchantSettingDialog.tsx';
+import { merchantTarget } from './merchantInfo.ts';
 import './dev.css';
 import { parseWhitelist } from './whitelist.ts';
-
-type Props = { merchantId?: number | undefined; close: (result?: unknown) => void };
 
 const maxEntries = 50;
 
@@ -19,28 +16,12 @@ const maxEntries = 50;
  * The addresses gateway payouts are accepted from (GATEWAY.md); an empty list refuses every one. A change
  * is confirmed with the user's Google code: with the API secret, the list is what lets a payout in.
  */
-export default function IpWhitelistForm({ merchantId, close }: Props) {
-  const t = useT();
-  const info = useMerchantInfo(merchantId);
-  return (
-    <Modal
-      title={t('commands.dev.ipsUpdate.title')}
-      description={t('screens.dev.ipsHint')}
-      onClose={() => close()}
-    >
-      {info.data ? (
-        <Form merchantId={merchantId} current={info.data.payoutIpWhitelist} close={close} />
-      ) : (
-        <Spinner />
-      )}
-    </Modal>
-  );
-}
+export default merchantSettingDialog('commands.dev.ipsUpdate.title', 'screens.dev.ipsHint', Form);
 
-function Form({ merchantId, current, close }: Props & { current: string[] }) {
+function Form({ merchantId, current, close }: SettingFormProps) {
   const t = useT();
   const id = useId();
-  const form = useForm({ text: current.join('\n'), code: '' });
+  const form = useForm({ text: current.payoutIpWhitelist.join('\n'), code: '' });
   const { unbound, call } = useCodeConfirmed(form);
   const error = form.errors.payoutIpWhitelist;
   const onSubmit = (e: React.FormEvent) => {
@@ -50,7 +31,7 @@ function Form({ merchantId, current, close }: Props & { current: string[] }) {
       return form.setErrors({ payoutIpWhitelist: t('validation.tooManyItems', { max: maxEntries }) });
     }
     const input = {
-      ...(merchantId === undefined ? {} : { id: merchantId }),
+      ...merchantTarget(merchantId),
       payoutIpWhitelist: list,
       code: form.values.code.trim(),
     };

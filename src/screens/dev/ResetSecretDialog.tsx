@@ -4,6 +4,7 @@ import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { CodeAndActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
+import { merchantTarget } from './merchantInfo.ts';
 
 interface Props {
   which: 'api' | 'webhook';
@@ -43,7 +44,7 @@ export default function ResetSecretDialog({ which, merchantId, code, name, close
   const formRef = useOpeningFocus();
   const form = useForm({ code: '' });
   const { unbound, onSubmit } = useResetSecret(form, close, () => ({
-    ...(merchantId === undefined ? {} : { id: merchantId }),
+    ...merchantTarget(merchantId),
     which,
   }));
   const title = t(`commands.dev.${which === 'api' ? 'resetApiSecret' : 'resetWebhookSecret'}.title`);

@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { amount as amountSchema } from '../../../contract/money.ts';
 import { thousands } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
+import { Card } from '../../ui/Card.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { Field, validate } from '../../ui/form.tsx';
+import { DecimalField, validate } from '../../ui/form.tsx';
 import { MerchantPage } from '../MerchantPage.tsx';
 import '../dev/dev.css';
 import { type FeeTerms, feesFor } from './fees.ts';
@@ -28,17 +29,12 @@ function Calculator({ terms, currency }: { terms: FeeTerms; currency: string }) 
   const fees = checked.ok ? feesFor(checked.data, terms) : null;
   const money = (v: string) => `${thousands(v)} ${currency}`;
   return (
-    <section className="card" aria-labelledby="fee-calculator">
-      <h2 className="card-title" id="fee-calculator">
-        {t('screens.fees.calculator')}
-      </h2>
-      <Field
+    <Card id="fee-calculator" title={t('screens.fees.calculator')}>
+      <DecimalField
         label={t('screens.fees.amount')}
         value={draft}
         onValue={setDraft}
         error={checked.ok ? undefined : checked.errors['']}
-        inputMode="decimal"
-        autoComplete="off"
       />
       {fees && (
         <dl className="facts fee-facts" data-testid="fee-calculation">
@@ -48,7 +44,7 @@ function Calculator({ terms, currency }: { terms: FeeTerms; currency: string }) 
           <Fact label={t('screens.fees.payoutDebited')} value={money(fees.payoutDebited)} />
         </dl>
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -62,10 +58,7 @@ export default function FeeScreen() {
     >
       {(m) => (
         <>
-          <section className="card" aria-labelledby="fees-payin">
-            <h2 className="card-title" id="fees-payin">
-              {t('screens.fees.payins')}
-            </h2>
+          <Card id="fees-payin" title={t('screens.fees.payins')}>
             <dl className="facts fee-facts">
               <Fact label={t('screens.fees.collectionRate')} value={`${m.collectionRate} %`} />
               <Fact
@@ -84,20 +77,14 @@ export default function FeeScreen() {
                 }
               />
             </dl>
-          </section>
-          <section className="card" aria-labelledby="fees-payout">
-            <h2 className="card-title" id="fees-payout">
-              {t('screens.fees.payouts')}
-            </h2>
+          </Card>
+          <Card id="fees-payout" title={t('screens.fees.payouts')}>
             <dl className="facts fee-facts">
               <Fact label={t('screens.fees.payoutRate')} value={`${m.payoutRate} %`} />
               <Fact label={t('screens.fees.payoutFee')} value={`${thousands(m.payoutFee)} ${m.currency}`} />
             </dl>
-          </section>
-          <section className="card" aria-labelledby="fees-other">
-            <h2 className="card-title" id="fees-other">
-              {t('screens.fees.other')}
-            </h2>
+          </Card>
+          <Card id="fees-other" title={t('screens.fees.other')}>
             <dl className="facts fee-facts">
               <Fact
                 label={t('screens.fees.surcharge')}
@@ -111,7 +98,7 @@ export default function FeeScreen() {
               />
               <Fact label={t('screens.fees.currency')} value={m.currency} />
             </dl>
-          </section>
+          </Card>
           <Calculator terms={m} currency={m.currency} />
         </>
       )}

@@ -1,46 +1,33 @@
 import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
-import { Modal } from '../../ui/Modal.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
-import { useMerchantInfo } from '../dev/merchantInfo.ts';
-
-type Props = { merchantId?: number | undefined; close: (result?: unknown) => void };
+import { DecimalField, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
+import { merchantSettingDialog, type SettingFormProps } from '../dev/MerchantSettingDialog.tsx';
+import { merchantTarget } from '../dev/merchantInfo.ts';
 
 /** The surcharge (a percentage shown to payers) that the merchant sets itself. */
-export default function SurchargeForm({ merchantId, close }: Props) {
-  const t = useT();
-  const info = useMerchantInfo(merchantId);
-  return (
-    <Modal
-      title={t('commands.fees.surchargeUpdate.title')}
-      description={t('screens.fees.surchargeHint')}
-      onClose={() => close()}
-    >
-      {info.data ? <Form merchantId={merchantId} current={info.data.surcharge} close={close} /> : <Spinner />}
-    </Modal>
-  );
-}
+export default merchantSettingDialog(
+  'commands.fees.surchargeUpdate.title',
+  'screens.fees.surchargeHint',
+  Form,
+);
 
-function Form({ merchantId, current, close }: Props & { current: string }) {
+function Form({ merchantId, current, close }: SettingFormProps) {
   const t = useT();
-  const form = useForm({ surcharge: current });
+  const form = useForm({ surcharge: current.surcharge });
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = {
-      ...(merchantId === undefined ? {} : { id: merchantId }),
+      ...merchantTarget(merchantId),
       surcharge: form.values.surcharge.trim(),
     };
     form.send(endpoints.merchant.surchargeUpdate, input, savedThenClose(close), { blankIsMissing: true });
   };
   return (
     <form className="form" onSubmit={onSubmit} noValidate>
-      <Field
+      <DecimalField
         label={t('screens.fees.surchargePercent')}
         {...form.field('surcharge')}
         hint={t('validation.rate')}
-        inputMode="decimal"
-        autoComplete="off"
         autoFocus
         required
       />

@@ -2,7 +2,7 @@ import type { Contexts } from '../../../commands/index.ts';
 import { memoAudiences } from '../../../contract/endpoints/memo.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
-import { SelectField, TextAreaField } from '../../ui/fields.tsx';
+import { CheckField, SelectField, TextAreaField, valueOptions } from '../../ui/fields.tsx';
 import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
@@ -55,12 +55,13 @@ export default function MemoForm({ notice, close }: Props) {
           value={values.audience}
           onValue={(v) => set('audience', v as Contexts['memo']['audience'])}
           error={errors.audience}
-          options={memoAudiences.map((a) => ({ value: a, label: t(`screens.memo.audiences.${a}`) }))}
+          options={valueOptions(memoAudiences, (a) => t(`screens.memo.audiences.${a}`))}
         />
-        <label className="check">
-          <input type="checkbox" checked={values.pinned} onChange={(e) => set('pinned', e.target.checked)} />
-          {t('screens.memo.pinned')}
-        </label>
+        <CheckField
+          label={t('screens.memo.pinned')}
+          checked={values.pinned}
+          onChecked={(on) => set('pinned', on)}
+        />
         <p className="field-hint">{t('screens.memo.pinnedHint')}</p>
         <FormActions busy={form.busy} onCancel={() => close()} />
       </form>

@@ -1,8 +1,7 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { FormActions, ReasonField, toldThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 interface Props {
@@ -18,10 +17,11 @@ export default function FreezeForm({ merchant, close }: Props) {
     e.preventDefault();
     const reason = form.values.reason.trim();
     const input = { id: merchant.id, frozen: true, ...(reason ? { reason } : {}) };
-    form.send(endpoints.merchant.freeze, input, () => {
-      toast('success', t('screens.merchant.frozen', { code: merchant.code }));
-      close(true);
-    });
+    form.send(
+      endpoints.merchant.freeze,
+      input,
+      toldThenClose(close, () => t('screens.merchant.frozen', { code: merchant.code })),
+    );
   };
   return (
     <Modal
@@ -30,12 +30,11 @@ export default function FreezeForm({ merchant, close }: Props) {
     >
       <form className="form" onSubmit={onSubmit} noValidate>
         <p className="modal-text">{t('screens.merchant.freezeText')}</p>
-        <Field
+        <ReasonField
           label={t('screens.merchant.freezeReason')}
           {...form.field('reason')}
-          maxLength={200}
           autoFocus
-          autoComplete="off"
+          required={false}
         />
         <FormActions
           busy={form.busy}

@@ -6,6 +6,7 @@ import { thousands } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Can } from '../../ui/Can.tsx';
+import { DetailFields } from '../../ui/DetailDrawer.tsx';
 
 type Merchant = Contexts['merchant'];
 
@@ -83,11 +84,11 @@ export function MerchantDetail({ merchant }: { merchant: Merchant }) {
       </section>
       <section className="detail-extra">
         <h3>{t('screens.merchant.connection')}</h3>
-        <dl className="detail-fields">
-          <div className="detail-field">
-            <dt>{t('screens.merchant.whitelist')}</dt>
-            <dd>
-              {merchant.payoutIpWhitelist.length ? (
+        <DetailFields
+          items={[
+            {
+              label: t('screens.merchant.whitelist'),
+              value: merchant.payoutIpWhitelist.length ? (
                 merchant.payoutIpWhitelist.map((ip) => (
                   <code key={ip} className="chip">
                     {ip}
@@ -95,22 +96,15 @@ export function MerchantDetail({ merchant }: { merchant: Merchant }) {
                 ))
               ) : (
                 <span className="muted">{t('screens.merchant.whitelistEmpty')}</span>
-              )}
-            </dd>
-          </div>
-          <div className="detail-field">
-            <dt>{t('screens.merchant.apiSecret')}</dt>
-            <dd>
-              <code>{merchant.apiSecretMasked}</code>
-            </dd>
-          </div>
-          <div className="detail-field">
-            <dt>{t('screens.merchant.webhookSecret')}</dt>
-            <dd>
-              <code>{merchant.webhookSecretMasked}</code>
-            </dd>
-          </div>
-        </dl>
+              ),
+            },
+            { label: t('screens.merchant.apiSecret'), value: <code>{merchant.apiSecretMasked}</code> },
+            {
+              label: t('screens.merchant.webhookSecret'),
+              value: <code>{merchant.webhookSecretMasked}</code>,
+            },
+          ]}
+        />
       </section>
     </>
   );

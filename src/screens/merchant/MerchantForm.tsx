@@ -7,8 +7,8 @@ import { api } from '../../lib/api.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { FieldGroup, SelectField, TextAreaField } from '../../ui/fields.tsx';
-import { Field, FormActions } from '../../ui/form.tsx';
+import { CheckField, FieldGroup, rowOptions, SelectField, TextAreaField } from '../../ui/fields.tsx';
+import { DecimalField, Field, FormActions, NewPasswordField } from '../../ui/form.tsx';
 import { errorAt, type PathErrors, sendWithPaths } from '../../ui/formPaths.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import './merchant.css';
@@ -105,6 +105,12 @@ export default function MerchantForm({ merchant, close }: Props) {
     });
   };
   const err = (key: Key) => errorAt(errors, fieldPath[key] ?? key);
+  /** A field's value, setter and error, spread onto it as `useForm`'s `field` is. */
+  const field = (key: Key) => ({ value: values[key], onValue: set(key), error: err(key) });
+  /** One of the merchant's terms (a rate, a fee, a limit), labelled by its name and typed in decimals. */
+  const term = (key: Key, hint: string, required?: boolean) => (
+    <DecimalField label={t(`screens.merchant.${key}`)} {...field(key)} hint={hint} required={required} />
+  );
   // A refused whitelist entry is named, so it can be found among many.
   const whitelistError = () => {
     const found = Object.entries(errors).find(([k]) => k.startsWith('payoutIpWhitelist'));
@@ -168,13 +174,11 @@ export default function MerchantForm({ merchant, close }: Props) {
     if (made) close(made.answer);
   };
 
-  const agentOptions = [
-    { value: '', label: t('screens.merchant.noAgent') },
-    ...(agents.data?.list ?? []).map((a) => ({
-      value: String(a.id),
-      label: `${a.code} ${a.name} (${a.commissionRate} %)`,
-    })),
-  ];
+  const agentOptions = rowOptions(
+    t('screens.merchant.noAgent'),
+    agents.data?.list,
+    (a) => `${a.code} ${a.name} (${a.commissionRate} %)`,
+  );
   const percentHint = t('screens.merchant.percentHint');
   const amountHint = t('screens.merchant.amountHint');
 
@@ -192,9 +196,7 @@ export default function MerchantForm({ merchant, close }: Props) {
         <FieldGroup title={t('screens.merchant.groups.merchant')}>
           <Field
             label={t('screens.merchant.name')}
-            value={values.name}
-            onValue={set('name')}
-            error={err('name')}
+            {...field('name')}
             required
             autoFocus
             autoComplete="off"
@@ -202,21 +204,13 @@ export default function MerchantForm({ merchant, close }: Props) {
           {!editing && (
             <Field
               label={t('screens.merchant.code')}
-              value={values.code}
-              onValue={set('code')}
-              error={err('code')}
+              {...field('code')}
               hint={t('screens.merchant.codeHint')}
               autoComplete="off"
             />
           )}
           {agents.data && (
-            <SelectField
-              label={t('screens.merchant.agent')}
-              value={values.agentId}
-              onValue={set('agentId')}
-              error={err('agentId')}
-              options={agentOptions}
-            />
+            <SelectField label={t('screens.merchant.agent')} {...field('agentId')} options={agentOptions} />
           )}
         </FieldGroup>
 
@@ -224,28 +218,19 @@ export default function MerchantForm({ merchant, close }: Props) {
           <FieldGroup title={t('screens.merchant.groups.owner')}>
             <Field
               label={t('screens.merchant.ownerUsername')}
-              value={values.username}
-              onValue={set('username')}
-              error={err('username')}
+              {...field('username')}
               required
               autoComplete="off"
             />
-            <Field
+            <NewPasswordField
               label={t('screens.merchant.ownerPassword')}
-              type="password"
-              value={values.password}
-              onValue={set('password')}
-              error={err('password')}
+              {...field('password')}
               hint={t('validation.adminPasswordRule')}
-              required
-              autoComplete="new-password"
             />
             <Field
               label={t('screens.merchant.ownerEmail')}
               type="email"
-              value={values.email}
-              onValue={set('email')}
-              error={err('email')}
+              {...field('email')}
               hint={t('screens.merchant.ownerEmailHint')}
               autoComplete="off"
             />
@@ -253,75 +238,17 @@ export default function MerchantForm({ merchant, close }: Props) {
         )}
 
         <FieldGroup title={t('screens.merchant.groups.rates')}>
-          <Field
-            label={t('screens.merchant.collectionRate')}
-            value={values.collectionRate}
-            onValue={set('collectionRate')}
-            error={err('collectionRate')}
-            hint={percentHint}
-            inputMode="decimal"
-          />
-          <Field
-            label={t('screens.merchant.platformFee')}
-            value={values.platformFee}
-            onValue={set('platformFee')}
-            error={err('platformFee')}
-            hint={t('screens.merchant.platformFeeHint')}
-            inputMode="decimal"
-          />
-          <Field
-            label={t('screens.merchant.payoutRate')}
-            value={values.payoutRate}
-            onValue={set('payoutRate')}
-            error={err('payoutRate')}
-            hint={percentHint}
-            inputMode="decimal"
-          />
-          <Field
-            label={t('screens.merchant.payoutFee')}
-            value={values.payoutFee}
-            onValue={set('payoutFee')}
-            error={err('payoutFee')}
-            hint={amountHint}
-            inputMode="decimal"
-          />
-          <Field
-            label={t('screens.merchant.surcharge')}
-            value={values.surcharge}
-            onValue={set('surcharge')}
-            error={err('surcharge')}
-            hint={percentHint}
-            inputMode="decimal"
-          />
-          <Field
-            label={t('screens.merchant.exchangeRate')}
-            value={values.exchangeRate}
-            onValue={set('exchangeRate')}
-            error={err('exchangeRate')}
-            hint={t('screens.merchant.exchangeRateHint')}
-            inputMode="decimal"
-          />
+          {term('collectionRate', percentHint)}
+          {term('platformFee', t('screens.merchant.platformFeeHint'))}
+          {term('payoutRate', percentHint)}
+          {term('payoutFee', amountHint)}
+          {term('surcharge', percentHint)}
+          {term('exchangeRate', t('screens.merchant.exchangeRateHint'))}
         </FieldGroup>
 
         <FieldGroup title={t('screens.merchant.groups.limits')}>
-          <Field
-            label={t('screens.merchant.minAmount')}
-            value={values.minAmount}
-            onValue={set('minAmount')}
-            error={err('minAmount')}
-            hint={amountHint}
-            inputMode="decimal"
-            required
-          />
-          <Field
-            label={t('screens.merchant.maxAmount')}
-            value={values.maxAmount}
-            onValue={set('maxAmount')}
-            error={err('maxAmount')}
-            hint={t('screens.merchant.maxHint')}
-            inputMode="decimal"
-            required
-          />
+          {term('minAmount', amountHint, true)}
+          {term('maxAmount', t('screens.merchant.maxHint'), true)}
           <div className="cycle-field">
             <SelectField
               label={t('screens.merchant.settlementCycle')}
@@ -333,31 +260,11 @@ export default function MerchantForm({ merchant, close }: Props) {
               ]}
             />
             {values.cycleKind === 'T' && (
-              <Field
-                label={t('screens.merchant.cycleDays')}
-                value={values.cycleDays}
-                onValue={set('cycleDays')}
-                error={err('cycleDays')}
-                inputMode="numeric"
-              />
+              <Field label={t('screens.merchant.cycleDays')} {...field('cycleDays')} inputMode="numeric" />
             )}
           </div>
-          <Field
-            label={t('screens.merchant.settlementRate')}
-            value={values.settlementRate}
-            onValue={set('settlementRate')}
-            error={err('settlementRate')}
-            hint={percentHint}
-            inputMode="decimal"
-          />
-          <Field
-            label={t('screens.merchant.settlementFee')}
-            value={values.settlementFee}
-            onValue={set('settlementFee')}
-            error={err('settlementFee')}
-            hint={t('screens.merchant.settlementFeeHint')}
-            inputMode="decimal"
-          />
+          {term('settlementRate', percentHint)}
+          {term('settlementFee', t('screens.merchant.settlementFeeHint'))}
         </FieldGroup>
 
         {channels.data && (
@@ -374,14 +281,15 @@ export default function MerchantForm({ merchant, close }: Props) {
                 };
                 return (
                   <div key={c.id} className="route">
-                    <label className="check">
-                      <input
-                        type="checkbox"
-                        checked={r.on}
-                        onChange={(e) => setRoute({ on: e.target.checked })}
-                      />
-                      <code>{c.code}</code> {c.name}
-                    </label>
+                    <CheckField
+                      label={
+                        <>
+                          <code>{c.code}</code> {c.name}
+                        </>
+                      }
+                      checked={r.on}
+                      onChecked={(on) => setRoute({ on })}
+                    />
                     {c.status !== 'active' && (
                       <Badge tone="muted">{t('screens.channel.statuses.disabled')}</Badge>
                     )}
@@ -415,9 +323,7 @@ export default function MerchantForm({ merchant, close }: Props) {
             <Field
               label={t('screens.merchant.callbackUrl')}
               type="url"
-              value={values.callbackUrl}
-              onValue={set('callbackUrl')}
-              error={err('callbackUrl')}
+              {...field('callbackUrl')}
               placeholder={t('screens.merchant.callbackPlaceholder')}
               autoComplete="off"
             />

@@ -1,8 +1,15 @@
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { Field, FormActions, GoogleCodeField, useForm } from '../../ui/form.tsx';
+import {
+  DecimalField,
+  Field,
+  FormActions,
+  GoogleCodeField,
+  toldThenClose,
+  useForm,
+  VerbatimField,
+} from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -35,10 +42,9 @@ export default function ForceSupplementDialog({ order, close }: Props) {
       ...(values.utr.trim() ? { utr: values.utr.trim() } : {}),
       ...(values.paidAmount.trim() ? { paidAmount: values.paidAmount.trim() } : {}),
     };
-    const paid = (done: { orderNo: string }) => {
-      toast('success', t('screens.order.supplement.done', { orderNo: done.orderNo }));
-      close(true);
-    };
+    const paid = toldThenClose(close, (done: { orderNo: string }) =>
+      t('screens.order.supplement.done', { orderNo: done.orderNo }),
+    );
     form.send(endpoints.merchantOrder.forceSupplement, input, paid, { via: call });
   };
 
@@ -51,19 +57,12 @@ export default function ForceSupplementDialog({ order, close }: Props) {
         <OrderSummary order={order} />
         {unbound && <UnboundNotice close={() => close()} />}
         <Field label={t('screens.order.force.reason')} {...form.field('reason')} required />
-        <Field
+        <DecimalField
           label={t('screens.order.paidAmount')}
           {...form.field('paidAmount')}
           hint={t('screens.order.force.amountHint', { amount: money(order.amount) })}
-          inputMode="decimal"
-          autoComplete="off"
         />
-        <Field
-          label={t('screens.order.force.utr')}
-          {...form.field('utr')}
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <VerbatimField label={t('screens.order.force.utr')} {...form.field('utr')} />
         <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
         <FormActions
           busy={form.busy}

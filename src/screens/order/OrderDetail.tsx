@@ -1,12 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import type { Output } from '../../../contract/endpoint.ts';
 import { type Endpoint, endpoints, errno } from '../../../contract/index.ts';
 import { callback } from '../../../contract/machines.ts';
-import { api, isApiError } from '../../lib/api.ts';
+import { api } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
 import { DetailDrawer, DetailFields, DetailSection, JsonBlock } from '../../ui/DetailDrawer.tsx';
+import { pendingDrawer, useDrawerRecord } from '../recordDrawer.tsx';
 import { orderLines } from './fields.tsx';
 import { CallbackHistory, PostingTable } from './history.tsx';
 import { money, type OrderKind, PushBadge, StatusBadge } from './parts.tsx';
@@ -36,6 +37,9 @@ interface Props<K extends OrderKind> extends OrderDrawerProps<K> {
   children?: (o: OrderInfo<K>) => ReactNode;
 }
 
+/** How every order's drawer begins, either kind: its numbers, its merchant, its two states and its amount. */
+export const orderHead = ['orderNo', 'merchantOrderNo', 'merchantCode', 'status', 'pushStatus', 'amount'];
+
 /** An order in full, either kind: its fields, callbacks, ledger lines, snapshots and its actions. */
 export function OrderDetail<K extends OrderKind>({ kind, orderNo, onClose, onShown, ...p }: Props<K>) {
   const t = useT();
@@ -56,20 +60,17 @@ export function OrderDetail<K extends OrderKind>({ kind, orderNo, onClose, onSho
         : false;
     },
   });
-  const o = info.data;
-  // A deleted order (or another merchant's) answers 404 even when an earlier read is still cached.
-  const missing = isApiError(info.error, errno.notFound) || isApiError(info.error, errno.invalid);
-  const current = o && !missing ? o : null;
-  useEffect(() => onShown?.(current as Contexts[K] | null), [current, onShown]);
-
-  if (!o || missing) {
-    return (
-      <DetailDrawer title={orderNo} onClose={onClose}>
-        <p className={missing ? 'notice' : 'muted'} role={missing ? 'alert' : 'status'}>
-          {missing ? t('screens.order.notFound', { orderNo }) : t('app.loading')}
-        </p>
-      </DetailDrawer>
-    );
+  const { record: o, missing } = useDrawerRecord(
+    info,
+    onShown as ((order: OrderInfo<K> | null) => void) | undefined,
+  );
+  if (!o) {
+    return pendingDrawer({
+      title: orderNo,
+      missing,
+      notFound: t('screens.order.notFound', { orderNo }),
+      onClose,
+    });
   }
 
   return (

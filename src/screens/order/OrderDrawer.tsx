@@ -4,12 +4,12 @@ import { payin } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
 import { DetailSection } from '../../ui/DetailDrawer.tsx';
 import { ProofImage } from './history.tsx';
-import { OrderDetail, type OrderDrawerProps } from './OrderDetail.tsx';
+import { OrderDetail, type OrderDrawerProps, orderHead } from './OrderDetail.tsx';
 
 const moving = (status: Contexts['payin']['status']) => payin.is('underWay', status);
 
 /** A collection order in full: every field, snapshots, callbacks, ledger lines, images and its actions. */
-export function OrderDrawer({ orderNo, onClose, onShown }: OrderDrawerProps<'payin'>) {
+export function OrderDrawer(props: OrderDrawerProps<'payin'>) {
   const t = useT();
   // The UTR check and supplement forms are what a drawer is opened for: fetched now, a key opens them at once.
   useEffect(() => {
@@ -19,17 +19,10 @@ export function OrderDrawer({ orderNo, onClose, onShown }: OrderDrawerProps<'pay
   return (
     <OrderDetail
       kind="payin"
-      orderNo={orderNo}
-      onClose={onClose}
-      onShown={onShown}
+      {...props}
       moving={moving}
       fields={(o) => [
-        'orderNo',
-        'merchantOrderNo',
-        'merchantCode',
-        'status',
-        'pushStatus',
-        'amount',
+        ...orderHead,
         'paidAmount',
         'fee',
         ...(o.agentCommission !== '0.00' ? ['agentCommission'] : []),

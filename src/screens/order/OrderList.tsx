@@ -1,14 +1,13 @@
 import { useStore } from '@nanostores/react';
-import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { type ComponentType, type ReactNode, useMemo } from 'react';
 import { useSearchParams } from 'wouter';
 import type { Contexts } from '../../../commands/index.ts';
 import { allows, type Endpoint, endpoints, type Input } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { formatTotal } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
-import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
+import { useChoices } from '../../ui/choices.ts';
+import { type Column, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { useDrawerParam } from '../../ui/drawerParam.ts';
 import { ExportButtons } from '../../ui/ExportButton.tsx';
 import { useLiveInterval } from '../../ui/live.ts';
@@ -16,22 +15,24 @@ import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { TimeRangeChooser, useTimeRange } from '../../ui/TimeRange.tsx';
 import { TotalsBar, useTotals } from '../../ui/TotalsBar.tsx';
 import { reachesNow } from '../../ui/timeRange.ts';
-import { Page } from '../Page.tsx';
+import { ListScreen } from '../ListScreen.tsx';
+import type { OrderDrawerProps } from './OrderDetail.tsx';
 import { areaOf, money, type OrderKind, orderMachines, useOrderFilters } from './parts.tsx';
 
-interface OrderListProps<C extends 'payin' | 'payout'> {
-  kind: OrderKind;
-  context: C;
-  title: string;
+interface OrderListProps<K extends OrderKind> {
+  /** The kind of order, which is also the list's context and the name of its saved columns. */
+  kind: K;
+  /** Names the screen too: its command shares the endpoint's id. */
   list: Endpoint;
   totals: Endpoint;
   exporter: Endpoint;
   exportName: string;
-  columns: Column<Contexts[C]>[];
+  /** The columns as platform staff (every merchant's orders) or a merchant's user sees them. */
+  columns: (platform: boolean) => Column<Contexts[K]>[];
   /** More buttons of the page head (single transfer, bulk upload). */
   actions?: ReactNode;
   /** The drawer of the order named by `?order=`; it reports the order it shows once read. */
-  drawer: (orderNo: string, close: () => void, shown: (order: Contexts[C] | null) => void) => ReactNode;
+  drawer: ComponentType<OrderDrawerProps<K>>;
 }
 
 /**
@@ -39,7 +40,7 @@ interface OrderListProps<C extends 'payin' | 'payout'> {
  * keyset pages, exports, live refresh at the top, several pasted numbers as one filter, and the order's
  * drawer deep-linked as `?order=<system order number>`.
  */
-export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>) {
+export function OrderList<K extends OrderKind>(props: OrderListProps<K>) {
   const t = useT();
   const area = areaOf(props.kind);
   const machine = orderMachines[props.kind];
@@ -50,12 +51,7 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
   const filters = useOrderFilters(range.period);
   const platform = grants?.kind === 'platform';
   const canChannels = allows(grants, [endpoints.channel.list]);
-  const channels = useQuery({
-    queryKey: ['order-list-channels'],
-    queryFn: ({ signal }) => api(endpoints.channel.list, { pageSize: 100 }, { signal }),
-    enabled: canChannels,
-    staleTime: 60_000,
-  });
+  const channels = useChoices(endpoints.channel.list, {}, { enabled: canChannels, staleTime: 60_000 });
 
   const live =
     range.period !== null && reachesNow({ from: new Date(range.period.from), to: new Date(range.period.to) });
@@ -97,14 +93,18 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
       : []),
   ];
 
-  const drawer = useDrawerParam<Contexts[C]>('order', (r) => r.orderNo);
+  const drawer = useDrawerParam<Contexts[K]>('order', (r) => r.orderNo);
+  // Made once per viewer: new column objects on every render would rebuild the table's model.
+  const columns = useMemo(() => props.columns(platform), [props.columns, platform]);
 
   const figures = totals.data as { count: number; amount: string; countCapped: boolean } | undefined;
   const cappedTitle = figures?.countCapped ? t('lists.totals.capped') : undefined;
 
   return (
-    <Page
-      title={props.title}
+    <ListScreen
+      id={props.kind}
+      endpoint={props.list}
+      context={props.kind}
       actions={
         <>
           {props.actions}
@@ -115,51 +115,47 @@ export function OrderList<C extends 'payin' | 'payout'>(props: OrderListProps<C>
           />
         </>
       }
+      columns={columns}
+      filters={filterBar}
+      input={range.period ? { ...range.period, merchantId } : null}
+      blockedText={range.error ? t(range.error) : undefined}
+      paging="cursor"
+      live={live}
+      rowKey={(r) => r.orderNo}
+      detailTitle={(r) => r.orderNo}
+      onOpen={drawer.open}
+      openRecord={drawer.record}
+      toolbarStart={
+        <>
+          <TimeRangeChooser range={range} />
+          {platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+        </>
+      }
+      summary={
+        <TotalsBar
+          label={t('lists.totals.label')}
+          busy={totals.isFetching && totals.isPlaceholderData}
+          items={[
+            {
+              id: 'count',
+              label: t('lists.totals.count'),
+              value: figures ? formatTotal(figures.count, figures.countCapped) : '—',
+              title: cappedTitle,
+              tone: 'strong',
+            },
+            {
+              id: 'amount',
+              label: t(`${area}.totalAmount`),
+              value: figures ? `${money(figures.amount)}${figures.countCapped ? '+' : ''}` : '—',
+              title: cappedTitle,
+            },
+          ]}
+        />
+      }
     >
-      <DataTable
-        id={props.kind}
-        label={props.title}
-        endpoint={props.list}
-        context={props.context}
-        columns={props.columns}
-        filters={filterBar}
-        input={range.period ? { ...range.period, merchantId } : null}
-        blockedText={range.error ? t(range.error) : undefined}
-        paging="cursor"
-        live={live}
-        rowKey={(r) => r.orderNo}
-        detailTitle={(r) => r.orderNo}
-        onOpen={drawer.open}
-        openRecord={drawer.record}
-        toolbarStart={
-          <>
-            <TimeRangeChooser range={range} />
-            {platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
-          </>
-        }
-        summary={
-          <TotalsBar
-            label={t('lists.totals.label')}
-            busy={totals.isFetching && totals.isPlaceholderData}
-            items={[
-              {
-                id: 'count',
-                label: t('lists.totals.count'),
-                value: figures ? formatTotal(figures.count, figures.countCapped) : '—',
-                title: cappedTitle,
-                tone: 'strong',
-              },
-              {
-                id: 'amount',
-                label: t(`${area}.totalAmount`),
-                value: figures ? `${money(figures.amount)}${figures.countCapped ? '+' : ''}` : '—',
-                title: cappedTitle,
-              },
-            ]}
-          />
-        }
-      />
-      {drawer.value && props.drawer(drawer.value, drawer.close, drawer.setShown)}
-    </Page>
+      {drawer.value && (
+        <props.drawer orderNo={drawer.value} onClose={drawer.close} onShown={drawer.setShown} />
+      )}
+    </ListScreen>
   );
 }

@@ -1,7 +1,4 @@
-import { useStore } from '@nanostores/react';
 import { endpoints } from '../../../contract/index.ts';
-import { $grants } from '../../lib/session.ts';
-import { useT } from '../../lib/useT.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { orderColumns } from './fields.tsx';
 import { OrderDrawer } from './OrderDrawer.tsx';
@@ -29,21 +26,16 @@ const payinColumns = (platform: boolean) =>
   ]);
 
 export default function OrderScreen() {
-  const tr = useT();
-  const grants = useStore($grants);
-  const platform = grants?.kind === 'platform';
   return (
     <OrderList
       kind="payin"
-      context="payin"
-      title={tr('commands.merchantOrder.list.title')}
       list={endpoints.merchantOrder.list}
       totals={endpoints.merchantOrder.totals}
       exporter={endpoints.merchantOrder.export}
       exportName="collection-orders"
-      columns={payinColumns(platform)}
+      columns={payinColumns}
       actions={<CommandButton id="merchantOrder.utrLookup" />}
-      drawer={(orderNo, close, shown) => <OrderDrawer orderNo={orderNo} onClose={close} onShown={shown} />}
+      drawer={OrderDrawer}
     />
   );
 }

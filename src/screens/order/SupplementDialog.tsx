@@ -1,7 +1,6 @@
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { DecimalField, FormActions, toldThenClose, useForm, VerbatimField } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -33,29 +32,21 @@ export default function SupplementDialog({ order, utr = '', paidAmount = '', clo
       utr: values.utr,
       ...(values.paidAmount.trim() ? { paidAmount: values.paidAmount.trim() } : {}),
     };
-    form.send(endpoints.merchantOrder.supplement, input, (paid) => {
-      toast('success', t('screens.order.supplement.done', { orderNo: paid.orderNo }));
-      close(true);
-    });
+    const paid = toldThenClose(close, (done: { orderNo: string }) =>
+      t('screens.order.supplement.done', { orderNo: done.orderNo }),
+    );
+    form.send(endpoints.merchantOrder.supplement, input, paid);
   };
 
   return (
     <Modal title={t('screens.order.supplement.title', { orderNo: order.orderNo })} onClose={() => close()}>
       <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
         <OrderSummary order={order} />
-        <Field
-          label={t('screens.order.utr')}
-          {...form.field('utr')}
-          autoComplete="off"
-          spellCheck={false}
-          required
-        />
-        <Field
+        <VerbatimField label={t('screens.order.utr')} {...form.field('utr')} required />
+        <DecimalField
           label={t('screens.order.paidAmount')}
           {...form.field('paidAmount')}
           hint={t('screens.order.supplement.amountHint')}
-          inputMode="decimal"
-          autoComplete="off"
         />
         <FormActions
           busy={form.busy}

@@ -7,7 +7,7 @@ import { formatTime } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { DetailFields } from '../../ui/DetailDrawer.tsx';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { useForm, VerbatimField, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from './OrderSummary.tsx';
@@ -66,7 +66,7 @@ export default function UtrCheckDialog({ order, close }: Props) {
     >
       <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
         {order && <OrderSummary order={order} />}
-        <Field
+        <VerbatimField
           label={t('screens.order.utr')}
           value={form.values.utr}
           onValue={(v) => {
@@ -75,8 +75,6 @@ export default function UtrCheckDialog({ order, close }: Props) {
           }}
           error={form.errors.utr}
           hint={t('validation.utr')}
-          autoComplete="off"
-          spellCheck={false}
         />
         {r && (
           <section

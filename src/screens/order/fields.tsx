@@ -10,6 +10,7 @@ import { formatTime } from '../../lib/format.ts';
 import { hasKey, t } from '../../lib/i18n.ts';
 import type { Column } from '../../ui/DataTable.tsx';
 import type { DetailItem } from '../../ui/DetailDrawer.tsx';
+import { columnsOf } from '../columns.tsx';
 import {
   areaOf,
   money,
@@ -123,21 +124,20 @@ export type ColumnSpec = [field: string, width: string, options?: { sortable?: b
 
 /** The columns of an order list, in the order given. */
 export function orderColumns<O extends OrderLike>(kind: OrderKind, specs: ColumnSpec[]): Column<O>[] {
+  const c = columnsOf<O>('screens.order');
   return specs.map(([key, width, options = {}]) => {
     const view = views[kind][key] ?? {};
     const form = byForm[formsOf[kind][key] ?? 'text'];
     const read = (o: O) => fieldOf(o, key);
     const formCell = view.text || view.value ? undefined : form.cell;
     const cell = view.cell ?? (formCell && ((o: O) => formCell(read(o))));
-    return {
-      id: key,
+    return c.of(key, (o) => (view.value ? view.value(o) : view.text ? view.text(o) : form.value(read(o))), {
       header: view.label ?? `screens.order.${key}`,
-      value: (o: O) => (view.value ? view.value(o) : view.text ? view.text(o) : form.value(read(o))),
       ...(cell ? { cell } : {}),
       width,
-      ...(options.sortable ? { sortable: true } : {}),
+      sortable: !!options.sortable,
       ...(options.hidden ? { hiddenByDefault: true } : {}),
-    } satisfies Column<O>;
+    });
   });
 }
 

@@ -4,7 +4,8 @@ import { api, base64Of, isApiError, showRefusal } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { GoogleCodeField, validate } from '../../ui/form.tsx';
+import { FormActions, GoogleCodeField, validate } from '../../ui/form.tsx';
+import { HeadedTable } from '../../ui/HeadedTable.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money } from '../order/parts.tsx';
@@ -116,50 +117,44 @@ export default function BulkUploadDialog({ close }: { close: (result?: unknown) 
               <p className="notice ok-note">{t('screens.payout.bulk.allValid', { n: preview.rows })}</p>
             ) : (
               <div className="bulk-table-wrap">
-                <table className="bulk-table">
-                  <thead>
-                    <tr>
-                      <th>{t('screens.payout.bulk.row')}</th>
-                      <th>{t('screens.payout.bulk.field')}</th>
-                      <th>{t('screens.payout.bulk.message')}</th>
+                <HeadedTable
+                  className="bulk-table"
+                  headings={[
+                    t('screens.payout.bulk.row'),
+                    t('screens.payout.bulk.field'),
+                    t('screens.payout.bulk.message'),
+                  ]}
+                >
+                  {preview.errors.map((e) => (
+                    <tr key={`${e.row}-${e.field}-${e.message}`}>
+                      <td>{e.row === 0 ? t('screens.payout.bulk.wholeFile') : e.row}</td>
+                      <td>
+                        <Badge tone="bad">
+                          {['accountName', 'accountNumber', 'ifsc', 'amount', 'merchantOrderNo'].includes(
+                            e.field,
+                          )
+                            ? t(`screens.payout.${e.field}`)
+                            : e.field}
+                        </Badge>
+                      </td>
+                      <td>{e.message}</td>
                     </tr>
-                  </thead>
-                  <tbody>
-                    {preview.errors.map((e) => (
-                      <tr key={`${e.row}-${e.field}-${e.message}`}>
-                        <td>{e.row === 0 ? t('screens.payout.bulk.wholeFile') : e.row}</td>
-                        <td>
-                          <Badge tone="bad">
-                            {['accountName', 'accountNumber', 'ifsc', 'amount', 'merchantOrderNo'].includes(
-                              e.field,
-                            )
-                              ? t(`screens.payout.${e.field}`)
-                              : e.field}
-                          </Badge>
-                        </td>
-                        <td>{e.message}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                  ))}
+                </HeadedTable>
               </div>
             )}
           </section>
         )}
-        <div className="form-actions">
-          <button type="button" className="button" onClick={() => close()}>
-            {t('app.cancel')}
-          </button>
-          {ready ? (
-            <button type="submit" className="button primary" disabled={busy}>
-              {t('screens.payout.bulk.create', { n: preview.rows, total: money(preview.total) })}
-            </button>
-          ) : (
-            <button type="submit" className="button primary" disabled={busy || !file}>
-              {t('screens.payout.bulk.check')}
-            </button>
-          )}
-        </div>
+        <FormActions
+          busy={busy}
+          onCancel={() => close()}
+          submitLabel={
+            ready
+              ? t('screens.payout.bulk.create', { n: preview.rows, total: money(preview.total) })
+              : t('screens.payout.bulk.check')
+          }
+          disabled={!ready && !file}
+        />
       </form>
     </Modal>
   );

@@ -1,10 +1,9 @@
 import { endpoints } from '../../../contract/index.ts';
 import type { PayoutAction } from '../../../contract/machines.ts';
 import { thousands } from '../../lib/format.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
+import { CodeAndActions, ReasonField, toldThenClose, useForm, VerbatimField } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { OrderSummary } from '../order/OrderSummary.tsx';
@@ -52,10 +51,7 @@ export default function MarkDialog({ payout, action, close }: Props) {
       code: code.trim(),
       ...(action === 'markSuccess' && utr.trim() ? { utr: utr.trim() } : {}),
     };
-    const marked = () => {
-      toast('success', t(done[action], { orderNo: payout.orderNo }));
-      close(true);
-    };
+    const marked = toldThenClose(close, () => t(done[action], { orderNo: payout.orderNo }));
     form.send(endpoints.merchantPayout[action], input, marked, { blankIsMissing: true, via: call });
   };
 
@@ -67,21 +63,13 @@ export default function MarkDialog({ payout, action, close }: Props) {
         </p>
         <OrderSummary order={payout} kind="payout" />
         {unbound && <UnboundNotice close={() => close()} />}
-        <Field
+        <ReasonField
           label={t('screens.payout.mark.reason')}
           {...form.field('reason')}
           hint={t('screens.payout.mark.reasonHint')}
-          maxLength={200}
-          autoComplete="off"
-          required
         />
         {action === 'markSuccess' && (
-          <Field
-            label={t('screens.payout.mark.utr')}
-            {...form.field('utr')}
-            autoComplete="off"
-            spellCheck={false}
-          />
+          <VerbatimField label={t('screens.payout.mark.utr')} {...form.field('utr')} />
         )}
         <CodeAndActions
           form={form}

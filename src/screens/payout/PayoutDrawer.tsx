@@ -1,18 +1,13 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { payout } from '../../../contract/machines.ts';
-import { OrderDetail, type OrderDrawerProps } from '../order/OrderDetail.tsx';
+import { OrderDetail, type OrderDrawerProps, orderHead } from '../order/OrderDetail.tsx';
 
 /** Under way and not waiting for a person: its state changes by itself, so the drawer follows it. */
 const moving = (status: Contexts['payout']['status']) =>
   payout.is('underWay', status) && !payout.is('needsPerson', status);
 
 const fields = [
-  'orderNo',
-  'merchantOrderNo',
-  'merchantCode',
-  'status',
-  'pushStatus',
-  'amount',
+  ...orderHead,
   'fee',
   'accountName',
   'accountNumber',
@@ -29,15 +24,6 @@ const fields = [
 ];
 
 /** A payout in full: every field, the payee, snapshots, callbacks, ledger lines and its actions. */
-export function PayoutDrawer({ orderNo, onClose, onShown }: OrderDrawerProps<'payout'>) {
-  return (
-    <OrderDetail
-      kind="payout"
-      orderNo={orderNo}
-      onClose={onClose}
-      onShown={onShown}
-      moving={moving}
-      fields={() => fields}
-    />
-  );
+export function PayoutDrawer(props: OrderDrawerProps<'payout'>) {
+  return <OrderDetail kind="payout" {...props} moving={moving} fields={() => fields} />;
 }

@@ -1,7 +1,4 @@
-import { useStore } from '@nanostores/react';
 import { endpoints } from '../../../contract/index.ts';
-import { $grants } from '../../lib/session.ts';
-import { useT } from '../../lib/useT.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { orderColumns } from '../order/fields.tsx';
 import { OrderList } from '../order/OrderList.tsx';
@@ -27,26 +24,21 @@ const payoutColumns = (platform: boolean) =>
   ]);
 
 export default function PayoutScreen() {
-  const tr = useT();
-  const grants = useStore($grants);
-  const platform = grants?.kind === 'platform';
   return (
     <OrderList
       kind="payout"
-      context="payout"
-      title={tr('commands.merchantPayout.list.title')}
       list={endpoints.merchantPayout.list}
       totals={endpoints.merchantPayout.totals}
       exporter={endpoints.merchantPayout.export}
       exportName="payout-orders"
-      columns={payoutColumns(platform)}
+      columns={payoutColumns}
       actions={
         <>
           <CommandButton id="merchantPayout.create" primary />
           <CommandButton id="merchantPayout.bulkCreate" />
         </>
       }
-      drawer={(orderNo, close, shown) => <PayoutDrawer orderNo={orderNo} onClose={close} onShown={shown} />}
+      drawer={PayoutDrawer}
     />
   );
 }

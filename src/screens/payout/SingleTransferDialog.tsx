@@ -8,7 +8,7 @@ import { $language } from '../../lib/i18n.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { TextAreaField } from '../../ui/fields.tsx';
-import { Field, GoogleCodeField, useForm, validate } from '../../ui/form.tsx';
+import { DecimalField, Field, GoogleCodeField, useForm, VerbatimField, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money } from '../order/parts.tsx';
@@ -57,6 +57,8 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
   /** A field the paste left unsure says so until someone types into it; it stops the review, empty. */
   const problem = (f: PayeeField) =>
     reading?.unsure.includes(f) && !values[f].trim() ? t('screens.payout.transfer.unsureField') : errors[f];
+  /** A payee field's value and setter, with its problem for error. */
+  const payee = (f: PayeeField) => ({ ...form.field(f), error: problem(f) });
 
   const toReview = (e: React.FormEvent) => {
     e.preventDefault();
@@ -111,42 +113,22 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
           />
           <Field
             label={t('screens.payout.accountName')}
-            value={values.accountName}
-            onValue={(v) => set('accountName', v)}
-            error={problem('accountName')}
+            {...payee('accountName')}
             autoComplete="off"
             required
           />
           <div className="field-row">
             <Field
               label={t('screens.payout.accountNumber')}
-              value={values.accountNumber}
-              onValue={(v) => set('accountNumber', v)}
-              error={problem('accountNumber')}
+              {...payee('accountNumber')}
               inputMode="numeric"
               autoComplete="off"
               required
             />
-            <Field
-              label={t('screens.payout.ifsc')}
-              value={values.ifsc}
-              onValue={(v) => set('ifsc', v)}
-              error={problem('ifsc')}
-              autoComplete="off"
-              spellCheck={false}
-              required
-            />
+            <VerbatimField label={t('screens.payout.ifsc')} {...payee('ifsc')} required />
           </div>
           <div className="field-row">
-            <Field
-              label={t('screens.payout.amount')}
-              value={values.amount}
-              onValue={(v) => set('amount', v)}
-              error={problem('amount')}
-              inputMode="decimal"
-              autoComplete="off"
-              required
-            />
+            <DecimalField label={t('screens.payout.amount')} {...payee('amount')} required />
             <Field
               label={t('screens.payout.merchantOrderNoOptional')}
               {...form.field('merchantOrderNo')}

@@ -5,7 +5,8 @@ import { type Endpoint, endpoints, errno, type Input } from '../../../contract/i
 import { api, isApiError } from '../../lib/api.ts';
 import { deviceTokenFor, rememberDevice, startSession } from '../../lib/auth.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm } from '../../ui/form.tsx';
+import { CheckField } from '../../ui/fields.tsx';
+import { CurrentPasswordField, codeDigits, Field, OneTimeCodeField, useForm } from '../../ui/form.tsx';
 import { PublicFrame } from './PublicFrame.tsx';
 
 type Step = { kind: 'password' } | { kind: 'google' | 'email'; ticket: string; sentTo?: string | undefined };
@@ -102,37 +103,23 @@ export default function Login() {
           readOnly={second}
           required
         />
-        <Field
-          label={t('login.password')}
-          type="password"
-          {...form.field('password')}
-          autoComplete="current-password"
-          readOnly={second}
-          required
-        />
+        <CurrentPasswordField label={t('login.password')} {...form.field('password')} readOnly={second} />
         {second && (
           <>
-            <Field
+            <OneTimeCodeField
               ref={codeRef}
               label={t(step.kind === 'google' ? 'login.googleCode' : 'login.emailCode')}
               value={values.code}
-              onValue={(v) => set('code', v.replace(/\D/g, '').slice(0, 6))}
+              onValue={(v) => set('code', codeDigits(v))}
               error={errors.code}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
               hint={
                 step.kind === 'email' && step.sentTo
                   ? t('login.codeSentTo', { to: step.sentTo })
                   : t('login.codeHint')
               }
-              required
             />
             {step.kind === 'google' && (
-              <label className="check">
-                <input type="checkbox" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-                {t('login.remember')}
-              </label>
+              <CheckField label={t('login.remember')} checked={remember} onChecked={setRemember} />
             )}
           </>
         )}

@@ -5,7 +5,7 @@ import { endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, useForm, validate } from '../../ui/form.tsx';
+import { codeDigits, Field, NewPasswordField, OneTimeCodeField, useForm, validate } from '../../ui/form.tsx';
 import { PublicFrame } from './PublicFrame.tsx';
 
 const resendSeconds = 60;
@@ -56,16 +56,12 @@ export default function Reset() {
       <form className="form" onSubmit={onSubmit} noValidate aria-label={t('reset.title')}>
         <Field label={t('login.username')} {...form.field('username')} autoComplete="username" required />
         <div className="field-row">
-          <Field
+          <OneTimeCodeField
             label={t('reset.code')}
             value={values.code}
-            onValue={(v) => set('code', v.replace(/\D/g, '').slice(0, 6))}
+            onValue={(v) => set('code', codeDigits(v))}
             error={errors.code}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
             hint={sent ? t('reset.sent') : undefined}
-            required
           />
           <button
             type="button"
@@ -76,21 +72,12 @@ export default function Reset() {
             {wait > 0 ? t('reset.resendIn', { n: wait }) : t('reset.send')}
           </button>
         </div>
-        <Field
+        <NewPasswordField
           label={t('screens.password.new')}
-          type="password"
           {...form.field('password')}
-          autoComplete="new-password"
           hint={t('validation.passwordRule')}
-          required
         />
-        <Field
-          label={t('screens.password.confirm')}
-          type="password"
-          {...form.field('confirmPassword')}
-          autoComplete="new-password"
-          required
-        />
+        <NewPasswordField label={t('screens.password.confirm')} {...form.field('confirmPassword')} />
         <button type="submit" className="button primary block" disabled={form.busy}>
           {t('reset.submit')}
         </button>

@@ -1,9 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints, errno } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
-import { SelectField } from '../../ui/fields.tsx';
+import { useChoices } from '../../ui/choices.ts';
+import { rowOptions, SelectField } from '../../ui/fields.tsx';
 import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
@@ -33,13 +32,12 @@ export default function AccountForm({ kind, account, close }: Props) {
     maxAmount: account?.maxAmount ?? '',
     holderId: account?.holderId == null ? '' : String(account.holderId),
   });
-  const { values, set, errors } = form;
-  const holders = useQuery({
-    queryKey: ['accountHolder', 'all'],
-    queryFn: ({ signal }) =>
-      api(endpoints.accountHolder.list, { status: 'active', pageSize: 100 }, { signal }),
-    enabled: kind === 'card',
-  });
+  const { values } = form;
+  const holders = useChoices(
+    endpoints.accountHolder.list,
+    { status: 'active' },
+    { enabled: kind === 'card' },
+  );
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const saved = savedThenClose(close);
@@ -78,16 +76,7 @@ export default function AccountForm({ kind, account, close }: Props) {
     key: keyof typeof values,
     label: string,
     extra: { required?: boolean; hint?: string } = {},
-  ) => (
-    <Field
-      label={t(`screens.receiving.${label}`)}
-      value={values[key]}
-      onValue={(v) => set(key, v)}
-      error={errors[key]}
-      autoComplete="off"
-      {...extra}
-    />
-  );
+  ) => <Field label={t(`screens.receiving.${label}`)} {...form.field(key)} autoComplete="off" {...extra} />;
   const title = account
     ? 'commands.receivingAccount.edit.title'
     : kind === 'public'
@@ -100,13 +89,11 @@ export default function AccountForm({ kind, account, close }: Props) {
           <SelectField
             label={t('screens.receiving.holder')}
             {...form.field('holderId')}
-            options={[
-              { value: '', label: t('screens.receiving.chooseHolder') },
-              ...(holders.data?.list ?? []).map((h) => ({
-                value: String(h.id),
-                label: `${h.name} · ${h.phone}`,
-              })),
-            ]}
+            options={rowOptions(
+              t('screens.receiving.chooseHolder'),
+              holders.data?.list,
+              (h) => `${h.name} · ${h.phone}`,
+            )}
           />
         )}
         {text('bankName', 'bankName', { required: true })}

@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { endpoints, errno } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
-import { SelectField } from '../../ui/fields.tsx';
+import { useChoices } from '../../ui/choices.ts';
+import { rowOptions, SelectField } from '../../ui/fields.tsx';
 import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
@@ -22,14 +21,8 @@ export default function BindingForm({ close }: Props) {
     activeTo: '',
   });
   const { values } = form;
-  const accounts = useQuery({
-    queryKey: ['receivingAccount', 'all'],
-    queryFn: ({ signal }) => api(endpoints.receivingAccount.list, { pageSize: 100 }, { signal }),
-  });
-  const channels = useQuery({
-    queryKey: ['channel', 'all'],
-    queryFn: ({ signal }) => api(endpoints.channel.list, { pageSize: 100 }, { signal }),
-  });
+  const accounts = useChoices(endpoints.receivingAccount.list, {});
+  const channels = useChoices(endpoints.channel.list, {});
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = {
@@ -52,23 +45,20 @@ export default function BindingForm({ close }: Props) {
         <SelectField
           label={t('screens.receiving.account')}
           {...form.field('accountId')}
-          options={[
-            { value: '', label: t('screens.receiving.chooseAccount') },
-            ...(accounts.data?.list ?? []).map((a) => ({
-              value: String(a.id),
-              label: `${a.bankName} · ${a.accountNumber}`,
-            })),
-          ]}
+          options={rowOptions(
+            t('screens.receiving.chooseAccount'),
+            accounts.data?.list,
+            (a) => `${a.bankName} · ${a.accountNumber}`,
+          )}
         />
         <SelectField
           label={t('screens.receiving.channel')}
           {...form.field('channelId')}
-          options={[
-            { value: '', label: t('screens.receiving.chooseChannel') },
-            ...(channels.data?.list ?? [])
-              .filter((c) => c.adapter === 'bank')
-              .map((c) => ({ value: String(c.id), label: `${c.code} · ${c.name}` })),
-          ]}
+          options={rowOptions(
+            t('screens.receiving.chooseChannel'),
+            channels.data?.list.filter((c) => c.adapter === 'bank'),
+            (c) => `${c.code} · ${c.name}`,
+          )}
         />
         <Field label={t('screens.receiving.weight')} {...form.field('weight')} inputMode="numeric" />
         <Field

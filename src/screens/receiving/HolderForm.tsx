@@ -1,7 +1,7 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { useT } from '../../lib/useT.ts';
-import { SelectField } from '../../ui/fields.tsx';
+import { SelectField, valueOptions } from '../../ui/fields.tsx';
 import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
@@ -22,7 +22,7 @@ export default function HolderForm({ holder, close }: Props) {
     commissionRate: holder?.commissionRate ?? '0',
     status: holder?.status ?? 'active',
   });
-  const { values, set, errors } = form;
+  const { values, set } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const saved = savedThenClose(close);
@@ -31,14 +31,7 @@ export default function HolderForm({ holder, close }: Props) {
     else form.send(endpoints.accountHolder.create, fields, saved);
   };
   const text = (key: 'name' | 'phone' | 'idNumber' | 'commissionRate', label: string) => (
-    <Field
-      label={t(`screens.receiving.${label}`)}
-      value={values[key]}
-      onValue={(v) => set(key, v)}
-      error={errors[key]}
-      autoComplete="off"
-      required
-    />
+    <Field label={t(`screens.receiving.${label}`)} {...form.field(key)} autoComplete="off" required />
   );
   return (
     <Modal
@@ -55,10 +48,7 @@ export default function HolderForm({ holder, close }: Props) {
             label={t('screens.receiving.status')}
             value={values.status}
             onValue={(v) => set('status', v as Holder['status'])}
-            options={(['active', 'disabled'] as const).map((s) => ({
-              value: s,
-              label: t(`screens.receiving.holderStatuses.${s}`),
-            }))}
+            options={valueOptions(['active', 'disabled'], (s) => t(`screens.receiving.holderStatuses.${s}`))}
           />
         )}
         <FormActions busy={form.busy} onCancel={() => close()} />

@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { endpoints, errno } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
-import { SelectField } from '../../ui/fields.tsx';
+import { useChoices } from '../../ui/choices.ts';
+import { rowOptions, SelectField, valueOptions } from '../../ui/fields.tsx';
 import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
@@ -20,20 +19,12 @@ export default function NumberForm({ close }: Props) {
     accountIds: [] as string[],
   });
   const { values, set, errors } = form;
-  const holders = useQuery({
-    queryKey: ['accountHolder', 'all'],
-    queryFn: ({ signal }) => api(endpoints.accountHolder.list, { pageSize: 100 }, { signal }),
-  });
-  const cards = useQuery({
-    queryKey: ['receivingAccount', 'holder', values.holderId],
-    queryFn: ({ signal }) =>
-      api(
-        endpoints.receivingAccount.list,
-        { kind: 'card', holderId: Number(values.holderId), pageSize: 100 },
-        { signal },
-      ),
-    enabled: values.holderId !== '',
-  });
+  const holders = useChoices(endpoints.accountHolder.list, {});
+  const cards = useChoices(
+    endpoints.receivingAccount.list,
+    { kind: 'card', holderId: Number(values.holderId) },
+    { enabled: values.holderId !== '' },
+  );
   const toggle = (id: string) =>
     set(
       'accountIds',
@@ -61,22 +52,17 @@ export default function NumberForm({ close }: Props) {
             set('accountIds', []);
           }}
           error={errors.holderId}
-          options={[
-            { value: '', label: t('screens.receiving.chooseHolder') },
-            ...(holders.data?.list ?? []).map((h) => ({
-              value: String(h.id),
-              label: `${h.name} · ${h.phone}`,
-            })),
-          ]}
+          options={rowOptions(
+            t('screens.receiving.chooseHolder'),
+            holders.data?.list,
+            (h) => `${h.name} · ${h.phone}`,
+          )}
         />
         <SelectField
           label={t('screens.receiving.numberKind')}
           value={values.kind}
           onValue={(v) => set('kind', v as 'phone' | 'upi')}
-          options={(['phone', 'upi'] as const).map((k) => ({
-            value: k,
-            label: t(`screens.receiving.numberKinds.${k}`),
-          }))}
+          options={valueOptions(['phone', 'upi'], (k) => t(`screens.receiving.numberKinds.${k}`))}
         />
         <Field label={t('screens.receiving.number')} {...form.field('value')} autoComplete="off" required />
         {(cards.data?.list.length ?? 0) > 0 && (

@@ -3,34 +3,27 @@ import { endpoints } from '../../../contract/index.ts';
 import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import type { Column, Filter } from '../../ui/DataTable.tsx';
-import { ListPage, statusColumn } from './ListPage.tsx';
+import { columnsOf } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
+import { statusColumn } from './holderStatus.tsx';
 
 type HolderNumber = Contexts['holderNumber'];
 
+const c = columnsOf<HolderNumber>('screens.receiving');
+
 const columns: Column<HolderNumber>[] = [
-  { id: 'value', header: 'screens.receiving.number', value: (r) => r.value, width: 'minmax(160px, 1fr)' },
-  {
-    id: 'kind',
+  c.text('value', 'minmax(160px, 1fr)', { header: 'screens.receiving.number', sortable: false }),
+  c.text('kind', '100px', {
     header: 'screens.receiving.numberKind',
-    value: (r) => r.kind,
     cell: (r) => t(`screens.receiving.numberKinds.${r.kind}`),
-    width: '100px',
-    sortable: true,
-  },
-  {
-    id: 'holder',
-    header: 'screens.receiving.holder',
-    value: (r) => r.holderName,
-    width: '140px',
-    sortable: true,
-  },
-  {
-    id: 'cards',
+  }),
+  c.of('holder', (r) => r.holderName, { width: '140px' }),
+  c.of('cards', (r) => r.accountIds.join(','), {
     header: 'screens.receiving.linkedCards',
-    value: (r) => r.accountIds.join(','),
     cell: (r) => (r.accountIds.length ? r.accountIds.map((id) => `#${id}`).join(', ') : '—'),
     width: '140px',
-  },
+    sortable: false,
+  }),
   statusColumn(),
 ];
 
@@ -39,10 +32,12 @@ export default function NumbersScreen() {
   const tr = useT();
   const filters: Filter[] = [{ id: 'holderId', label: tr('screens.receiving.holderId'), kind: 'text' }];
   return (
-    <ListPage
+    <ListScreen
       id="holder-number"
       endpoint={endpoints.holderNumber.list}
       context="holderNumber"
+      create
+      paging="page"
       columns={columns}
       filters={filters}
       detailTitle={(r) => `${r.value} · ${r.holderName}`}

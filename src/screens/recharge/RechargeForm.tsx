@@ -1,9 +1,8 @@
 import { endpoints, errno } from '../../../contract/index.ts';
 import { api, isApiError } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, useForm } from '../../ui/form.tsx';
+import { DecimalField, Field, FormActions, NoteField, toldThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 
 /** A merchant reports a bank transfer to the platform; it waits as `pending` until a platform user decides. */
@@ -21,13 +20,9 @@ export default function RechargeForm({ close }: { close: (result?: unknown) => v
     form.send(
       endpoints.merchantRechargeLog.create,
       input,
-      (row) => {
-        toast(
-          'success',
-          t('screens.recharge.submitted', { amount: thousands(row.amount), currency: row.currency }),
-        );
-        close(true);
-      },
+      toldThenClose(close, (row) =>
+        t('screens.recharge.submitted', { amount: thousands(row.amount), currency: row.currency }),
+      ),
       {
         blankIsMissing: true,
         via: async (endpoint, checked) => {
@@ -50,14 +45,7 @@ export default function RechargeForm({ close }: { close: (result?: unknown) => v
       onClose={() => close()}
     >
       <form className="form" onSubmit={onSubmit} noValidate>
-        <Field
-          label={t('screens.recharge.amount')}
-          {...form.field('amount')}
-          inputMode="decimal"
-          autoComplete="off"
-          autoFocus
-          required
-        />
+        <DecimalField label={t('screens.recharge.amount')} {...form.field('amount')} autoFocus required />
         <Field
           label={t('screens.recharge.reference')}
           {...form.field('reference')}
@@ -66,12 +54,7 @@ export default function RechargeForm({ close }: { close: (result?: unknown) => v
           autoComplete="off"
           required
         />
-        <Field
-          label={t('screens.recharge.note')}
-          {...form.field('note')}
-          maxLength={300}
-          autoComplete="off"
-        />
+        <NoteField label={t('screens.recharge.note')} {...form.field('note')} />
         <FormActions busy={form.busy} onCancel={() => close()} submitLabel={t('screens.recharge.submit')} />
       </form>
     </Modal>

@@ -9,11 +9,10 @@ import { t } from '../../lib/i18n.ts';
 import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
-import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
+import { type Column, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
-import { amountColumn, merchantColumn } from '../columns.tsx';
-import { Page } from '../Page.tsx';
+import { amountColumn, columnsOf, hidden, merchantColumn } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
 import '../wallet/wallet.css';
 
 type Recharge = Contexts['recharge'];
@@ -33,61 +32,25 @@ function Time({ value }: { value: string }) {
   );
 }
 
+const c = columnsOf<Recharge>('screens.recharge');
+
 function columnsFor(platform: boolean): Column<Recharge>[] {
   return [
-    { id: 'id', header: 'screens.recharge.id', value: (r) => r.id, width: '64px', sortable: true },
-    {
-      id: 'createdAt',
-      header: 'screens.recharge.createdAt',
-      value: (r) => r.createdAt,
-      cell: (r) => <Time value={r.createdAt} />,
-      width: '150px',
-      sortable: true,
-    },
+    c.text('id', '64px'),
+    c.time('createdAt', '150px', { cell: (r) => <Time value={r.createdAt} /> }),
     ...merchantColumn<Recharge>('screens.recharge.merchant', platform),
     amountColumn<Recharge>('screens.recharge.amount'),
-    {
-      id: 'currency',
-      header: 'screens.recharge.currency',
-      value: (r) => r.currency,
-      width: '70px',
-      hiddenByDefault: true,
-    },
-    {
-      id: 'reference',
-      header: 'screens.recharge.reference',
-      value: (r) => r.reference,
-      width: 'minmax(140px, 1.3fr)',
-    },
-    {
-      id: 'status',
-      header: 'screens.recharge.status',
-      value: (r) => r.status,
+    c.text('currency', '70px', hidden),
+    c.text('reference', 'minmax(140px, 1.3fr)', { sortable: false }),
+    c.text('status', '100px', {
       cell: (r) => <Badge tone={rechargeTone[r.status]}>{stateLabel(t, recharge, r.status)}</Badge>,
-      width: '100px',
-      sortable: true,
-    },
-    {
-      id: 'decidedAt',
-      header: 'screens.recharge.decidedAt',
-      value: (r) => r.decidedAt ?? '',
+    }),
+    c.time('decidedAt', '150px', {
       cell: (r) => (r.decidedAt ? <Time value={r.decidedAt} /> : null),
-      width: '150px',
-    },
-    {
-      id: 'note',
-      header: 'screens.recharge.note',
-      value: (r) => r.note,
-      width: 'minmax(120px, 1fr)',
-      hiddenByDefault: true,
-    },
-    {
-      id: 'rejectReason',
-      header: 'screens.recharge.rejectReason',
-      value: (r) => r.rejectReason ?? '',
-      width: 'minmax(120px, 1fr)',
-      hiddenByDefault: true,
-    },
+      sortable: false,
+    }),
+    c.text('note', 'minmax(120px, 1fr)', hidden),
+    c.text('rejectReason', 'minmax(120px, 1fr)', hidden),
   ];
 }
 
@@ -107,27 +70,23 @@ export default function RechargeScreen() {
     [platform, merchantId],
   );
   return (
-    <Page
-      title={t('commands.merchantRechargeLog.list.title')}
-      actions={<CommandButton id="merchantRechargeLog.create" primary />}
-    >
-      {platform && (
-        <div className="merchant-bar">
-          <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />
-        </div>
-      )}
-      <DataTable
-        id={platform ? 'rechargePlatform' : 'recharge'}
-        label={t('commands.merchantRechargeLog.list.title')}
-        endpoint={endpoints.merchantRechargeLog.list}
-        context="recharge"
-        columns={columns}
-        filters={filters}
-        toInput={toInput}
-        paging="page"
-        rowKey={(r) => String(r.id)}
-        detailTitle={(r) => t('screens.recharge.detailTitle', { id: r.id, reference: r.reference })}
-      />
-    </Page>
+    <ListScreen
+      id={platform ? 'rechargePlatform' : 'recharge'}
+      endpoint={endpoints.merchantRechargeLog.list}
+      context="recharge"
+      create
+      above={
+        platform && (
+          <div className="merchant-bar">
+            <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />
+          </div>
+        )
+      }
+      columns={columns}
+      filters={filters}
+      toInput={toInput}
+      paging="page"
+      detailTitle={(r) => t('screens.recharge.detailTitle', { id: r.id, reference: r.reference })}
+    />
   );
 }

@@ -7,6 +7,7 @@ import { roleName } from '../../lib/names.ts';
 import { toast } from '../../lib/notify.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
+import { CheckField } from '../../ui/fields.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 
@@ -108,15 +109,12 @@ export default function PermissionTree({ role, close }: Props) {
       variant="sheet"
     >
       <div className="perm-toolbar">
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={all}
-            disabled={!editable}
-            onChange={(e) => toggle(['*'], e.target.checked)}
-          />
-          {t('screens.role.allPermissions')}
-        </label>
+        <CheckField
+          label={t('screens.role.allPermissions')}
+          checked={all}
+          disabled={!editable}
+          onChecked={(on) => toggle(['*'], on)}
+        />
         <input
           type="search"
           className="perm-filter"

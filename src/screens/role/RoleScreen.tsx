@@ -1,77 +1,56 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { formatTime } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { roleDescription, roleName } from '../../lib/names.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
-import { Page } from '../Page.tsx';
+import type { Column, Filter } from '../../ui/DataTable.tsx';
+import { columnsOf } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
 
 type Role = Contexts['role'];
 
+const c = columnsOf<Role>('screens.role');
+
 const columns: Column<Role>[] = [
-  { id: 'id', header: 'screens.role.id', value: (r) => r.id, width: '64px', sortable: true },
-  {
-    id: 'name',
-    header: 'screens.role.name',
-    value: (r) => roleName(r.name),
-    width: 'minmax(140px, 1fr)',
-    sortable: true,
-  },
-  {
-    id: 'description',
-    header: 'screens.role.description',
-    value: (r) => roleDescription(r.name, r.description),
+  c.text('id', '64px'),
+  c.of('name', (r) => roleName(r.name), { width: 'minmax(140px, 1fr)' }),
+  c.of('description', (r) => roleDescription(r.name, r.description), {
     width: 'minmax(180px, 2fr)',
-  },
-  {
-    id: 'builtin',
+    sortable: false,
+  }),
+  c.of('builtin', (r) => r.builtin, {
     header: 'screens.role.kind',
-    value: (r) => r.builtin,
     cell: (r) => (
       <Badge tone={r.builtin ? 'info' : 'muted'}>
         {t(r.builtin ? 'screens.role.builtin' : 'screens.role.custom')}
       </Badge>
     ),
     width: '96px',
-  },
-  {
-    id: 'perms',
+    sortable: false,
+  }),
+  c.of('perms', (r) => (r.perms.includes('*') ? Number.POSITIVE_INFINITY : r.perms.length), {
     header: 'screens.role.permissions',
-    value: (r) => (r.perms.includes('*') ? Number.POSITIVE_INFINITY : r.perms.length),
     cell: (r) => (r.perms.includes('*') ? t('screens.role.all') : String(r.perms.length)),
     width: '100px',
-    sortable: true,
-  },
-  { id: 'userCount', header: 'screens.role.users', value: (r) => r.userCount, width: '80px', sortable: true },
-  {
-    id: 'updatedAt',
-    header: 'screens.role.updatedAt',
-    value: (r) => r.updatedAt,
-    cell: (r) => formatTime(r.updatedAt),
-    width: '150px',
-    sortable: true,
-  },
+  }),
+  c.text('userCount', '80px', { header: 'screens.role.users' }),
+  c.time('updatedAt', '150px'),
 ];
 
 export default function RoleScreen() {
   const t = useT();
   const filters: Filter[] = [{ id: 'name', label: t('screens.role.name'), kind: 'text' }];
   return (
-    <Page title={t('commands.role.list.title')} actions={<CommandButton id="role.create" primary />}>
-      <DataTable
-        id="role"
-        label={t('commands.role.list.title')}
-        endpoint={endpoints.role.list}
-        context="role"
-        columns={columns}
-        filters={filters}
-        paging="page"
-        rowKey={(r) => String(r.id)}
-        detailTitle={(r) => roleName(r.name)}
-      />
-    </Page>
+    <ListScreen
+      id="role"
+      endpoint={endpoints.role.list}
+      context="role"
+      create
+      columns={columns}
+      filters={filters}
+      paging="page"
+      detailTitle={(r) => roleName(r.name)}
+    />
   );
 }

@@ -3,12 +3,20 @@ import { useState } from 'react';
 import { settlementWallets } from '../../../commands/index.ts';
 import { allows, endpoints, errno, type Output } from '../../../contract/index.ts';
 import { formatMinor, toMinor } from '../../../contract/money.ts';
-import { toast } from '../../lib/notify.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { SelectField } from '../../ui/fields.tsx';
-import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
+import { Fact } from '../../ui/Fact.tsx';
+import { SelectField, valueOptions } from '../../ui/fields.tsx';
+import {
+  CodeAndActions,
+  DecimalField,
+  Field,
+  RefusalNote,
+  toldThenClose,
+  useForm,
+  VerbatimField,
+} from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money, type Settlement, SettlementSummary, useAvailable, type Wallet, walletApi } from './parts.tsx';
@@ -75,17 +83,13 @@ export default function ApplyDialog({
       );
       const sameAmount = minorOf(amount) !== null && minorOf(amount) === toMinor(settlement.amount);
       const input = { id: settlement.id, ...(sameAmount ? {} : { amount }), ...changed, code };
-      const updated = (done: Output<typeof api.update>) => {
-        toast(
-          'success',
-          t('screens.settlement.updated', {
-            settlementNo: done.settlementNo,
-            amount: money(done.amount),
-            fee: money(done.fee),
-          }),
-        );
-        close(true);
-      };
+      const updated = toldThenClose(close, (done: Output<typeof api.update>) =>
+        t('screens.settlement.updated', {
+          settlementNo: done.settlementNo,
+          amount: money(done.amount),
+          fee: money(done.fee),
+        }),
+      );
       return form.send(api.update, input, updated, { blankIsMissing: true, via: call });
     }
     const input = { type: values.type, amount, ...destination, code };
@@ -102,33 +106,22 @@ export default function ApplyDialog({
 
   if (applied) {
     const held = formatMinor(toMinor(applied.amount) + toMinor(applied.fee));
+    const moneyFact = (label: string, amount: string) => (
+      <Fact label={label} className="money">
+        {money(amount)} {applied.currency}
+      </Fact>
+    );
     return (
       <Modal title={title} onClose={() => close(true)}>
         <div className="form" data-testid="settlement-applied">
           <p role="status">{t('screens.settlement.appliedText', { settlementNo: applied.settlementNo })}</p>
           <dl className="facts">
-            <div>
-              <dt>{t('screens.settlement.settlementNo')}</dt>
-              <dd className="mono">{applied.settlementNo}</dd>
-            </div>
-            <div>
-              <dt>{t('screens.settlement.amount')}</dt>
-              <dd className="money">
-                {money(applied.amount)} {applied.currency}
-              </dd>
-            </div>
-            <div>
-              <dt>{t('screens.settlement.fee')}</dt>
-              <dd className="money">
-                {money(applied.fee)} {applied.currency}
-              </dd>
-            </div>
-            <div>
-              <dt>{t('screens.settlement.held')}</dt>
-              <dd className="money">
-                {money(held)} {applied.currency}
-              </dd>
-            </div>
+            <Fact label={t('screens.settlement.settlementNo')} className="mono">
+              {applied.settlementNo}
+            </Fact>
+            {moneyFact(t('screens.settlement.amount'), applied.amount)}
+            {moneyFact(t('screens.settlement.fee'), applied.fee)}
+            {moneyFact(t('screens.settlement.held'), held)}
           </dl>
           <div className="form-actions">
             <button
@@ -152,38 +145,26 @@ export default function ApplyDialog({
         {settlement && <SettlementSummary row={settlement} />}
         {balance && (
           <dl className="facts settlement-balance">
-            <div>
-              <dt>{t(`screens.settlement.available.${wallet}`)}</dt>
-              <dd className="money">
-                {money(balance.available)} {balance.currency}
-              </dd>
-            </div>
+            <Fact label={t(`screens.settlement.available.${wallet}`)} className="money">
+              {money(balance.available)} {balance.currency}
+            </Fact>
           </dl>
         )}
         {unbound && <UnboundNotice close={() => close()} />}
-        {refusal && (
-          <p className="danger-note" role="alert">
-            {refusal}
-          </p>
-        )}
+        <RefusalNote refusal={refusal} />
         {!settlement && (
           <SelectField
             label={t('screens.settlement.type')}
             value={values.type}
             onValue={(v) => set('type', v as Settlement['type'])}
-            options={(['bank', 'usdt'] as const).map((v) => ({
-              value: v,
-              label: t(`screens.settlement.types.${v}`),
-            }))}
+            options={valueOptions(['bank', 'usdt'], (v) => t(`screens.settlement.types.${v}`))}
             error={errors.type}
           />
         )}
-        <Field
+        <DecimalField
           label={t('screens.settlement.amount')}
           {...form.field('amount')}
           hint={t('screens.settlement.amountHint')}
-          inputMode="decimal"
-          autoComplete="off"
           required
         />
         {bank ? (
@@ -195,32 +176,26 @@ export default function ApplyDialog({
               autoComplete="off"
               required
             />
-            <Field
+            <VerbatimField
               label={t('screens.settlement.cardNumber')}
               {...form.field('cardNumber')}
               inputMode="numeric"
               maxLength={20}
-              autoComplete="off"
-              spellCheck={false}
               required
             />
-            <Field
+            <VerbatimField
               label={t('screens.settlement.ifsc')}
               {...form.field('ifsc')}
               maxLength={11}
-              autoComplete="off"
-              spellCheck={false}
               required
             />
           </>
         ) : (
-          <Field
+          <VerbatimField
             label={t('screens.settlement.returnAddress')}
             {...form.field('returnAddress')}
             hint={t('screens.settlement.returnAddressHint')}
             maxLength={42}
-            autoComplete="off"
-            spellCheck={false}
             required
           />
         )}

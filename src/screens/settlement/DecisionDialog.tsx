@@ -6,7 +6,7 @@ import { api, base64Of } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
 import { DecisionDialog as Decide } from '../../ui/DecisionDialog.tsx';
 import { FileField } from '../../ui/fields.tsx';
-import { Field } from '../../ui/form.tsx';
+import { DecimalField, VerbatimField } from '../../ui/form.tsx';
 import { money, type Settlement, SettlementSummary, walletApi } from './parts.tsx';
 import '../order/order.css';
 import './settlement.css';
@@ -98,33 +98,25 @@ export default function DecisionDialog({
             ? { auditAmount: t('screens.settlement.auditTooHigh', { amount: money(settlement.amount) }) }
             : undefined
         }
-        fields={({ values, set, errors }) => {
-          const usdtAmount = usdt ? usdtOf(values.auditAmount, values.price) : null;
+        fields={(form) => {
+          const usdtAmount = usdt ? usdtOf(form.values.auditAmount, form.values.price) : null;
           return (
             <>
-              <Field
+              <DecimalField
                 label={t('screens.settlement.auditAmount')}
-                value={values.auditAmount}
-                onValue={(v) => set('auditAmount', v)}
-                error={errors.auditAmount}
+                {...form.field('auditAmount')}
                 hint={t('screens.settlement.auditHint', { amount: money(settlement.amount) })}
-                inputMode="decimal"
-                autoComplete="off"
                 required
               />
               {usdt && (
-                <Field
+                <DecimalField
                   label={t('screens.settlement.price')}
-                  value={values.price}
-                  onValue={(v) => set('price', v)}
-                  error={errors.price}
+                  {...form.field('price')}
                   hint={
                     usdtAmount
                       ? t('screens.settlement.usdtPreview', { usdt: usdtAmount })
                       : t('screens.settlement.priceHint', { currency: settlement.currency })
                   }
-                  inputMode="decimal"
-                  autoComplete="off"
                   required
                 />
               )}
@@ -152,17 +144,13 @@ export default function DecisionDialog({
           const attachments = await proofs.upload();
           return { ...input, ...(attachments.length ? { attachments } : {}) };
         }}
-        fields={({ values, set, errors }) => (
+        fields={(form) => (
           <>
-            <Field
+            <VerbatimField
               label={t('screens.settlement.reference')}
-              value={values.reference}
-              onValue={(v) => set('reference', v)}
-              error={errors.reference}
+              {...form.field('reference')}
               hint={t(`screens.settlement.referenceHint.${settlement.type}`)}
               maxLength={100}
-              autoComplete="off"
-              spellCheck={false}
               required
             />
             <ProofsField proofs={proofs} />

@@ -1,7 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { Link } from 'wouter';
+import { Link, useSearchParams } from 'wouter';
 import { allows, endpoints, errno } from '../../../contract/index.ts';
 import { settlement } from '../../../contract/machines.ts';
 import { api, isApiError } from '../../lib/api.ts';
@@ -9,17 +8,15 @@ import { formatTime } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { DetailDrawer, DetailFields, DetailSection } from '../../ui/DetailDrawer.tsx';
+import { useDrawerParam } from '../../ui/drawerParam.ts';
 import { PostingTable } from '../order/history.tsx';
+import { byAt, pendingDrawer, useDrawerRecord } from '../recordDrawer.tsx';
 import { money, type Settlement, SettlementStatus, type Wallet, walletApi } from './parts.tsx';
 import '../order/order.css';
 import './settlement.css';
 
 /** While open, other people decide it (the queue is shared): the drawer reads it again this often. */
 const openMs = 5_000;
-
-/** "who, when" of a step, or nothing before it happened. */
-const byAt = (by: string | null, at: string | null) =>
-  by || at ? [by, formatTime(at)].filter(Boolean).join(' · ') : null;
 
 /**
  * A settlement application in full: every field, who applied, confirmed and completed it, the second
@@ -47,19 +44,14 @@ export function SettlementDrawer({
     retry: false,
     refetchInterval: (q) => (q.state.data && settlement.is('open', q.state.data.status) ? openMs : false),
   });
-  const s = info.data;
-  const missing = isApiError(info.error, errno.notFound) || isApiError(info.error, errno.invalid);
-  const current = s && !missing ? s : null;
-  useEffect(() => onShown?.(current), [current, onShown]);
-
-  if (!s || missing) {
-    return (
-      <DetailDrawer title={settlementNo} onClose={onClose}>
-        <p className={missing ? 'notice' : 'muted'} role={missing ? 'alert' : 'status'}>
-          {missing ? t('screens.settlement.notFound', { settlementNo }) : t('app.loading')}
-        </p>
-      </DetailDrawer>
-    );
+  const { record: s, missing } = useDrawerRecord(info, onShown);
+  if (!s) {
+    return pendingDrawer({
+      title: settlementNo,
+      missing,
+      notFound: t('screens.settlement.notFound', { settlementNo }),
+      onClose,
+    });
   }
 
   const usdt = s.type === 'usdt';
@@ -175,4 +167,39 @@ function SettlementImage({ wallet, id, label }: { wallet: Wallet; id: number; la
       <img src={src} alt={label} />
     </a>
   );
+}
+
+/**
+ * How a settlement list opens its rows: in the settlement drawer, deep-linked as `?settlement=<number>`.
+ * A wallet's own list knows the wallet; the queue holds both wallets' applications (each read through
+ * its own endpoints), so its links name the wallet too, and a link with the number alone leaves the
+ * drawer to find it.
+ */
+export function useSettlementDrawer(wallet: Wallet | 'named') {
+  const [params] = useSearchParams();
+  const drawer = useDrawerParam<Settlement>(
+    'settlement',
+    (r) => r.settlementNo,
+    wallet === 'named' ? { wallet: (r) => r.wallet } : {},
+  );
+  const named = params.get('wallet');
+  const shown =
+    wallet !== 'named' ? wallet : named === 'payout' || named === 'collection' ? named : undefined;
+  return {
+    /** The list's side: rows keyed and titled by their number, opened in the drawer. */
+    table: {
+      rowKey: (r: Settlement) => r.settlementNo,
+      detailTitle: (r: Settlement) => r.settlementNo,
+      onOpen: drawer.open,
+      openRecord: drawer.record,
+    },
+    drawer: drawer.value && (
+      <SettlementDrawer
+        wallet={shown}
+        settlementNo={drawer.value}
+        onClose={drawer.close}
+        onShown={drawer.setShown}
+      />
+    ),
+  };
 }

@@ -1,25 +1,25 @@
 import { useStore } from '@nanostores/react';
 import { useCallback, useMemo } from 'react';
-import { settlementWallets } from '../../../commands/index.ts';
 import { allows, endpoints, type Output } from '../../../contract/index.ts';
 import { settlement } from '../../../contract/machines.ts';
 import { formatTotal } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
-import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
-import { useDrawerParam } from '../../ui/drawerParam.ts';
+import { type Column, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { TimeRangeChooser, useTimeRange } from '../../ui/TimeRange.tsx';
 import { TotalsBar } from '../../ui/TotalsBar.tsx';
 import { reachesNow } from '../../ui/timeRange.ts';
+import { columnsOf } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
 import { TimeCell } from '../order/parts.tsx';
-import { Page } from '../Page.tsx';
 import { money, type Settlement, settlementColumns, useAvailable, type Wallet, walletApi } from './parts.tsx';
-import { SettlementDrawer } from './SettlementDrawer.tsx';
+import { useSettlementDrawer } from './SettlementDrawer.tsx';
 import './settlement.css';
 
 type Answer = Output<typeof endpoints.settlementPayment.list>;
+
+const c = columnsOf<Settlement>('screens.settlement');
 
 /**
  * One wallet's settlement applications: the wallet's available balance, the period (at most the last 60
@@ -30,7 +30,6 @@ type Answer = Output<typeof endpoints.settlementPayment.list>;
 export function SettlementList({ wallet }: { wallet: Wallet }) {
   const t = useT();
   const api = walletApi(wallet);
-  const { base } = settlementWallets[wallet];
   const grants = useStore($grants);
   const platform = grants?.kind === 'platform';
   const range = useTimeRange('7d');
@@ -41,14 +40,7 @@ export function SettlementList({ wallet }: { wallet: Wallet }) {
 
   const columns = useMemo<Column<Settlement>[]>(
     () => [
-      {
-        id: 'createdAt',
-        header: 'screens.settlement.createdAt',
-        value: (r) => r.createdAt,
-        cell: (r) => <TimeCell value={r.createdAt} />,
-        width: '160px',
-        sortable: true,
-      },
+      c.time('createdAt', '160px', { cell: (r) => <TimeCell value={r.createdAt} /> }),
       ...settlementColumns({ platform, wallet: false }),
     ],
     [platform],
@@ -76,55 +68,44 @@ export function SettlementList({ wallet }: { wallet: Wallet }) {
     [],
   );
 
-  const drawer = useDrawerParam<Settlement>('settlement', (r) => r.settlementNo);
+  const opened = useSettlementDrawer(wallet);
 
   const live =
     range.period !== null && reachesNow({ from: new Date(range.period.from), to: new Date(range.period.to) });
-  const title = t(`commands.${base}.list.title`);
-
   return (
-    <Page title={title} actions={<CommandButton id={`${base}.create`} primary />}>
-      {balance && (
-        <p className="settlement-available" data-testid="settlement-available">
-          <span className="muted">{t(`screens.settlement.available.${wallet}`)}</span>{' '}
-          <strong className="money">{money(balance.available)}</strong>{' '}
-          <span className="muted">{balance.currency}</span>
-        </p>
-      )}
-      <DataTable
-        id={`settlement-${wallet}`}
-        label={title}
-        endpoint={api.list}
-        context="settlement"
-        columns={columns}
-        filters={filters}
-        toInput={toInput}
-        input={range.period ? { ...range.period, merchantId: platform ? merchantId : undefined } : null}
-        blockedText={range.error ? t(range.error) : undefined}
-        paging="cursor"
-        live={live}
-        rowKey={(r) => r.settlementNo}
-        detailTitle={(r) => r.settlementNo}
-        onOpen={drawer.open}
-        openRecord={drawer.record}
-        countOf={(a) => (a as Answer).totals.count}
-        toolbarStart={
-          <>
-            <TimeRangeChooser range={range} />
-            {platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
-          </>
-        }
-        summary={(a) => <Totals answer={a as Answer | undefined} />}
-      />
-      {drawer.value && (
-        <SettlementDrawer
-          wallet={wallet}
-          settlementNo={drawer.value}
-          onClose={drawer.close}
-          onShown={drawer.setShown}
-        />
-      )}
-    </Page>
+    <ListScreen
+      id={`settlement-${wallet}`}
+      endpoint={api.list}
+      context="settlement"
+      create
+      above={
+        balance && (
+          <p className="settlement-available" data-testid="settlement-available">
+            <span className="muted">{t(`screens.settlement.available.${wallet}`)}</span>{' '}
+            <strong className="money">{money(balance.available)}</strong>{' '}
+            <span className="muted">{balance.currency}</span>
+          </p>
+        )
+      }
+      columns={columns}
+      filters={filters}
+      toInput={toInput}
+      input={range.period ? { ...range.period, merchantId: platform ? merchantId : undefined } : null}
+      blockedText={range.error ? t(range.error) : undefined}
+      paging="cursor"
+      live={live}
+      {...opened.table}
+      countOf={(a) => (a as Answer).totals.count}
+      toolbarStart={
+        <>
+          <TimeRangeChooser range={range} />
+          {platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+        </>
+      }
+      summary={(a) => <Totals answer={a as Answer | undefined} />}
+    >
+      {opened.drawer}
+    </ListScreen>
   );
 }
 

@@ -9,6 +9,7 @@ import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import type { Column } from '../../ui/DataTable.tsx';
+import { columnsOf, hidden } from '../columns.tsx';
 import { TimeCell } from '../order/parts.tsx';
 
 export type Settlement = Contexts['settlement'];
@@ -84,110 +85,50 @@ export function ageText(seconds: number): string {
   return t('screens.settlement.age.days', { d: Math.floor(s / 86_400), h: Math.floor((s % 86_400) / 3600) });
 }
 
+const c = columnsOf<Settlement>('screens.settlement');
+
 /** The columns both kinds of list share, after their own first ones. */
 export function settlementColumns(options: { platform: boolean; wallet: boolean }): Column<Settlement>[] {
   return [
-    {
-      id: 'settlementNo',
-      header: 'screens.settlement.settlementNo',
-      value: (r) => r.settlementNo,
+    c.text('settlementNo', '148px', {
       cell: (r) => <span className="mono">{r.settlementNo}</span>,
-      width: '148px',
-    },
-    {
-      id: 'merchantCode',
+      sortable: false,
+    }),
+    c.text('merchantCode', '76px', {
       header: 'screens.settlement.merchant',
-      value: (r) => r.merchantCode,
-      width: '76px',
-      sortable: true,
       hiddenByDefault: !options.platform,
-    },
+    }),
     ...(options.wallet
       ? [
-          {
-            id: 'wallet',
-            header: 'screens.settlement.wallet',
-            value: (r: Settlement) => t(`screens.settlement.wallets.${r.wallet}`),
+          c.of('wallet', (r) => t(`screens.settlement.wallets.${r.wallet}`), {
             width: '88px',
-          },
+            sortable: false,
+          }),
         ]
       : []),
-    {
-      id: 'type',
-      header: 'screens.settlement.type',
-      value: (r) => t(`screens.settlement.types.${r.type}`),
-      width: '64px',
-      // The destination says it (an account or an address); the filter and the drawer name it.
-      hiddenByDefault: true,
-    },
-    {
-      id: 'amount',
-      header: 'screens.settlement.amount',
-      value: (r) => Number(r.amount),
-      cell: (r) => <span className="num">{money(r.amount)}</span>,
-      width: '116px',
-      sortable: true,
-    },
-    {
-      id: 'auditAmount',
+    // The destination says it (an account or an address); the filter and the drawer name it.
+    c.of('type', (r) => t(`screens.settlement.types.${r.type}`), { width: '64px', ...hidden }),
+    c.money('amount', '116px', { cell: (r) => <span className="num">{money(r.amount)}</span> }),
+    c.money('auditAmount', '116px', {
       header: 'screens.settlement.audited',
-      value: (r) => Number(r.auditAmount ?? 0),
       cell: (r) => <span className="num">{money(r.auditAmount)}</span>,
-      width: '116px',
-    },
-    {
-      id: 'fee',
-      header: 'screens.settlement.fee',
-      value: (r) => Number(r.fee),
+      sortable: false,
+    }),
+    c.money('fee', '72px', {
       cell: (r) => <span className="num">{money(r.fee)}</span>,
-      width: '72px',
+      sortable: false,
       hiddenByDefault: options.wallet,
-    },
-    {
-      id: 'status',
-      header: 'screens.settlement.status',
-      value: (r) => r.status,
-      cell: (r) => <SettlementStatus row={r} compact />,
-      width: '132px',
-      sortable: true,
-    },
-    {
-      id: 'destination',
-      header: 'screens.settlement.destination',
-      value: destinationOf,
+    }),
+    c.text('status', '132px', { cell: (r) => <SettlementStatus row={r} compact /> }),
+    c.of('destination', destinationOf, {
       cell: (r) => <Destination row={r} />,
       width: 'minmax(112px, 1.4fr)',
-    },
-    {
-      id: 'reference',
-      header: 'screens.settlement.reference',
-      value: (r) => r.reference ?? '',
-      cell: (r) => <span className="mono">{r.reference}</span>,
-      width: '130px',
-      hiddenByDefault: true,
-    },
-    {
-      id: 'reason',
-      header: 'screens.settlement.reason',
-      value: (r) => r.reason ?? '',
-      width: 'minmax(120px, 1fr)',
-      hiddenByDefault: true,
-    },
-    {
-      id: 'appliedBy',
-      header: 'screens.settlement.appliedBy',
-      value: (r) => r.appliedBy ?? '',
-      width: '110px',
-      hiddenByDefault: true,
-    },
-    {
-      id: 'completedAt',
-      header: 'screens.settlement.completedAt',
-      value: (r) => r.completedAt ?? '',
-      cell: (r) => <TimeCell value={r.completedAt} />,
-      width: '160px',
-      hiddenByDefault: true,
-    },
+      sortable: false,
+    }),
+    c.text('reference', '130px', { cell: (r) => <span className="mono">{r.reference}</span>, ...hidden }),
+    c.text('reason', 'minmax(120px, 1fr)', hidden),
+    c.text('appliedBy', '110px', hidden),
+    c.time('completedAt', '160px', { cell: (r) => <TimeCell value={r.completedAt} />, ...hidden }),
   ];
 }
 

@@ -19,7 +19,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { lookbackDays, startOfDay } from '../../ui/timeRange.ts';
 import { ViewTabs } from '../../ui/ViewTabs.tsx';
 import { simulatorSettingsOf } from '../channel/settings.ts';
-import { amountColumn, merchantColumn } from '../columns.tsx';
+import { amountColumn, columnsOf, merchantColumn } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 import './simulator.css';
 
@@ -31,84 +31,50 @@ const dayMs = 86_400_000;
 
 /** The columns both lists show, each list's own row type. */
 function sharedColumns<R extends Payin | Payout>() {
-  const orderNo: Column<R> = {
-    id: 'orderNo',
-    header: 'screens.simulator.orderNo',
-    value: (r) => r.orderNo,
-    cell: (r) => <code>{r.orderNo}</code>,
-    width: 'minmax(215px, 1.3fr)',
-  };
-  const createdAt: Column<R> = {
-    id: 'createdAt',
-    header: 'screens.simulator.createdAt',
-    value: (r) => r.createdAt,
+  const c = columnsOf<R>('screens.simulator');
+  const orderNo = c.code('orderNo', 'minmax(215px, 1.3fr)', { sortable: false });
+  const createdAt = c.time('createdAt', '110px', {
     cell: (r) => <time title={formatTime(r.createdAt)}>{relativeTime(r.createdAt, t)}</time>,
-    width: '110px',
-    sortable: true,
-  };
+  });
   const merchant = merchantColumn<R>('screens.simulator.merchant');
   return { orderNo, merchant, amount: amountColumn<R>('screens.simulator.amount'), createdAt };
 }
 
+const payinKit = columnsOf<Payin>('screens.simulator');
 const payinShared = sharedColumns<Payin>();
 const payinColumns: Column<Payin>[] = [
   payinShared.orderNo,
-  {
-    id: 'merchantOrderNo',
-    header: 'screens.simulator.merchantOrderNo',
-    value: (r) => r.merchantOrderNo,
-    width: 'minmax(140px, 1fr)',
-  },
+  payinKit.text('merchantOrderNo', 'minmax(140px, 1fr)', { sortable: false }),
   ...payinShared.merchant,
   payinShared.amount,
   payinShared.createdAt,
-  {
-    id: 'expiresAt',
-    header: 'screens.simulator.expiresAt',
-    value: (r) => r.expiresAt,
+  payinKit.time('expiresAt', '150px', {
     cell: (r) => <time title={formatTime(r.expiresAt)}>{formatTime(r.expiresAt, false)}</time>,
-    width: '150px',
-    sortable: true,
-  },
-  {
-    id: 'channelOrderId',
-    header: 'screens.simulator.channelOrderId',
-    value: (r) => r.channelOrderId ?? '',
-    width: 'minmax(150px, 1fr)',
-    hiddenByDefault: true,
-  },
+  }),
+  payinKit.text('channelOrderId', 'minmax(150px, 1fr)', { hiddenByDefault: true, sortable: false }),
 ];
 
+const payoutKit = columnsOf<Payout>('screens.simulator');
 const payoutShared = sharedColumns<Payout>();
 const payoutColumns: Column<Payout>[] = [
   payoutShared.orderNo,
   ...payoutShared.merchant,
   payoutShared.amount,
-  {
-    id: 'accountName',
-    header: 'screens.simulator.accountName',
-    value: (r) => r.accountName,
-    width: 'minmax(110px, 1fr)',
-  },
-  {
-    id: 'account',
-    header: 'screens.simulator.account',
-    value: (r) => `${r.accountNumber} ${r.ifsc}`,
+  payoutKit.text('accountName', 'minmax(110px, 1fr)', { sortable: false }),
+  payoutKit.of('account', (r) => `${r.accountNumber} ${r.ifsc}`, {
     cell: (r) => (
       <span>
         <code>{r.accountNumber}</code> <span className="muted">{r.ifsc}</span>
       </span>
     ),
     width: 'minmax(170px, 1.2fr)',
-  },
-  {
-    id: 'source',
-    header: 'screens.simulator.source',
-    value: (r) => r.source,
+    sortable: false,
+  }),
+  payoutKit.text('source', '90px', {
     cell: (r) => t(`screens.simulator.sources.${r.source}`),
-    width: '90px',
     hiddenByDefault: true,
-  },
+    sortable: false,
+  }),
   payoutShared.createdAt,
 ];
 
@@ -231,6 +197,17 @@ export default function SimulatorScreen() {
     </button>
   );
 
+  // What the two lists of waiting orders share; each kind's list is its own table (`key`).
+  const waitingList = {
+    id: `simulator-${kind}`,
+    label: t(`screens.simulator.tabs.${kind}`),
+    filters,
+    paging: 'cursor',
+    detailTitle: (r: Payin | Payout) => r.orderNo,
+    toInput: period,
+    toolbar: refresh,
+  } as const;
+
   return (
     <Page title={t('commands.simulator.list.title')}>
       {channels.isLoading ? (
@@ -252,32 +229,18 @@ export default function SimulatorScreen() {
           {kind === 'payin' ? (
             <DataTable
               key="payin"
-              id="simulator-payin"
-              label={t('screens.simulator.tabs.payin')}
+              {...waitingList}
               endpoint={endpoints.merchantOrder.list}
               context="simulatorPayin"
               columns={payinColumns}
-              filters={filters}
-              paging="cursor"
-              rowKey={(r) => String(r.id)}
-              detailTitle={(r) => r.orderNo}
-              toInput={period}
-              toolbar={refresh}
             />
           ) : (
             <DataTable
               key="payout"
-              id="simulator-payout"
-              label={t('screens.simulator.tabs.payout')}
+              {...waitingList}
               endpoint={endpoints.merchantPayout.list}
               context="simulatorPayout"
               columns={payoutColumns}
-              filters={filters}
-              paging="cursor"
-              rowKey={(r) => String(r.id)}
-              detailTitle={(r) => r.orderNo}
-              toInput={period}
-              toolbar={refresh}
             />
           )}
         </>

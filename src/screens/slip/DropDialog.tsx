@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { endpoints } from '../../../contract/index.ts';
 import { slipLine } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, useForm } from '../../ui/form.tsx';
+import { CodeAndActions, toldThenClose, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money } from '../order/parts.tsx';
 import { objectName, type Slip } from './parts.tsx';
 import './slip.css';
@@ -29,7 +29,6 @@ export default function DropDialog({
   close: (result?: unknown) => void;
 }) {
   const t = useT();
-  const formRef = useRef<HTMLFormElement>(null);
   const form = useForm({ code: '' });
   const { unbound, call } = useCodeConfirmed(form);
   const [picked, setPicked] = useState<number | undefined>(lineId);
@@ -42,38 +41,27 @@ export default function DropDialog({
   const chosen = picked ?? waiting[0]?.id;
   const loaded = decision === 'void' || info.isSuccess;
   // The chosen line's radio (or the code field, voiding) takes the focus once there is something to focus.
-  useEffect(() => {
-    if (!loaded) return;
-    const timer = window.setTimeout(
-      () => formRef.current?.querySelector<HTMLElement>('input[type="radio"]:checked, input')?.focus(),
-      0,
-    );
-    return () => window.clearTimeout(timer);
-  }, [loaded]);
+  const formRef = useOpeningFocus('input[type="radio"]:checked, input', loaded);
 
   const title = t(`commands.withdrawalSlip.${decision}.title`);
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const code = form.values.code.trim();
-    const said = (text: string) => {
-      toast('success', text);
-      close(true);
-    };
     if (decision === 'void')
       return form.send(
         endpoints.withdrawalSlip.void,
         { id: slip.id, code },
-        (done) => said(t('screens.slip.voided', { slipNo: done.slipNo })),
+        toldThenClose(close, (done) => t('screens.slip.voided', { slipNo: done.slipNo })),
         { via: call },
       );
     const lineId = chosen ?? 0;
     form.send(
       endpoints.withdrawalSlip.drop,
       { id: slip.id, lineId, code },
-      (done) => {
+      toldThenClose(close, (done) => {
         const line = done.lines.find((l) => l.id === lineId);
-        said(t('screens.slip.dropped', { object: line ? objectName(line) : '', slipNo: done.slipNo }));
-      },
+        return t('screens.slip.dropped', { object: line ? objectName(line) : '', slipNo: done.slipNo });
+      }),
       { via: call },
     );
   };

@@ -7,8 +7,9 @@ import { api, isApiError } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
+import { useChoices } from '../../ui/choices.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { SelectField } from '../../ui/fields.tsx';
+import { rowOptions, SelectField, valueOptions } from '../../ui/fields.tsx';
 import { CodeAndActions, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
@@ -38,11 +39,7 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
     queryFn: ({ signal }) => api(endpoints.withdrawalSlip.candidates, {}, { signal }),
   });
   // The platform's own accounts the bank pays from: only their statements may propose closing the lines.
-  const accounts = useQuery({
-    queryKey: ['slip-accounts'],
-    queryFn: ({ signal }) =>
-      api(endpoints.receivingAccount.list, { kind: 'public', status: 'active', pageSize: 100 }, { signal }),
-  });
+  const accounts = useChoices(endpoints.receivingAccount.list, { kind: 'public', status: 'active' });
   const list = candidates.data?.list ?? [];
   const picked = list.filter((c) => chosen.has(keyOf(c)));
   const currencies = [...new Set(picked.map((c) => c.currency))];
@@ -108,20 +105,18 @@ export default function NewSlipDialog({ close }: { close: (result?: unknown) => 
             label={t('screens.slip.format')}
             value={form.values.format}
             onValue={(v) => form.set('format', v)}
-            options={slipFormats.map((f) => ({ value: f, label: formatName(f) }))}
+            options={valueOptions(slipFormats, formatName)}
             hint={t(`screens.slip.formatHints.${form.values.format}`)}
           />
           <SelectField
             label={t('screens.slip.paidFrom')}
             value={form.values.accountId}
             onValue={(v) => form.set('accountId', v)}
-            options={[
-              { value: '', label: t('screens.slip.choosePaidFrom') },
-              ...(accounts.data?.list ?? []).map((a) => ({
-                value: String(a.id),
-                label: `${a.bankName} · ${a.accountNumber} · ${a.accountName}`,
-              })),
-            ]}
+            options={rowOptions(
+              t('screens.slip.choosePaidFrom'),
+              accounts.data?.list,
+              (a) => `${a.bankName} · ${a.accountNumber} · ${a.accountName}`,
+            )}
             error={form.errors.accountId}
             hint={t('screens.slip.paidFromHint')}
           />

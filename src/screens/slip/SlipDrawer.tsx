@@ -1,26 +1,21 @@
 import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { allows, endpoints, errno } from '../../../contract/index.ts';
 import { slipLine } from '../../../contract/machines.ts';
-import { api, isApiError } from '../../lib/api.ts';
-import { formatTime } from '../../lib/format.ts';
+import { api } from '../../lib/api.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { runContext } from '../../shell/runtime.ts';
 import { DetailDrawer, DetailFields, DetailSection } from '../../ui/DetailDrawer.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { money } from '../order/parts.tsx';
+import { byAt, pendingDrawer, useDrawerRecord } from '../recordDrawer.tsx';
 import { formatName, LineStatus, objectName, type Slip, type SlipLine, SlipStatus } from './parts.tsx';
 import '../order/order.css';
 import './slip.css';
 
 const withdrawDialog = () => import('./WithdrawDialog.tsx');
 const dropDialog = () => import('./DropDialog.tsx');
-
-/** "who · when" of a decision, or nothing before it happened. */
-const byAt = (by: string | null, at: string | null) =>
-  by || at ? [by, formatTime(at)].filter(Boolean).join(' · ') : null;
 
 /**
  * A slip in full: its file, who wrote and closed it, and its lines in file order. The slip's actions
@@ -45,19 +40,14 @@ export function SlipDrawer({
       api(endpoints.withdrawalSlip.info, { id }, { signal, quiet: [errno.notFound, errno.invalid] }),
     retry: false,
   });
-  const s = info.data;
-  const missing = isApiError(info.error, errno.notFound) || isApiError(info.error, errno.invalid);
-  const current = s && !missing ? s : null;
-  useEffect(() => onShown?.(current), [current, onShown]);
-
-  if (!s || missing) {
-    return (
-      <DetailDrawer title={t('screens.slip.title', { id })} onClose={onClose}>
-        <p className={missing ? 'notice' : 'muted'} role={missing ? 'alert' : 'status'}>
-          {missing ? t('screens.slip.notFound', { id }) : t('app.loading')}
-        </p>
-      </DetailDrawer>
-    );
+  const { record: s, missing } = useDrawerRecord(info, onShown);
+  if (!s) {
+    return pendingDrawer({
+      title: t('screens.slip.title', { id }),
+      missing,
+      notFound: t('screens.slip.notFound', { id }),
+      onClose,
+    });
   }
 
   const canWithdraw = (l: SlipLine) =>

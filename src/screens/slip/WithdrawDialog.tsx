@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import * as z from 'zod/mini';
 import { endpoints } from '../../../contract/index.ts';
 import { slipLine } from '../../../contract/machines.ts';
@@ -10,6 +10,7 @@ import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { CodeAndActions, Field, issueText, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
+import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { money } from '../order/parts.tsx';
 import { objectName, type Slip } from './parts.tsx';
 import './slip.css';
@@ -30,7 +31,6 @@ export default function WithdrawDialog({
   close: (result?: unknown) => void;
 }) {
   const t = useT();
-  const formRef = useRef<HTMLFormElement>(null);
   const form = useForm({ code: '' });
   const { unbound, call } = useCodeConfirmed(form);
   const [refs, setRefs] = useState<Record<number, string>>({});
@@ -42,18 +42,7 @@ export default function WithdrawDialog({
   const waiting = (info.data?.lines ?? []).filter((l) => slipLine.can('withdraw', l.status));
   // The lines arrive after the dialog opens: the focus goes to the chosen line's field (or the first) then,
   // a task later, once the dialog's own focus scope is settled over the drawer's.
-  const loaded = info.isSuccess;
-  useEffect(() => {
-    if (!loaded) return;
-    const timer = window.setTimeout(
-      () =>
-        formRef.current
-          ?.querySelector<HTMLElement>(lineId ? `input[data-line="${lineId}"]` : 'input')
-          ?.focus(),
-      0,
-    );
-    return () => window.clearTimeout(timer);
-  }, [loaded, lineId]);
+  const formRef = useOpeningFocus(lineId ? `input[data-line="${lineId}"]` : 'input', info.isSuccess);
 
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();

@@ -4,11 +4,12 @@ import type { Contexts } from '../../../commands/index.ts';
 import { creditsOfDay, paidOrdersOfDay } from '../../../commands/statement.ts';
 import { endpoints, type Output } from '../../../contract/index.ts';
 import { thousands } from '../../lib/format.ts';
-import { useT } from '../../lib/useT.ts';
+import { type Translate, useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import type { Column, Filter } from '../../ui/DataTable.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
-import { Page } from '../Page.tsx';
+import { columnsOf } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
 import { Money } from '../wallet/money.tsx';
 import '../statement/statement.css';
 import './stat.css';
@@ -18,7 +19,6 @@ type Answer = Extract<Output<typeof endpoints.statOrder.balance>, { view: 'accou
 type Figures = Answer['totals'][number];
 type CountSum = Row['paid'];
 type By = Answer['by'];
-type Translate = ReturnType<typeof useT>;
 
 const isZero = (amount: string) => /^-?0(\.0+)?$/.test(amount);
 
@@ -60,48 +60,33 @@ function Coverage({ value }: { value: Row['statement'] }) {
   );
 }
 
+const c = columnsOf<Row>('reconciliation');
+
 function columnsFor(by: By): Column<Row>[] {
   const figure = (
     id: 'paid' | 'matchedCredits' | 'unmatchedCredits' | 'unproved',
     href?: (r: Row) => string,
-  ): Column<Row> => ({
-    id,
-    // Headers shorter than the totals' names: the seven columns fit 1280 px with the menu open.
-    header: `reconciliation.headers.${id}`,
-    value: (r) => Number(r[id].sum),
-    cell: (r) => <CountSumCell value={r[id]} href={href?.(r)} />,
-    width: 'minmax(124px, 1fr)',
-    sortable: true,
-  });
+  ) =>
+    c.of(id, (r) => Number(r[id].sum), {
+      // Headers shorter than the totals' names: the seven columns fit 1280 px with the menu open.
+      header: `reconciliation.headers.${id}`,
+      cell: (r) => <CountSumCell value={r[id]} href={href?.(r)} />,
+      width: 'minmax(124px, 1fr)',
+    });
   return [
-    { id: 'day', header: 'reconciliation.day', value: (r) => r.day, width: '104px', sortable: true },
-    {
-      id: 'label',
+    c.text('day', '104px'),
+    c.text('label', 'minmax(140px, 1.2fr)', {
       header: by === 'channel' ? 'reconciliation.channel' : 'reconciliation.account',
-      value: (r) => r.label,
-      width: 'minmax(140px, 1.2fr)',
-      sortable: true,
-    },
+    }),
     // The difference first: what a person looks for, in view on a narrow screen too.
-    {
-      id: 'difference',
-      header: 'reconciliation.difference',
-      value: (r) => Number(r.difference),
-      cell: (r) => <Difference amount={r.difference} />,
-      width: 'minmax(104px, 0.8fr)',
-      sortable: true,
-    },
+    c.money('difference', 'minmax(104px, 0.8fr)', { cell: (r) => <Difference amount={r.difference} /> }),
     // What the statements say of the day: missing, or a balance that does not follow (by account only).
     ...(by === 'account'
       ? [
-          {
-            id: 'statement',
-            header: 'reconciliation.statement',
-            value: (r: Row) => r.statement,
-            cell: (r: Row) => <Coverage value={r.statement} />,
+          c.of('statement', (r) => r.statement, {
+            cell: (r) => <Coverage value={r.statement} />,
             width: 'minmax(104px, 0.7fr)',
-            sortable: true,
-          },
+          }),
         ]
       : []),
     figure('paid'),
@@ -110,23 +95,13 @@ function columnsFor(by: By): Column<Row>[] {
     figure('unproved', paidOrdersOfDay),
     ...(by === 'channel'
       ? [
-          {
-            id: 'clearing',
-            header: 'reconciliation.clearing',
-            value: (r: Row) => (r.clearing === null ? null : Number(r.clearing)),
-            cell: (r: Row) => (r.clearing === null ? '—' : <Money value={r.clearing} />),
+          c.of('clearing', (r) => (r.clearing === null ? null : Number(r.clearing)), {
+            cell: (r) => (r.clearing === null ? '—' : <Money value={r.clearing} />),
             width: 'minmax(120px, 0.8fr)',
-            sortable: true,
-          },
+          }),
         ]
       : []),
-    {
-      id: 'currency',
-      header: 'reconciliation.currency',
-      value: (r) => r.currency,
-      width: '80px',
-      hiddenByDefault: true,
-    },
+    c.text('currency', '80px', { hiddenByDefault: true, sortable: false }),
   ];
 }
 
@@ -202,39 +177,36 @@ export default function AccountScreen() {
     (f: Record<string, string>) => ({ view: 'account', by, from: f.from, to: f.to }),
     [by],
   );
-  const title = t('commands.statOrder.reconciliation.title');
   return (
-    <Page title={title}>
-      <p className="muted">{t('reconciliation.hint')}</p>
-      <DataTable
-        id={`reconciliation-${by}`}
-        label={title}
-        endpoint={endpoints.statOrder.balance}
-        context="accountRow"
-        columns={columns}
-        filters={filters}
-        toInput={toInput}
-        paging="cursor"
-        rowKey={(r) => `${r.day}|${r.accountId ?? ''}|${r.channelId ?? ''}|${r.currency}`}
-        detailTitle={(r) => `${r.label} · ${r.day}`}
-        toolbarStart={
-          <fieldset className="segmented recon-by" aria-label={t('reconciliation.by')}>
-            {(['account', 'channel'] as const).map((b) => (
-              <button key={b} type="button" aria-pressed={by === b} onClick={() => setBy(b)}>
-                {t(`reconciliation.byOptions.${b}`)}
-              </button>
-            ))}
-          </fieldset>
-        }
-        countOf={(answer) => (answer as Answer).total}
-        summary={(answer) => (
-          <TotalsBar
-            label={t('reconciliation.totals')}
-            busy={answer === undefined}
-            items={totalsOf(answer as Answer | undefined, t)}
-          />
-        )}
-      />
-    </Page>
+    <ListScreen
+      id={`reconciliation-${by}`}
+      endpoint={endpoints.statOrder.balance}
+      context="accountRow"
+      command="statOrder.reconciliation"
+      hint="reconciliation.hint"
+      columns={columns}
+      filters={filters}
+      toInput={toInput}
+      paging="cursor"
+      rowKey={(r) => `${r.day}|${r.accountId ?? ''}|${r.channelId ?? ''}|${r.currency}`}
+      detailTitle={(r) => `${r.label} · ${r.day}`}
+      toolbarStart={
+        <fieldset className="segmented recon-by" aria-label={t('reconciliation.by')}>
+          {(['account', 'channel'] as const).map((b) => (
+            <button key={b} type="button" aria-pressed={by === b} onClick={() => setBy(b)}>
+              {t(`reconciliation.byOptions.${b}`)}
+            </button>
+          ))}
+        </fieldset>
+      }
+      countOf={(answer) => (answer as Answer).total}
+      summary={(answer) => (
+        <TotalsBar
+          label={t('reconciliation.totals')}
+          busy={answer === undefined}
+          items={totalsOf(answer as Answer | undefined, t)}
+        />
+      )}
+    />
   );
 }

@@ -2,12 +2,11 @@ import { useMemo } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints, type Output } from '../../../contract/index.ts';
 import { thousands } from '../../lib/format.ts';
-import { useT } from '../../lib/useT.ts';
+import { type Translate, useT } from '../../lib/useT.ts';
 import { Badge } from '../../ui/Badge.tsx';
-import { type Column, DataTable } from '../../ui/DataTable.tsx';
-import { ExportButtons } from '../../ui/ExportButton.tsx';
+import type { Column } from '../../ui/DataTable.tsx';
 import type { TotalItem } from '../../ui/TotalsBar.tsx';
-import { Page } from '../Page.tsx';
+import { columnsOf } from '../columns.tsx';
 import {
   amountTotal,
   countColumn,
@@ -15,23 +14,20 @@ import {
   dayColumn,
   moneyColumn,
   moneySeries,
-  noFilters,
   periodTotal,
-  ReportPeriodChooser,
   ReportSummary,
   useChannelFilter,
   useReportPeriod,
 } from './ReportPeriod.tsx';
-import { duration, percent, rateTone } from './report.ts';
+import { ReportScreen } from './ReportScreen.tsx';
+import { duration, type OrderCount, percent, rateTone } from './report.ts';
 import './stat.css';
 
 type Row = Contexts['channelStatRow'];
 type Answer = Output<typeof endpoints.statOrder.channel>;
 type Figures = Answer['totals'][number];
 type Day = Answer['series'][number];
-type Translate = ReturnType<typeof useT>;
 
-type Count = 'payinCreated' | 'payinPaid' | 'payoutCreated' | 'payoutSucceeded';
 type Amount = 'payinAmount' | 'payoutAmount' | 'channelCost' | 'feeIncome' | 'margin';
 type Rate = 'payinSuccessRate' | 'payoutSuccessRate';
 
@@ -44,40 +40,28 @@ function RateCell({ rate }: { rate: number | null }) {
   );
 }
 
+const c = columnsOf<Row>('reports.channel');
+
 function columnsFor(t: Translate): Column<Row>[] {
-  const count = (id: Count) => countColumn<Row, Count>(id, `reports.channel.${id}`);
+  const count = (id: OrderCount) => countColumn<Row, OrderCount>(id, `reports.channel.${id}`);
   const money = (id: Amount, width?: string) =>
     moneyColumn<Row, Amount>(id, `reports.channel.${id}`, width, id === 'margin');
-  const rate = (id: Rate): Column<Row> => ({
-    id,
-    header: `reports.channel.${id}`,
-    value: (r) => r[id],
-    cell: (r) => <RateCell rate={r[id]} />,
-    width: 'minmax(124px, 0.6fr)',
-    sortable: true,
-  });
+  const rate = (id: Rate) =>
+    c.of(id, (r) => r[id], { cell: (r) => <RateCell rate={r[id]} />, width: 'minmax(124px, 0.6fr)' });
   return [
     dayColumn<Row>(),
-    {
-      id: 'channelName',
+    c.text('channelName', 'minmax(170px, 1fr)', {
       header: 'reports.channel.name',
-      value: (r) => r.channelName,
       cell: (r) => <span title={r.channelCode}>{r.channelName}</span>,
-      width: 'minmax(170px, 1fr)',
-      sortable: true,
-    },
+    }),
     count('payinCreated'),
     count('payinPaid'),
     rate('payinSuccessRate'),
     money('payinAmount'),
-    {
-      id: 'medianPaySeconds',
-      header: 'reports.channel.medianPaySeconds',
-      value: (r) => r.medianPaySeconds,
+    c.of('medianPaySeconds', (r) => r.medianPaySeconds, {
       cell: (r) => <span className="num">{duration(r.medianPaySeconds, t)}</span>,
       width: 'minmax(150px, 0.7fr)',
-      sortable: true,
-    },
+    }),
     count('payoutCreated'),
     count('payoutSucceeded'),
     rate('payoutSuccessRate'),
@@ -94,7 +78,7 @@ function totalsOf(answer: Answer | undefined, t: Translate): TotalItem[] {
   for (const c of answer?.totals ?? []) {
     const amount = (id: Amount, strong = false) =>
       amountTotal(c.currency, id, t(`reports.channel.${id}`), c[id], strong);
-    const ofCount = (paid: Count, created: Count, rate: Rate): TotalItem => ({
+    const ofCount = (paid: OrderCount, created: OrderCount, rate: Rate): TotalItem => ({
       id: `${rate}-${c.currency}`,
       label: t(`reports.channel.${rate}`),
       value: `${percent(c[rate])} · ${t('reports.ofCount', { n: thousands(c[paid]), of: thousands(c[created]) })}`,
@@ -122,7 +106,7 @@ const ratePoints = (rate: number | null | undefined) =>
 
 function Summary({ answer }: { answer: Answer | undefined }) {
   const t = useT();
-  const counted = (d: Figures | undefined, paid: Count, created: Count) =>
+  const counted = (d: Figures | undefined, paid: OrderCount, created: OrderCount) =>
     t('reports.ofCount', { n: thousands(d?.[paid] ?? 0), of: thousands(d?.[created] ?? 0) });
   return (
     <ReportSummary
@@ -174,36 +158,23 @@ export default function ChannelStatScreen() {
   const { channelId, filters } = useChannelFilter(true, t('reports.channel.name'));
   const columns = useMemo(() => columnsFor(t), [t]);
   const filterInput = range.period ? { ...range.period, channelId } : null;
-  const title = t('commands.statOrder.channelStats.title');
   return (
-    <Page
-      title={title}
-      actions={
-        <ExportButtons
-          endpoint={endpoints.statOrder.channelExport}
-          input={filterInput}
-          filename="channel-statistics"
-        />
-      }
-    >
-      <p className="muted">{t('reports.channel.hint')}</p>
-      <DataTable
-        id="channelStats"
-        label={title}
-        endpoint={endpoints.statOrder.channel}
-        context="channelStatRow"
-        columns={columns}
-        filters={filters}
-        toInput={noFilters}
-        input={filterInput}
-        blockedText={range.error ? t(range.error) : undefined}
-        paging="cursor"
-        rowKey={(r) => `${r.day}|${r.channelId}|${r.currency}`}
-        detailTitle={(r) => `${r.channelName} · ${r.day}`}
-        toolbarStart={<ReportPeriodChooser range={range} />}
-        countOf={(answer) => (answer as Answer).total}
-        summary={(answer) => <Summary answer={answer as Answer | undefined} />}
-      />
-    </Page>
+    <ReportScreen
+      id="channelStats"
+      endpoint={endpoints.statOrder.channel}
+      context="channelStatRow"
+      command="statOrder.channelStats"
+      range={range}
+      hint="reports.channel.hint"
+      exporter={endpoints.statOrder.channelExport}
+      exportInput={filterInput}
+      exportName="channel-statistics"
+      columns={columns}
+      filters={filters}
+      input={filterInput}
+      rowKey={(r) => `${r.day}|${r.channelId}|${r.currency}`}
+      detailTitle={(r) => `${r.channelName} · ${r.day}`}
+      summary={(answer) => <Summary answer={answer as Answer | undefined} />}
+    />
   );
 }

@@ -5,13 +5,11 @@ import type { Contexts } from '../../../commands/index.ts';
 import { endpoints, type Output } from '../../../contract/index.ts';
 import { thousands } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
-import { useT } from '../../lib/useT.ts';
-import { type Column, DataTable } from '../../ui/DataTable.tsx';
-import { ExportButtons } from '../../ui/ExportButton.tsx';
+import { type Translate, useT } from '../../lib/useT.ts';
+import type { Column } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import type { TotalItem } from '../../ui/TotalsBar.tsx';
-import { merchantColumn } from '../columns.tsx';
-import { Page } from '../Page.tsx';
+import { columnsOf, merchantColumn } from '../columns.tsx';
 import {
   amountTotal,
   countColumn,
@@ -19,53 +17,44 @@ import {
   dayColumn,
   moneyColumn,
   moneySeries,
-  noFilters,
   periodTotal,
-  ReportPeriodChooser,
   ReportSummary,
   useChannelFilter,
   useReportPeriod,
 } from './ReportPeriod.tsx';
-import { percent } from './report.ts';
+import { ReportScreen } from './ReportScreen.tsx';
+import { type OrderCount, percent } from './report.ts';
 import './stat.css';
 
 type Row = Contexts['orderStatRow'];
 type Answer = Output<typeof endpoints.statOrder.list>;
 type Figures = Answer['totals'][number];
 type Day = Answer['series'][number];
-type Translate = ReturnType<typeof useT>;
 
-type Count = 'payinCreated' | 'payinPaid' | 'payoutCreated' | 'payoutSucceeded';
 type Amount = 'payinPaidAmount' | 'payinFee' | 'payinNet' | 'payoutAmount' | 'payoutFee';
 
+const c = columnsOf<Row>('reports.order');
+
 function columnsFor(platform: boolean, byChannel: boolean): Column<Row>[] {
-  const count = (id: Count) => countColumn<Row, Count>(id, `reports.order.${id}`);
+  const count = (id: OrderCount) => countColumn<Row, OrderCount>(id, `reports.order.${id}`);
   const money = (id: Amount, width?: string) => moneyColumn<Row, Amount>(id, `reports.order.${id}`, width);
   return [
     dayColumn<Row>(),
     ...merchantColumn<Row>('reports.merchant', platform),
     ...(byChannel
       ? [
-          {
-            id: 'channelName',
+          c.text('channelName', 'minmax(140px, 0.8fr)', {
             header: 'reports.channelName',
-            value: (r: Row) => r.channelName ?? '',
-            cell: (r: Row) => r.channelName ?? <span className="muted">{'—'}</span>,
-            width: 'minmax(140px, 0.8fr)',
-            sortable: true,
-          },
+            cell: (r) => r.channelName ?? <span className="muted">{'—'}</span>,
+          }),
         ]
       : []),
     count('payinCreated'),
     count('payinPaid'),
-    {
-      id: 'payinSuccessRate',
-      header: 'reports.order.payinSuccessRate',
-      value: (r) => r.payinSuccessRate,
+    c.of('payinSuccessRate', (r) => r.payinSuccessRate, {
       cell: (r) => <span className="num">{percent(r.payinSuccessRate)}</span>,
       width: 'minmax(108px, 0.6fr)',
-      sortable: true,
-    },
+    }),
     money('payinPaidAmount'),
     money('payinFee', 'minmax(100px, 0.7fr)'),
     money('payinNet'),
@@ -81,7 +70,7 @@ function columnsFor(platform: boolean, byChannel: boolean): Column<Row>[] {
 function totalsOf(answer: Answer | undefined, t: Translate): TotalItem[] {
   const items: TotalItem[] = [periodTotal(answer, t)];
   for (const c of answer?.totals ?? []) {
-    const count = (id: Count): TotalItem => ({
+    const count = (id: OrderCount): TotalItem => ({
       id: `${id}-${c.currency}`,
       label: t(`reports.order.${id}`),
       value: thousands(c[id]),
@@ -111,7 +100,7 @@ function totalsOf(answer: Answer | undefined, t: Translate): TotalItem[] {
 /** The totals and the daily charts, from the page's answer (the period's, whatever the page). */
 function Summary({ answer }: { answer: Answer | undefined }) {
   const t = useT();
-  const countText = (f: Figures | undefined, id: Count) => thousands(f?.[id] ?? 0);
+  const countText = (f: Figures | undefined, id: OrderCount) => thousands(f?.[id] ?? 0);
   return (
     <ReportSummary
       answer={answer}
@@ -188,51 +177,38 @@ export default function OrderStatScreen() {
         ...(byChannel ? { byChannel: 'true' as const } : {}),
       }
     : null;
-  const title = t('commands.statOrder.orderStats.title');
   return (
-    <Page
-      title={title}
-      actions={
-        <ExportButtons
-          endpoint={endpoints.statOrder.listExport}
-          input={filterInput}
-          filename="order-statistics"
-        />
+    <ReportScreen
+      id={`orderStats-${platform ? 'platform' : 'merchant'}-${byChannel ? 'channel' : 'merchant'}`}
+      endpoint={endpoints.statOrder.list}
+      context="orderStatRow"
+      command="statOrder.orderStats"
+      range={range}
+      hint="reports.order.hint"
+      exporter={endpoints.statOrder.listExport}
+      exportInput={filterInput}
+      exportName="order-statistics"
+      columns={columns}
+      filters={filters}
+      input={filterInput}
+      rowKey={(r) => `${r.day}|${r.merchantId}|${r.channelId ?? ''}|${r.currency}`}
+      detailTitle={(r) => [r.merchantCode, r.day, r.channelName].filter(Boolean).join(' · ')}
+      toolbarStart={
+        <>
+          {platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+          {platform && (
+            <fieldset className="segmented report-switch" aria-label={t('reports.order.group')}>
+              <button type="button" aria-pressed={!byChannel} onClick={() => setByChannel(false)}>
+                {t('reports.order.byMerchant')}
+              </button>
+              <button type="button" aria-pressed={byChannel} onClick={() => setByChannel(true)}>
+                {t('reports.order.byChannel')}
+              </button>
+            </fieldset>
+          )}
+        </>
       }
-    >
-      <p className="muted">{t('reports.order.hint')}</p>
-      <DataTable
-        id={`orderStats-${platform ? 'platform' : 'merchant'}-${byChannel ? 'channel' : 'merchant'}`}
-        label={title}
-        endpoint={endpoints.statOrder.list}
-        context="orderStatRow"
-        columns={columns}
-        filters={filters}
-        toInput={noFilters}
-        input={filterInput}
-        blockedText={range.error ? t(range.error) : undefined}
-        paging="cursor"
-        rowKey={(r) => `${r.day}|${r.merchantId}|${r.channelId ?? ''}|${r.currency}`}
-        detailTitle={(r) => [r.merchantCode, r.day, r.channelName].filter(Boolean).join(' · ')}
-        toolbarStart={
-          <>
-            <ReportPeriodChooser range={range} />
-            {platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
-            {platform && (
-              <fieldset className="segmented report-switch" aria-label={t('reports.order.group')}>
-                <button type="button" aria-pressed={!byChannel} onClick={() => setByChannel(false)}>
-                  {t('reports.order.byMerchant')}
-                </button>
-                <button type="button" aria-pressed={byChannel} onClick={() => setByChannel(true)}>
-                  {t('reports.order.byChannel')}
-                </button>
-              </fieldset>
-            )}
-          </>
-        }
-        countOf={(answer) => (answer as Answer).total}
-        summary={(answer) => <Summary answer={answer as Answer | undefined} />}
-      />
-    </Page>
+      summary={(answer) => <Summary answer={answer as Answer | undefined} />}
+    />
   );
 }

@@ -1,58 +1,31 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useMemo } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
+import { walletMovements } from '../../../contract/endpoints/stat.ts';
 import { endpoints, type Output } from '../../../contract/index.ts';
-import { formatMinor } from '../../../contract/money.ts';
 import { thousands } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
-import { useT } from '../../lib/useT.ts';
-import { Badge } from '../../ui/Badge.tsx';
-import { type Column, DataTable } from '../../ui/DataTable.tsx';
-import { ExportButtons } from '../../ui/ExportButton.tsx';
+import { type Translate, useT } from '../../lib/useT.ts';
+import type { Column } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
-import { Page } from '../Page.tsx';
+import { columnsOf } from '../columns.tsx';
 import { Money } from '../wallet/money.tsx';
-import { learnTimeZone, ReportPeriodChooser, useReportPeriod } from './ReportPeriod.tsx';
+import { LedgerCheck } from './LedgerCheck.tsx';
+import { learnTimeZone, useReportPeriod } from './ReportPeriod.tsx';
+import { ReportScreen } from './ReportScreen.tsx';
 import './stat.css';
 
 type Row = Contexts['merchantBalanceRow'];
 type Answer = Extract<Output<typeof endpoints.statOrder.balance>, { view: 'merchant' }>;
 type Figures = Answer['totals'][number];
-type Translate = ReturnType<typeof useT>;
 
 /** The movements between opening and closing, each signed as it changes the wallet. */
-const movements = [
-  'collected',
-  'payouts',
-  'settlements',
-  'recharges',
-  'transfers',
-  'adjustments',
-  'other',
-] as const;
+const movements = walletMovements;
 type Movement = (typeof movements)[number];
 type Amount = Movement | 'opening' | 'closing' | 'ledgerClosing';
 
 const isZero = (amount: string) => /^-?0(\.0+)?$/.test(amount);
-/** The ledger's closing less the report's, as an amount ("10.00"). */
-const difference = (f: Pick<Figures, 'closing' | 'ledgerClosing'>) =>
-  formatMinor(Math.round(Number(f.ledgerClosing) * 100) - Math.round(Number(f.closing) * 100));
-
-/** Ties with the ledger, or by how much it does not: the flag a person looks for. */
-function Check({
-  figures,
-  t,
-}: {
-  figures: Pick<Figures, 'closing' | 'ledgerClosing' | 'mismatch'>;
-  t: Translate;
-}) {
-  return figures.mismatch ? (
-    <Badge tone="bad">{t('reports.payout.differs', { amount: thousands(difference(figures)) })}</Badge>
-  ) : (
-    <Badge tone="ok">{t('reports.payout.ties')}</Badge>
-  );
-}
 
 /** A movement: nothing reads muted, so the figures that moved the wallet stand out. */
 function MovementCell({ value }: { value: string }) {
@@ -63,64 +36,41 @@ function MovementCell({ value }: { value: string }) {
   );
 }
 
+const c = columnsOf<Row>('reports.payout');
+
 function columnsFor(platform: boolean, t: Translate): Column<Row>[] {
-  const amount = (id: Amount, width = 'minmax(136px, 1fr)'): Column<Row> => ({
-    id,
-    header: `reports.payout.${id}`,
-    value: (r) => Number(r[id]),
-    cell: (r) =>
-      id === 'opening' || id === 'closing' || id === 'ledgerClosing' ? (
-        <span className={r.mismatch && id !== 'opening' ? 'd0-differs' : undefined}>
-          <Money value={r[id]} />
-        </span>
-      ) : (
-        <MovementCell value={r[id]} />
-      ),
-    width,
-    sortable: true,
-    // Nothing else is expected to move a wallet: the column is there to turn on when a total shows one.
-    hiddenByDefault: id === 'other' || id === 'ledgerClosing',
-  });
+  const amount = (id: Amount, width = 'minmax(136px, 1fr)') =>
+    c.money(id, width, {
+      cell: (r) =>
+        id === 'opening' || id === 'closing' || id === 'ledgerClosing' ? (
+          <span className={r.mismatch && id !== 'opening' ? 'd0-differs' : undefined}>
+            <Money value={r[id]} />
+          </span>
+        ) : (
+          <MovementCell value={r[id]} />
+        ),
+      // Nothing else is expected to move a wallet: the column is there to turn on when a total shows one.
+      hiddenByDefault: id === 'other' || id === 'ledgerClosing',
+    });
   return [
     ...(platform
       ? [
-          {
-            id: 'merchantCode',
+          c.text('merchantCode', 'minmax(80px, 0.6fr)', {
             header: 'reports.merchant',
-            value: (r: Row) => r.merchantCode,
-            cell: (r: Row) => <span title={r.merchantName}>{r.merchantCode}</span>,
-            width: 'minmax(80px, 0.6fr)',
-            sortable: true,
-          },
+            cell: (r) => <span title={r.merchantName}>{r.merchantCode}</span>,
+          }),
         ]
       : []),
-    {
-      id: 'wallet',
-      header: 'reports.payout.wallet',
-      value: (r) => r.wallet,
-      cell: (r) => t(`reports.payout.wallets.${r.wallet}`),
-      width: 'minmax(90px, 0.7fr)',
-      sortable: true,
-    },
-    {
-      id: 'check',
-      header: 'reports.payout.check',
-      value: (r) => (r.mismatch ? 1 : 0),
-      cell: (r) => <Check figures={r} t={t} />,
+    c.text('wallet', 'minmax(90px, 0.7fr)', { cell: (r) => t(`reports.payout.wallets.${r.wallet}`) }),
+    c.of('check', (r) => (r.mismatch ? 1 : 0), {
+      cell: (r) => <LedgerCheck figures={r} area="reports.payout" t={t} />,
       width: 'minmax(120px, 0.8fr)',
-      sortable: true,
-    },
+    }),
     amount('opening'),
     ...movements.map((m) => amount(m, 'minmax(128px, 0.9fr)')),
     amount('closing'),
     amount('ledgerClosing'),
-    {
-      id: 'currency',
-      header: 'reports.currency',
-      value: (r) => r.currency,
-      width: '76px',
-      hiddenByDefault: true,
-    },
+    c.text('currency', '76px', { header: 'reports.currency', hiddenByDefault: true, sortable: false }),
   ];
 }
 
@@ -147,7 +97,11 @@ function walletTotals(c: Figures, t: Translate): TotalItem[] {
     // Only the movements this wallet had: a payout wallet collects nothing, say.
     ...movements.filter((m) => !isZero(c[m])).map((m) => amount(m)),
     amount('closing', true),
-    { id: `check-${key}`, label: t('reports.payout.check'), value: <Check figures={c} t={t} /> },
+    {
+      id: `check-${key}`,
+      label: t('reports.payout.check'),
+      value: <LedgerCheck figures={c} area="reports.payout" t={t} />,
+    },
   ];
 }
 
@@ -177,8 +131,6 @@ function Summary({ answer }: { answer: Answer | undefined }) {
   );
 }
 
-const noFilters = () => ({});
-
 /**
  * Settlement statistics: per merchant, wallet and currency over the period, the ledger's opening balance,
  * what moved it (collections net of fees, payouts, settlements, recharges, transfers, adjustments) and the
@@ -193,42 +145,25 @@ export default function PayoutStatScreen() {
   const [merchantId, setMerchantId] = useMerchantParam();
   const columns = useMemo(() => columnsFor(platform, t), [platform, t]);
   const period = range.period ? { ...range.period, ...(platform ? { merchantId } : {}) } : null;
-  const title = t('commands.statOrder.payoutStats.title');
   return (
-    <Page
-      title={title}
-      actions={
-        <ExportButtons
-          endpoint={endpoints.statOrder.balanceExport}
-          input={period}
-          filename="settlement-statistics"
-        />
+    <ReportScreen
+      id={platform ? 'payoutStatsPlatform' : 'payoutStats'}
+      endpoint={endpoints.statOrder.balance}
+      context="merchantBalanceRow"
+      command="statOrder.payoutStats"
+      range={range}
+      hint="reports.payout.hint"
+      exporter={endpoints.statOrder.balanceExport}
+      exportInput={period}
+      exportName="settlement-statistics"
+      columns={columns}
+      input={period ? { view: 'merchant', ...period } : null}
+      rowKey={(r) => `${r.merchantId}|${r.wallet}|${r.currency}`}
+      detailTitle={(r) =>
+        `${r.merchantCode} · ${t(`reports.payout.wallets.${r.wallet}`)} · ${range.period?.from ?? ''} – ${range.period?.to ?? ''}`
       }
-    >
-      <p className="muted">{t('reports.payout.hint')}</p>
-      <DataTable
-        id={platform ? 'payoutStatsPlatform' : 'payoutStats'}
-        label={title}
-        endpoint={endpoints.statOrder.balance}
-        context="merchantBalanceRow"
-        columns={columns}
-        toInput={noFilters}
-        input={period ? { view: 'merchant', ...period } : null}
-        blockedText={range.error ? t(range.error) : undefined}
-        paging="cursor"
-        rowKey={(r) => `${r.merchantId}|${r.wallet}|${r.currency}`}
-        detailTitle={(r) =>
-          `${r.merchantCode} · ${t(`reports.payout.wallets.${r.wallet}`)} · ${range.period?.from ?? ''} – ${range.period?.to ?? ''}`
-        }
-        toolbarStart={
-          <>
-            <ReportPeriodChooser range={range} />
-            {platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
-          </>
-        }
-        countOf={(answer) => (answer as Answer).total}
-        summary={(answer) => <Summary answer={answer as Answer | undefined} />}
-      />
-    </Page>
+      toolbarStart={platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+      summary={(answer) => <Summary answer={answer as Answer | undefined} />}
+    />
   );
 }

@@ -1,15 +1,15 @@
 import { useStore } from '@nanostores/react';
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { useSearchParams } from 'wouter';
 import { allows, endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
 import { $grants } from '../../lib/session.ts';
-import { useT } from '../../lib/useT.ts';
+import { type Translate, useT } from '../../lib/useT.ts';
+import { useChoices } from '../../ui/choices.ts';
 import type { Column, Filter } from '../../ui/DataTable.tsx';
 import { PeriodFields } from '../../ui/TimeRange.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
+import { columnsOf } from '../columns.tsx';
 import { Money } from '../wallet/money.tsx';
 import { type DayChart, DayCharts } from './DayCharts.tsx';
 import {
@@ -100,12 +100,7 @@ export function useChannelFilter(
   const grants = useStore($grants);
   const [params] = useSearchParams();
   const offered = platform && allows(grants, [endpoints.channel.list]);
-  const channels = useQuery({
-    queryKey: ['report-channels'],
-    queryFn: ({ signal }) => api(endpoints.channel.list, { pageSize: 100 }, { signal }),
-    enabled: offered,
-    staleTime: 60_000,
-  });
+  const channels = useChoices(endpoints.channel.list, {}, { enabled: offered, staleTime: 60_000 });
   const chosen = params.get('channelId');
   return {
     channelId: platform && chosen ? Number(chosen) : undefined,
@@ -130,18 +125,12 @@ export const noFilters = () => ({});
 
 /** A report's first column: the business day of the row. */
 export function dayColumn<R extends { day: string }>(): Column<R> {
-  return { id: 'day', header: 'reports.day', value: (r) => r.day, width: '100px', sortable: true };
+  return columnsOf<R>('reports').text('day', '100px');
 }
 
 /** A report's currency column, off by default (the amounts already name it). */
 export function currencyColumn<R extends { currency: string }>(): Column<R> {
-  return {
-    id: 'currency',
-    header: 'reports.currency',
-    value: (r) => r.currency,
-    width: '76px',
-    hiddenByDefault: true,
-  };
+  return columnsOf<R>('reports').text('currency', '76px', { hiddenByDefault: true, sortable: false });
 }
 
 /** A report column of a count, right-aligned with thousands separators. */
@@ -149,14 +138,10 @@ export function countColumn<R extends Record<K, number>, K extends string & keyo
   id: K,
   header: string,
 ): Column<R> {
-  return {
-    id,
+  return columnsOf<R>('reports').count(id, 'minmax(92px, 0.6fr)', {
     header,
-    value: (r) => r[id],
     cell: (r) => <span className="num">{thousands(r[id])}</span>,
-    width: 'minmax(92px, 0.6fr)',
-    sortable: true,
-  };
+  });
 }
 
 /** A report column of an amount (minor units as a decimal string); `signed` paints gains and losses. */
@@ -166,17 +151,12 @@ export function moneyColumn<R extends Record<K, string>, K extends string & keyo
   width = 'minmax(120px, 1fr)',
   signed = false,
 ): Column<R> {
-  return {
-    id,
+  return columnsOf<R>('reports').money(id, width, {
     header,
-    value: (r) => Number(r[id]),
     cell: (r) => <Money value={r[id]} signed={signed} />,
-    width,
-    sortable: true,
-  };
+  });
 }
 
-type Translate = ReturnType<typeof useT>;
 type PeriodAnswer = { from: string; to: string; businessTimeZone: string };
 
 /** The totals' first item: the business days answered, the business time zone on hover. */

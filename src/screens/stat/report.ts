@@ -169,3 +169,9 @@ export function rateTone(rate: number | null): 'ok' | 'warn' | 'bad' {
   if (rate === null || rate >= 0.9) return 'ok';
   return rate >= 0.7 ? 'warn' : 'bad';
 }
+
+/**
+ * The order counts the order and the channel statistics both give (orderStatRow and channelStatRow in
+ * contract/endpoints/stat.ts): pay-ins created and paid, payouts created and succeeded.
+ */
+export type OrderCount = 'payinCreated' | 'payinPaid' | 'payoutCreated' | 'payoutSucceeded';

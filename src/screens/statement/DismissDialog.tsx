@@ -5,7 +5,7 @@ import { ApiError, api } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, validate } from '../../ui/form.tsx';
+import { FormActions, ReasonField, RefusalNote, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import type { Line } from './parts.tsx';
@@ -68,12 +68,8 @@ export default function DismissDialog({
               })
             : t('statement.dismiss.many', { n: lines.length, amount: thousands(formatMinor(sum)) })}
         </p>
-        {refusal && (
-          <p className="danger-note" role="alert">
-            {refusal}
-          </p>
-        )}
-        <Field
+        <RefusalNote refusal={refusal} />
+        <ReasonField
           label={t('statement.dismiss.reason')}
           value={reason}
           onValue={(v) => {
@@ -82,9 +78,6 @@ export default function DismissDialog({
           }}
           error={error}
           hint={t('statement.dismiss.reasonHint')}
-          maxLength={200}
-          autoComplete="off"
-          required
         />
         <FormActions
           busy={busy || lines.length === 0}

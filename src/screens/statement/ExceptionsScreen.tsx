@@ -5,6 +5,7 @@ import { thousands } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
 import { keyCaps } from '../../shell/keys.ts';
 import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { columnsOf } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 import { ageText } from '../settlement/parts.tsx';
 import {
@@ -25,6 +26,8 @@ const lateSeconds = 86_400;
 
 const ageOf = (l: Line) => (Date.now() - new Date(l.createdAt).getTime()) / 1000;
 
+const c = columnsOf<Line>('statement.queue');
+
 /**
  * The exception queue: statement lines waiting for a person, oldest first, with how long each has
  * waited and why (proposed for one click, an amount that differs from its UTR's order, several
@@ -40,17 +43,13 @@ export default function ExceptionsScreen() {
   const accounts = useAccountOptions();
   const columns = useMemo<Column<Line>[]>(
     () => [
-      {
-        id: 'age',
-        header: 'statement.queue.age',
-        value: ageOf,
+      c.of('age', ageOf, {
         cell: (r) => {
           const age = ageOf(r);
           return <span className={`num${age >= lateSeconds ? ' statement-late' : ''}`}>{ageText(age)}</span>;
         },
         width: '96px',
-        sortable: true,
-      },
+      }),
       lineColumns.kind,
       lineColumns.amount,
       lineColumns.utr,

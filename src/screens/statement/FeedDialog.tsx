@@ -6,8 +6,9 @@ import { formatTime, thousands } from '../../lib/format.ts';
 import { confirm, toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { TextAreaField } from '../../ui/fields.tsx';
-import { CodeAndActions, Field, useForm, validate } from '../../ui/form.tsx';
+import { CheckField, TextAreaField } from '../../ui/fields.tsx';
+import { CodeAndActions, Field, RefusalNote, useForm, VerbatimField, validate } from '../../ui/form.tsx';
+import { HeadedTable } from '../../ui/HeadedTable.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import './statement.css';
@@ -53,28 +54,27 @@ export default function FeedDialog({ account, close }: Props) {
       />
       <h3>{t('statementFeed.files')}</h3>
       {files.data?.list.length ? (
-        <table className="statement-post-lines" aria-label={t('statementFeed.files')}>
-          <thead>
-            <tr>
-              <th>{t('statementFeed.columns.name')}</th>
-              <th>{t('statementFeed.columns.size')}</th>
-              <th>{t('statementFeed.columns.mtime')}</th>
-              <th>{t('statementFeed.columns.outcome')}</th>
+        <HeadedTable
+          className="statement-post-lines"
+          label={t('statementFeed.files')}
+          headings={[
+            t('statementFeed.columns.name'),
+            t('statementFeed.columns.size'),
+            t('statementFeed.columns.mtime'),
+            t('statementFeed.columns.outcome'),
+          ]}
+        >
+          {files.data.list.map((f) => (
+            <tr key={f.id}>
+              <td className="mono">{f.remoteName}</td>
+              <td>{thousands(f.size)}</td>
+              <td>{formatTime(f.mtime)}</td>
+              <td>
+                {f.importId !== null ? t('statementFeed.imported', { id: f.importId }) : (f.error ?? '')}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {files.data.list.map((f) => (
-              <tr key={f.id}>
-                <td className="mono">{f.remoteName}</td>
-                <td>{thousands(f.size)}</td>
-                <td>{formatTime(f.mtime)}</td>
-                <td>
-                  {f.importId !== null ? t('statementFeed.imported', { id: f.importId }) : (f.error ?? '')}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </HeadedTable>
       ) : (
         <p className="muted">{t('statementFeed.noFiles')}</p>
       )}
@@ -195,21 +195,9 @@ function FeedForm({
           })}
         </p>
       )}
-      <Field
-        label={t('statementFeed.host')}
-        {...form.field('host')}
-        autoComplete="off"
-        spellCheck={false}
-        required
-      />
+      <VerbatimField label={t('statementFeed.host')} {...form.field('host')} required />
       <Field label={t('statementFeed.port')} {...form.field('port')} inputMode="numeric" />
-      <Field
-        label={t('statementFeed.username')}
-        {...form.field('username')}
-        autoComplete="off"
-        spellCheck={false}
-        required
-      />
+      <VerbatimField label={t('statementFeed.username')} {...form.field('username')} required />
       <TextAreaField
         label={t('statementFeed.privateKey')}
         {...form.field('privateKey')}
@@ -218,33 +206,24 @@ function FeedForm({
         spellCheck={false}
         autoComplete="off"
       />
-      <Field
+      <VerbatimField
         label={t('statementFeed.fingerprint')}
         {...form.field('hostKeyFingerprint')}
         hint={t('statementFeed.fingerprintHint')}
-        autoComplete="off"
-        spellCheck={false}
         required
       />
-      <Field
-        label={t('statementFeed.folder')}
-        {...form.field('folder')}
-        autoComplete="off"
-        spellCheck={false}
-        required
-      />
-      <Field
+      <VerbatimField label={t('statementFeed.folder')} {...form.field('folder')} required />
+      <VerbatimField
         label={t('statementFeed.pattern')}
         {...form.field('pattern')}
         hint={t('statementFeed.patternHint')}
-        autoComplete="off"
-        spellCheck={false}
         required
       />
-      <label className="check">
-        <input type="checkbox" checked={values.enabled} onChange={(e) => set('enabled', e.target.checked)} />
-        {t('statementFeed.enabled')}
-      </label>
+      <CheckField
+        label={t('statementFeed.enabled')}
+        checked={values.enabled}
+        onChecked={(on) => set('enabled', on)}
+      />
       {(feed || pending) && (
         <div className="form-actions">
           {feed && (
@@ -262,11 +241,7 @@ function FeedForm({
           {tested}
         </p>
       )}
-      {refusal && (
-        <p className="danger-note" role="alert">
-          {refusal}
-        </p>
-      )}
+      <RefusalNote refusal={refusal} />
       {unbound && <UnboundNotice close={() => close()} />}
       <CodeAndActions form={form} onCancel={() => close()} submitLabel={t('statementFeed.save')} />
     </form>

@@ -131,7 +131,6 @@ export default function ImportScreen() {
         input={{ accountId: accountId || undefined }}
         paging="page"
         live
-        rowKey={(r) => String(r.id)}
         detailTitle={(r) => r.fileName}
       />
     </Page>

@@ -8,7 +8,15 @@ import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, useForm, validate } from '../../ui/form.tsx';
+import { Fact } from '../../ui/Fact.tsx';
+import {
+  CodeAndActions,
+  ReasonField,
+  RefusalNote,
+  useForm,
+  VerbatimField,
+  validate,
+} from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { Amount, kindLabel, kindOf, type Line } from './parts.tsx';
@@ -103,41 +111,21 @@ export default function MatchDialog({ line, close }: { line: Line; close: (resul
     <Modal title={t('commands.statement.match.title')} onClose={() => close()}>
       <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
         <dl className="statement-line-facts">
-          <div>
-            <dt>{t('statement.screen.columns.amount')}</dt>
-            <dd>
-              <Amount line={line} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t('statement.screen.columns.utr')}</dt>
-            <dd className="mono">{line.utr ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>{t('statement.screen.columns.day')}</dt>
-            <dd>{line.day}</dd>
-          </div>
-          <div>
-            <dt>{t('statement.screen.columns.account')}</dt>
-            <dd>{line.accountLabel}</dd>
-          </div>
-          {kind && (
-            <div>
-              <dt>{t('statement.screen.columns.kind')}</dt>
-              <dd>{kindLabel(kind)}</dd>
-            </div>
-          )}
-          <div className="wide">
-            <dt>{t('statement.screen.columns.narration')}</dt>
-            <dd>{line.narration}</dd>
-          </div>
+          <Fact label={t('statement.screen.columns.amount')}>
+            <Amount line={line} />
+          </Fact>
+          <Fact label={t('statement.screen.columns.utr')} className="mono">
+            {line.utr ?? '—'}
+          </Fact>
+          <Fact label={t('statement.screen.columns.day')}>{line.day}</Fact>
+          <Fact label={t('statement.screen.columns.account')}>{line.accountLabel}</Fact>
+          {kind && <Fact label={t('statement.screen.columns.kind')}>{kindLabel(kind)}</Fact>}
+          <Fact label={t('statement.screen.columns.narration')} wide>
+            {line.narration}
+          </Fact>
         </dl>
-        {refusal && (
-          <p className="danger-note" role="alert">
-            {refusal}
-          </p>
-        )}
-        <Field
+        <RefusalNote refusal={refusal} />
+        <VerbatimField
           label={t('statement.match.orderNo')}
           value={number}
           onValue={(v) => {
@@ -147,8 +135,6 @@ export default function MatchDialog({ line, close }: { line: Line; close: (resul
           }}
           error={fieldError}
           hint={t('statement.match.orderNoHint')}
-          autoComplete="off"
-          spellCheck={false}
           maxLength={64}
           required
         />
@@ -178,13 +164,10 @@ export default function MatchDialog({ line, close }: { line: Line; close: (resul
           ) : null}
         </div>
         {unbound && <UnboundNotice close={() => close()} />}
-        <Field
+        <ReasonField
           label={t('statement.match.reason')}
           {...form.field('reason')}
           hint={t('statement.match.reasonHint')}
-          maxLength={200}
-          autoComplete="off"
-          required
         />
         <CodeAndActions
           form={{ ...form, busy: busy || form.busy }}

@@ -4,7 +4,7 @@ import { thousands } from '../../lib/format.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
+import { CodeAndActions, ReasonField, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 import { Amount, type Import, type Line } from './parts.tsx';
@@ -92,13 +92,10 @@ export default function PostDialog(props: Props) {
           </table>
         )}
         {unbound && <UnboundNotice close={() => close()} />}
-        <Field
+        <ReasonField
           label={t('statement.post.reason')}
           {...form.field('reason')}
           hint={t('statement.post.reasonHint')}
-          maxLength={200}
-          autoComplete="off"
-          required
         />
         <CodeAndActions form={form} onCancel={() => close()} submitLabel={title} />
       </form>

@@ -3,7 +3,7 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { endpoints, errno, type Input, type Output } from '../../../contract/index.ts';
 import { ApiError, api, base64Of } from '../../lib/api.ts';
 import { toast } from '../../lib/notify.ts';
-import { useT } from '../../lib/useT.ts';
+import { type Translate, useT } from '../../lib/useT.ts';
 import { draftOf, emptyDraft, type MappingDraft, mappingOf } from './MappingEditor.tsx';
 import { useReceivingAccounts } from './parts.tsx';
 
@@ -169,7 +169,7 @@ interface Source {
 /** The calls' input: the account, how to read the statement and the statement; null when something is missing. */
 async function importInput(
   { accountId, mapping, file, text, setErrors }: Source,
-  t: ReturnType<typeof useT>,
+  t: Translate,
 ): Promise<ImportInput | null> {
   const { choice, edited, chosen, draft } = mapping;
   const wanted: Errors = {};

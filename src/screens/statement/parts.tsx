@@ -12,7 +12,7 @@ import { thousands } from '../../lib/format.ts';
 import { t } from '../../lib/i18n.ts';
 import { $grants } from '../../lib/session.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
-import type { Column } from '../../ui/DataTable.tsx';
+import { columnsOf, hidden } from '../columns.tsx';
 import { Money } from '../wallet/money.tsx';
 
 export type Line = Contexts['statementLineRow'];
@@ -82,39 +82,31 @@ function OrderCell({ line }: { line: Line }) {
   return null;
 }
 
-const col = (
-  id: string,
-  value: Column<Line>['value'],
-  rest: Omit<Column<Line>, 'id' | 'header' | 'value'> = {},
-): Column<Line> => ({ id, header: `statement.screen.columns.${id}`, value, ...rest });
+const c = columnsOf<Line>('statement.screen.columns');
 
 /** The columns a statement line shows in the flow and in the queue. */
 export const lineColumns = {
-  day: col('day', (r) => r.day, { width: '104px', sortable: true }),
-  account: col('account', (r) => r.accountLabel, { width: 'minmax(140px, 1fr)', sortable: true }),
-  direction: col('direction', (r) => r.direction, {
+  day: c.text('day', '104px'),
+  account: c.of('account', (r) => r.accountLabel, { width: 'minmax(140px, 1fr)' }),
+  direction: c.text('direction', '96px', {
     cell: (r) => t(`statement.screen.directions.${r.direction}`),
-    width: '96px',
+    sortable: false,
   }),
-  amount: col('amount', (r) => Number(r.amount) * (r.direction === 'debit' ? -1 : 1), {
+  amount: c.of('amount', (r) => Number(r.amount) * (r.direction === 'debit' ? -1 : 1), {
     cell: (r) => <Amount line={r} />,
     width: '120px',
-    sortable: true,
   }),
-  balance: col('balance', (r) => (r.balance === null ? null : Number(r.balance)), {
+  balance: c.of('balance', (r) => (r.balance === null ? null : Number(r.balance)), {
     cell: (r) => (r.balance === null ? '—' : <Money value={r.balance} />),
     width: '124px',
+    sortable: false,
   }),
-  utr: col('utr', (r) => r.utr, {
+  utr: c.text('utr', '130px', {
     cell: (r) => (r.utr ? <span className="mono">{r.utr}</span> : '—'),
-    width: '130px',
+    sortable: false,
   }),
-  status: col('status', (r) => r.status, {
-    cell: (r) => <LineStatus status={r.status} />,
-    width: '100px',
-    sortable: true,
-  }),
-  kind: col('kind', (r) => kindOf(r), {
+  status: c.text('status', '100px', { cell: (r) => <LineStatus status={r.status} /> }),
+  kind: c.of('kind', (r) => kindOf(r), {
     cell: (r) => {
       const kind = kindOf(r);
       if (!kind) return '—';
@@ -129,32 +121,31 @@ export const lineColumns = {
       );
     },
     width: '150px',
-    sortable: true,
   }),
-  order: col('order', (r) => r.payinNo ?? r.candidateNo ?? r.slipNo, {
+  order: c.of('order', (r) => r.payinNo ?? r.candidateNo ?? r.slipNo, {
     cell: (r) => <OrderCell line={r} />,
     // An order's number and, for a candidate of another amount, that amount beside it.
     width: 'minmax(264px, 1.2fr)',
+    sortable: false,
   }),
-  narration: col('narration', (r) => r.narration, {
+  narration: c.text('narration', 'minmax(200px, 2fr)', {
     cell: (r) => (
       <span className="statement-narration" title={r.narration}>
         {r.narration}
       </span>
     ),
-    width: 'minmax(200px, 2fr)',
+    sortable: false,
   }),
-  reference: col('reference', (r) => r.reference, { width: '150px', hiddenByDefault: true }),
-  reason: col('reason', (r) => r.reason, { width: 'minmax(140px, 1fr)', hiddenByDefault: true }),
+  reference: c.text('reference', '150px', hidden),
+  reason: c.text('reason', 'minmax(140px, 1fr)', hidden),
 };
 
 /** The receiving accounts (the first 100), read only by who may read them. */
-/** What the lists of statement lines (the lines, the exception queue) share: the row, its key, live pages. */
+/** What the lists of statement lines (the lines, the exception queue) share: the row and live pages. */
 export const lineList = {
   context: 'statementLineRow',
   paging: 'page',
   live: true,
-  rowKey: (r: Line) => String(r.id),
 } as const;
 
 export function useReceivingAccounts() {

@@ -1,8 +1,7 @@
 import { endpoints } from '../../../contract/index.ts';
-import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
-import { CodeAndActions, Field, useForm } from '../../ui/form.tsx';
+import { CodeAndActions, toldThenClose, useForm, VerbatimField } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
 
@@ -19,10 +18,7 @@ export default function BotForm({ close }: { close: (result?: unknown) => void }
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
     const input = { token: form.values.token.trim(), code: form.values.code.trim() };
-    const saved = () => {
-      toast('success', t('screens.telegram.botSaved'));
-      close(true);
-    };
+    const saved = toldThenClose(close, () => t('screens.telegram.botSaved'));
     form.send(endpoints.telegram.botUpdate, input, saved, { via: call });
   };
   return (
@@ -33,12 +29,10 @@ export default function BotForm({ close }: { close: (result?: unknown) => void }
     >
       <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
         {unbound && <UnboundNotice close={() => close()} />}
-        <Field
+        <VerbatimField
           label={t('screens.telegram.token')}
           type="password"
           {...form.field('token')}
-          autoComplete="off"
-          spellCheck={false}
           required
         />
         <CodeAndActions form={form} onCancel={() => close()} submitLabel={t('app.save')} />

@@ -1,10 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
-import { Field, FormActions, savedThenClose } from '../../ui/form.tsx';
+import { useChoices } from '../../ui/choices.ts';
+import { CheckField } from '../../ui/fields.tsx';
+import { Field, FormActions, savedThenClose, VerbatimField } from '../../ui/form.tsx';
 import { errorAt, type PathErrors, sendWithPaths } from '../../ui/formPaths.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { useOpeningFocus } from '../../ui/openingFocus.ts';
@@ -70,40 +70,46 @@ function Picks({
   );
 }
 
-/** A number rule of a group: on when ticked, its threshold typed next to it. */
+/** The alerts a group switches on or off, in the order the form shows them. */
+const flagRules = ['callbackGaveUp', 'settlementApplied', 'nearThreshold', 'statementFeed'] as const;
+type Flag = (typeof flagRules)[number];
+
+/** A number rule's state: whether it is on, and its threshold as typed. */
+function useRule(initiallyOn: boolean, initialValue: string) {
+  const [on, setOn] = useState(initiallyOn);
+  const [value, setValue] = useState(initialValue);
+  return { on, setOn, value, setValue, sent: on ? value : null };
+}
+
+/** A number rule of a group: on when ticked, its threshold typed next to it (its refusal under it). */
 function Rule({
-  label,
-  on,
-  onOn,
-  value,
-  onValue,
+  name,
   unit,
-  error,
+  rule,
+  errors,
 }: {
-  label: string;
-  on: boolean;
-  onOn: (on: boolean) => void;
-  value: string;
-  onValue: (v: string) => void;
-  unit: string;
-  error?: string | undefined;
+  name: 'payoutStuckMinutes' | 'payoutBalanceFloor' | 'channelSuccessFloorPct';
+  unit: 'minutes' | 'amount' | 'percent';
+  rule: ReturnType<typeof useRule>;
+  errors: PathErrors;
 }) {
+  const t = useT();
+  const label = t(`screens.telegram.rules.${name}`);
+  const unitLabel = t(`screens.telegram.units.${unit}`);
+  const error = errorAt(errors, `alerts.${name}`);
   return (
     <div className="tg-rule">
-      <label className="check">
-        <input type="checkbox" checked={on} onChange={(e) => onOn(e.target.checked)} />
-        {label}
-      </label>
+      <CheckField label={label} checked={rule.on} onChecked={rule.setOn} />
       <span className={`field tg-threshold${error ? ' has-error' : ''}`}>
         <input
-          value={value}
-          onChange={(e) => onValue(e.target.value)}
-          disabled={!on}
+          value={rule.value}
+          onChange={(e) => rule.setValue(e.target.value)}
+          disabled={!rule.on}
           inputMode="decimal"
-          aria-label={`${label} (${unit})`}
+          aria-label={`${label} (${unitLabel})`}
           aria-invalid={error ? true : undefined}
         />
-        <span className="muted">{unit}</span>
+        <span className="muted">{unitLabel}</span>
       </span>
       {error && (
         <p className="field-error tg-rule-error" role="alert">
@@ -127,27 +133,23 @@ export default function GroupForm({ group, close }: Props) {
   const [name, setName] = useState(group?.name ?? '');
   const [merchantIds, setMerchantIds] = useState<number[]>(group?.merchantIds ?? []);
   const [channelIds, setChannelIds] = useState<number[]>(group?.channelIds ?? []);
-  const [gaveUp, setGaveUp] = useState(a?.callbackGaveUp ?? true);
-  const [applied, setApplied] = useState(a?.settlementApplied ?? false);
-  const [near, setNear] = useState(a?.nearThreshold ?? false);
-  const [feed, setFeed] = useState(a?.statementFeed ?? true);
-  const [stuckOn, setStuckOn] = useState(a ? a.payoutStuckMinutes !== null : true);
-  const [stuck, setStuck] = useState(String(a?.payoutStuckMinutes ?? 30));
-  const [floorOn, setFloorOn] = useState(a ? a.payoutBalanceFloor !== null : false);
-  const [floor, setFloor] = useState(a?.payoutBalanceFloor ?? '10000.00');
-  const [rateOn, setRateOn] = useState(a ? a.channelSuccessFloorPct !== null : false);
-  const [rate, setRate] = useState(String(a?.channelSuccessFloorPct ?? 50));
+  const [flags, setFlags] = useState<Record<Flag, boolean>>({
+    callbackGaveUp: a?.callbackGaveUp ?? true,
+    settlementApplied: a?.settlementApplied ?? false,
+    nearThreshold: a?.nearThreshold ?? false,
+    statementFeed: a?.statementFeed ?? true,
+  });
+  const stuck = useRule(a ? a.payoutStuckMinutes !== null : true, String(a?.payoutStuckMinutes ?? 30));
+  const floor = useRule(a ? a.payoutBalanceFloor !== null : false, a?.payoutBalanceFloor ?? '10000.00');
+  const rate = useRule(
+    a ? a.channelSuccessFloorPct !== null : false,
+    String(a?.channelSuccessFloorPct ?? 50),
+  );
   const [errors, setErrors] = useState<PathErrors>({});
   const [busy, setBusy] = useState(false);
 
-  const merchants = useQuery({
-    queryKey: ['telegram-form', 'merchants'],
-    queryFn: () => api(endpoints.merchant.list, { pageSize: 100 }),
-  });
-  const channels = useQuery({
-    queryKey: ['telegram-form', 'channels'],
-    queryFn: () => api(endpoints.channel.list, { pageSize: 100 }),
-  });
+  const merchants = useChoices(endpoints.merchant.list, {});
+  const channels = useChoices(endpoints.channel.list, {});
 
   const onSubmit = async (e: React.FormEvent) => {
     e.preventDefault();
@@ -157,13 +159,10 @@ export default function GroupForm({ group, close }: Props) {
       merchantIds,
       channelIds,
       alerts: {
-        callbackGaveUp: gaveUp,
-        settlementApplied: applied,
-        nearThreshold: near,
-        statementFeed: feed,
-        payoutStuckMinutes: stuckOn ? stuck : null,
-        payoutBalanceFloor: floorOn ? floor : null,
-        channelSuccessFloorPct: rateOn ? rate : null,
+        ...flags,
+        payoutStuckMinutes: stuck.sent,
+        payoutBalanceFloor: floor.sent,
+        channelSuccessFloorPct: rate.sent,
       },
     };
     const form = { setErrors, setBusy };
@@ -192,60 +191,26 @@ export default function GroupForm({ group, close }: Props) {
           autoComplete="off"
           required
         />
-        <Field
+        <VerbatimField
           label={t('screens.telegram.chatId')}
           value={chatId}
           onValue={setChatId}
           error={errorAt(errors, 'chatId')}
           hint={t('screens.telegram.chatIdHint')}
-          autoComplete="off"
-          spellCheck={false}
           required
         />
         <Section title={t('screens.telegram.alerts')}>
-          <label className="check">
-            <input type="checkbox" checked={gaveUp} onChange={(e) => setGaveUp(e.target.checked)} />
-            {t('screens.telegram.rules.callbackGaveUp')}
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={applied} onChange={(e) => setApplied(e.target.checked)} />
-            {t('screens.telegram.rules.settlementApplied')}
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={near} onChange={(e) => setNear(e.target.checked)} />
-            {t('screens.telegram.rules.nearThreshold')}
-          </label>
-          <label className="check">
-            <input type="checkbox" checked={feed} onChange={(e) => setFeed(e.target.checked)} />
-            {t('screens.telegram.rules.statementFeed')}
-          </label>
-          <Rule
-            label={t('screens.telegram.rules.payoutStuckMinutes')}
-            on={stuckOn}
-            onOn={setStuckOn}
-            value={stuck}
-            onValue={setStuck}
-            unit={t('screens.telegram.units.minutes')}
-            error={errorAt(errors, 'alerts.payoutStuckMinutes')}
-          />
-          <Rule
-            label={t('screens.telegram.rules.payoutBalanceFloor')}
-            on={floorOn}
-            onOn={setFloorOn}
-            value={floor}
-            onValue={setFloor}
-            unit={t('screens.telegram.units.amount')}
-            error={errorAt(errors, 'alerts.payoutBalanceFloor')}
-          />
-          <Rule
-            label={t('screens.telegram.rules.channelSuccessFloorPct')}
-            on={rateOn}
-            onOn={setRateOn}
-            value={rate}
-            onValue={setRate}
-            unit={t('screens.telegram.units.percent')}
-            error={errorAt(errors, 'alerts.channelSuccessFloorPct')}
-          />
+          {flagRules.map((flag) => (
+            <CheckField
+              key={flag}
+              label={t(`screens.telegram.rules.${flag}`)}
+              checked={flags[flag]}
+              onChecked={(on) => setFlags((f) => ({ ...f, [flag]: on }))}
+            />
+          ))}
+          <Rule name="payoutStuckMinutes" unit="minutes" rule={stuck} errors={errors} />
+          <Rule name="payoutBalanceFloor" unit="amount" rule={floor} errors={errors} />
+          <Rule name="channelSuccessFloorPct" unit="percent" rule={rate} errors={errors} />
         </Section>
         <Picks
           label={t('screens.telegram.merchants')}

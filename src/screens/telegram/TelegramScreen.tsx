@@ -14,6 +14,7 @@ import { CommandButton } from '../../ui/CommandButton.tsx';
 import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { ViewTabs } from '../../ui/ViewTabs.tsx';
+import { columnsOf, hidden } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 import { alertNames, alertsOf } from './alerts.ts';
 import './telegram.css';
@@ -27,19 +28,13 @@ const deliveryTones: Record<Delivery['status'], Tone> = { pending: 'warn', sent:
 const followed = (ids: readonly number[]) =>
   ids.length ? t('screens.telegram.some', { n: ids.length }) : t('screens.telegram.all');
 
+const g = columnsOf<Group>('screens.telegram');
+const d = columnsOf<Delivery>('screens.telegram');
+
 const groupColumns: Column<Group>[] = [
-  {
-    id: 'name',
-    header: 'screens.telegram.name',
-    value: (r) => r.name,
-    width: 'minmax(140px, 1fr)',
-    sortable: true,
-  },
-  { id: 'chatId', header: 'screens.telegram.chatId', value: (r) => r.chatId, width: '170px', sortable: true },
-  {
-    id: 'alerts',
-    header: 'screens.telegram.alerts',
-    value: (r) => alertsOf(r.alerts).join(', '),
+  g.text('name', 'minmax(140px, 1fr)'),
+  g.text('chatId', '170px'),
+  g.of('alerts', (r) => alertsOf(r.alerts).join(', '), {
     cell: (r) => (
       // One line: the whole list on hover, and in the drawer.
       <span className="tg-alerts" title={alertsOf(r.alerts).join(', ')}>
@@ -51,85 +46,26 @@ const groupColumns: Column<Group>[] = [
       </span>
     ),
     width: 'minmax(240px, 2fr)',
-  },
-  {
-    id: 'merchants',
-    header: 'screens.telegram.merchants',
-    value: (r) => followed(r.merchantIds),
-    width: '110px',
-  },
-  {
-    id: 'channels',
-    header: 'screens.telegram.channels',
-    value: (r) => followed(r.channelIds),
-    width: '110px',
-  },
-  {
-    id: 'status',
-    header: 'screens.telegram.status',
-    value: (r) => r.status,
-    cell: (r) => (
-      <Badge tone={r.status === 'active' ? 'ok' : 'muted'}>
-        {t(`screens.telegram.statuses.${r.status}`)}
-      </Badge>
-    ),
-    width: '96px',
-    sortable: true,
-  },
-  {
-    id: 'updatedAt',
-    header: 'screens.telegram.updatedAt',
-    value: (r) => r.updatedAt,
-    cell: (r) => formatTime(r.updatedAt),
-    width: '150px',
-    hiddenByDefault: true,
-  },
+    sortable: false,
+  }),
+  g.of('merchants', (r) => followed(r.merchantIds), { width: '110px', sortable: false }),
+  g.of('channels', (r) => followed(r.channelIds), { width: '110px', sortable: false }),
+  g.badge('status', (r) => (r.status === 'active' ? 'ok' : 'muted'), 'statuses', '96px'),
+  g.time('updatedAt', '150px', hidden),
 ];
 
 const deliveryColumns: Column<Delivery>[] = [
-  {
-    id: 'createdAt',
-    header: 'screens.telegram.createdAt',
-    value: (r) => r.createdAt,
-    cell: (r) => formatTime(r.createdAt),
-    width: '170px',
-  },
-  { id: 'group', header: 'screens.telegram.group', value: (r) => r.groupName, width: 'minmax(120px, 1fr)' },
-  {
-    id: 'alert',
-    header: 'screens.telegram.alert',
-    value: (r) => t(`screens.telegram.alertKinds.${r.alert}`),
-    width: '150px',
-  },
-  {
-    id: 'status',
-    header: 'screens.telegram.status',
-    value: (r) => r.status,
+  d.time('createdAt', '170px', { sortable: false }),
+  d.of('group', (r) => r.groupName, { width: 'minmax(120px, 1fr)', sortable: false }),
+  d.of('alert', (r) => t(`screens.telegram.alertKinds.${r.alert}`), { width: '150px', sortable: false }),
+  d.text('status', '96px', {
     cell: (r) => <Badge tone={deliveryTones[r.status]}>{stateLabel(t, telegramDelivery, r.status)}</Badge>,
-    width: '96px',
-  },
-  { id: 'attempts', header: 'screens.telegram.attempts', value: (r) => r.attempts, width: '80px' },
-  {
-    id: 'lastError',
-    header: 'screens.telegram.lastError',
-    value: (r) => r.lastError ?? '',
-    width: 'minmax(160px, 1.5fr)',
-  },
-  {
-    id: 'text',
-    header: 'screens.telegram.text',
-    value: (r) => r.text,
-    width: 'minmax(200px, 2fr)',
-    hiddenByDefault: true,
-  },
-  {
-    id: 'nextAttemptAt',
-    header: 'screens.telegram.nextAttemptAt',
-    value: (r) => r.nextAttemptAt ?? '',
-    cell: (r) => (r.nextAttemptAt ? formatTime(r.nextAttemptAt) : ''),
-    width: '150px',
-    hiddenByDefault: true,
-  },
+    sortable: false,
+  }),
+  d.text('attempts', '80px', { sortable: false }),
+  d.text('lastError', 'minmax(160px, 1.5fr)', { sortable: false }),
+  d.text('text', 'minmax(200px, 2fr)', hidden),
+  d.time('nextAttemptAt', '150px', hidden),
 ];
 
 /** Whether a bot token is set (never the token), with who set it last. */
@@ -212,7 +148,6 @@ export default function TelegramScreen() {
           context="telegramGroup"
           columns={groupColumns}
           paging="page"
-          rowKey={(r) => String(r.id)}
           detailTitle={(r) => r.name}
           detail={(r) => (
             <dl className="facts">
@@ -239,7 +174,6 @@ export default function TelegramScreen() {
           columns={deliveryColumns}
           filters={deliveryFilters}
           paging="cursor"
-          rowKey={(r) => String(r.id)}
           detailTitle={(r) => `${r.groupName} · ${t(`screens.telegram.alertKinds.${r.alert}`)}`}
           detail={(r) => (
             <>

@@ -12,72 +12,39 @@ import { t } from '../../lib/i18n.ts';
 import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
-import { type Column, DataTable, type Filter, statusFilter } from '../../ui/DataTable.tsx';
+import { type Column, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
-import { merchantColumn } from '../columns.tsx';
-import { Page } from '../Page.tsx';
-import { Money } from '../wallet/money.tsx';
+import { columnsOf, merchantColumn } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
 import '../wallet/wallet.css';
 
 type Line = Contexts['tnLine'];
 
 const lineTone: Record<Line['status'], Tone> = { pending: 'warn', released: 'ok' };
 
+const c = columnsOf<Line>('screens.tn');
+const amountWidth = 'minmax(110px, 0.8fr)';
+
 function columnsFor(platform: boolean): Column<Line>[] {
-  const money = (id: 'gross' | 'fee' | 'net', width = 'minmax(110px, 0.8fr)'): Column<Line> => ({
-    id,
-    header: `screens.tn.${id}`,
-    value: (l) => Number(l[id]),
-    cell: (l) => <Money value={l[id]} />,
-    width,
-    sortable: true,
-  });
   return [
-    {
-      id: 'orderDay',
-      header: 'screens.tn.orderDay',
-      value: (l) => l.orderDay,
-      width: '110px',
-      sortable: true,
-    },
+    c.text('orderDay', '110px'),
     ...merchantColumn<Line>('screens.tn.merchant', platform),
-    { id: 'dueDay', header: 'screens.tn.dueDay', value: (l) => l.dueDay, width: '110px', sortable: true },
-    {
-      id: 'orders',
-      header: 'screens.tn.orders',
-      value: (l) => l.orders,
-      cell: (l) => thousands(l.orders),
-      width: '80px',
-      sortable: true,
-    },
-    money('gross'),
-    money('fee', 'minmax(90px, 0.6fr)'),
-    money('net'),
-    { id: 'currency', header: 'screens.tn.currency', value: (l) => l.currency, width: '84px' },
-    {
-      id: 'status',
-      header: 'screens.tn.status',
-      value: (l) => l.status,
+    c.text('dueDay', '110px'),
+    c.count('orders', '80px'),
+    c.money('gross', amountWidth),
+    c.money('fee', 'minmax(90px, 0.6fr)'),
+    c.money('net', amountWidth),
+    c.text('currency', '84px', { sortable: false }),
+    c.text('status', '100px', {
       cell: (l) => <Badge tone={lineTone[l.status]}>{stateLabel(t, tnLine, l.status)}</Badge>,
-      width: '100px',
-      sortable: true,
-    },
-    {
-      id: 'runId',
-      header: 'screens.tn.runId',
-      value: (l) => l.runId,
-      width: '70px',
-      hiddenByDefault: !platform,
-    },
-    {
-      id: 'releasedAt',
-      header: 'screens.tn.releasedAt',
-      value: (l) => l.releasedAt ?? '',
+    }),
+    c.of('runId', (l) => l.runId, { width: '70px', sortable: false, hiddenByDefault: !platform }),
+    c.time('releasedAt', '150px', {
       cell: (l) => (l.releasedAt ? formatTime(l.releasedAt, false) : null),
-      width: '150px',
+      sortable: false,
       hiddenByDefault: true,
-    },
+    }),
   ];
 }
 
@@ -149,28 +116,24 @@ export default function TnLinesScreen() {
     ]),
   ];
   return (
-    <Page title={t('commands.merchantSettlementtn.list.title')}>
-      <p className="muted">{t('screens.tn.linesHint')}</p>
-      <DataTable
-        id={platform ? 'tnLinesPlatform' : 'tnLines'}
-        label={t('commands.merchantSettlementtn.list.title')}
-        endpoint={endpoints.merchantSettlementtn.list}
-        context="tnLine"
-        columns={columns}
-        filters={filters}
-        toInput={toInput}
-        paging="cursor"
-        rowKey={(l) => String(l.id)}
-        detailTitle={(l) => t('screens.tn.lineTitle', { merchant: l.merchantCode, day: l.orderDay })}
-        toolbarStart={platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
-        summary={
-          <TotalsBar
-            label={t('screens.tn.totals')}
-            busy={sums.isFetching && sums.isPlaceholderData}
-            items={items}
-          />
-        }
-      />
-    </Page>
+    <ListScreen
+      id={platform ? 'tnLinesPlatform' : 'tnLines'}
+      endpoint={endpoints.merchantSettlementtn.list}
+      context="tnLine"
+      hint="screens.tn.linesHint"
+      columns={columns}
+      filters={filters}
+      toInput={toInput}
+      paging="cursor"
+      detailTitle={(l) => t('screens.tn.lineTitle', { merchant: l.merchantCode, day: l.orderDay })}
+      toolbarStart={platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+      summary={
+        <TotalsBar
+          label={t('screens.tn.totals')}
+          busy={sums.isFetching && sums.isPlaceholderData}
+          items={items}
+        />
+      }
+    />
   );
 }

@@ -9,8 +9,9 @@ import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
-import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
-import { Page } from '../Page.tsx';
+import type { Column, Filter } from '../../ui/DataTable.tsx';
+import { columnsOf } from '../columns.tsx';
+import { ListScreen } from '../ListScreen.tsx';
 import { Money } from '../wallet/money.tsx';
 import '../wallet/wallet.css';
 
@@ -36,64 +37,24 @@ function Time({ value }: { value: string | null }) {
   );
 }
 
+const c = columnsOf<Run>('screens.tn');
+
 const columns: Column<Run>[] = [
-  { id: 'id', header: 'screens.tn.runId', value: (r) => r.id, width: '64px', sortable: true },
-  { id: 'day', header: 'screens.tn.day', value: (r) => r.day, width: '110px', sortable: true },
-  {
-    id: 'startedAt',
-    header: 'screens.tn.startedAt',
-    value: (r) => r.startedAt,
-    cell: (r) => <Time value={r.startedAt} />,
-    width: '150px',
-    sortable: true,
-  },
-  {
-    id: 'finishedAt',
-    header: 'screens.tn.finishedAt',
-    value: (r) => r.finishedAt ?? '',
+  c.text('id', '64px', { header: 'screens.tn.runId' }),
+  c.text('day', '110px'),
+  c.time('startedAt', '150px', { cell: (r) => <Time value={r.startedAt} /> }),
+  c.time('finishedAt', '150px', {
     cell: (r) => <Time value={r.finishedAt} />,
-    width: '150px',
+    sortable: false,
     hiddenByDefault: true,
-  },
-  {
-    id: 'startedBy',
-    header: 'screens.tn.startedBy',
-    value: (r) => r.startedBy ?? '',
+  }),
+  c.text('startedBy', 'minmax(100px, 0.8fr)', {
     cell: (r) => r.startedBy ?? <span className="muted">{t('screens.tn.dailyJob')}</span>,
-    width: 'minmax(100px, 0.8fr)',
-    sortable: true,
-  },
-  {
-    id: 'merchants',
-    header: 'screens.tn.merchants',
-    value: (r) => r.merchants,
-    width: '90px',
-    sortable: true,
-  },
-  {
-    id: 'lines',
-    header: 'screens.tn.lines',
-    value: (r) => r.lines,
-    cell: (r) => thousands(r.lines),
-    width: '80px',
-    sortable: true,
-  },
-  {
-    id: 'amountReleased',
-    header: 'screens.tn.amountReleased',
-    value: (r) => Number(r.amountReleased),
-    cell: (r) => <Money value={r.amountReleased} />,
-    width: 'minmax(120px, 1fr)',
-    sortable: true,
-  },
-  {
-    id: 'outcome',
-    header: 'screens.tn.outcome',
-    value: (r) => r.outcome,
-    cell: (r) => <OutcomeBadge outcome={r.outcome} />,
-    width: '110px',
-    sortable: true,
-  },
+  }),
+  c.text('merchants', '90px'),
+  c.count('lines', '80px'),
+  c.money('amountReleased', 'minmax(120px, 1fr)'),
+  c.text('outcome', '110px', { cell: (r) => <OutcomeBadge outcome={r.outcome} /> }),
 ];
 
 /** A run's outcome per merchant, in its drawer: who was released, who failed and why. */
@@ -170,23 +131,17 @@ export default function TnRunsScreen() {
     [t],
   );
   return (
-    <Page
-      title={t('commands.settlementtnLog.list.title')}
+    <ListScreen
+      id="tnRuns"
+      endpoint={endpoints.settlementtnLog.list}
+      context="tnRun"
       actions={<CommandButton id="settlementtnLog.run" primary />}
-    >
-      <p className="muted">{t('screens.tn.runsHint')}</p>
-      <DataTable
-        id="tnRuns"
-        label={t('commands.settlementtnLog.list.title')}
-        endpoint={endpoints.settlementtnLog.list}
-        context="tnRun"
-        columns={columns}
-        filters={filters}
-        paging="cursor"
-        rowKey={(r) => String(r.id)}
-        detailTitle={(r) => t('screens.tn.runTitle', { id: r.id, day: r.day })}
-        detail={(r) => <MerchantOutcomes id={r.id} />}
-      />
-    </Page>
+      hint="screens.tn.runsHint"
+      columns={columns}
+      filters={filters}
+      paging="cursor"
+      detailTitle={(r) => t('screens.tn.runTitle', { id: r.id, day: r.day })}
+      detail={(r) => <MerchantOutcomes id={r.id} />}
+    />
   );
 }

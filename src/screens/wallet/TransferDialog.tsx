@@ -8,7 +8,8 @@ import { toast } from '../../lib/notify.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice } from '../../ui/codeConfirmed.tsx';
-import { Field, FormActions, GoogleCodeField, useForm } from '../../ui/form.tsx';
+import { Fact } from '../../ui/Fact.tsx';
+import { DecimalField, FormActions, GoogleCodeField, useForm } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import './wallet.css';
 
@@ -84,32 +85,19 @@ export default function TransferDialog({ close }: { close: (result?: unknown) =>
     <Modal title={t('commands.merchantWallet.transfer.title')} onClose={() => close()}>
       {b && (
         <dl className="facts transfer-balances">
-          <div>
-            <dt>{t('screens.wallet.accounts.collection_available')}</dt>
-            <dd className="money">
-              {thousands(b.collection.available)} {b.currency}
-            </dd>
-          </div>
-          <div>
-            <dt>{t('screens.wallet.accounts.payout_available')}</dt>
-            <dd className="money">
-              {thousands(b.payout.available)} {b.currency}
-            </dd>
-          </div>
+          <Fact label={t('screens.wallet.accounts.collection_available')} className="money">
+            {thousands(b.collection.available)} {b.currency}
+          </Fact>
+          <Fact label={t('screens.wallet.accounts.payout_available')} className="money">
+            {thousands(b.payout.available)} {b.currency}
+          </Fact>
         </dl>
       )}
       {unbound && <UnboundNotice close={() => close()} />}
       {!preview ? (
         <form className="form" onSubmit={onPreview} noValidate>
           <div className="field-row">
-            <Field
-              label={t('screens.wallet.amount')}
-              {...form.field('amount')}
-              inputMode="decimal"
-              autoComplete="off"
-              autoFocus
-              required
-            />
+            <DecimalField label={t('screens.wallet.amount')} {...form.field('amount')} autoFocus required />
             {b && b.collection.available !== '0.00' && (
               // Out of the tab order: amount, code, Enter is the keyboard path; this is the mouse's shortcut.
               <button
@@ -134,14 +122,12 @@ export default function TransferDialog({ close }: { close: (result?: unknown) =>
             })}
           </p>
           <dl className="facts">
-            <div>
-              <dt>{t('screens.wallet.collectionAfter')}</dt>
-              <dd className="money">{thousands(preview.collectionAfter)}</dd>
-            </div>
-            <div>
-              <dt>{t('screens.wallet.payoutAfter')}</dt>
-              <dd className="money">{thousands(preview.payoutAfter)}</dd>
-            </div>
+            <Fact label={t('screens.wallet.collectionAfter')} className="money">
+              {thousands(preview.collectionAfter)}
+            </Fact>
+            <Fact label={t('screens.wallet.payoutAfter')} className="money">
+              {thousands(preview.payoutAfter)}
+            </Fact>
           </dl>
           <div className="form-actions">
             <button type="button" className="button" onClick={() => setPreview(null)}>

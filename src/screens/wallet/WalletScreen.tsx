@@ -10,6 +10,7 @@ import { useT } from '../../lib/useT.ts';
 import { Can } from '../../ui/Can.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import { type Column, DataTable, type Filter } from '../../ui/DataTable.tsx';
+import { columnsOf } from '../columns.tsx';
 import { MerchantScope } from '../MerchantPage.tsx';
 import { dayBound, Money, walletAccounts } from './money.tsx';
 import './wallet.css';
@@ -18,56 +19,34 @@ const { merchantWallet } = endpoints;
 type Posting = Contexts['walletPosting'];
 
 /** The change log's columns: a posting's account, cause, and the balance before / change / after. */
+const c = columnsOf<Posting>('screens.wallet');
+const amountWidth = 'minmax(100px, 0.7fr)';
+
 const columns: Column<Posting>[] = [
-  {
-    id: 'at',
-    header: 'screens.wallet.at',
-    value: (r) => r.at,
-    cell: (r) => formatTime(r.at),
-    width: '165px',
-  },
-  {
-    id: 'account',
-    header: 'screens.wallet.account',
-    value: (r) => r.account,
-    cell: (r) => <AccountName kind={r.account} />,
-    width: 'minmax(165px, 1fr)',
-  },
-  {
-    id: 'entryKind',
+  c.time('at', '165px', { sortable: false }),
+  c.text('account', 'minmax(165px, 1fr)', { cell: (r) => <AccountName kind={r.account} />, sortable: false }),
+  c.text('entryKind', 'minmax(175px, 1.2fr)', {
     header: 'screens.wallet.kind',
-    value: (r) => r.entryKind,
     cell: (r) => <KindName kind={r.entryKind} />,
-    width: 'minmax(175px, 1.2fr)',
-  },
-  {
-    id: 'balanceBefore',
+    sortable: false,
+  }),
+  // Valued as the amount strings, not numbers (as `c.money` would): none of the three sorts.
+  c.text('balanceBefore', amountWidth, {
     header: 'screens.wallet.before',
-    value: (r) => r.balanceBefore,
     cell: (r) => <Money value={r.balanceBefore} />,
-    width: 'minmax(100px, 0.7fr)',
-  },
-  {
-    id: 'amount',
+    sortable: false,
+  }),
+  c.text('amount', amountWidth, {
     header: 'screens.wallet.change',
-    value: (r) => r.amount,
     cell: (r) => <Money value={r.amount} signed />,
-    width: 'minmax(100px, 0.7fr)',
-  },
-  {
-    id: 'balanceAfter',
+    sortable: false,
+  }),
+  c.text('balanceAfter', amountWidth, {
     header: 'screens.wallet.after',
-    value: (r) => r.balanceAfter,
     cell: (r) => <Money value={r.balanceAfter} />,
-    width: 'minmax(100px, 0.7fr)',
-  },
-  {
-    id: 'entryId',
-    header: 'screens.wallet.entry',
-    value: (r) => r.entryId,
-    width: '90px',
-    hiddenByDefault: true,
-  },
+    sortable: false,
+  }),
+  c.text('entryId', '90px', { header: 'screens.wallet.entry', hiddenByDefault: true, sortable: false }),
 ];
 
 function AccountName({ kind }: { kind: string }) {

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { timeBound } from '../../../test/timeBound.ts';
+import { noBlowUpTimeoutMs, timeBound } from '../../../test/timeBound.ts';
 import {
   type FeedEntry,
   type FeedRead,
@@ -1242,7 +1242,7 @@ ${camt(ntry('<AddtlNtryInf>&lol9;</AddtlNtryInf>')).replace(/^<\?xml[^>]*>\s*/, 
   });
 });
 
-describe('10 MB inputs', () => {
+describe('10 MB inputs', { timeout: noBlowUpTimeoutMs }, () => {
   const tenMb = 10 * 1024 * 1024;
 
   it('reads a 10 MB MT940 in reasonable time', () => {
