@@ -25,7 +25,7 @@ import { alertCallbackGaveUp } from '../modules/telegram/service.ts';
 export const defaultSchedule: readonly number[] = parameterDefs.callback_schedule.default;
 const attemptTimeoutMs = 15_000;
 /** A claimed event is retried by another worker if this one dies mid-delivery. */
-const claimMs = 60_000;
+export const claimMs = 60_000;
 
 type Event = typeof webhookEvents.$inferSelect;
 

@@ -82,7 +82,9 @@ export function handleKey(e: KeyboardEvent): void {
     return;
   }
 
-  if (pending && performance.now() - pending.at < sequenceWindowMs) {
+  // Measured between the keys' own times, not when they are handled: on a busy page the second key of
+  // a sequence typed in time may be handled after the window.
+  if (pending && e.timeStamp - pending.at < sequenceWindowMs) {
     const sequence = `${pending.key} ${key}`;
     pending = null;
     const command = commands.find((c) => matches(c, sequence) && visible(c));
@@ -91,7 +93,7 @@ export function handleKey(e: KeyboardEvent): void {
   }
   pending = null;
   if (sequenceStarters.has(key)) {
-    pending = { key, at: performance.now() };
+    pending = { key, at: e.timeStamp };
     return;
   }
 
