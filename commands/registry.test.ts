@@ -146,12 +146,20 @@ describe('command messages', () => {
   it('has a title for every command and menu group in both languages', async () => {
     const { default: en } = await import('../locales/en.json');
     const { default: zh } = await import('../locales/zh_CN.json');
-    const { menuGroups, titleKey } = await import('./index.ts');
+    const { cheatSheetSectionKey, menuGroups, titleKey } = await import('./index.ts');
     const lookup = (table: unknown, key: string) =>
       key
         .split('.')
         .reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], table);
-    const keys = [...commands.map((c) => titleKey(c.id)), ...menuGroups.map((g) => `menu.${g}`)];
+    // Every section of the shortcut sheet of a platform and of a merchant user that may do everything.
+    const sections = [grants('platform', '*'), grants('merchant', '*')].flatMap((g) =>
+      cheatSheet(g).map((l) => cheatSheetSectionKey(l.section)),
+    );
+    const keys = [
+      ...commands.map((c) => titleKey(c.id)),
+      ...menuGroups.map((g) => `menu.${g}`),
+      ...new Set(sections),
+    ];
     for (const key of keys) {
       expect(typeof lookup(en, key), `en ${key}`).toBe('string');
       expect(typeof lookup(zh, key), `zh_CN ${key}`).toBe('string');

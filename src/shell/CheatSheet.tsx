@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { cheatSheet, titleKey } from '../../commands/index.ts';
+import { cheatSheet, cheatSheetSectionKey, titleKey } from '../../commands/index.ts';
 import { $grants } from '../lib/session.ts';
 import { useT } from '../lib/useT.ts';
 import { Modal } from '../ui/Modal.tsx';
@@ -19,7 +19,7 @@ export default function CheatSheet() {
       <div className="cheatsheet">
         {sections.map((section) => (
           <section key={section} className="cheatsheet-section">
-            <h3>{t(`app.cheatSheet.sections.${section}`)}</h3>
+            <h3>{t(cheatSheetSectionKey(section))}</h3>
             <dl>
               {lines
                 .filter((l) => l.section === section)
