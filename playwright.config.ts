@@ -2,15 +2,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { e2eWorkers } from './scripts/e2e-workers.mjs';
 
 // End-to-end specs (e2e/*.spec.ts) in Debian's Chromium against the real server on a fresh embedded
 // database (scripts/e2e-server.mjs). Playwright never downloads a browser here: the system one is used.
-// E2E_WORKERS workers (default 1) run the spec files side by side, each against a server of its own on
-// port E2E_PORT + its parallel index, so that no spec sees another's writes. Two halve the suite alone
-// (the specs mostly wait for a fresh Google code step), but beside the vitest lane on two cores they
-// made specs miss their timeouts (issue 27): `npm test` keeps one.
+// E2E_WORKERS workers (default 2, scripts/e2e-workers.mjs) run the spec files side by side, each against
+// a server of its own on port E2E_PORT + its parallel index, so that no spec sees another's writes. The
+// specs wait for fresh Google code steps; two workers fill each other's waits (issue 27: 8 min 44 s on
+// one, 5 min 21 s on two, beside the vitest lane).
 const firstPort = Number(process.env.E2E_PORT || 8181);
-const workers = Math.max(1, Number(process.env.E2E_WORKERS || 1));
+const workers = e2eWorkers();
 const servers = Array.from({ length: workers }, (_, index) => `http://127.0.0.1:${firstPort + index}`);
 // This file is read by the runner and again by each worker, which Playwright starts with its index.
 const baseURL = servers[Number(process.env.TEST_PARALLEL_INDEX ?? 0)] ?? servers[0]!;
@@ -58,7 +59,9 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     screenshot: 'only-on-failure',
-    trace: 'retain-on-failure',
+    // Off: recording a trace of every test doubled the suite's CPU (586 -> 311 CPU-seconds, issue 27) and CI
+    // keeps no artefacts. To see a failure step by step, run it again with `--trace on`.
+    trace: 'off',
     launchOptions: {
       executablePath: chromium,
       args: [

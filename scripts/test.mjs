@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs, in two lanes side by side, stopping after the first failure (the other
 // lane ends the stage it is in, so its counts are still reported):
-//   1. unit + server integration (vitest): needs nothing built;
-//   2. typecheck, lint, console build (vite), then e2e (Playwright) against that build.
+//   1. typecheck, lint, then unit + server integration (vitest), which needs nothing built;
+//   2. the console build (vite), then e2e (Playwright) against that build: the longer lane starts at once.
 // On two cores the lanes fill each other's idle time: tsc is single-threaded, the browser suite spends
 // nearly half its time waiting (a Google code is good for one action a 30-second step) and vitest's
 // crash and failover tests wait on restarts. The short stages print as they run; the long ones keep their
@@ -19,6 +19,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { e2eWorkers } from './e2e-workers.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = mkdtempSync(join(tmpdir(), 'paygate-npm-test-'));
@@ -173,8 +174,8 @@ async function freePorts(preferred, count) {
 // Each stage names its lane; a lane runs its stages in order; a stage with `kept` writes its output to a
 // file, printed when it ends (two lanes printing at once would interleave).
 const stages = [
-  { key: 'typecheck', name: 'typecheck', lane: 2, run: () => run('npm', ['run', '--silent', 'typecheck']) },
-  { key: 'lint', name: 'lint', lane: 2, run: () => run('npm', ['run', '--silent', 'lint']) },
+  { key: 'typecheck', name: 'typecheck', lane: 1, run: () => run('npm', ['run', '--silent', 'typecheck']) },
+  { key: 'lint', name: 'lint', lane: 1, run: () => run('npm', ['run', '--silent', 'lint']) },
   { key: 'build', name: 'build (vite)', lane: 2, run: () => run('npm', ['run', '--silent', 'build']) },
   {
     key: 'unit',
@@ -206,7 +207,7 @@ const stages = [
     run: async (logFile) => {
       const env = { PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightJson, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' };
       if (!process.env.E2E_PORT) {
-        const servers = Math.max(1, Number(process.env.E2E_WORKERS || 1));
+        const servers = e2eWorkers();
         const port = await freePorts(8181, servers);
         if (port !== 8181) console.log(`port 8181 or the next is taken: the e2e servers use ${port} on`);
         env.E2E_PORT = String(port);

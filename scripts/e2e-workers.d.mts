@@ -1,0 +1,1 @@
+export declare const e2eWorkers: () => number;
