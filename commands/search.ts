@@ -158,7 +158,8 @@ export const searchProviders: readonly SearchProvider[] = [
     minLength: 2,
     async search(query, c) {
       const q = query.trim();
-      if (separators.test(q) && orderNumbersIn(q).length > 1) return [];
+      // Several numbers pasted at once are orders; several words are a name ("Masala Mart").
+      if (orderNumbersIn(q).filter((w) => /\d/.test(w)).length > 1) return [];
       const page = await c.call(endpoints.merchant.list, { q, pageSize: 5 });
       return page.list.map((m) => ({
         id: `merchant:${m.id}`,

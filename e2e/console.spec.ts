@@ -107,6 +107,31 @@ test('palette: Control+k, part of a name, Enter reaches the screen', async () =>
   await expect(page.getByRole('heading', { name: 'Operation log', level: 1 })).toBeVisible();
 });
 
+test('palette: a merchant by its full name, a word of it or its code comes first; a screen by its name', async () => {
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  const first = (term: string) =>
+    palette.locator(`.palette-list[data-results-for="${term}"] [cmdk-item][aria-selected="true"]`);
+  for (const term of ['Masala Mart', 'masala', 'M10003']) {
+    await page.keyboard.press('Control+k');
+    await expect(palette).toBeVisible();
+    await page.keyboard.type(term);
+    await expect(first(term)).toHaveText(/M10003 · Masala Mart/);
+    await page.keyboard.press('Escape');
+    await expect(palette).toBeHidden();
+  }
+  // A screen whose title the term begins keeps the first place over a merchant whose name holds the word.
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('merchant');
+  await expect(first('merchant')).toHaveText(/^Merchants/);
+  // Enter on the name opens the merchant.
+  await page.keyboard.press('Control+a');
+  await page.keyboard.type('Masala Mart');
+  await expect(first('Masala Mart')).toHaveText(/M10003 · Masala Mart/);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/merchant\?q=M10003/);
+  await expect(page.getByRole('main').getByText('Masala Mart', { exact: true })).toBeVisible();
+});
+
 test('palette: keys typed while its chunk still loads are kept', async () => {
   const fresh = await page.context().newPage();
   const freshErrors = watchConsole(fresh);

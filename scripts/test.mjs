@@ -36,7 +36,7 @@ const startedAt = Date.now();
 function fmt(ms) {
   return ms < 60_000
     ? `${(ms / 1000).toFixed(1)} s`
-    : `${Math.floor(ms / 60_000)} min ${((ms % 60_000) / 1000).toFixed(0)} s`;
+    : `${Math.floor(Math.round(ms / 1000) / 60)} min ${Math.round(ms / 1000) % 60} s`;
 }
 
 function header(title) {

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { Command, defaultFilter } from 'cmdk';
 import { Dialog } from 'radix-ui';
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import {
   actions,
@@ -69,6 +69,14 @@ interface Ranked {
   entries: Entry[];
   /** The best entry's score (0 with no query): groups are ordered by it. */
   best: number;
+}
+
+/** Orders the server's records by cmdk's scorer on their titles, dropping none. */
+function rankRecords(entries: (Entry & { matched: string })[], query: string): Ranked {
+  const scored = entries
+    .map((e) => ({ e, score: defaultFilter(e.matched, query, []) }))
+    .sort((a, b) => b.score - a.score);
+  return { entries: scored.map((x) => x.e), best: scored[0]?.score ?? 0 };
 }
 
 /** Ranks entries with cmdk's own scorer; we filter ourselves because server results must not be. */
@@ -149,12 +157,41 @@ export default function Palette() {
   // cmdk selects the first item in the list: the group holding the best match comes first, so typing
   // an action's name picks that action even when a screen's keywords match the letters too. Ties (and
   // an empty query, where recent commands follow the row's actions) keep the declared order.
+  // Records the server found are all shown (its search reads more than their titles: a UTR, a merchant
+  // order number), ranked by how well their titles match; the group leads when a record's title matches
+  // better than any command's ("masala" is the merchant before a screen whose letters it contains, while
+  // "merchant" stays the Merchants screen, whose title it begins).
+  const records = rankRecords(
+    hits.map((hit) => ({
+      value: `hit:${hit.id}`,
+      title: hit.detail ? `${hit.title} · ${hit.detail}` : hit.title,
+      matched: hit.title,
+      keywords: [],
+      icon: hit.icon,
+      term: hit.term,
+      run: () => navigate(hit.route),
+    })),
+    q,
+  );
   const ranked = [
     { heading: 'app.palette.selection', ...rank(groups.selection, q) },
     { heading: 'app.palette.recent', entries: q ? [] : groups.recent, best: 0 },
     { heading: 'app.palette.screens', ...rank(groups.screens, q) },
     { heading: 'app.palette.actions', ...rank(groups.global, q) },
+    { heading: 'app.palette.results', ...records },
   ].sort((a, b) => b.best - a.best);
+  // The best entry is selected whenever it changes (records arrive after the commands are ranked), until
+  // the person moves the selection with the keys; a new query hands it back.
+  const top = ranked.find((g) => g.entries.length > 0)?.entries[0]?.value ?? '';
+  const [selected, setSelected] = useState('');
+  const moved = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new query is what resets it.
+  useEffect(() => {
+    moved.current = false;
+  }, [q]);
+  useEffect(() => {
+    if (!moved.current) setSelected(top);
+  }, [top]);
 
   return (
     <Dialog.Root open={open} onOpenChange={(o) => $paletteOpen.set(o)}>
@@ -172,7 +209,17 @@ export default function Palette() {
           }}
         >
           <Dialog.Title className="sr-only">{tr('app.palette.title')}</Dialog.Title>
-          <Command shouldFilter={false} loop label={tr('app.palette.title')}>
+          <Command
+            shouldFilter={false}
+            loop
+            label={tr('app.palette.title')}
+            value={selected}
+            onValueChange={setSelected}
+            onKeyDown={(e) => {
+              if (['ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown'].includes(e.key))
+                moved.current = true;
+            }}
+          >
             <div className="palette-input">
               <Icon name="search" />
               <Command.Input
@@ -195,24 +242,6 @@ export default function Palette() {
                       ))}
                     </Command.Group>
                   ),
-              )}
-              {hits.length > 0 && (
-                <Command.Group heading={tr('app.palette.results')}>
-                  {hits.map((hit) => (
-                    <Item
-                      key={hit.id}
-                      entry={{
-                        value: `hit:${hit.id}`,
-                        title: hit.detail ? `${hit.title} · ${hit.detail}` : hit.title,
-                        keywords: [],
-                        icon: hit.icon,
-                        term: hit.term,
-                        run: () => navigate(hit.route),
-                      }}
-                      close={close}
-                    />
-                  ))}
-                </Command.Group>
               )}
             </Command.List>
           </Command>
