@@ -225,3 +225,16 @@ test('a row’s p opens the order list on its paid pay-ins, whose totals are the
     Number(row!.payinPaidAmount).toLocaleString('en-US', { minimumFractionDigits: 2 }),
   );
 });
+
+test('the unproved orders opened without their day ask for it, then list every account’s of that day', async () => {
+  await page.goto('/stat/unproved');
+  await expect(page.getByRole('heading', { name: 'Paid with no statement line', level: 1 })).toBeVisible();
+  // Today's business day is offered.
+  await expect(page.getByLabel('Business day')).toHaveValue(/^\d{4}-\d{2}-\d{2}$/);
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(/\/stat\/unproved\?day=\d{4}-\d{2}-\d{2}$/);
+  await expect(
+    page.getByRole('heading', { name: /^Paid with no statement line: every account, \d{4}/ }),
+  ).toBeVisible();
+  await expect(page.getByText('No such orders.').or(page.locator('.mini-table'))).toBeVisible();
+});

@@ -1,13 +1,17 @@
+import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { orderPath } from '../../../commands/statement.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
+import { Field } from '../../ui/form.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { Page } from '../Page.tsx';
 import { Money } from '../wallet/money.tsx';
+import { $businessTimeZone, businessToday } from './report.ts';
 import './stat.css';
 
 const positive = (v: string | null) => (v && /^[1-9]\d*$/.test(v) ? Number(v) : undefined);
@@ -19,19 +23,41 @@ const positive = (v: string | null) => (v && /^[1-9]\d*$/.test(v) ? Number(v) : 
  */
 export default function UnprovedScreen() {
   const t = useT();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const day = params.get('day') ?? '';
+  const dayGiven = /^\d{4}-\d{2}-\d{2}$/.test(day);
   const accountId = positive(params.get('accountId'));
   const channelId = positive(params.get('channelId'));
   const label = params.get('label') ?? '';
   const answer = useQuery({
     queryKey: ['stat-unproved', day, accountId ?? null, channelId ?? null],
     queryFn: ({ signal }) => api(endpoints.statOrder.unproved, { day, accountId, channelId }, { signal }),
-    enabled: /^\d{4}-\d{2}-\d{2}$/.test(day),
+    enabled: dayGiven,
   });
+  // Opened without its day (a typed address, a bookmark): it asks for the day instead of waiting for one.
+  if (!dayGiven)
+    return (
+      <Page title={t('reconciliation.unprovedTitleAll')}>
+        <p className="muted">{t('reconciliation.unprovedHint')}</p>
+        <ChooseDay
+          onDay={(chosen) =>
+            setParams((p) => {
+              p.set('day', chosen);
+              return p;
+            })
+          }
+        />
+      </Page>
+    );
   const rows = answer.data?.list ?? [];
   return (
-    <Page title={t('reconciliation.unprovedTitle', { label, day })}>
+    <Page
+      title={
+        label
+          ? t('reconciliation.unprovedTitle', { label, day })
+          : t('reconciliation.unprovedTitleDay', { day })
+      }
+    >
       <p className="muted">{t('reconciliation.unprovedHint')}</p>
       {answer.isPending ? (
         <Spinner />
@@ -75,5 +101,33 @@ export default function UnprovedScreen() {
         <p className="muted">{t('reconciliation.unprovedCapped', { n: rows.length })}</p>
       )}
     </Page>
+  );
+}
+
+/** The business day to list, today's by default. */
+function ChooseDay({ onDay }: { onDay: (day: string) => void }) {
+  const t = useT();
+  const today = businessToday(useStore($businessTimeZone));
+  const [day, setDay] = useState(today);
+  return (
+    <form
+      className="choose-day"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (day) onDay(day);
+      }}
+    >
+      <Field
+        label={t('reconciliation.unprovedDay')}
+        type="date"
+        value={day}
+        onValue={setDay}
+        max={today}
+        required
+      />
+      <button type="submit" className="button primary">
+        {t('reconciliation.unprovedShow')}
+      </button>
+    </form>
   );
 }
