@@ -78,6 +78,7 @@ export type MenuGroup = (typeof menuGroups)[number];
 
 export type IconName =
   | 'home'
+  | 'minimize'
   | 'users'
   | 'shield'
   | 'list'

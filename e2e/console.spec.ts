@@ -132,6 +132,15 @@ test('palette: a merchant by its full name, a word of it or its code comes first
   await expect(page.getByRole('main').getByText('Masala Mart', { exact: true })).toBeVisible();
 });
 
+test('full screen: the button says how to leave it, and leaves it', async () => {
+  await page.getByRole('button', { name: 'Full screen', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Exit full screen' })).toBeVisible();
+  expect(await page.evaluate(() => document.fullscreenElement !== null)).toBe(true);
+  await page.getByRole('button', { name: 'Exit full screen' }).click();
+  await expect(page.getByRole('button', { name: 'Full screen', exact: true })).toBeVisible();
+  expect(await page.evaluate(() => document.fullscreenElement)).toBeNull();
+});
+
 test('palette: keys typed while its chunk still loads are kept', async () => {
   const fresh = await page.context().newPage();
   const freshErrors = watchConsole(fresh);

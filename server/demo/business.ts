@@ -147,7 +147,7 @@ export const demoMerchantSpecs: MerchantSpec[] = [
       email: 'ops@masalamart.example',
       nickname: 'Masala Mart ops',
     },
-    note: 'brought by agent A10001; its callback server fails since 5 days',
+    note: 'brought by agent A10001; its callback server has been failing for 5 days',
     terms: {
       collectionRatePpm: 30_000,
       payoutRatePpm: 12_000,

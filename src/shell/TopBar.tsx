@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { Link, useLocation } from 'wouter';
 import { breadcrumbFor } from '../../commands/index.ts';
 import { $mobile, $sidebarOpened } from '../lib/settings.ts';
@@ -36,8 +36,20 @@ function Breadcrumb() {
 }
 
 /** Breadcrumb, palette, full screen, size, language and the user menu. */
+/** Whether the console is in full screen (by its button, its key or the browser's own F11 and Esc). */
+function useFullscreen(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      document.addEventListener('fullscreenchange', changed);
+      return () => document.removeEventListener('fullscreenchange', changed);
+    },
+    () => document.fullscreenElement !== null,
+  );
+}
+
 export function TopBar() {
   const t = useT();
+  const fullscreen = useFullscreen();
   const opened = useStore($sidebarOpened);
   const mobile = useStore($mobile);
   const menusReady = useStore($menusReady);
@@ -60,8 +72,11 @@ export function TopBar() {
           <span className="search-label">{t('app.searchPlaceholder')}</span>
           <kbd>{keyCaps('mod+k').join(' ')}</kbd>
         </button>
-        <ToolButton title={t('commands.app.fullscreen.title')} onClick={() => ctx().shell.toggleFullscreen()}>
-          <Icon name="maximize" size={18} />
+        <ToolButton
+          title={t(fullscreen ? 'app.exitFullscreen' : 'commands.app.fullscreen.title')}
+          onClick={() => ctx().shell.toggleFullscreen()}
+        >
+          <Icon name={fullscreen ? 'minimize' : 'maximize'} size={18} />
         </ToolButton>
         {menusReady ? (
           <Suspense fallback={<MenuTriggers />}>
