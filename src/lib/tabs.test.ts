@@ -24,12 +24,19 @@ describe('tab strip', () => {
 
   it('goes to / when the last tab closes', () => {
     expect(close([tab('/a')], '/a', '/a')).toEqual({ tabs: [], goTo: '/' });
-    expect(closeAll()).toEqual({ tabs: [], goTo: '/' });
+    expect(closeAll([tab('/a')])).toEqual({ tabs: [], goTo: '/' });
   });
 
   it('closes the others and follows the kept tab when it was not active', () => {
     const tabs = [tab('/a'), tab('/b')];
     expect(closeOthers(tabs, '/a', '/a')).toEqual({ tabs: [tab('/a')] });
     expect(closeOthers(tabs, '/a', '/b')).toEqual({ tabs: [tab('/a')], goTo: '/a' });
+  });
+
+  it('keeps the home tab: it has no close, and closing others or all leaves it', () => {
+    const tabs = [tab('/dashboard'), tab('/a'), tab('/b')];
+    expect(close(tabs, '/dashboard', '/dashboard')).toEqual({ tabs });
+    expect(closeOthers(tabs, '/b', '/a')).toEqual({ tabs: [tab('/dashboard'), tab('/b')], goTo: '/b' });
+    expect(closeAll(tabs)).toEqual({ tabs: [tab('/dashboard')], goTo: '/' });
   });
 });

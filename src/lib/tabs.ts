@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import { homeRoute } from '../../commands/registry.ts';
 
 /** A visited view in the tab strip. */
 export interface VisitedTab {
@@ -40,20 +41,25 @@ export interface Closed {
   goTo?: string;
 }
 
+/** The home view's tab (the dashboard) stays: nothing closes it, so there is always a way back. */
+const pinned = (tab: VisitedTab) => tab.path === homeRoute;
+
 /** Closing the active tab moves to the last remaining one, or to `/` when none remain. */
 export function close(tabs: readonly VisitedTab[], path: string, activePath: string): Closed {
+  if (path === homeRoute) return { tabs: [...tabs] };
   const rest = tabs.filter((x) => x.path !== path);
   if (path !== activePath) return { tabs: rest };
   return { tabs: rest, goTo: rest.at(-1)?.fullPath ?? '/' };
 }
 
 export function closeOthers(tabs: readonly VisitedTab[], path: string, activePath: string): Closed {
-  const kept = tabs.filter((x) => x.path === path);
-  return { tabs: kept, ...(path !== activePath && kept[0] ? { goTo: kept[0].fullPath } : {}) };
+  const kept = tabs.filter((x) => x.path === path || pinned(x));
+  const target = kept.find((x) => x.path === path);
+  return { tabs: kept, ...(path !== activePath && target ? { goTo: target.fullPath } : {}) };
 }
 
-export function closeAll(): Closed {
-  return { tabs: [], goTo: '/' };
+export function closeAll(tabs: readonly VisitedTab[]): Closed {
+  return { tabs: tabs.filter(pinned), goTo: '/' };
 }
 
 export function resetTabs(): void {

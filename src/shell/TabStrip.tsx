@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
+import { homeRoute } from '../../commands/index.ts';
 import { $tabs, close } from '../lib/tabs.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -36,14 +37,16 @@ export function TabStrip() {
               ) : (
                 tabLink
               )}
-              <button
-                type="button"
-                className="tab-close"
-                aria-label={t('app.tabs.closeNamed', { name: t(tab.titleKey) })}
-                onClick={() => applyTabs(close(tabs, tab.path, location))}
-              >
-                <Icon name="close" size={12} />
-              </button>
+              {tab.path !== homeRoute && (
+                <button
+                  type="button"
+                  className="tab-close"
+                  aria-label={t('app.tabs.closeNamed', { name: t(tab.titleKey) })}
+                  onClick={() => applyTabs(close(tabs, tab.path, location))}
+                >
+                  <Icon name="close" size={12} />
+                </button>
+              )}
             </li>
           );
         })}

@@ -131,7 +131,7 @@ export function TabMenu({
           >
             {t('app.tabs.closeOthers')}
           </ContextMenu.Item>
-          <ContextMenu.Item className="menu-popup-item" onSelect={() => applyTabs(closeAll())}>
+          <ContextMenu.Item className="menu-popup-item" onSelect={() => applyTabs(closeAll(tabs))}>
             {t('app.tabs.closeAll')}
           </ContextMenu.Item>
         </ContextMenu.Content>
