@@ -185,10 +185,10 @@ export function breadcrumbFor(pathname: string, list: readonly ScreenCommand[] =
   return crumbs;
 }
 
-/** Keyboard lines of the `?` sheet: every command with a shortcut the user may run. */
 /** The message that titles a section of the shortcut sheet. */
 export const cheatSheetSectionKey = (section: string): string => `app.cheatSheet.sections.${section}`;
 
+/** Keyboard lines of the `?` sheet: every command with a shortcut the user may run. */
 export function cheatSheet(
   grants: Grants | null,
 ): { section: string; command: Command; keys: readonly string[] }[] {

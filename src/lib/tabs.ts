@@ -42,24 +42,24 @@ export interface Closed {
 }
 
 /** The home view's tab (the dashboard) stays: nothing closes it, so there is always a way back. */
-const pinned = (tab: VisitedTab) => tab.path === homeRoute;
+export const pinned = (path: string): boolean => path === homeRoute;
 
 /** Closing the active tab moves to the last remaining one, or to `/` when none remain. */
 export function close(tabs: readonly VisitedTab[], path: string, activePath: string): Closed {
-  if (path === homeRoute) return { tabs: [...tabs] };
+  if (pinned(path)) return { tabs: [...tabs] };
   const rest = tabs.filter((x) => x.path !== path);
   if (path !== activePath) return { tabs: rest };
   return { tabs: rest, goTo: rest.at(-1)?.fullPath ?? '/' };
 }
 
 export function closeOthers(tabs: readonly VisitedTab[], path: string, activePath: string): Closed {
-  const kept = tabs.filter((x) => x.path === path || pinned(x));
+  const kept = tabs.filter((x) => x.path === path || pinned(x.path));
   const target = kept.find((x) => x.path === path);
   return { tabs: kept, ...(path !== activePath && target ? { goTo: target.fullPath } : {}) };
 }
 
 export function closeAll(tabs: readonly VisitedTab[]): Closed {
-  return { tabs: tabs.filter(pinned), goTo: '/' };
+  return { tabs: tabs.filter((x) => pinned(x.path)), goTo: '/' };
 }
 
 export function resetTabs(): void {

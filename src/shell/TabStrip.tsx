@@ -1,8 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
-import { homeRoute } from '../../commands/index.ts';
-import { $tabs, close } from '../lib/tabs.ts';
+import { $tabs, close, pinned } from '../lib/tabs.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { $menusReady, applyTabs, loadMenus } from './menuTriggers.tsx';
@@ -37,7 +36,7 @@ export function TabStrip() {
               ) : (
                 tabLink
               )}
-              {tab.path !== homeRoute && (
+              {!pinned(tab.path) && (
                 <button
                   type="button"
                   className="tab-close"

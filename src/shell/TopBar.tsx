@@ -35,7 +35,6 @@ function Breadcrumb() {
   );
 }
 
-/** Breadcrumb, palette, full screen, size, language and the user menu. */
 /** Whether the console is in full screen (by its button, its key or the browser's own F11 and Esc). */
 function useFullscreen(): boolean {
   return useSyncExternalStore(
@@ -47,6 +46,7 @@ function useFullscreen(): boolean {
   );
 }
 
+/** Breadcrumb, palette, full screen, size, language and the user menu. */
 export function TopBar() {
   const t = useT();
   const fullscreen = useFullscreen();

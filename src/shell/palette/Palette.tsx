@@ -37,6 +37,8 @@ interface Entry {
   shortcut?: string | undefined;
   /** A search result's term (`data-term`: tests and benchmarks wait for a term's own results). */
   term?: string | undefined;
+  /** A record's own title (its number or code and name), what it is ranked by: not its details. */
+  matched?: string;
   run: () => void;
 }
 
@@ -71,20 +73,15 @@ interface Ranked {
   best: number;
 }
 
-/** Orders the server's records by cmdk's scorer on their titles, dropping none. */
-function rankRecords(entries: (Entry & { matched: string })[], query: string): Ranked {
-  const scored = entries
-    .map((e) => ({ e, score: defaultFilter(e.matched, query, []) }))
-    .sort((a, b) => b.score - a.score);
-  return { entries: scored.map((x) => x.e), best: scored[0]?.score ?? 0 };
-}
-
-/** Ranks entries with cmdk's own scorer; we filter ourselves because server results must not be. */
-function rank(entries: Entry[], query: string): Ranked {
+/**
+ * Ranks entries with cmdk's own scorer; we filter ourselves because server results must not be: `keepAll`
+ * (the server's records, found by more than their titles) only orders them.
+ */
+function rank(entries: Entry[], query: string, keepAll = false): Ranked {
   if (!query) return { entries, best: 0 };
   const scored = entries
-    .map((e) => ({ e, score: defaultFilter(e.title, query, e.keywords) }))
-    .filter((x) => x.score > 0)
+    .map((e) => ({ e, score: defaultFilter(e.matched ?? e.title, query, e.keywords) }))
+    .filter((x) => keepAll || x.score > 0)
     .sort((a, b) => b.score - a.score);
   return { entries: scored.map((x) => x.e), best: scored[0]?.score ?? 0 };
 }
@@ -161,7 +158,7 @@ export default function Palette() {
   // order number), ranked by how well their titles match; the group leads when a record's title matches
   // better than any command's ("masala" is the merchant before a screen whose letters it contains, while
   // "merchant" stays the Merchants screen, whose title it begins).
-  const records = rankRecords(
+  const records = rank(
     hits.map((hit) => ({
       value: `hit:${hit.id}`,
       title: hit.detail ? `${hit.title} · ${hit.detail}` : hit.title,
@@ -172,6 +169,7 @@ export default function Palette() {
       run: () => navigate(hit.route),
     })),
     q,
+    true,
   );
   const ranked = [
     { heading: 'app.palette.selection', ...rank(groups.selection, q) },
