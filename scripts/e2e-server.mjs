@@ -43,6 +43,8 @@ const child = spawn(process.execPath, ['--enable-source-maps', join('dist', 'ser
 // Same name as e2e/orders-support.ts `e2eStateFile`.
 const stateFile = join(tmpdir(), `paygate-e2e-${port}.json`);
 rmSync(stateFile, { force: true });
+// What the first start printed, as a newcomer reads it: the users and passwords, the lost callbacks.
+const printed = { port: Number(port), users: [], lost: [] };
 let pending = '';
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
@@ -50,9 +52,12 @@ child.stdout.on('data', (chunk) => {
   const lines = pending.split('\n');
   pending = lines.pop() ?? '';
   for (const line of lines) {
-    if (!line.includes('Lost callbacks to try')) continue;
-    const lost = [...line.matchAll(/(\w+) UTR (\w+)/g)].map((m) => ({ orderNo: m[1], utr: m[2] }));
-    writeFileSync(stateFile, `${JSON.stringify({ port: Number(port), lost }, null, 2)}\n`);
+    const user = line.match(/^ {2}(?:First start|Demo \w+).*?"(\w+)", password "([^"]+)"/);
+    if (user) printed.users.push({ username: user[1], password: user[2] });
+    else if (line.includes('Lost callbacks to try'))
+      printed.lost = [...line.matchAll(/(\w+) UTR (\w+)/g)].map((m) => ({ orderNo: m[1], utr: m[2] }));
+    else continue;
+    writeFileSync(stateFile, `${JSON.stringify(printed, null, 2)}\n`);
   }
 });
 

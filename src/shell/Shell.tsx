@@ -26,7 +26,8 @@ import { DialogHost } from './DialogHost.tsx';
 import { handleKey } from './keyboard.ts';
 import { preloadScreens, screenComponent } from './lazy.ts';
 import { loadMenus } from './menuTriggers.tsx';
-import { $cheatSheetOpen, $paletteDraft, $paletteOpen, provideShell } from './runtime.ts';
+import { $paletteDraft, $paletteOpen, setShellHasKeys } from './paletteState.ts';
+import { $cheatSheetOpen, provideShell } from './runtime.ts';
 import { Sidebar } from './Sidebar.tsx';
 import { TabStrip } from './TabStrip.tsx';
 import { TopBar } from './TopBar.tsx';
@@ -118,6 +119,7 @@ export default function Shell() {
       },
     });
     window.addEventListener('keydown', handleKey);
+    setShellHasKeys(true);
     const onResize = () => {
       const isMobile = window.innerWidth < mobileBreakpoint;
       if (isMobile !== $mobile.get()) $mobile.set(isMobile);
@@ -132,6 +134,7 @@ export default function Shell() {
     }, 800);
     return () => {
       window.removeEventListener('keydown', handleKey);
+      setShellHasKeys(false);
       window.removeEventListener('resize', onResize);
       window.clearTimeout(idle);
     };

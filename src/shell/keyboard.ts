@@ -1,7 +1,8 @@
 import { type AnyAction, type Command, commands, shortcutsOf } from '../../commands/index.ts';
 import { allows } from '../../contract/index.ts';
 import { $grants } from '../lib/session.ts';
-import { $activeTable, $paletteDraft, $paletteOpen, actionApplies, runCommand } from './runtime.ts';
+import { $paletteDraft, $paletteOpen } from './paletteState.ts';
+import { actionApplies, activeTable, runCommand } from './runtime.ts';
 
 /** The key of an event in the registry's notation: `mod+k`, `?`, `j`, `Enter`, `ArrowDown`. */
 export function keyOf(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): string {
@@ -97,7 +98,7 @@ export function handleKey(e: KeyboardEvent): void {
     return;
   }
 
-  const table = $activeTable.get();
+  const table = activeTable();
   if (table) {
     const tableKey = commands.find((c) => c.kind === 'action' && c.scope === 'table' && matches(c, key));
     if (tableKey) {

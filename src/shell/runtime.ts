@@ -23,6 +23,7 @@ import { $grants, $user } from '../lib/session.ts';
 import { merchantIdInView } from '../ui/merchantInView.ts';
 import { selectedRows } from '../ui/selection.ts';
 import { endOfDay, lookbackDays, startOfDay } from '../ui/timeRange.ts';
+import { $paletteOpen } from './paletteState.ts';
 
 /** The list that owns j/k, Enter, x, / and the row-action keys while it is on screen. */
 export interface ActiveTable {
@@ -32,13 +33,43 @@ export interface ActiveTable {
   focused(): unknown;
 }
 
-export const $activeTable = atom<ActiveTable | null>(null);
-export const $paletteOpen = atom(false);
-/** What was typed after Ctrl-K while the palette's chunk was still loading; the palette starts from it. */
-export const $paletteDraft = atom('');
-$paletteOpen.listen((open) => {
-  if (!open) $paletteDraft.set('');
-});
+/** The lists on screen, each with the element that holds it. */
+const tables = new Map<ActiveTable, () => Element | null>();
+/** The element of the list the person last moved the focus into. */
+let lastUsed: Element | null = null;
+if (typeof document !== 'undefined') {
+  document.addEventListener('focusin', (e) => {
+    for (const element of tables.values()) {
+      const el = element();
+      if (el?.contains(e.target as Node)) lastUsed = el;
+    }
+  });
+}
+
+/** A list puts itself on screen while mounted; the returned function takes it off. */
+export function registerTable(table: ActiveTable, element: () => Element | null): () => void {
+  tables.set(table, element);
+  return () => {
+    tables.delete(table);
+  };
+}
+
+/**
+ * The list the keys go to: the one the person last focused, else the first on the page. A page with
+ * several lists (imports above their lines) must not hand the keys to whichever list loaded last, and
+ * the palette (which takes the focus) must still act on the list it was opened from.
+ */
+export function activeTable(): ActiveTable | null {
+  let first: [ActiveTable, Element] | null = null;
+  for (const [table, element] of tables) {
+    const el = element();
+    if (!el) continue;
+    if (el === lastUsed) return table;
+    if (!first || first[1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING)
+      first = [table, el];
+  }
+  return first?.[0] ?? null;
+}
 export const $cheatSheetOpen = atom(false);
 
 interface OpenDialog {
@@ -82,7 +113,7 @@ export function runContext(): RunContext {
     toast: (tone, text) => toast(tone, text),
     refresh: () => void queryClient.invalidateQueries(),
     shell: shell ?? noShell,
-    table: $activeTable.get()?.controls,
+    table: activeTable()?.controls,
     selection: selectedRows,
     userKind: $user.get()?.kind ?? null,
     merchantInView: merchantIdInView(),

@@ -2,7 +2,7 @@ import type { Row, RowData } from '@tanstack/react-table';
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { type RefObject, useCallback, useEffect, useRef, useState } from 'react';
 import type { ContextName } from '../../commands/index.ts';
-import { $activeTable } from '../shell/runtime.ts';
+import { registerTable } from '../shell/runtime.ts';
 import type { Features } from './listTable.ts';
 
 interface RowFocusOptions<R extends RowData> {
@@ -33,8 +33,14 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the question changes, by design
   useEffect(() => setFocusedKey(null), [o.resetKey]);
 
+  // Read by the keys' handle at the time of the key: rows painted are rows the keys reach, even before
+  // the effects of the render that painted them have run (a key pressed in between found no rows).
+  const state = useRef({ focused, focusedRow, rows, open: o.open, openRecord: o.openRecord });
+  state.current = { focused, focusedRow, rows, open: o.open, openRecord: o.openRecord };
+
   const focusRow = useCallback(
     (index: number) => {
+      const { rows } = state.current;
       if (rows.length === 0) return;
       const next = Math.max(0, Math.min(rows.length - 1, index));
       setFocusedKey(rows[next]?.id ?? null);
@@ -45,11 +51,9 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
           ?.focus({ preventScroll: true }),
       );
     },
-    [rows, virtualizer, scrollRef],
+    [virtualizer, scrollRef],
   );
 
-  const state = useRef({ focused, focusedRow, rows, open: o.open, openRecord: o.openRecord });
-  state.current = { focused, focusedRow, rows, open: o.open, openRecord: o.openRecord };
   const filterRef = o.filterRef;
 
   useEffect(() => {
@@ -68,11 +72,8 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
         focusFilter: () => filterRef.current?.focus(),
       },
     };
-    $activeTable.set(handle);
-    return () => {
-      if ($activeTable.get() === handle) $activeTable.set(null);
-    };
-  }, [context, focusRow, filterRef]);
+    return registerTable(handle, () => scrollRef.current);
+  }, [context, focusRow, filterRef, scrollRef]);
 
   return { focused, setFocused };
 }

@@ -19,14 +19,8 @@ import { $settings } from '../../lib/settings.ts';
 import { useT } from '../../lib/useT.ts';
 import { Icon } from '../../ui/Icon.tsx';
 import { keyCaps } from '../keys.ts';
-import {
-  $activeTable,
-  $paletteDraft,
-  $paletteOpen,
-  actionApplies,
-  recentIds,
-  runCommand,
-} from '../runtime.ts';
+import { $paletteDraft, $paletteOpen } from '../paletteState.ts';
+import { actionApplies, activeTable, recentIds, runCommand } from '../runtime.ts';
 import { usePaletteSearch } from './useSearch.ts';
 
 interface Entry {
@@ -127,7 +121,7 @@ export default function Palette() {
   if (chinese) void loadEnglishAliases();
 
   const groups = useMemo(() => {
-    const table = $activeTable.get();
+    const table = activeTable();
     const target = table?.focused();
     const selection =
       table && target !== undefined
