@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, expect, test } from '@playwright/test';
-import { adminApi, e2eStateFile, lostCallback } from './orders-support.ts';
+import { adminApi, e2eStateFile, lostCallback, waitingPayin } from './orders-support.ts';
 import { watchConsole } from './support.ts';
 
 // The README's first hour, followed as written: what it says the first start prints is what this
@@ -97,4 +97,28 @@ test('README: a lost callback, as written: Ctrl-K, its order number, Enter, u, i
   await expect(page.getByText(`Order ${lost.orderNo} is paid`)).toBeVisible();
   expect(errors).toEqual([]);
   await page.context().close();
+});
+
+test("README: a waiting order's payment link is the simulator's checkout, where its payer pays it", async ({
+  browser,
+}) => {
+  const api = await adminApi();
+  const order = await waitingPayin(api, new Set());
+  const { payUrl } = await api.ok<{ payUrl: string }>('GET', '/merchantOrder/info', {
+    orderNo: order.orderNo,
+  });
+  // The payer has no session: a fresh browser, no sign-in.
+  const { page, errors } = await freshPage(browser);
+  await page.goto(payUrl);
+  await expect(page.getByRole('heading', { name: 'Simulated checkout' })).toBeVisible();
+  await expect(page.getByText(order.orderNo)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Pay', exact: true })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toContainText('Payment received');
+  expect(
+    (await api.ok<{ status: string }>('GET', '/merchantOrder/info', { orderNo: order.orderNo })).status,
+  ).toBe('paid');
+  expect(errors).toEqual([]);
+  await page.context().close();
+  await api.dispose();
 });

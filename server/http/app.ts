@@ -15,6 +15,7 @@ import { type GatewayRoute, mountGateway } from '../gateway/app.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { mountPay } from '../modules/pay/routes.ts';
+import { mountSimulatorCheckout } from '../modules/pay/simulatorCheckout.ts';
 import { addSecurityHeaders, jsonAnswer, unavailableAnswer } from './answer.ts';
 import { declaredTooLarge, readBodyJson } from './body.ts';
 import { clientIp } from './clientIp.ts';
@@ -289,6 +290,8 @@ export function createApp(
   mountGateway(app, deps, gatewayRoutes);
   // The bank channel's public pay page, before the console's catch-all.
   mountPay(app, deps);
+  // The simulator's checkout, its pay-ins' payUrl (404 while the simulator is off).
+  mountSimulatorCheckout(app, deps);
   app.get('/api/openapi.json', (c) => jsonAnswer(c, openApiDocument()));
   app.get('/api/docs', (c) => c.html(docsPage(openApiDocument())));
   app.all('/api/*', (c) =>
