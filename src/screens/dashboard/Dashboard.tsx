@@ -106,6 +106,13 @@ function FigureCard({
               </dd>
             </div>
           </dl>
+          <p className="figure-note">
+            {t('screens.dashboard.rateBases', {
+              ended: thousands(f.finishedCount),
+              created: thousands(f.count),
+              rate: ratePercent(f.createdRatePpm),
+            })}
+          </p>
         </div>
       ))}
     </section>
