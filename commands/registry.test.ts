@@ -107,7 +107,10 @@ describe('command registry', () => {
       { titleKey: 'menu.system' },
       { titleKey: 'commands.role.list.title' },
     ]);
-    expect(breadcrumbFor('/nowhere')).toHaveLength(1);
+    expect(breadcrumbFor('/nowhere')).toEqual([
+      { titleKey: 'commands.home.dashboard.title', path: '/dashboard' },
+      { titleKey: 'errorPage.404.title' },
+    ]);
   });
 
   it('matches paths to screens, wildcards included', () => {

@@ -179,7 +179,9 @@ export function breadcrumbFor(pathname: string, list: readonly ScreenCommand[] =
   const home = list.find((s) => s.route === homeRoute);
   const crumbs: Crumb[] = [{ titleKey: home ? `commands.${home.id}.title` : 'app.home', path: homeRoute }];
   const current = screenForPath(pathname, list);
-  if (!current || current.route === homeRoute || current.access === 'public') return crumbs;
+  // An address that leads nowhere is named as what the shell shows there.
+  if (!current) return [...crumbs, { titleKey: 'errorPage.404.title' }];
+  if (current.route === homeRoute || current.access === 'public') return crumbs;
   if (current.group) crumbs.push({ titleKey: `menu.${current.group}` });
   crumbs.push({ titleKey: `commands.${current.id}.title` });
   return crumbs;

@@ -258,10 +258,16 @@ test('tabs: the right-click menu closes others and all', async () => {
   await expect(tabs.getByRole('link')).toHaveText(['Dashboard']);
 });
 
-test('routes: an unknown path goes to /404', async () => {
-  await page.goto('/no/such/screen');
-  await expect(page).toHaveURL(/\/404$/);
+test('routes: an unknown path says so inside the shell and keeps the address', async () => {
+  await page.goto('/no/such/screen?x=1');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await expect(page).toHaveURL(/\/no\/such\/screen\?x=1$/);
+  await expect(page.getByText('/no/such/screen?x=1')).toBeVisible();
+  await expect(page).toHaveTitle(/^Page not found · /);
+  // The shell is all there: the menu and the palette lead on.
+  await expect(page.getByRole('navigation', { name: 'Menu' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to home' }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
 });
 
 test('layout: at 800 px the menu is a drawer that closes on navigation', async () => {
@@ -278,7 +284,7 @@ test('layout: at 800 px the menu is a drawer that closes on navigation', async (
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-test('permissions: a role without the screen is sent to /401 and sees no such menu entry', async ({
+test('permissions: a role without the screen is told so at its address and sees no such menu entry', async ({
   browser,
 }) => {
   const reader = await newPage(browser);
@@ -286,8 +292,8 @@ test('permissions: a role without the screen is sent to /401 and sees no such me
   await reader.page.getByLabel('Username').fill(fixture.reader.username);
   await reader.page.getByLabel('Password').fill(fixture.reader.password);
   await reader.page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(reader.page).toHaveURL(/\/401$/);
   await expect(reader.page.getByRole('heading', { name: 'No access' })).toBeVisible();
+  await expect(reader.page).toHaveURL(/\/admin$/);
 
   await reader.page.goto('/log');
   const menu = reader.page.getByRole('navigation', { name: 'Menu' });

@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import { homeRoute, screenForPath, screens } from '../commands/index.ts';
+import { homeRoute, screens } from '../commands/index.ts';
 import { $sessionState } from './lib/session.ts';
 import { lazyScreen } from './shell/lazy.ts';
 import { Notifications } from './ui/Notifications.tsx';
@@ -11,12 +11,13 @@ const Shell = lazy(() => import('./shell/Shell.tsx'));
 
 const publicScreens = screens.filter((s) => s.access === 'public');
 
-/** Signed-in screens live inside the shell; anything else unknown goes to /404. */
+/**
+ * Signed-in screens live inside the shell, and so does an unknown address (the shell says so and keeps
+ * it); signed out, both ask for the sign-in first and come back to the address after it.
+ */
 function Private() {
   const [location] = useLocation();
   const state = useStore($sessionState);
-  const target = screenForPath(location);
-  if (!target || target.access === 'public') return <Redirect to="/404" replace />;
   if (state === 'signedOut') {
     const back = location + window.location.search;
     return <Redirect to={`/login?redirect=${encodeURIComponent(back)}`} replace />;

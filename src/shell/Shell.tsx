@@ -21,6 +21,7 @@ import {
 } from '../lib/settings.ts';
 import { $tabs, resetTabs, visit } from '../lib/tabs.ts';
 import { useT } from '../lib/useT.ts';
+import { ErrorPage } from '../screens/public/ErrorPage.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { DialogHost } from './DialogHost.tsx';
 import { handleKey } from './keyboard.ts';
@@ -157,14 +158,19 @@ export default function Shell() {
   }, [location, search, current]);
 
   useEffect(() => {
-    document.title = current ? `${t(titleKey(current.id))} · ${t('app.name')}` : t('app.name');
-  }, [current, t]);
+    const title = !current
+      ? 'errorPage.404.title'
+      : allows(grants, current.needs)
+        ? titleKey(current.id)
+        : 'errorPage.401.title';
+    document.title = `${t(title)} · ${t('app.name')}`;
+  }, [current, grants, t]);
 
   const routes = useMemo(
     () =>
       userScreens.map((s) => (
         <Route key={s.id} path={s.route}>
-          {allows(grants, s.needs) ? <ScreenView screen={s} /> : <Redirect to="/401" replace />}
+          {allows(grants, s.needs) ? <ScreenView screen={s} /> : <ErrorPage code="401" inShell />}
         </Route>
       )),
     [grants],
@@ -191,7 +197,7 @@ export default function Shell() {
               <Switch>
                 {routes}
                 <Route>
-                  <Redirect to="/404" replace />
+                  <ErrorPage code="404" inShell />
                 </Route>
               </Switch>
             </Suspense>
