@@ -229,6 +229,35 @@ test('table: j/k walk the rows, Enter opens the detail drawer, / focuses the fil
   await expect(page).toHaveURL(/\/log$/);
 });
 
+test('keys: the first Tab offers to skip the menu; Enter in a filter goes to the first row it finds', async () => {
+  await page.goto('/merchant');
+  const grid = page.getByRole('grid', { name: 'Merchants' });
+  await expect(grid.getByRole('row').nth(3)).toBeVisible();
+  await page.locator('body').focus();
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to content' });
+  await expect(skip).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('main')).toBeFocused();
+  // The next Tab is in the screen, not in the menu's links.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('main').locator(':focus')).toHaveCount(1);
+
+  await page.keyboard.press('/');
+  const filter = grid.page().getByRole('searchbox').first();
+  await expect(filter).toBeFocused();
+  await page.keyboard.type('masala');
+  await page.keyboard.press('Enter');
+  const first = grid.getByRole('row').nth(1);
+  await expect(first).toBeFocused();
+  await expect(first).toContainText('Masala Mart');
+  await expect(grid.getByRole('row')).toHaveCount(2);
+  // The row's keys work from there: Enter opens it.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: /Masala Mart/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+});
+
 test('tabs: the right-click menu closes others and all', async () => {
   const tabs = page.getByRole('navigation', { name: 'Open views' });
   await expect(tabs.getByRole('link', { name: 'Administrators' })).toBeVisible();

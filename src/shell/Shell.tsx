@@ -182,6 +182,17 @@ export default function Shell() {
   return (
     <QueryClientProvider client={queryClient}>
       <div className={`shell${opened && !mobile ? '' : ' collapsed'}${mobile ? ' mobile' : ''}`}>
+        {/* The first Tab stop: past the menu's links straight to the screen. */}
+        <a
+          className="skip-link"
+          href="#content"
+          onClick={(e) => {
+            e.preventDefault();
+            document.getElementById('content')?.focus();
+          }}
+        >
+          {t('app.skipToContent')}
+        </a>
         {mobile ? (
           <Suspense fallback={null}>
             <MobileDrawer />
@@ -192,7 +203,7 @@ export default function Shell() {
         <div className="shell-main">
           <TopBar />
           <TabStrip />
-          <main className="content" id="content">
+          <main className="content" id="content" tabIndex={-1}>
             <Suspense fallback={<Spinner />}>
               <Switch>
                 {routes}

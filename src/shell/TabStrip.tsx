@@ -8,6 +8,27 @@ import { $menusReady, applyTabs, loadMenus } from './menuTriggers.tsx';
 
 const TabMenu = lazy(() => loadMenus().then((m) => ({ default: m.TabMenu })));
 
+/**
+ * A right-click on a tab before the menus chunk arrived (the first second after a page load): the
+ * browser's own menu is held back and the tab's menu opens where it was asked for once the chunk is here.
+ */
+function menuBeforeChunk(e: React.MouseEvent, path: string): void {
+  e.preventDefault();
+  const { clientX, clientY } = e;
+  void loadMenus().then(() => {
+    let frames = 0;
+    const replay = () => {
+      const trigger = document.querySelector(`.tabstrip li[data-tab="${CSS.escape(path)}"] a[data-state]`);
+      if (trigger) {
+        trigger.dispatchEvent(
+          new MouseEvent('contextmenu', { bubbles: true, cancelable: true, button: 2, clientX, clientY }),
+        );
+      } else if (frames++ < 60) requestAnimationFrame(replay);
+    };
+    requestAnimationFrame(replay);
+  });
+}
+
 /** Visited views; right-click for refresh, close, close others, close all. */
 export function TabStrip() {
   const t = useT();
@@ -21,12 +42,17 @@ export function TabStrip() {
         {tabs.map((tab) => {
           const active = tab.path === location;
           const tabLink = (
-            <Link href={tab.fullPath} className="tab-link" aria-current={active ? 'page' : undefined}>
+            <Link
+              href={tab.fullPath}
+              className="tab-link"
+              aria-current={active ? 'page' : undefined}
+              onContextMenu={menusReady ? undefined : (e) => menuBeforeChunk(e, tab.path)}
+            >
               {t(tab.titleKey)}
             </Link>
           );
           return (
-            <li key={tab.path} className={`tab${active ? ' active' : ''}`}>
+            <li key={tab.path} className={`tab${active ? ' active' : ''}`} data-tab={tab.path}>
               {menusReady ? (
                 <Suspense fallback={tabLink}>
                   <TabMenu tab={tab} active={active} location={location}>

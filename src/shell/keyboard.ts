@@ -22,6 +22,12 @@ export function isTyping(target: EventTarget | null): boolean {
   return false;
 }
 
+/** Enter or Space on a focused link or button is that control's (the skip link, a toolbar's button). */
+function pressesControl(e: KeyboardEvent): boolean {
+  if (e.key !== 'Enter' && e.key !== ' ') return false;
+  return e.target instanceof Element && e.target.closest('a[href], button, summary, [role="button"]') !== null;
+}
+
 /** An open dialog, alert or menu owns the keyboard. */
 function overlayOpen(): boolean {
   return document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]') !== null;
@@ -78,7 +84,7 @@ export function handleKey(e: KeyboardEvent): void {
     }
     return;
   }
-  if (e.altKey || isTyping(e.target) || overlayOpen()) {
+  if (e.altKey || isTyping(e.target) || overlayOpen() || pressesControl(e)) {
     pending = null;
     return;
   }

@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { type AnyAction, actionsFor, type ContextName, type Contexts } from '../../commands/index.ts';
 import type { Endpoint } from '../../contract/index.ts';
 import { $grants } from '../lib/session.ts';
@@ -135,7 +135,7 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
   });
   const [detail, setDetail] = useState<R | null>(null);
   const open = (row: R) => (props.onOpen ? props.onOpen(row) : setDetail(row));
-  const { focused, setFocused } = useRowFocus<R>({
+  const { focused, setFocused, focusRow } = useRowFocus<R>({
     context,
     rows,
     virtualizer,
@@ -145,6 +145,14 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
     openRecord: props.openRecord,
     resetKey: inputKey,
   });
+  // Enter (or ↓) in a text filter goes to the results: the first row takes the focus once the list
+  // answers the filter as typed (at once when it already does), so j, Enter and the row keys follow.
+  const [wantFirst, setWantFirst] = useState<{ id: string; value: string } | null>(null);
+  useEffect(() => {
+    if (!wantFirst || query.isFetching || (list.filterValues[wantFirst.id] ?? '') !== wantFirst.value) return;
+    setWantFirst(null);
+    if (rows.length) focusRow(0);
+  }, [wantFirst, list.filterValues, query.isFetching, rows, focusRow]);
   const rowActions = (row: R): AnyAction[] => actionsFor(grants, context, row, selectedRows(context).length);
   const emptyText = blocked
     ? (props.blockedText ?? t('table.empty'))
@@ -164,6 +172,7 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
         setFilter={list.setFilter}
         setMany={list.setMany}
         filterRef={filterRef}
+        toResults={(id, value) => setWantFirst({ id, value })}
         selectedCount={selectedCount}
         end={props.toolbar}
         columns={table.getAllLeafColumns()}

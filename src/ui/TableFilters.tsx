@@ -59,6 +59,7 @@ export function FilterInput({
   filter,
   value,
   onValue,
+  onSubmit,
   inputRef,
   many,
   onMany,
@@ -66,6 +67,8 @@ export function FilterInput({
   filter: Filter;
   value: string;
   onValue: (v: string) => void;
+  /** Enter or ↓: the value is applied now and the list's results take the focus. */
+  onSubmit?: ((v: string) => void) | undefined;
   inputRef?: React.RefObject<HTMLInputElement | null> | undefined;
   many?: string[] | undefined;
   onMany?: ((values: string[]) => void) | undefined;
@@ -119,7 +122,11 @@ export function FilterInput({
             onMany(words);
           }}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') onValue(draft);
+            if (e.key === 'Enter' || (e.key === 'ArrowDown' && onSubmit && filter.kind === 'text')) {
+              e.preventDefault();
+              onValue(draft);
+              onSubmit?.(draft);
+            }
             if (e.key === 'Escape') (e.target as HTMLInputElement).blur();
           }}
         />

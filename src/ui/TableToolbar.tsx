@@ -16,6 +16,8 @@ interface ToolbarProps<R extends RowData> {
   setMany: (id: string, values: string[], clear?: string) => void;
   /** Given to the first text filter: `/` puts the cursor there. */
   filterRef: RefObject<HTMLInputElement | null>;
+  /** Enter or ↓ in a text filter: to the first row of what it finds. */
+  toResults: (id: string, value: string) => void;
   selectedCount: number;
   end: ReactNode;
   columns: TableColumn<Features, R>[];
@@ -43,6 +45,7 @@ export function TableToolbar<R extends RowData>(p: ToolbarProps<R>) {
             filter={f}
             value={p.filterValues[f.id] ?? ''}
             onValue={(v) => p.setFilter(f.id, v)}
+            onSubmit={(v) => p.toResults(f.id, v)}
             inputRef={i === firstTextFilter ? p.filterRef : undefined}
             many={f.pasteMany ? (p.manyValues[f.pasteMany] ?? []) : undefined}
             onMany={f.pasteMany ? (v) => p.setMany(f.pasteMany as string, v, f.id) : undefined}

@@ -75,5 +75,5 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
     return registerTable(handle, () => scrollRef.current);
   }, [context, focusRow, filterRef, scrollRef]);
 
-  return { focused, setFocused };
+  return { focused, setFocused, focusRow };
 }
