@@ -9,10 +9,12 @@ import { $menusReady, applyTabs, loadMenus } from './menuTriggers.tsx';
 const TabMenu = lazy(() => loadMenus().then((m) => ({ default: m.TabMenu })));
 
 /**
- * A right-click on a tab before the menus chunk arrived (the first second after a page load): the
+ * A right-click on a tab before its menu is there (the menus chunk arrives about a second after a load): the
  * browser's own menu is held back and the tab's menu opens where it was asked for once the chunk is here.
  */
 function menuBeforeChunk(e: React.MouseEvent, path: string): void {
+  // The menu's own trigger (it marks its state) opens it; until it wraps the link, this does.
+  if (e.currentTarget.hasAttribute('data-state')) return;
   e.preventDefault();
   const { clientX, clientY } = e;
   void loadMenus().then(() => {
@@ -46,7 +48,7 @@ export function TabStrip() {
               href={tab.fullPath}
               className="tab-link"
               aria-current={active ? 'page' : undefined}
-              onContextMenu={menusReady ? undefined : (e) => menuBeforeChunk(e, tab.path)}
+              onContextMenu={(e) => menuBeforeChunk(e, tab.path)}
             >
               {t(tab.titleKey)}
             </Link>
