@@ -195,27 +195,30 @@ export function ColumnChart({
           </div>
         )}
       </div>
-      <table id={tableId} className="sr-only">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th>{labelHeader}</th>
-            {series.map((s) => (
-              <th key={s.name}>{s.name}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {labels.map((label, i) => (
-            <tr key={label}>
-              <th>{label}</th>
+      {/* A table grows to its content whatever its width: the 1 px box around it clips it. */}
+      <div className="sr-only">
+        <table id={tableId}>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th>{labelHeader}</th>
               {series.map((s) => (
-                <td key={s.name}>{s.display[i]}</td>
+                <th key={s.name}>{s.name}</th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {labels.map((label, i) => (
+              <tr key={label}>
+                <th>{label}</th>
+                {series.map((s) => (
+                  <td key={s.name}>{s.display[i]}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
