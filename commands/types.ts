@@ -102,6 +102,7 @@ export type IconName =
   | 'more'
   | 'close'
   | 'chevron'
+  | 'chevronDown'
   | 'power'
   | 'wallet'
   | 'upload'

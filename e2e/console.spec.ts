@@ -287,6 +287,27 @@ test('tabs: the right-click menu closes others and all', async () => {
   await expect(tabs.getByRole('link')).toHaveText(['Dashboard']);
 });
 
+test('tabs: more than fit keep the active one in view and are all in the strip\'s menu', async () => {
+  await page.setViewportSize({ width: 800, height: 900 });
+  const tabs = page.getByRole('navigation', { name: 'Open views' });
+  const visits = ['/log', '/admin', '/role', '/merchant', '/order', '/payout', '/channel', '/agent', '/wallet'];
+  for (const route of visits) {
+    await page.goto(route);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  }
+  const active = tabs.locator('[aria-current="page"]');
+  await expect(active).toHaveText('Wallet');
+  await expect(active).toBeInViewport({ ratio: 0.9 });
+  await tabs.getByRole('button', { name: `All ${visits.length + 1} open views` }).click();
+  const menu = page.getByRole('menu');
+  await expect(menu.getByRole('menuitem')).toHaveCount(visits.length + 1);
+  await menu.getByRole('menuitem', { name: 'Operation log' }).click();
+  await expect(page).toHaveURL(/\/log$/);
+  await expect(active).toHaveText('Operation log');
+  await expect(active).toBeInViewport({ ratio: 0.9 });
+  await page.setViewportSize({ width: 1280, height: 800 });
+});
+
 test('routes: an unknown path says so inside the shell and keeps the address', async () => {
   await page.goto('/no/such/screen?x=1');
   await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();

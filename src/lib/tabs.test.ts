@@ -9,11 +9,14 @@ const tab = (path: string, query = ''): VisitedTab => ({
 });
 
 describe('tab strip', () => {
-  it('adds a visited view once and keeps its latest query', () => {
+  it('adds a visited view once and keeps its latest query, after the home tab', () => {
     let tabs = visit([], tab('/admin'));
     tabs = visit(tabs, tab('/role'));
     tabs = visit(tabs, tab('/admin', '?username=a'));
-    expect(tabs.map((x) => x.fullPath)).toEqual(['/admin?username=a', '/role']);
+    expect(tabs.map((x) => x.fullPath)).toEqual(['/dashboard', '/admin?username=a', '/role']);
+    expect(tabs[0]?.titleKey).toBe('commands.home.dashboard.title');
+    // Home first is home once.
+    expect(visit([], tab('/dashboard')).map((x) => x.path)).toEqual(['/dashboard']);
   });
 
   it('moves to the last remaining tab when the active one closes', () => {

@@ -1,5 +1,6 @@
 import { atom } from 'nanostores';
-import { homeRoute } from '../../commands/registry.ts';
+import { homeRoute, screens } from '../../commands/registry.ts';
+import { titleKey } from '../../commands/types.ts';
 
 /** A visited view in the tab strip. */
 export interface VisitedTab {
@@ -26,8 +27,19 @@ $tabs.listen((tabs) => {
   if (typeof sessionStorage !== 'undefined') sessionStorage.setItem(storageKey, JSON.stringify(tabs));
 });
 
-/** Adds a view, or updates its query when it is already open. */
+const home: VisitedTab = {
+  path: homeRoute,
+  fullPath: homeRoute,
+  query: '',
+  titleKey: titleKey(screens.find((s) => s.route === homeRoute)?.id ?? 'home.dashboard'),
+};
+
+/**
+ * Adds a view, or updates its query when it is already open. The home tab leads the strip even when
+ * the first view of a session was another (a bookmark, a reload).
+ */
 export function visit(tabs: readonly VisitedTab[], tab: VisitedTab): VisitedTab[] {
+  if (!tabs.some((x) => pinned(x.path)) && !pinned(tab.path)) tabs = [home, ...tabs];
   const i = tabs.findIndex((x) => x.path === tab.path);
   if (i < 0) return [...tabs, tab];
   const next = [...tabs];

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { $tabs, close, pinned } from '../lib/tabs.ts';
 import { useT } from '../lib/useT.ts';
@@ -7,6 +7,31 @@ import { Icon } from '../ui/Icon.tsx';
 import { $menusReady, applyTabs, loadMenus } from './menuTriggers.tsx';
 
 const TabMenu = lazy(() => loadMenus().then((m) => ({ default: m.TabMenu })));
+const TabsOverflowMenu = lazy(() => loadMenus().then((m) => ({ default: m.TabsOverflowMenu })));
+
+/**
+ * The strip's list: the active tab is scrolled into view whenever it changes, and whether the tabs
+ * overflow the strip (then a menu lists them all).
+ */
+function useStripOverflow(active: string, count: number) {
+  const list = useRef<HTMLUListElement>(null);
+  const [overflows, setOverflows] = useState(false);
+  useEffect(() => {
+    const el = list.current;
+    if (!el) return;
+    // On every change of the list's width too: the menu's button narrows it when it appears.
+    const fit = () => {
+      setOverflows(el.scrollWidth > el.clientWidth + 1);
+      const tab = el.querySelector('[aria-current="page"]')?.closest('li');
+      tab?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    };
+    fit();
+    const observer = new ResizeObserver(fit);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [active, count]);
+  return { list, overflows };
+}
 
 /**
  * A right-click on a tab before its menu is there (the menus chunk arrives about a second after a load): the
@@ -37,10 +62,11 @@ export function TabStrip() {
   const tabs = useStore($tabs);
   const [location] = useLocation();
   const menusReady = useStore($menusReady);
+  const { list, overflows } = useStripOverflow(location, tabs.length);
   if (tabs.length === 0) return null;
   return (
     <nav className="tabstrip no-print" aria-label={t('app.tabs.label')}>
-      <ul>
+      <ul ref={list}>
         {tabs.map((tab) => {
           const active = tab.path === location;
           const tabLink = (
@@ -78,6 +104,11 @@ export function TabStrip() {
           );
         })}
       </ul>
+      {overflows && menusReady && (
+        <Suspense fallback={null}>
+          <TabsOverflowMenu location={location} />
+        </Suspense>
+      )}
     </nav>
   );
 }

@@ -25,7 +25,9 @@ export function isTyping(target: EventTarget | null): boolean {
 /** Enter or Space on a focused link or button is that control's (the skip link, a toolbar's button). */
 function pressesControl(e: KeyboardEvent): boolean {
   if (e.key !== 'Enter' && e.key !== ' ') return false;
-  return e.target instanceof Element && e.target.closest('a[href], button, summary, [role="button"]') !== null;
+  return (
+    e.target instanceof Element && e.target.closest('a[href], button, summary, [role="button"]') !== null
+  );
 }
 
 /** An open dialog, alert or menu owns the keyboard. */

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { ContextMenu, DropdownMenu } from 'radix-ui';
 import { type ReactNode, useEffect, useState } from 'react';
+import { navigate } from 'wouter/use-browser-location';
 import { $user } from '../lib/session.ts';
 import { $settings, languages, sizes } from '../lib/settings.ts';
 import { $tabs, close, closeAll, closeOthers, type VisitedTab } from '../lib/tabs.ts';
@@ -137,5 +138,31 @@ export function TabMenu({
         </ContextMenu.Content>
       </ContextMenu.Portal>
     </ContextMenu.Root>
+  );
+}
+
+/** Every open view, for when the strip cannot show them all: choose one to go to it. */
+export function TabsOverflowMenu({ location }: { location: string }) {
+  const t = useT();
+  const tabs = useStore($tabs);
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className="tab-overflow" aria-label={t('app.tabs.all', { n: tabs.length })}>
+        <Icon name="chevronDown" size={14} />
+        <span>{tabs.length}</span>
+      </DropdownMenu.Trigger>
+      <MenuPopup align="end" sideOffset={4}>
+        {tabs.map((tab) => (
+          <DropdownMenu.Item
+            key={tab.path}
+            className="menu-popup-item"
+            aria-current={tab.path === location ? 'page' : undefined}
+            onSelect={() => navigate(tab.fullPath)}
+          >
+            {t(tab.titleKey)}
+          </DropdownMenu.Item>
+        ))}
+      </MenuPopup>
+    </DropdownMenu.Root>
   );
 }

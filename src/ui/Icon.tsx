@@ -28,6 +28,7 @@ const paths: Record<IconName, string> = {
   more: 'M12 13a1 1 0 1 0 0-2 1 1 0 0 0 0 2zM19 13a1 1 0 1 0 0-2 1 1 0 0 0 0 2zM5 13a1 1 0 1 0 0-2 1 1 0 0 0 0 2z',
   close: 'M18 6L6 18M6 6l12 12',
   chevron: 'M9 18l6-6-6-6',
+  chevronDown: 'M6 9l6 6 6-6',
   power: 'M18.4 6.6a9 9 0 1 1-12.8 0M12 2v10',
   wallet: 'M3 7h18v13H3zM3 7l3-4h12l3 4M16 13h2',
   upload: 'M21 15v4a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-4M17 8l-5-5-5 5M12 3v12',
