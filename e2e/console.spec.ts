@@ -200,6 +200,9 @@ test('table: j/k walk the rows, Enter opens the detail drawer, / focuses the fil
   const grid = page.getByRole('grid', { name: 'Operation log' });
   const rows = grid.getByRole('row');
   await expect(rows.nth(3)).toBeVisible();
+  // What was done reads in words (the endpoint's id is the cell's title).
+  const signIn = grid.getByTitle('auth.loginPassword').first();
+  await expect(signIn).toHaveText('Sign-in step one: password');
   await page.keyboard.press('j');
   await expect(rows.nth(1)).toBeFocused();
   await page.keyboard.press('j');
