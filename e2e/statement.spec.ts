@@ -151,6 +151,7 @@ test('a proposal is posted with a; two checked lines are dismissed at once with 
   await expect(rows.filter({ hasText: 'Proposed' })).toContainText(alone.orderNo);
 
   await rows.filter({ hasText: 'Proposed' }).click();
+  const at = await rows.filter({ hasText: 'Proposed' }).getAttribute('data-index');
   await page.keyboard.press('a');
   const post = page.getByRole('dialog', { name: 'Post line' });
   await expect(post.getByLabel('Reason')).toBeFocused();
@@ -161,6 +162,8 @@ test('a proposal is posted with a; two checked lines are dismissed at once with 
   await expect(post).toBeHidden();
   await expect(rows.filter({ hasText: 'Proposed' })).toHaveCount(0);
   expect(await status(alone.orderNo)).toBe('paid');
+  // The posted line left the queue: the line that took its place has the focus, the next a key away.
+  await expect(grid.locator('tr:focus')).toHaveAttribute('data-index', at!);
 
   for (const kind of ['Amount mismatch', 'Unmatched']) {
     await rows.filter({ hasText: kind }).click();

@@ -56,6 +56,24 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
 
   const filterRef = o.filterRef;
 
+  // A focused row that leaves the list (acted on in a queue, so no longer in it) hands the focus to the
+  // row that took its place, so the next one is a key away; the page's focus moves with it only when it
+  // was on the row or fell to the page (a dialog closing returns it to a row that is gone).
+  // (Within one question: a new filter or page starts again from the top.)
+  const last = useRef({ index: -1, question: o.resetKey });
+  useEffect(() => {
+    if (focused >= 0) {
+      last.current = { index: focused, question: o.resetKey };
+      return;
+    }
+    if (focusedKey === null || rows.length === 0 || last.current.index < 0) return;
+    if (last.current.question !== o.resetKey) return;
+    const next = Math.min(last.current.index, rows.length - 1);
+    const active = document.activeElement;
+    if (!active || active === document.body || scrollRef.current?.contains(active)) focusRow(next);
+    else setFocusedKey(rows[next]?.id ?? null);
+  }, [focused, focusedKey, rows, focusRow, scrollRef, o.resetKey]);
+
   useEffect(() => {
     const handle = {
       context,
