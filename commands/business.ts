@@ -51,6 +51,7 @@ export const businessCommands: readonly Command[] = [
   }),
   endpointAction(merchant.create, {
     icon: 'plus',
+    shortcut: '+ m',
     run: async (c) => {
       const made = (await c.dialog(merchantForm, {})) as Secrets | undefined;
       if (!made) return;
@@ -116,6 +117,7 @@ export const businessCommands: readonly Command[] = [
   }),
   endpointAction(agent.create, {
     icon: 'plus',
+    shortcut: '+ a',
     run: async (c) => {
       const made = (await c.dialog(agentForm, {})) as { code: string } | undefined;
       if (!made) return;
@@ -144,7 +146,9 @@ export const businessCommands: readonly Command[] = [
     shortcut: 'g h',
     screen: () => import('../src/screens/channel/ChannelScreen.tsx'),
   }),
-  ...formActions('channel', channel.create, channel.update, channelForm, (target) => ({ channel: target })),
+  ...formActions('channel', channel.create, channel.update, channelForm, (target) => ({ channel: target }), {
+    shortcut: '+ c',
+  }),
   ...statusToggle('channel', 'channel', channel.update),
 
   screen({

@@ -34,7 +34,9 @@ export const fundCommands: readonly Command[] = [
     shortcut: 'g e',
     screen: () => import('../src/screens/recharge/RechargeScreen.tsx'),
   }),
-  createAction([merchantRechargeLog.create], openDialog(rechargeForm, undefined, '/merchantrechargelog')),
+  createAction([merchantRechargeLog.create], openDialog(rechargeForm, undefined, '/merchantrechargelog'), {
+    shortcut: '+ t',
+  }),
   // The form is the confirmation: it says what is credited and asks for a reason and the Google code.
   step('confirm', merchantRechargeLog.confirm, { icon: 'check', shortcut: 'c', run: decide('confirm') }),
   // The form is the confirmation: its button is the danger one.

@@ -25,8 +25,12 @@ export const payoutCommands = [
     shortcut: 'g y',
     screen: () => import('../src/screens/payout/PayoutScreen.tsx'),
   }),
-  createAction([merchantPayout.create], openDialog(transferDialog)),
-  endpointAction(merchantPayout.bulkCreate, { icon: 'upload', run: openDialog(bulkUploadDialog) }),
+  createAction([merchantPayout.create], openDialog(transferDialog), { shortcut: '+ p' }),
+  endpointAction(merchantPayout.bulkCreate, {
+    icon: 'upload',
+    shortcut: '+ b',
+    run: openDialog(bulkUploadDialog),
+  }),
   rowAction('payout', {
     id: 'merchantPayout.bulkPush',
     icon: 'send',

@@ -43,6 +43,8 @@ function walletCommands(wallet: Wallet): Command[] {
     action({
       id: `${base}.create`,
       icon: 'plus',
+      // Settle out of the collection wallet, or out of the payout wallet.
+      shortcut: wallet === 'collection' ? '+ s' : '+ o',
       needs: [api.create],
       run: openDialog(applyDialog, () => ({ wallet }), route),
     }),

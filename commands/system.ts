@@ -24,7 +24,7 @@ export const systemCommands = [
     shortcut: 'g a',
     screen: () => import('../src/screens/admin/AdminScreen.tsx'),
   }),
-  ...formActions('admin', admin.create, admin.update, adminForm, (user) => ({ user })),
+  ...formActions('admin', admin.create, admin.update, adminForm, (user) => ({ user }), { shortcut: '+ u' }),
   ...statusToggle('admin', 'admin', admin.update),
   endpointRowAction('admin', admin.resetGoogle, {
     icon: 'key',
@@ -46,7 +46,9 @@ export const systemCommands = [
     shortcut: 'g r',
     screen: () => import('../src/screens/role/RoleScreen.tsx'),
   }),
-  ...formActions('role', role.create, role.update, roleForm, (target) => ({ role: target })),
+  ...formActions('role', role.create, role.update, roleForm, (target) => ({ role: target }), {
+    shortcut: '+ r',
+  }),
   endpointRowAction('role', role.permissions, {
     icon: 'check',
     shortcut: 'p',

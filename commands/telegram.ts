@@ -47,6 +47,7 @@ export const telegramCommands: readonly Command[] = [
     groupForm,
     (group) => ({ group }),
     {
+      shortcut: '+ g',
       editId: telegram.groupUpdate.id,
     },
   ),

@@ -184,12 +184,31 @@ test('keyboard: g sequences go to screens and ? shows the cheat sheet', async ()
   await expect(sheet).toBeVisible();
   await expect(sheet.getByText('Operation log')).toBeVisible();
   await expect(sheet.getByText('Next row')).toBeVisible();
+  // This screen's keys first (its list's rows, then any list's), then what works anywhere and where to
+  // go; other screens' row keys only on demand.
+  await expect(sheet.getByRole('heading', { level: 3 })).toHaveText([
+    'On a role',
+    'In a list',
+    'Anywhere',
+    'Go to a screen',
+  ]);
+  await expect(sheet.getByRole('heading', { name: 'On a collection order' })).toHaveCount(0);
+  await sheet.getByRole('button', { name: /Keys of the other screens' rows/ }).click();
+  await expect(sheet.getByRole('heading', { name: 'On a collection order' })).toBeVisible();
   // While the sheet is open it owns the keyboard: g l does nothing.
   await page.keyboard.press('g');
   await page.keyboard.press('l');
   await expect(page).toHaveURL(/\/role$/);
   await page.keyboard.press('Escape');
   await expect(sheet).toBeHidden();
+
+  // + then a letter creates, from any screen: + u a new administrator.
+  await page.keyboard.press('+');
+  await page.keyboard.press('u');
+  const create = page.getByRole('dialog', { name: 'New administrator' });
+  await expect(create).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(create).toBeHidden();
 
   await page.keyboard.press('g');
   await page.keyboard.press('l');
@@ -238,7 +257,7 @@ test('keys: the first Tab offers to skip the menu; Enter in a filter goes to the
   await expect(grid.getByRole('row').nth(3)).toBeVisible();
   await page.locator('body').focus();
   await page.keyboard.press('Tab');
-  const skip = page.getByRole('link', { name: 'Skip to content' });
+  const skip = page.getByRole('button', { name: 'Skip to content' });
   await expect(skip).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('main')).toBeFocused();
@@ -290,10 +309,20 @@ test('tabs: the right-click menu closes others and all', async () => {
   await expect(tabs.getByRole('link')).toHaveText(['Dashboard']);
 });
 
-test('tabs: more than fit keep the active one in view and are all in the strip\'s menu', async () => {
+test("tabs: more than fit keep the active one in view and are all in the strip's menu", async () => {
   await page.setViewportSize({ width: 800, height: 900 });
   const tabs = page.getByRole('navigation', { name: 'Open views' });
-  const visits = ['/log', '/admin', '/role', '/merchant', '/order', '/payout', '/channel', '/agent', '/wallet'];
+  const visits = [
+    '/log',
+    '/admin',
+    '/role',
+    '/merchant',
+    '/order',
+    '/payout',
+    '/channel',
+    '/agent',
+    '/wallet',
+  ];
   for (const route of visits) {
     await page.goto(route);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();

@@ -183,16 +183,13 @@ export default function Shell() {
     <QueryClientProvider client={queryClient}>
       <div className={`shell${opened && !mobile ? '' : ' collapsed'}${mobile ? ' mobile' : ''}`}>
         {/* The first Tab stop: past the menu's links straight to the screen. */}
-        <a
+        <button
+          type="button"
           className="skip-link"
-          href="#content"
-          onClick={(e) => {
-            e.preventDefault();
-            document.getElementById('content')?.focus();
-          }}
+          onClick={() => document.getElementById('content')?.focus()}
         >
           {t('app.skipToContent')}
-        </a>
+        </button>
         {mobile ? (
           <Suspense fallback={null}>
             <MobileDrawer />

@@ -16,17 +16,18 @@ const TabsOverflowMenu = lazy(() => loadMenus().then((m) => ({ default: m.TabsOv
 function useStripOverflow(active: string, count: number) {
   const list = useRef<HTMLUListElement>(null);
   const [overflows, setOverflows] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the view or the tabs change, by design
   useEffect(() => {
     const el = list.current;
     if (!el) return;
     // On every change of the list's width too: the menu's button narrows it when it appears.
-    const fit = () => {
+    const keepInView = () => {
       setOverflows(el.scrollWidth > el.clientWidth + 1);
       const tab = el.querySelector('[aria-current="page"]')?.closest('li');
       tab?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     };
-    fit();
-    const observer = new ResizeObserver(fit);
+    keepInView();
+    const observer = new ResizeObserver(keepInView);
     observer.observe(el);
     return () => observer.disconnect();
   }, [active, count]);

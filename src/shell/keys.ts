@@ -9,11 +9,15 @@ const names: Record<string, string> = {
   Delete: 'Del',
 };
 
-/** The keys of a shortcut as shown in a <kbd>: `mod+k` → ["Ctrl", "K"], `g a` → ["G", "A"]. */
+/**
+ * The keys of a shortcut as shown in a <kbd>: `mod+k` → ["Ctrl", "K"], `g a` → ["G", "A"], `+ m` (the
+ * create sequences) → ["+", "M"].
+ */
 export function keyCaps(shortcut: string): string[] {
   return (
     shortcut
-      .split(/[+ ]/)
+      .split(' ')
+      .flatMap((part) => (part === '+' ? [part] : part.split('+')))
       .filter(Boolean)
       // An upper-case letter is typed with Shift: `S` reads "Shift S", never mistaken for another action's `s`.
       .flatMap((k) =>

@@ -54,6 +54,16 @@ export function registerTable(table: ActiveTable, element: () => Element | null)
   };
 }
 
+/** The contexts of the lists on screen, top to bottom: the `?` sheet shows their keys first. */
+export function contextsOnScreen(): ContextName[] {
+  const placed = [...tables].flatMap(([table, element]) => {
+    const el = element();
+    return el ? [{ context: table.context, el }] : [];
+  });
+  placed.sort((a, b) => (a.el.compareDocumentPosition(b.el) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  return [...new Set(placed.map((p) => p.context))];
+}
+
 /**
  * The list the keys go to: the one the person last focused, else the first on the page. A page with
  * several lists (imports above their lines) must not hand the keys to whichever list loaded last, and
