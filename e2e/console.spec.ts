@@ -280,6 +280,19 @@ test('keys: the first Tab offers to skip the menu; Enter in a filter goes to the
   await page.keyboard.press('Escape');
 });
 
+test('lists: a cell its column cuts short says its whole text on hover; one that fits does not', async () => {
+  await page.goto('/merchant');
+  const grid = page.getByRole('grid', { name: 'Merchants' });
+  await expect(grid.getByRole('row').nth(3)).toBeVisible();
+  const agent = grid.locator('td.dt-cell').filter({ hasText: 'Northstar' }).first();
+  expect(await agent.evaluate((td) => td.scrollWidth > td.clientWidth), 'cut at this width').toBe(true);
+  await agent.hover();
+  await expect(agent).toHaveAttribute('title', 'Northstar Partners');
+  const code = grid.locator('td.dt-cell').filter({ hasText: /^M10003$/ });
+  await code.hover();
+  await expect(code).not.toHaveAttribute('title');
+});
+
 test('tabs: the right-click menu closes others and all', async () => {
   const tabs = page.getByRole('navigation', { name: 'Open views' });
   await expect(tabs.getByRole('link', { name: 'Administrators' })).toBeVisible();

@@ -78,6 +78,16 @@ interface BodyProps<R extends RowData> {
   rowActions: (row: R) => AnyAction[];
 }
 
+/**
+ * A cell its column's width cuts short (an ellipsis) says its whole text on hover; one that fits says
+ * nothing more. Read when the pointer arrives, so a live refresh or a wider column is taken into account.
+ */
+function titleWhenCut(e: React.MouseEvent<HTMLElement>): void {
+  const cell = e.currentTarget;
+  if (cell.scrollWidth > cell.clientWidth) cell.title = cell.textContent ?? '';
+  else cell.removeAttribute('title');
+}
+
 /** The rows on screen (virtualised), with the right-click menu of the row under the pointer. */
 export function TableBody<R extends RowData>(p: BodyProps<R>) {
   const t = useT();
@@ -173,7 +183,7 @@ function TableRow<R extends RowData>({
         />
       </td>
       {body.visible.map((col) => (
-        <td key={col.id} className="dt-cell">
+        <td key={col.id} className="dt-cell" onMouseEnter={titleWhenCut}>
           {cellOf(body.byId.get(col.id), original)}
         </td>
       ))}

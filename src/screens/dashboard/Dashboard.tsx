@@ -17,7 +17,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { Page } from '../Page.tsx';
 import './dashboard.css';
 import { Notices } from './Notices.tsx';
-import { ratePercent, rateTone } from './rates.ts';
+import { rateBases, ratePercent, rateTone } from './rates.ts';
 
 // Charts load with their own chunk, after the figures are on screen (PERFORMANCE.md rule 5).
 const ColumnChart = lazy(() => import('../../ui/Chart.tsx').then((m) => ({ default: m.ColumnChart })));
@@ -106,13 +106,7 @@ function FigureCard({
               </dd>
             </div>
           </dl>
-          <p className="figure-note">
-            {t('screens.dashboard.rateBases', {
-              ended: thousands(f.finishedCount),
-              created: thousands(f.count),
-              rate: ratePercent(f.createdRatePpm),
-            })}
-          </p>
+          <p className="figure-note">{t('screens.dashboard.rateBases', rateBases(f))}</p>
         </div>
       ))}
     </section>

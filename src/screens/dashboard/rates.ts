@@ -1,3 +1,4 @@
+import { thousands } from '../../lib/format.ts';
 /** Success rates as the dashboard and the channel list show them. */
 
 /** `123456` ppm → `12.3 %`; nothing finished yet → an em dash. */
@@ -10,3 +11,10 @@ export function rateTone(ppm: number | null): 'ok' | 'warn' | 'bad' {
   if (ppm === null || ppm >= 900_000) return 'ok';
   return ppm >= 700_000 ? 'warn' : 'bad';
 }
+
+/** What a figure's two success rates are taken over: the ended orders, and every created one. */
+export const rateBases = (f: { finishedCount: number; count: number; createdRatePpm: number | null }) => ({
+  ended: thousands(f.finishedCount),
+  created: thousands(f.count),
+  rate: ratePercent(f.createdRatePpm),
+});
