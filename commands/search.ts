@@ -3,7 +3,7 @@ import { endpoints } from '../contract/index.ts';
 import { stateLabel } from '../contract/machine.ts';
 import { payin, payout, settlement } from '../contract/machines.ts';
 import { settlementWallets } from './settlement.ts';
-import type { IconName, RunContext, UserKind } from './types.ts';
+import type { ContextName, Contexts, IconName, RunContext, UserKind } from './types.ts';
 
 /** A live result in the palette: where choosing it goes. */
 export interface SearchHit {
@@ -13,7 +13,12 @@ export interface SearchHit {
   detail?: string;
   icon?: IconName;
   route: string;
+  /** The row found, as its list holds it: the palette offers its row actions on it (`freeze masala`). */
+  record?: FoundRecord;
 }
+
+/** A row of one of the lists' contexts, found by a search. */
+export type FoundRecord = { [K in ContextName]: { context: K; row: Contexts[K] } }[ContextName];
 
 /** What the palette hands a provider for one search. */
 export interface SearchContext {
@@ -89,6 +94,8 @@ function orderProvider(kind: 'payin' | 'payout'): SearchProvider {
         ].join(' · '),
         icon: kind === 'payin' ? 'clipboard' : 'send',
         route: `${route}?range=60d&order=${encodeURIComponent(o.orderNo)}`,
+        // The list is the kind's: its rows are that context's.
+        record: { context: kind, row: o } as FoundRecord,
       }));
       if (several && page.list.length > 0) {
         const filter = new URLSearchParams({ range: '60d' });
@@ -141,6 +148,7 @@ function settlementProvider(wallet: keyof typeof settlementWallets): SearchProvi
           ].join(' · '),
           icon: 'bank',
           route: where,
+          record: { context: 'settlement', row: s },
         };
       });
     },
@@ -167,6 +175,7 @@ export const searchProviders: readonly SearchProvider[] = [
         detail: c.t('screens.order.merchantHit', { id: m.id }),
         icon: 'users',
         route: `/merchant?q=${encodeURIComponent(m.code)}`,
+        record: { context: 'merchant', row: m },
       }));
     },
   },
@@ -182,6 +191,7 @@ export const searchProviders: readonly SearchProvider[] = [
         detail: u.nickname,
         icon: 'user',
         route: `/admin?username=${encodeURIComponent(u.username)}`,
+        record: { context: 'admin', row: u },
       }));
     },
   },

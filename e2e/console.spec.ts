@@ -132,6 +132,26 @@ test('palette: a merchant by its full name, a word of it or its code comes first
   await expect(page.getByRole('main').getByText('Masala Mart', { exact: true })).toBeVisible();
 });
 
+test('palette: a verb and a record run the record\'s action (freeze masala), through its own dialog', async () => {
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('freeze masala');
+  const verbs = palette.getByRole('group', { name: 'Do it to what you named' });
+  await expect(verbs.getByRole('option').first()).toHaveText(/^Freeze merchant · M10003 · Masala Mart/);
+  await expect(verbs.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Enter');
+  // The same command as z on the merchant's row: its dialog asks for a reason, and Escape changes nothing.
+  const freeze = page.getByRole('dialog', { name: 'Freeze M10003 Masala Mart' });
+  await expect(freeze.getByLabel('Reason (for the operation log)')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(freeze).toBeHidden();
+  // A word that begins no action is a search like any other.
+  await page.keyboard.press('Control+k');
+  await page.keyboard.type('masala mart');
+  await expect(verbs).toHaveCount(0);
+  await page.keyboard.press('Escape');
+});
+
 test('full screen: the button says how to leave it, and leaves it', async () => {
   await page.getByRole('button', { name: 'Full screen', exact: true }).click();
   await expect(page.getByRole('button', { name: 'Exit full screen' })).toBeVisible();

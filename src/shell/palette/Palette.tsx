@@ -4,6 +4,7 @@ import { Dialog } from 'radix-ui';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { navigate } from 'wouter/use-browser-location';
 import {
+  type AnyAction,
   actions,
   commandById,
   type IconName,
@@ -34,6 +35,28 @@ interface Entry {
   /** A record's own title (its number or code and name), what it is ranked by: not its details. */
   matched?: string;
   run: () => void;
+}
+
+/** An action's title as a verb is matched against: in the console's language and in English, lower case. */
+function titlesOf(action: AnyAction): string[] {
+  const english = tEnglish(titleKey(action.id));
+  return [t(titleKey(action.id)), ...(english ? [english] : [])].map((s) => s.toLowerCase());
+}
+
+/**
+ * A query that begins with a row action's first word and goes on to name a record (`freeze masala`,
+ * `push PI2611…`, `reject ST…`): the word, and the rest, which is what the records are searched by.
+ */
+export function verbOf(
+  query: string,
+  rowActions: readonly AnyAction[],
+): { word: string; rest: string } | null {
+  const [first = '', ...rest] = query.trim().split(/\s+/);
+  const word = first.toLowerCase();
+  if (rest.length === 0 || word.length < (/[\u3400-\u9fff]/.test(word) ? 2 : 3)) return null;
+  return rowActions.some((a) => titlesOf(a).some((title) => title.startsWith(word)))
+    ? { word, rest: rest.join(' ') }
+    : null;
 }
 
 /** Search words of a command: its keywords, and in Chinese the English title and keywords too. */
@@ -115,7 +138,13 @@ export default function Palette() {
   const setQuery = (value: string) => $paletteDraft.set(value);
   const input = useRef<HTMLInputElement>(null);
   const chinese = language === 'zh_CN';
-  const { hits, loading, settled } = usePaletteSearch(query, open);
+  const rowActions = useMemo(
+    () => actions.filter((a) => a.context && !a.paletteHidden && allows(grants, a.needs)),
+    [grants],
+  );
+  // `freeze masala`: the records are searched by what follows the verb, and offered with its actions.
+  const verb = verbOf(query, rowActions);
+  const { hits, loading, settled } = usePaletteSearch(verb ? verb.rest : query, open);
   const close = () => $paletteOpen.set(false);
 
   if (chinese) void loadEnglishAliases();
@@ -165,7 +194,30 @@ export default function Palette() {
     q,
     true,
   );
+  const verbs: Entry[] = verb
+    ? hits.flatMap((hit) => {
+        const found = hit.record;
+        if (!found) return [];
+        return rowActions
+          .filter(
+            (a) =>
+              a.context === found.context &&
+              titlesOf(a).some((title) => title.startsWith(verb.word)) &&
+              actionApplies(a, found.row),
+          )
+          .map((a) => ({
+            value: `verb:${hit.id}:${a.id}`,
+            title: `${t(titleKey(a.id))} · ${hit.title}`,
+            keywords: [],
+            icon: a.icon,
+            term: hit.term,
+            run: () => void runCommand(a, found.row),
+          }));
+      })
+    : [];
   const ranked = [
+    // A verb and a record named: the record's action is what was asked for, ahead of everything.
+    { heading: 'app.palette.verbs', entries: verbs, best: verbs.length ? Number.MAX_SAFE_INTEGER : 0 },
     { heading: 'app.palette.selection', ...rank(groups.selection, q) },
     { heading: 'app.palette.recent', entries: q ? [] : groups.recent, best: 0 },
     { heading: 'app.palette.screens', ...rank(groups.screens, q) },
