@@ -24,7 +24,7 @@ import {
 } from '../../../contract/pay.ts';
 import en from '../../../locales/en.json' with { type: 'json' };
 import zh from '../../../locales/zh_CN.json' with { type: 'json' };
-import { inTransaction } from '../../db/index.ts';
+import { type Db, inTransaction } from '../../db/index.ts';
 import { operationLog, payinOrders, receivingAccounts } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { jsonAnswer } from '../../http/answer.ts';
@@ -150,6 +150,31 @@ async function infoOf(order: Order, now: Date, supportText: string): Promise<Pay
   };
 }
 
+/**
+ * A payer's write (no sign-in: the pay page, the simulator's checkout): who, by address, did what to
+ * which pay-in, in the operation log beside the operators'.
+ */
+export async function logPayerWrite(
+  tx: Db,
+  by: { at: Date; ip: string; requestId: string },
+  action: string,
+  orderNo: string,
+  detail: Record<string, unknown>,
+): Promise<void> {
+  await tx.insert(operationLog).values({
+    ...by,
+    userId: null,
+    username: '',
+    userKind: null,
+    merchantId: null,
+    action,
+    target: `payin:${orderNo}`,
+    outcome: 'ok',
+    errno: 0,
+    detail,
+  });
+}
+
 /** The refusal's HTTP status says the outcome too, as the gateway's do. */
 const httpStatus: Partial<Record<Errno, number>> = {
   [errno.badRequest]: 400,
@@ -270,20 +295,8 @@ export function mountPay(app: Hono<{ Variables: { requestId: string } }>, deps: 
         .where(and(eq(payinOrders.id, order.id), inArray(payinOrders.status, [...takesUtr])))
         .returning({ id: payinOrders.id });
       if (!updated.length) return { refused: errno.conflict, key: 'pay.errors.closed' };
-      // An unauthenticated write: who (by address) said what, in the operation log beside the operators'.
-      await tx.insert(operationLog).values({
-        at,
-        userId: null,
-        username: '',
-        userKind: null,
-        merchantId: null,
-        ip,
-        requestId: c.get('requestId'),
-        action: 'pay.utr',
-        target: `payin:${orderNo}`,
-        outcome: 'ok',
-        errno: 0,
-        detail: { changes: { payerUtr: { before: order.payerUtr, after: utr } } },
+      await logPayerWrite(tx, { at, ip, requestId: c.get('requestId') }, 'pay.utr', orderNo, {
+        changes: { payerUtr: { before: order.payerUtr, after: utr } },
       });
       return { payerUtr: utr, accountId: order.receivingAccountId };
     });

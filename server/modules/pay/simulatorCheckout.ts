@@ -13,7 +13,7 @@ import { errno } from '../../../contract/errno.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { simulatorOn } from '../../config.ts';
 import { inTransaction } from '../../db/index.ts';
-import { operationLog, payinOrders } from '../../db/schema.ts';
+import { payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { readBodyText } from '../../http/body.ts';
 import { clientIp } from '../../http/clientIp.ts';
@@ -23,7 +23,7 @@ import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { rateLimiter } from '../../lib/rateLimit.ts';
 import { channelOf } from '../payin/access.ts';
 import { settleSimulatorPayin } from '../payin/simulator.ts';
-import { maskedUtr, pageStatus } from './routes.ts';
+import { logPayerWrite, maskedUtr, pageStatus } from './routes.ts';
 
 /** Page loads per address per minute, and payments per address per 10 minutes. */
 const readsPerMinute = 120;
@@ -95,21 +95,8 @@ export function mountSimulatorCheckout(app: Hono<{ Variables: { requestId: strin
         const channel = order && (await channelOf(tx, order.channelId));
         if (!order || !channel) throw new AppError(errno.notFound);
         await settleSimulatorPayin(deps, tx, order, channel, { result, notify: true });
-        // An unauthenticated write: who (by address) did what, in the operation log beside the operators'.
-        await tx.insert(operationLog).values({
-          at: deps.clock.now(),
-          userId: null,
-          username: '',
-          userKind: null,
-          merchantId: null,
-          ip,
-          requestId: c.get('requestId'),
-          action: 'simulator.checkout',
-          target: `payin:${order.orderNo}`,
-          outcome: 'ok',
-          errno: 0,
-          detail: { result },
-        });
+        const by = { at: deps.clock.now(), ip, requestId: c.get('requestId') };
+        await logPayerWrite(tx, by, 'simulator.checkout', order.orderNo, { result });
       });
       wakeWebhookWorkers();
     } catch (err) {
