@@ -46,9 +46,7 @@ export const systemCommands = [
     shortcut: 'g r',
     screen: () => import('../src/screens/role/RoleScreen.tsx'),
   }),
-  ...formActions('role', role.create, role.update, roleForm, (target) => ({ role: target }), {
-    shortcut: '+ r',
-  }),
+  ...formActions('role', role.create, role.update, roleForm, (r) => ({ role: r }), { shortcut: '+ r' }),
   endpointRowAction('role', role.permissions, {
     icon: 'check',
     shortcut: 'p',

@@ -34,8 +34,6 @@ const orderFigures = z.object({
   fee: moneyOut,
   /** successCount / finishedCount in parts per million; null when nothing finished. */
   successRatePpm: z.nullable(z.number()),
-  /** successCount / count (every order created, under way too) in parts per million; null when none. */
-  createdRatePpm: z.nullable(z.number()),
 });
 
 /**

@@ -35,7 +35,6 @@ type Figures = {
   amount: string;
   fee: string;
   successRatePpm: number | null;
-  createdRatePpm: number | null;
 };
 
 describe.each(engines)('dashboard on %s', (engine) => {
@@ -196,9 +195,6 @@ describe.each(engines)('dashboard on %s', (engine) => {
         expect(f.finishedCount, where).toBe(finished.count);
         expect(f.successRatePpm, where).toBe(
           finished.count ? Math.round((won.count * 1_000_000) / finished.count) : null,
-        );
-        expect(f.createdRatePpm, where).toBe(
-          all.count ? Math.round((won.count * 1_000_000) / all.count) : null,
         );
       }
     }

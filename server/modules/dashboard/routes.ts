@@ -200,7 +200,6 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
           amount: formatMinor(t.amount),
           fee: formatMinor(t.fee),
           successRatePpm: ppm(t.success, t.finished),
-          createdRatePpm: ppm(t.success, t.count),
         };
       });
     return {

@@ -22,7 +22,7 @@ import { Icon } from '../../ui/Icon.tsx';
 import { keyCaps } from '../keys.ts';
 import { $paletteDraft, $paletteOpen } from '../paletteState.ts';
 import { actionApplies, activeTable, recentIds, runCommand } from '../runtime.ts';
-import { usePaletteSearch } from './useSearch.ts';
+import { type PaletteHit, usePaletteSearch } from './useSearch.ts';
 
 interface Entry {
   value: string;
@@ -57,6 +57,36 @@ export function verbOf(
   return rowActions.some((a) => titlesOf(a).some((title) => title.startsWith(word)))
     ? { word, rest: rest.join(' ') }
     : null;
+}
+
+/** A palette entry made of a search result (its term is the result's). */
+function hitEntry(
+  hit: PaletteHit,
+  value: string,
+  title: string,
+  icon: IconName | undefined,
+  run: () => void,
+) {
+  return { value, title, keywords: [], icon, term: hit.term, run } satisfies Entry;
+}
+
+/** Each record found, with those of its list's actions that begin with the verb and apply to it. */
+function verbEntries(hits: PaletteHit[], rowActions: readonly AnyAction[], word: string): Entry[] {
+  return hits.flatMap((hit) => {
+    const found = hit.record;
+    if (!found) return [];
+    const fitting = rowActions.filter(
+      (a) =>
+        a.context === found.context &&
+        titlesOf(a).some((title) => title.startsWith(word)) &&
+        actionApplies(a, found.row),
+    );
+    return fitting.map((a) =>
+      hitEntry(hit, `verb:${hit.id}:${a.id}`, `${t(titleKey(a.id))} · ${hit.title}`, a.icon, () => {
+        void runCommand(a, found.row);
+      }),
+    );
+  });
 }
 
 /** Search words of a command: its keywords, and in Chinese the English title and keywords too. */
@@ -182,39 +212,17 @@ export default function Palette() {
   // better than any command's ("masala" is the merchant before a screen whose letters it contains, while
   // "merchant" stays the Merchants screen, whose title it begins).
   const records = rank(
-    hits.map((hit) => ({
-      value: `hit:${hit.id}`,
-      title: hit.detail ? `${hit.title} · ${hit.detail}` : hit.title,
-      matched: hit.title,
-      keywords: [],
-      icon: hit.icon,
-      term: hit.term,
-      run: () => navigate(hit.route),
-    })),
+    hits.map((hit) => {
+      const title = hit.detail ? `${hit.title} · ${hit.detail}` : hit.title;
+      return {
+        ...hitEntry(hit, `hit:${hit.id}`, title, hit.icon, () => navigate(hit.route)),
+        matched: hit.title,
+      };
+    }),
     q,
     true,
   );
-  const verbs: Entry[] = verb
-    ? hits.flatMap((hit) => {
-        const found = hit.record;
-        if (!found) return [];
-        return rowActions
-          .filter(
-            (a) =>
-              a.context === found.context &&
-              titlesOf(a).some((title) => title.startsWith(verb.word)) &&
-              actionApplies(a, found.row),
-          )
-          .map((a) => ({
-            value: `verb:${hit.id}:${a.id}`,
-            title: `${t(titleKey(a.id))} · ${hit.title}`,
-            keywords: [],
-            icon: a.icon,
-            term: hit.term,
-            run: () => void runCommand(a, found.row),
-          }));
-      })
-    : [];
+  const verbs = verb ? verbEntries(hits, rowActions, verb.word) : [];
   const ranked = [
     // A verb and a record named: the record's action is what was asked for, ahead of everything.
     { heading: 'app.palette.verbs', entries: verbs, best: verbs.length ? Number.MAX_SAFE_INTEGER : 0 },
