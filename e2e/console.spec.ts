@@ -132,7 +132,7 @@ test('palette: a merchant by its full name, a word of it or its code comes first
   await expect(page.getByRole('main').getByText('Masala Mart', { exact: true })).toBeVisible();
 });
 
-test('palette: a verb and a record run the record\'s action (freeze masala), through its own dialog', async () => {
+test("palette: a verb and a record run the record's action (freeze masala), through its own dialog", async () => {
   const palette = page.getByRole('dialog', { name: 'Command palette' });
   await page.keyboard.press('Control+k');
   await page.keyboard.type('freeze masala');
