@@ -122,3 +122,26 @@ test("README: a waiting order's payment link is the simulator's checkout, where 
   await page.context().close();
   await api.dispose();
 });
+
+test('README: a money dialog tells a user with no Google key where to bind one before asking for a code', async ({
+  browser,
+}) => {
+  const demo = demoUsers.find((u) => u.username === 'demo')!;
+  const { page, errors } = await freshPage(browser);
+  await page.goto('/login');
+  await page.getByLabel('Username').fill(demo.username);
+  await page.getByLabel('Password').fill(demo.password);
+  await page.getByLabel('Password').press('Enter');
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  // + s: apply to take money out of the collection wallet, a door that takes the Google code.
+  await page.keyboard.press('+');
+  await page.keyboard.press('s');
+  const apply = page.getByRole('dialog', { name: 'Apply for collection settlement' });
+  await expect(apply.getByRole('alert')).toContainText('Google Authenticator is not bound to this account');
+  await apply.getByRole('link', { name: 'Bind Google Authenticator' }).click();
+  await expect(page).toHaveURL(/\/code$/);
+  await expect(apply).toBeHidden();
+  expect(errors).toEqual([]);
+  await page.context().close();
+});

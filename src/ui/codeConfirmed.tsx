@@ -4,6 +4,7 @@ import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
 import { errno } from '../../contract/index.ts';
 import { api, isApiError } from '../lib/api.ts';
 import { toast } from '../lib/notify.ts';
+import { $user } from '../lib/session.ts';
 import { useT } from '../lib/useT.ts';
 
 /**
@@ -14,7 +15,8 @@ const codeRefusals: readonly number[] = [errno.badCode, errno.accountLocked, err
 
 /**
  * Calls an endpoint confirmed by the acting user's Google code. A refused code lands at the form's
- * `code` field (an unbound key also raises `unbound`, for `UnboundNotice`) and the call answers
+ * `code` field (an unbound key raises `unbound`, for `UnboundNotice`: at once when the signed-in user
+ * has none, so the dialog says where to bind one before it asks for a code) and the call answers
  * undefined; a 422 is left to the form's own field errors; a refusal among `shown` (the rules of the
  * action: another person must do it, it waits for an approval…) becomes `refusal`, said inside the
  * dialog, which stays open; anything else propagates to `api`'s alerts. An action above the
@@ -27,7 +29,7 @@ export function useCodeConfirmed(
   onSentForApproval?: () => void,
 ) {
   const t = useT();
-  const [unbound, setUnbound] = useState(false);
+  const [unbound, setUnbound] = useState(() => $user.get()?.googleBound === false);
   const [refusal, setRefusal] = useState<string | null>(null);
   const call = async <E extends Endpoint>(endpoint: E, input: Input<E>): Promise<Output<E> | undefined> => {
     setRefusal(null);
