@@ -88,10 +88,16 @@ describe('limits while reading', () => {
     // Short lines, so that the tail is many times the lines allowed and the whole is under 10 MB.
     const over = `${head}${'2026-11-01,a,1\n'.repeat(maxStatementRows + 1)}`;
     const tail = '2026-11-01,a,1\n'.repeat(400_000);
+    // The best of three: one read stretched by a pause of the shared machine is not the path's cost.
     const timed = async (text: string) => {
-      const started = performance.now();
-      const r = await readStatement({ text }, 1);
-      return { r, ms: performance.now() - started };
+      let best = { r: null as unknown, ms: Number.POSITIVE_INFINITY };
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        const r = await readStatement({ text }, 1);
+        const ms = performance.now() - started;
+        if (ms < best.ms) best = { r, ms };
+      }
+      return best;
     };
     await timed(over);
     const short = await timed(over);
