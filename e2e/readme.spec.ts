@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, expect, test } from '@playwright/test';
+import { type Browser, expect, type Page, test } from '@playwright/test';
 import { adminApi, e2eStateFile, lostCallback, waitingPayin } from './orders-support.ts';
 import { watchConsole } from './support.ts';
 
@@ -31,6 +31,15 @@ async function freshPage(browser: Browser) {
   return { page, errors: watchConsole(page) };
 }
 
+/** The sign-in form as the README has a newcomer use it: the user's name, its password, Enter. */
+async function signIn(page: Page, user: { username: string; password: string }) {
+  if (!page.url().includes('/login')) await page.goto('/login');
+  await page.getByLabel('Username').fill(user.username);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByLabel('Password').press('Enter');
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
 test('README: the users it says the first start prints are the ones this server printed', () => {
   expect(demoUsers.map((u) => u.username)).toEqual(['demo', 'bharat', 'masala', 'priya', 'arjun']);
   expect(printed().users.filter((u) => u.username !== 'admin')).toEqual(demoUsers);
@@ -43,10 +52,7 @@ for (const user of demoUsers) {
     const { page, errors } = await freshPage(browser);
     await page.goto('/');
     await expect(page).toHaveURL(/\/login/);
-    await page.getByLabel('Username').fill(user.username);
-    await page.getByLabel('Password').fill(user.password);
-    await page.getByLabel('Password').press('Enter');
-    await expect(page).toHaveURL(/\/dashboard$/);
+    await signIn(page, user);
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -65,11 +71,7 @@ test('README: a lost callback, as written: Ctrl-K, its order number, Enter, u, i
   await api.dispose();
   const demo = demoUsers.find((u) => u.username === 'demo')!;
   const { page, errors } = await freshPage(browser);
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(demo.username);
-  await page.getByLabel('Password').fill(demo.password);
-  await page.getByLabel('Password').press('Enter');
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signIn(page, demo);
 
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Command palette' });
@@ -128,11 +130,7 @@ test('README: a money dialog tells a user with no Google key where to bind one b
 }) => {
   const demo = demoUsers.find((u) => u.username === 'demo')!;
   const { page, errors } = await freshPage(browser);
-  await page.goto('/login');
-  await page.getByLabel('Username').fill(demo.username);
-  await page.getByLabel('Password').fill(demo.password);
-  await page.getByLabel('Password').press('Enter');
-  await expect(page).toHaveURL(/\/dashboard$/);
+  await signIn(page, demo);
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
   // + s: apply to take money out of the collection wallet, a door that takes the Google code.
   await page.keyboard.press('+');

@@ -81,6 +81,10 @@ describe.each(engines)('the simulator checkout on %s', (engine) => {
     expect((await s.request('GET', '/sim/pay/PI00000000000000000000')).status).toBe(404);
     expect((await s.request('GET', '/sim/pay/%3Cscript%3E')).status).toBe(404);
     expect((await s.request('POST', '/sim/pay/PI00000000000000000000', form('success'))).status).toBe(404);
+    expect((await s.request('POST', '/sim/pay/%3Cscript%3E', form('success'))).status).toBe(404);
+    // A body past its 1 KB is no choice at all.
+    const huge = { ...form('success'), rawBody: `result=success&x=${'a'.repeat(5000)}` };
+    expect((await s.request('POST', '/sim/pay/PI00000000000000000000', huge)).status).toBe(422);
   });
 });
 

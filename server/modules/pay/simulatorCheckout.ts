@@ -87,21 +87,29 @@ export function mountSimulatorCheckout(app: Hono<{ Variables: { requestId: strin
     const result = new URLSearchParams(await readBodyText(c.req.raw, 1024).catch(() => '')).get('result');
     if (result !== 'success' && result !== 'fail')
       return c.html(page(lang, t(lang, 'pay.simulator.badResult')), 422);
-    const found = on() ? await load(orderNo) : undefined;
-    if (!found) return c.html(page(lang, t(lang, 'pay.errors.notFound')), 404);
+    if (!on() || !orderNoShape.test(orderNo)) return c.html(page(lang, t(lang, 'pay.errors.notFound')), 404);
     try {
       await inTransaction(db, async (tx) => {
-        const [order] = await tx.select().from(payinOrders).where(eq(payinOrders.id, found.id)).for('update');
+        const [order] = await tx
+          .select()
+          .from(payinOrders)
+          .where(eq(payinOrders.orderNo, orderNo))
+          .for('update');
         const channel = order && (await channelOf(tx, order.channelId));
         if (!order || !channel) throw new AppError(errno.notFound);
+        // Another channel's order, or one the simulator never booked: 404 from the settlement itself.
         await settleSimulatorPayin(deps, tx, order, channel, { result, notify: true });
         const by = { at: deps.clock.now(), ip, requestId: c.get('requestId') };
         await logPayerWrite(tx, by, 'simulator.checkout', order.orderNo, { result });
       });
       wakeWebhookWorkers();
     } catch (err) {
+      if (!(err instanceof AppError)) throw err;
       // Settled already (a second click, another tab): the page shows how it ended.
-      if (!(err instanceof AppError) || err.errno !== errno.conflict) throw err;
+      if (err.errno !== errno.conflict) {
+        const key = err.errno === errno.notFound ? 'pay.errors.notFound' : `errno.${err.errno}`;
+        return c.html(page(lang, t(lang, key)), err.errno === errno.notFound ? 404 : 409);
+      }
     }
     return c.redirect(`/sim/pay/${encodeURIComponent(orderNo)}`, 303);
   });
