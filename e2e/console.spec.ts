@@ -300,6 +300,29 @@ test('keys: the first Tab offers to skip the menu; Enter in a filter goes to the
   await page.keyboard.press('Escape');
 });
 
+test('keys: a j typed while the list still loads focuses its first row when the rows arrive', async () => {
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  // Hold the list's answer back, so the key is pressed while the list says it is loading.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/api\/merchant\/list(\?|$)/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.keyboard.press('g');
+  await page.keyboard.press('n');
+  const grid = page.getByRole('grid', { name: 'Merchants' });
+  await expect(grid.getByRole('row').nth(1)).toHaveText('Loading…');
+  await page.keyboard.press('j');
+  release();
+  const first = grid.locator('tr[aria-rowindex="2"]');
+  await expect(first).toBeFocused();
+  await page.unroute(/\/api\/merchant\/list(\?|$)/);
+});
+
 test('lists: a cell its column cuts short says its whole text on hover; one that fits does not', async () => {
   await page.goto('/merchant');
   const grid = page.getByRole('grid', { name: 'Merchants' });

@@ -324,10 +324,12 @@ test('simulator: P completes a processing payout', async () => {
   await page.getByRole('tab', { name: 'Payouts processing' }).click();
   await expect(page).toHaveURL(/kind=payout/);
   const grid = page.getByRole('grid', { name: 'Payouts processing' });
-  await expect(grid.getByRole('row').nth(1)).toBeVisible();
-  const orderNo = ((await grid.getByRole('row').nth(1).locator('code').first().textContent()) ?? '').trim();
+  // The first order's row, not the one that says "Loading…" until the list answers.
+  const first = grid.locator('tr[aria-rowindex="2"]');
+  await expect(first).toBeVisible();
+  const orderNo = ((await first.locator('code').first().textContent()) ?? '').trim();
   expect(orderNo).toMatch(/^PO\d+/);
-  await grid.getByRole('row').nth(1).focus();
+  await first.focus();
   await page.keyboard.press('p');
   await expect(page.getByText(`Payout ${orderNo} completed`)).toBeVisible();
   expect((await api.ok<{ status: string }>('GET', '/merchantPayout/info', { orderNo })).status).toBe(

@@ -16,6 +16,8 @@ interface RowFocusOptions<R extends RowData> {
   openRecord: R | null | undefined;
   /** Changes when the question changes (filters, page): the focus starts again from the top then. */
   resetKey: string;
+  /** The list has not answered yet: a move asked for now is made when its rows arrive. */
+  waiting: boolean;
 }
 
 /**
@@ -35,13 +37,27 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
 
   // Read by the keys' handle at the time of the key: rows painted are rows the keys reach, even before
   // the effects of the render that painted them have run (a key pressed in between found no rows).
-  const state = useRef({ focused, focusedRow, rows, open: o.open, openRecord: o.openRecord });
-  state.current = { focused, focusedRow, rows, open: o.open, openRecord: o.openRecord };
+  const state = useRef({
+    focused,
+    focusedRow,
+    rows,
+    open: o.open,
+    openRecord: o.openRecord,
+    waiting: o.waiting,
+  });
+  state.current = { focused, focusedRow, rows, open: o.open, openRecord: o.openRecord, waiting: o.waiting };
+  // A j typed while the list loads (straight after opening the screen) is kept, not lost: the row it
+  // asked for takes the focus when the rows arrive, unless the person has gone elsewhere meanwhile.
+  const ahead = useRef<number | null>(null);
 
   const focusRow = useCallback(
     (index: number) => {
-      const { rows } = state.current;
-      if (rows.length === 0) return;
+      const { rows, waiting } = state.current;
+      if (rows.length === 0) {
+        ahead.current = waiting ? index : null;
+        return;
+      }
+      ahead.current = null;
       const next = Math.max(0, Math.min(rows.length - 1, index));
       setFocusedKey(rows[next]?.id ?? null);
       virtualizer.scrollToIndex(next, { align: 'auto' });
@@ -55,6 +71,18 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
   );
 
   const filterRef = o.filterRef;
+
+  useEffect(() => {
+    if (ahead.current === null) return;
+    if (rows.length === 0) {
+      if (!o.waiting) ahead.current = null; // answered empty: nothing to move to
+      return;
+    }
+    const index = ahead.current;
+    ahead.current = null;
+    const active = document.activeElement;
+    if (!active || active === document.body || scrollRef.current?.contains(active)) focusRow(index);
+  }, [rows, o.waiting, focusRow, scrollRef]);
 
   // A focused row that leaves the list (acted on in a queue, so no longer in it) hands the focus to the
   // row that took its place, so the next one is a key away; the page's focus moves with it only when it
