@@ -155,6 +155,7 @@ const platformUser: SessionUser = {
   googleBound: false,
   mustBindGoogle: false,
   tokenHash: '',
+  moneyUntil: null,
 };
 const now = Date.now();
 const to = new Date(now).toISOString();

@@ -1,5 +1,5 @@
 import { endpoints } from '../contract/index.ts';
-import { endpointScreen } from './builders.ts';
+import { endpointScreen, openDialog } from './builders.ts';
 import { action, type ScreenLoader, screen } from './types.ts';
 
 /** A page anyone can open, without signing in: never in the menus or the palette. */
@@ -72,5 +72,17 @@ export const logoutAllAction = action({
   },
 });
 
+/**
+ * The money session (docs/SECURITY.md): one Google code unlocks a few minutes of queue decisions without a
+ * code each; the same dialog says until when, ends it at once, or renews it.
+ */
+export const moneySessionAction = action({
+  id: 'auth.moneySession',
+  icon: 'key',
+  shortcut: 'M',
+  needs: [endpoints.auth.moneySessionOpen],
+  run: openDialog(() => import('../src/screens/account/MoneySessionDialog.tsx')),
+});
+
 /** The signed-in user's own actions. */
-export const accountActions = [logoutAllAction];
+export const accountActions = [logoutAllAction, moneySessionAction];

@@ -46,6 +46,8 @@ export const errno = {
   lastAdministrator: 1020,
   /** A recharge reference the merchant already used (a bank transfer credits once). */
   referenceTaken: 1021,
+  /** `session` sent for a Google code, but the caller's money session is not open (ended, or never opened). */
+  moneySessionClosed: 1022,
   /** Pay-ins (1030–1039). */
   noChannel: 1030,
   utrNotFound: 1031,

@@ -16,6 +16,8 @@ export type ParameterKind = (typeof parameterKinds)[number];
 /** Limits the schemas use, also named by the refusal messages. */
 export const parameterLimits = {
   minutes: { min: 1, max: 1440 },
+  /** The money session: how long one Google code unlocks queue decisions (minutes). */
+  moneySession: { min: 1, max: 30 },
   /**
    * A callback schedule: 1–20 waits, each at most a day; the first may be 0 (at once), every retry waits at
    * least `retryMin` seconds and no less than the one before (a receiver that is down is not hammered).
@@ -38,7 +40,7 @@ export function isTimeZone(zone: string): boolean {
   }
 }
 
-const { minutes, seconds, money, threshold, text } = parameterLimits;
+const { minutes, seconds, money, threshold, text, moneySession } = parameterLimits;
 const minor = z.number().check(z.int(), z.minimum(money.min), z.maximum(money.max));
 
 /** Retries wait at least `retryMin` seconds each and never less than the retry before. */
@@ -53,6 +55,17 @@ export const parameterDefs = {
     default: false,
     // Switching the control off takes a second platform user.
     fourEyes: (before: unknown, after: unknown) => before === true && after === false,
+  },
+  /**
+   * Minutes one Google code unlocks the decisions of queue doors for (the money session, docs/SECURITY.md);
+   * each decision is still logged, and doors that create money or change settings still ask for a code.
+   */
+  money_session_minutes: {
+    kind: 'minutes',
+    schema: z.number().check(z.int(), z.minimum(moneySession.min), z.maximum(moneySession.max)),
+    default: 5,
+    // A longer window is a weaker control: lengthening it takes a second platform user.
+    fourEyes: (before: unknown, after: unknown) => Number(after) > Number(before),
   },
   /** Minutes a payer has to pay before a pay-in turns `unpaid`. */
   payin_expiry_minutes: {
@@ -149,7 +162,9 @@ export function invalidMessage(key: ParameterKey): [string, Record<string, unkno
   const range = key === 'maker_checker_threshold' ? threshold : money;
   const params =
     kind === 'minutes'
-      ? minutes
+      ? key === 'money_session_minutes'
+        ? moneySession
+        : minutes
       : kind === 'seconds'
         ? seconds
         : kind === 'text'

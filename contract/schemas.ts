@@ -47,6 +47,17 @@ export const adminPassword = z.string().check(
 /** A six-digit verification code (Google Authenticator or e-mail). */
 export const code6 = z.string().check(z.regex(/^\d{6}$/, { message: 'validation.code6' }));
 
+/** What a door that takes the money session is sent instead of a code while the session is open. */
+export const moneySessionCode = 'session';
+
+/**
+ * The Google code of a door that works a queue (a decision on something already waiting: a settlement, an
+ * approval, a recharge, an order's mark or supplement, a statement line, a slip's line): six digits, or
+ * `session` while the caller's money session is open (one code unlocks a few minutes of such decisions,
+ * each still logged; docs/SECURITY.md). Doors that create money movements or change settings take `code6`.
+ */
+export const moneyCode = z.string().check(z.regex(/^(\d{6}|session)$/, { message: 'validation.code6' }));
+
 /**
  * A bank's unique transaction reference (UTR), 6 to 32 letters and digits. Trimmed and upper-cased
  * here, the one place every input path (checks, supplements, marks, simulator, filters) goes through,

@@ -112,6 +112,8 @@ test('a forced supplement above the threshold is sent for approval, not run', as
 });
 
 test('the user who asked cannot approve it: the dialog says why', async () => {
+  // The maker's code of the test before spent this step: the next may be up to 30 s away.
+  test.setTimeout(90_000);
   const { page } = makerPage;
   await page.keyboard.press('Escape');
   await page.keyboard.press('g');

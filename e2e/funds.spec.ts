@@ -365,6 +365,58 @@ test('recharge: the mouse path, submitted from the button and rejected from the 
   await page.keyboard.press('Escape');
 });
 
+test('money session: one Google code (M), then two recharges decided by key with a reason and no code each', async () => {
+  // The finance user's code of the test before spent this step: the next may be up to 30 s away.
+  test.setTimeout(90_000);
+  const references = [`E2E-MS1-${stamp}`, `E2E-MS2-${stamp}`].map((r) => r.toUpperCase());
+  for (const reference of references)
+    await demo.ok('POST', '/merchantRechargeLog/create', { amount: '10.00', reference });
+  const admin = adminPage;
+  await admin.goto('/merchantrechargelog?status=pending');
+  const grid = admin.getByRole('grid', { name: 'Recharge records' });
+  await expect(grid.getByRole('row').filter({ hasText: references[1]! })).toBeVisible();
+
+  // M opens the money session: one code, and the top bar says until when.
+  await admin.locator('body').press('M');
+  const unlock = admin.getByRole('dialog', { name: 'Money session' });
+  await expect(unlock.getByLabel('Google code')).toBeFocused();
+  await admin.keyboard.type(await nextCode(finance.secret));
+  await admin.keyboard.press('Enter');
+  await expect(unlock).toBeHidden();
+  const chip = admin.getByRole('button', { name: /Queue decisions take no Google code until/ });
+  await expect(chip).toBeVisible();
+
+  // Newest first: j focuses the first; each decision is c, a reason, Enter (the code field says it may
+  // stay empty), and the row that takes the decided one's place has the focus for the next.
+  await admin.locator('body').press('j');
+  for (const reference of [...references].reverse()) {
+    const row = grid.getByRole('row').filter({ hasText: reference });
+    await expect(row).toBeFocused();
+    await admin.keyboard.press('c');
+    const question = admin.getByRole('dialog', { name: 'Confirm recharge' });
+    await expect(question).toContainText(reference);
+    await expect(question.getByText(/Money session open until .*: leave the code empty/)).toBeVisible();
+    await admin.keyboard.type('On the HDFC statement');
+    await admin.keyboard.press('Enter');
+    await expect(question).toBeHidden();
+    await expect(row).toBeHidden();
+  }
+
+  // Ended from its chip, the next decision asks for a code again.
+  await chip.click();
+  await admin.getByRole('dialog', { name: 'Money session' }).getByRole('button', { name: 'End now' }).click();
+  await expect(chip).toBeHidden();
+  const log = await demo.ok<{ list: { reference: string; status: string }[] }>(
+    'GET',
+    '/merchantRechargeLog/list',
+    {
+      pageSize: '50',
+    },
+  );
+  for (const reference of references)
+    expect(log.list.find((r) => r.reference === reference)?.status).toBe('confirmed');
+});
+
 test('development settings: reset the API secret, see it once, and sign a gateway call with it', async () => {
   const page = merchantPage;
   await page.keyboard.press('g');

@@ -6,6 +6,7 @@ import { adminRoutes } from './modules/admin/routes.ts';
 import { commissionRoutes } from './modules/agent/commission.ts';
 import { agentRoutes } from './modules/agent/routes.ts';
 import { approvalRoutes } from './modules/approval/routes.ts';
+import { moneySessionRoutes } from './modules/auth/moneySession.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { channelRoutes } from './modules/channel/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
@@ -35,6 +36,7 @@ import { walletRoutes } from './modules/wallet/routes.ts';
 export const routes: readonly Route[] = [
   ...systemRoutes,
   ...authRoutes,
+  ...moneySessionRoutes,
   ...adminRoutes,
   ...roleRoutes,
   ...merchantRoutes,

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { approval } from '../machines.ts';
 import { moneyOut } from '../money.ts';
-import { actionReason, code6, cursorPaging, id, listOf, strictObject } from '../schemas.ts';
+import { actionReason, cursorPaging, id, listOf, moneyCode, strictObject } from '../schemas.ts';
 
 /** The actions that can wait for a second person, named `<area>.<action>`. */
 export const approvalActions = [
@@ -73,7 +73,7 @@ export const approvalEndpoints = {
     path: '/approval/approve',
     caller: 'platform',
     grants: { platform: ['finance'] },
-    input: strictObject({ id, code: code6 }),
+    input: strictObject({ id, code: moneyCode }),
     output: approvalRow,
   }),
   /** Nothing runs; the object is left as it is. */
@@ -82,7 +82,7 @@ export const approvalEndpoints = {
     path: '/approval/reject',
     caller: 'platform',
     grants: { platform: ['finance'] },
-    input: strictObject({ id, reason: actionReason, code: code6 }),
+    input: strictObject({ id, reason: actionReason, code: moneyCode }),
     output: approvalRow,
   }),
 };

@@ -94,7 +94,29 @@ export const auth = {
       perms: z.array(z.string()),
       googleBound: z.boolean(),
       mustBindGoogle: z.boolean(),
+      /** When this session's money session ends (ISO), or null when none is open. */
+      moneyUntil: z.nullable(z.string()),
     }),
+  }),
+  /**
+   * Opens this session's money session: one Google code (spent, as any) unlocks, for the
+   * `money_session_minutes` parameter, the doors that take `session` for their code (`moneyCode`:
+   * decisions on what already waits in a queue). Each decision is still logged; answers when it ends.
+   */
+  moneySessionOpen: endpoint({
+    method: 'POST',
+    path: '/auth/moneySession/open',
+    caller: 'session',
+    input: strictObject({ code: code6 }),
+    output: z.object({ until: z.string() }),
+  }),
+  /** Ends this session's money session at once (the next decision asks for a code again). */
+  moneySessionEnd: endpoint({
+    method: 'POST',
+    path: '/auth/moneySession/end',
+    caller: 'session',
+    input: empty,
+    output: okFlag,
   }),
   loginPassword: endpoint({
     method: 'POST',

@@ -5,7 +5,7 @@ import { callback, payin, payout, recharge } from '../machines.ts';
 import { moneyOut } from '../money.ts';
 import { field } from '../orderRow.ts';
 import type { RoleGrants } from '../permissions.ts';
-import { actionReason, code6, cursor, id, isoTime, listOf, pageSize, strictObject } from '../schemas.ts';
+import { actionReason, cursor, id, isoTime, listOf, moneyCode, pageSize, strictObject } from '../schemas.ts';
 
 export const payinStatus = z.enum(payin.states);
 export const payoutStatus = z.enum(payout.states);
@@ -55,7 +55,7 @@ export const periodInOrder = z.refine<{ from: string; to: string }>(
 );
 
 /** A hand action on money answers to a second factor: the acting user's Google code, and why. */
-export const secondFactor = { code: code6, reason: actionReason };
+export const secondFactor = { code: moneyCode, reason: actionReason };
 /**
  * A platform user's hand decision on one record (a payout retried or failed, a recharge confirmed or
  * rejected): the record's id and the second factor in; the record as it now is out.

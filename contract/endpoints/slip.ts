@@ -9,7 +9,7 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { slip, slipLine } from '../machines.ts';
 import { moneyOut } from '../money.ts';
-import { code6, id, listOf, page, pageSize, strictObject, utr } from '../schemas.ts';
+import { code6, id, listOf, moneyCode, page, pageSize, strictObject, utr } from '../schemas.ts';
 
 /** The file layouts a slip can be written in (docs/SLIPS.md). */
 export const slipFormats = ['generic_csv', 'hdfc_bulk', 'icici_bulk'] as const;
@@ -176,7 +176,7 @@ export const withdrawalSlip = {
         z.maxLength(maxSlipLines),
         z.refine((ls) => distinct(ls.map((l) => l.lineId)), { message: 'validation.duplicate' }),
       ),
-      code: code6,
+      code: moneyCode,
     }),
     output: slipInfo,
   }),
@@ -186,7 +186,7 @@ export const withdrawalSlip = {
     path: '/withdrawalSlip/drop',
     caller: 'platform',
     grants,
-    input: strictObject({ id, lineId: id, code: code6 }),
+    input: strictObject({ id, lineId: id, code: moneyCode }),
     output: slipInfo,
   }),
   /** Voids a slip none of whose lines was withdrawn: every line dropped. */
@@ -195,7 +195,7 @@ export const withdrawalSlip = {
     path: '/withdrawalSlip/void',
     caller: 'platform',
     grants,
-    input: strictObject({ id, code: code6 }),
+    input: strictObject({ id, code: moneyCode }),
     output: slipInfo,
   }),
 };

@@ -13,7 +13,7 @@ import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
 import { statementLine } from '../machines.ts';
 import { moneyOut } from '../money.ts';
-import { actionReason, code6, id, listOf, okFlag, page, pageSize, strictObject } from '../schemas.ts';
+import { actionReason, id, listOf, moneyCode, okFlag, page, pageSize, strictObject } from '../schemas.ts';
 import { statementMapping } from '../statementMapping.ts';
 import { exceptionKinds, statementSources } from '../statementSource.ts';
 
@@ -351,7 +351,7 @@ export const statement = {
     path: '/statement/match',
     caller: 'platform',
     grants: moneyGrants,
-    input: strictObject({ lineId: id, orderId: id, reason: actionReason, code: code6 }),
+    input: strictObject({ lineId: id, orderId: id, reason: actionReason, code: moneyCode }),
     output: statementLineRow,
   }),
   /**
@@ -370,7 +370,7 @@ export const statement = {
         lineIds: z.optional(lineIds),
         importId: z.optional(id),
         reason: actionReason,
-        code: code6,
+        code: moneyCode,
       })
       .check(
         z.refine((v) => (v.lineIds === undefined) !== (v.importId === undefined), {

@@ -8,6 +8,7 @@ import type { Endpoint } from '../../contract/endpoint.ts';
 import { type Errno, errno } from '../../contract/errno.ts';
 import { allEndpoints } from '../../contract/index.ts';
 import { mayCall, needsPermission } from '../../contract/permissions.ts';
+import { moneySessionCode } from '../../contract/schemas.ts';
 import { inTransaction, isDatabaseUnavailable } from '../db/index.ts';
 import { operationLog } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
@@ -133,7 +134,13 @@ export function createApp(
       outcome,
       errno: code,
       detail:
-        audit && (audit.changes || audit.detail) ? redact({ ...audit.detail, changes: audit.changes }) : null,
+        audit && (audit.changes || audit.detail || meta.moneySession)
+          ? redact({
+              ...audit.detail,
+              changes: audit.changes,
+              ...(meta.moneySession ? { confirmedBy: 'moneySession' } : {}),
+            })
+          : null,
     });
 
   for (const ep of allEndpoints) {
@@ -190,6 +197,7 @@ export function createApp(
             await writeLog(db, ep, meta, user, 'failed', errno.invalid, undefined);
           return jsonAnswer(c, envelope(meta.lang, errno.invalid, { fields }, errmsg));
         }
+        meta.moneySession = (parsed.data as { code?: unknown } | undefined)?.code === moneySessionCode;
         const after: Array<() => Promise<void> | void> = [];
         const ctxFor = (tx: typeof db) => ({
           input: parsed.data,

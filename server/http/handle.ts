@@ -28,6 +28,8 @@ export interface RequestMeta {
    * routed reads wait for the replica to have replayed it (`withReader`, server/http/reader.ts).
    */
   readAfter?: bigint | undefined;
+  /** The Google code was the money session's (`session`): the operation log says so. */
+  moneySession?: boolean;
 }
 
 export interface HandlerContext<E extends Endpoint, U> {

@@ -25,6 +25,8 @@ export interface SessionUser {
   /** The platform requires a Google key and this user has none yet. */
   mustBindGoogle: boolean;
   tokenHash: string;
+  /** Until when this session's money session is open (docs/SECURITY.md), if it was opened. */
+  moneyUntil: Date | null;
 }
 
 /** Don't rewrite `last_seen_at` on every call: idle expiry only needs it to this precision. */
@@ -170,6 +172,7 @@ export async function resolveSession(deps: Deps, token: string | undefined): Pro
     mustBindGoogle:
       !googleBound && googleRequired(deps, row.u.kind, parsedJson(row.requireGoogle) ?? undefined),
     tokenHash,
+    moneyUntil: row.s.moneyUntil,
   };
   if (live && feed.live && feed.version === version) {
     if (!cache) {

@@ -25,6 +25,11 @@ export function formatTime(value: TimeValue | null | undefined, withSeconds = tr
   return `${date} ${time}`;
 }
 
+/** The time of day alone, `HH:MM` (for what ends within minutes, the money session). */
+export function formatClock(value: TimeValue): string {
+  return formatTime(value, false).slice(-5);
+}
+
 /** Under 30 s "just now", then minutes, hours, "1 day", then the date and time. */
 export function relativeTime(value: TimeValue, translate: Translate, now: number = Date.now()): string {
   const d = toDate(value);

@@ -1,13 +1,17 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { Link, useLocation } from 'wouter';
+import { moneySessionAction } from '../../commands/account.ts';
 import { breadcrumbFor } from '../../commands/index.ts';
+import { formatClock } from '../lib/format.ts';
+import { moneySessionEnd } from '../lib/moneySession.ts';
+import { $user } from '../lib/session.ts';
 import { $mobile, $sidebarOpened } from '../lib/settings.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { keyCaps } from './keys.ts';
 import { $menusReady, loadMenus, MenuTriggers, ToolButton } from './menuTriggers.tsx';
-import { runContext } from './runtime.ts';
+import { runCommand, runContext } from './runtime.ts';
 
 const TopMenus = lazy(() => loadMenus().then((m) => ({ default: m.TopMenus })));
 
@@ -46,6 +50,33 @@ function useFullscreen(): boolean {
   );
 }
 
+/**
+ * While the money session is open: until when, in the top bar, so nobody forgets that queue decisions
+ * take no code now; a click opens its dialog (end it, renew it). It goes when the session ends.
+ */
+function MoneySessionChip() {
+  const t = useT();
+  useStore($user);
+  const until = moneySessionEnd();
+  const [, expire] = useState(0);
+  useEffect(() => {
+    if (until === null) return;
+    const timer = window.setTimeout(() => expire((n) => n + 1), until - Date.now() + 50);
+    return () => window.clearTimeout(timer);
+  }, [until]);
+  if (until === null) return null;
+  return (
+    <ToolButton
+      className="button money-session-chip"
+      title={t('moneySession.chipTitle', { time: formatClock(until) })}
+      onClick={() => void runCommand(moneySessionAction)}
+    >
+      <Icon name="key" size={14} />
+      <span className="money-session-label">{t('moneySession.chip', { time: formatClock(until) })}</span>
+    </ToolButton>
+  );
+}
+
 /** Breadcrumb, palette, full screen, size, language and the user menu. */
 export function TopBar() {
   const t = useT();
@@ -72,6 +103,7 @@ export function TopBar() {
           <span className="search-label">{t('app.searchPlaceholder')}</span>
           <kbd>{keyCaps('mod+k').join(' ')}</kbd>
         </button>
+        <MoneySessionChip />
         <ToolButton
           title={t(fullscreen ? 'app.exitFullscreen' : 'commands.app.fullscreen.title')}
           onClick={() => ctx().shell.toggleFullscreen()}

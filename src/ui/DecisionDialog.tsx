@@ -99,7 +99,13 @@ export function DecisionDialog<E extends Endpoint, V extends Record<string, stri
             hint={reason.hint}
           />
         )}
-        <CodeAndActions form={form} onCancel={() => close()} submitLabel={title} tone={tone} />
+        <CodeAndActions
+          form={form}
+          onCancel={() => close()}
+          submitLabel={title}
+          tone={tone}
+          endpoint={endpoint}
+        />
       </form>
     </Modal>
   );

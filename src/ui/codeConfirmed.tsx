@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
 import { errno } from '../../contract/index.ts';
 import { api, isApiError } from '../lib/api.ts';
+import { setMoneySession, withMoneySession } from '../lib/moneySession.ts';
 import { toast } from '../lib/notify.ts';
 import { $user } from '../lib/session.ts';
 import { useT } from '../lib/useT.ts';
@@ -11,7 +12,12 @@ import { useT } from '../lib/useT.ts';
  * Refusals of the Google code that confirms a money action or a key or whitelist change: answered quietly
  * and shown at the code field, where the user can type the code again (or go and bind a key).
  */
-const codeRefusals: readonly number[] = [errno.badCode, errno.accountLocked, errno.googleNotBound];
+const codeRefusals: readonly number[] = [
+  errno.badCode,
+  errno.accountLocked,
+  errno.googleNotBound,
+  errno.moneySessionClosed,
+];
 
 /**
  * Calls an endpoint confirmed by the acting user's Google code. A refused code lands at the form's
@@ -33,6 +39,7 @@ export function useCodeConfirmed(
   const [refusal, setRefusal] = useState<string | null>(null);
   const call = async <E extends Endpoint>(endpoint: E, input: Input<E>): Promise<Output<E> | undefined> => {
     setRefusal(null);
+    input = withMoneySession(endpoint, input);
     try {
       const requested = onSentForApproval ? [errno.approvalRequested] : [];
       return await api(endpoint, input, { quiet: [errno.invalid, ...codeRefusals, ...shown, ...requested] });
@@ -48,6 +55,8 @@ export function useCodeConfirmed(
       }
       if (!isApiError(error) || !codeRefusals.includes(error.errno)) throw error;
       setUnbound(error.errno === errno.googleNotBound);
+      // The server ended the money session (its time, or another tab): the field asks for a code again.
+      if (error.errno === errno.moneySessionClosed) setMoneySession(null);
       form.setErrors({ code: t(`errno.${error.errno}`) });
       return undefined;
     }

@@ -1,11 +1,15 @@
+import { useStore } from '@nanostores/react';
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 import { useState } from 'react';
 import type * as z from 'zod/mini';
 import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
 import { errno } from '../../contract/errno.ts';
 import { ApiError, api } from '../lib/api.ts';
+import { formatClock } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
+import { moneySessionEnd, takesMoneySession, withMoneySession } from '../lib/moneySession.ts';
 import { toast } from '../lib/notify.ts';
+import { $user } from '../lib/session.ts';
 import { useT } from '../lib/useT.ts';
 import { FieldFrame } from './fields.tsx';
 
@@ -94,6 +98,8 @@ export function useForm<V extends Record<string, unknown>>(initial: V) {
     done: (answer: Output<E>) => void | Promise<void>,
     options: SendOptions<E> = {},
   ) => {
+    // A queue door's blank code is the money session's while it is open.
+    input = withMoneySession(endpoint, input);
     const checked = validate(endpoint.input, input);
     if (!checked.ok) {
       const errors = options.blankIsMissing
@@ -234,10 +240,27 @@ export const OneTimeCodeField = fieldKind({
 /** What a one-time code field keeps of what is typed or pasted: its digits, six at the most. */
 export const codeDigits = (typed: string) => typed.replace(/\D/g, '').slice(0, 6);
 
-/** The Google code a money action is confirmed with: six digits, offered by the authenticator app. */
-export function GoogleCodeField(props: Omit<FieldProps, 'label'> & { label?: string }) {
+/**
+ * The Google code a money action is confirmed with: six digits, offered by the authenticator app. At a
+ * queue door (`endpoint` takes the money session) while the money session is open, it may stay empty.
+ */
+export function GoogleCodeField({
+  endpoint,
+  ...props
+}: Omit<FieldProps, 'label'> & { label?: string; endpoint?: Endpoint | undefined }) {
   const t = useT();
-  return <OneTimeCodeField label={props.label ?? t('screens.order.googleCode')} {...props} />;
+  useStore($user); // the money session opens and ends with the user's record
+  const until = endpoint && takesMoneySession(endpoint) ? moneySessionEnd() : null;
+  const open = until !== null;
+  return (
+    <OneTimeCodeField
+      label={props.label ?? t('screens.order.googleCode')}
+      required={!open}
+      placeholder={open ? t('moneySession.leaveEmpty') : undefined}
+      hint={open ? t('moneySession.openUntil', { time: formatClock(until) }) : undefined}
+      {...props}
+    />
+  );
 }
 
 /** An action's refusal (`errno: message`), said inside its dialog, which stays open for another try. */
@@ -258,6 +281,7 @@ export function CodeAndActions({
   onCancel,
   submitLabel,
   tone = 'primary',
+  endpoint,
 }: {
   form: {
     values: { code: string };
@@ -268,10 +292,13 @@ export function CodeAndActions({
   onCancel: () => void;
   submitLabel: string;
   tone?: 'primary' | 'danger';
+  /** The door the code confirms: a queue door lets the money session stand in for the code. */
+  endpoint?: Endpoint;
 }) {
   return (
     <>
       <GoogleCodeField
+        endpoint={endpoint}
         value={form.values.code}
         onValue={(v) => form.set('code', v)}
         error={form.errors.code}

@@ -245,6 +245,8 @@ export const sessions = pgTable(
     ...userToken(),
     lastSeenAt: at('last_seen_at').notNull(),
     ...tokenLifetime(),
+    /** Until when one Google code stands in for the code of queue decisions (the money session), if open. */
+    moneyUntil: at('money_until'),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

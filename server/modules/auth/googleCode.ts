@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
+import { moneySessionCode } from '../../../contract/schemas.ts';
 import type { Db } from '../../db/index.ts';
 import { users } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -18,6 +19,10 @@ import { consumeTotp, matchingStep } from './totp.ts';
  * dry run) the code is only checked, so the preview does not spend the code the real action needs.
  * `address` is the request's client address (`req.ip`), which the lockout counts against. Refusals are
  * returned, so the counted failure is committed.
+ *
+ * `session` (only a door whose input takes `moneyCode` can be sent it) is accepted while this signed-in
+ * session's money session is open (`moneySession.ts`), else refused with 1022; a locked name or an unbound
+ * key refuses it as it refuses a code.
  */
 export async function checkGoogleCode(
   tx: Db,
@@ -35,6 +40,9 @@ export async function checkGoogleCode(
   if (!row) throw new AppError(errno.notSignedIn);
   if (!row.totpSecret) return refuse(errno.googleNotBound);
   if (await isLocked(tx, user.username, address, now)) return refuse(errno.accountLocked);
+  if (code === moneySessionCode) {
+    return moneySessionUntil(user, now) ? null : refuse(errno.moneySessionClosed);
+  }
   const secret = deps.sealer.open(row.totpSecret);
   let ok: boolean;
   if (consume) ok = await consumeTotp(deps, tx, user.id, secret, code, now);
@@ -45,4 +53,12 @@ export async function checkGoogleCode(
   if (ok) return null;
   await recordFailure(tx, user.username, address, now);
   return refuse(errno.badCode);
+}
+
+/**
+ * When this signed-in session's money session ends, or null when none is open at `now`. Read with the
+ * session: opening or ending it moves the change feed, so a kept session is never behind it.
+ */
+export function moneySessionUntil(user: SessionUser, now: Date): Date | null {
+  return user.moneyUntil && user.moneyUntil > now ? user.moneyUntil : null;
 }

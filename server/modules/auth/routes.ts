@@ -15,6 +15,7 @@ import { pagedList } from '../../list/engine.ts';
 import { roleText } from '../role/builtin.ts';
 import { deviceTokenValid, issueDeviceToken } from './deviceToken.ts';
 import { checkEmailCode, sendEmailCode } from './emailCode.ts';
+import { moneySessionUntil } from './googleCode.ts';
 import { clearFailures, isLocked, recordFailure } from './lockout.ts';
 import { consumeTotp, matchingStep, newTotpSecret, otpauthUrl } from './totp.ts';
 
@@ -279,7 +280,7 @@ export const authRoutes = [
     return { list, total, nextCursor };
   }),
 
-  handle(endpoints.auth.info, async ({ user, tx, req }) => {
+  handle(endpoints.auth.info, async ({ user, tx, deps, req }) => {
     const [row] = await tx.select().from(users).where(eq(users.id, user.id));
     if (!row) throw new AppError(errno.notSignedIn);
     const { roleRows } = await permsOf(tx, user.id);
@@ -296,6 +297,7 @@ export const authRoutes = [
       perms: user.perms,
       googleBound: user.googleBound,
       mustBindGoogle: user.mustBindGoogle,
+      moneyUntil: moneySessionUntil(user, deps.clock.now())?.toISOString() ?? null,
     };
   }),
 

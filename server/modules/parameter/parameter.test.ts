@@ -24,6 +24,7 @@ const { parameter } = endpoints;
 /** Values each kind must refuse (as the API receives them: amounts are decimal strings). */
 const bad: Record<ParameterKey, unknown[]> = {
   require_google_auth: ['yes', 1, null],
+  money_session_minutes: [0, 31, 2.5, '5'],
   payin_expiry_minutes: [0, 1441, 1.5, '30', 'ten'],
   // Twenty zero waits (a receiver hammered), a retry under 5 s, a schedule that shortens.
   callback_schedule: [
@@ -103,7 +104,7 @@ describe.each(engines)('platform parameters on %s', (engine) => {
   it('lists every declared parameter with its default, none set', async () => {
     const rows = await list();
     expect([...rows.keys()]).toEqual(parameterKeys);
-    expect(rows.size).toBe(9);
+    expect(rows.size).toBe(10);
     for (const key of parameterKeys) {
       const def = parameterDefs[key];
       const shown = def.kind === 'money' ? (def.default / 100).toFixed(2) : def.default;

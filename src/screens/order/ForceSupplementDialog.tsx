@@ -63,7 +63,12 @@ export default function ForceSupplementDialog({ order, close }: Props) {
           hint={t('screens.order.force.amountHint', { amount: money(order.amount) })}
         />
         <VerbatimField label={t('screens.order.force.utr')} {...form.field('utr')} />
-        <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
+        <GoogleCodeField
+          endpoint={endpoints.merchantOrder.forceSupplement}
+          value={values.code}
+          onValue={(v) => set('code', v)}
+          error={errors.code}
+        />
         <FormActions
           busy={form.busy}
           onCancel={() => close()}

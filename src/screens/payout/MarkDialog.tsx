@@ -72,6 +72,7 @@ export default function MarkDialog({ payout, action, close }: Props) {
           <VerbatimField label={t('screens.payout.mark.utr')} {...form.field('utr')} />
         )}
         <CodeAndActions
+          endpoint={endpoints.merchantPayout[action]}
           form={form}
           onCancel={() => close()}
           submitLabel={title}

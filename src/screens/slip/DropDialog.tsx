@@ -98,7 +98,13 @@ export default function DropDialog({
             )}
           </fieldset>
         )}
-        <CodeAndActions form={form} onCancel={() => close()} submitLabel={title} tone="danger" />
+        <CodeAndActions
+          form={form}
+          onCancel={() => close()}
+          submitLabel={title}
+          tone="danger"
+          endpoint={decision === 'void' ? endpoints.withdrawalSlip.void : endpoints.withdrawalSlip.drop}
+        />
       </form>
     </Modal>
   );

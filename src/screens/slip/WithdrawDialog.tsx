@@ -5,6 +5,7 @@ import { endpoints } from '../../../contract/index.ts';
 import { slipLine } from '../../../contract/machines.ts';
 import { utr } from '../../../contract/schemas.ts';
 import { api } from '../../lib/api.ts';
+import { codeFor } from '../../lib/moneySession.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
@@ -58,13 +59,10 @@ export default function WithdrawDialog({
     setRefErrors(errors);
     if (Object.keys(errors).length) return;
     if (!lines.length) return form.setErrors({ code: t('screens.slip.noReference') });
-    if (!/^\d{6}$/.test(form.values.code.trim())) return form.setErrors({ code: t('validation.code6') });
+    const code = codeFor(endpoints.withdrawalSlip.withdraw, form.values.code);
+    if (!/^(\d{6}|session)$/.test(code)) return form.setErrors({ code: t('validation.code6') });
     void form.submit(async () => {
-      const done = await call(endpoints.withdrawalSlip.withdraw, {
-        id: slip.id,
-        lines,
-        code: form.values.code.trim(),
-      });
+      const done = await call(endpoints.withdrawalSlip.withdraw, { id: slip.id, lines, code });
       if (!done) return;
       toast('success', t('screens.slip.withdrawn', { slipNo: done.slipNo, lines: lines.length }));
       close(true);
@@ -107,6 +105,7 @@ export default function WithdrawDialog({
           )}
         </div>
         <CodeAndActions
+          endpoint={endpoints.withdrawalSlip.withdraw}
           form={form}
           onCancel={() => close()}
           submitLabel={t('commands.withdrawalSlip.withdraw.title')}

@@ -5,6 +5,7 @@ import { stateLabel } from '../../../contract/machine.ts';
 import { payin } from '../../../contract/machines.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
+import { codeFor } from '../../lib/moneySession.ts';
 import { toast } from '../../lib/notify.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
@@ -89,7 +90,7 @@ export default function MatchDialog({ line, close }: { line: Line; close: (resul
         lineId: line.id,
         orderId: target.id,
         reason: form.values.reason,
-        code: form.values.code.trim(),
+        code: codeFor(endpoints.statement.match, form.values.code),
       };
       const valid = validate(endpoints.statement.match.input, input);
       if (!valid.ok) return form.setErrors(valid.errors);
@@ -170,6 +171,7 @@ export default function MatchDialog({ line, close }: { line: Line; close: (resul
           hint={t('statement.match.reasonHint')}
         />
         <CodeAndActions
+          endpoint={endpoints.statement.match}
           form={{ ...form, busy: busy || form.busy }}
           onCancel={() => close()}
           submitLabel={t('commands.statement.match.title')}

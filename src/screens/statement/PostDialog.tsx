@@ -97,7 +97,12 @@ export default function PostDialog(props: Props) {
           {...form.field('reason')}
           hint={t('statement.post.reasonHint')}
         />
-        <CodeAndActions form={form} onCancel={() => close()} submitLabel={title} />
+        <CodeAndActions
+          form={form}
+          onCancel={() => close()}
+          submitLabel={title}
+          endpoint={endpoints.statement.accept}
+        />
       </form>
     </Modal>
   );
