@@ -61,11 +61,11 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
       const next = Math.max(0, Math.min(rows.length - 1, index));
       setFocusedKey(rows[next]?.id ?? null);
       virtualizer.scrollToIndex(next, { align: 'auto' });
-      requestAnimationFrame(() =>
-        scrollRef.current
-          ?.querySelector<HTMLElement>(`[data-index="${next}"]`)
-          ?.focus({ preventScroll: true }),
-      );
+      requestAnimationFrame(() => {
+        const list = scrollRef.current;
+        if (!list || !mayTakeFocus(list)) return;
+        list.querySelector<HTMLElement>(`[data-index="${next}"]`)?.focus({ preventScroll: true });
+      });
     },
     [virtualizer, scrollRef],
   );
@@ -122,4 +122,17 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
   }, [context, focusRow, filterRef, scrollRef]);
 
   return { focused, setFocused, focusRow };
+}
+
+/**
+ * Whether a row of `list` may take the page's focus now: not while a dialog, alert or menu is open (a
+ * focus moved outside a dialog dismisses it: a queue's row handed on late, after the next dialog opened,
+ * closed it and its typed reason went to the page as keys), and only from nowhere or from this list's own
+ * parts (its rows, its filter), never from another field the person is in.
+ */
+function mayTakeFocus(list: HTMLElement): boolean {
+  if (document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]')) return false;
+  const active = document.activeElement;
+  if (!active || active === document.body) return true;
+  return (list.closest('.datatable') ?? list).contains(active);
 }
