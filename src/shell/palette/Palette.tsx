@@ -216,6 +216,7 @@ export default function Palette() {
       const title = hit.detail ? `${hit.title} · ${hit.detail}` : hit.title;
       return {
         ...hitEntry(hit, `hit:${hit.id}`, title, hit.icon, () => navigate(hit.route)),
+        keywords: hit.keywords ?? [],
         matched: hit.title,
       };
     }),

@@ -1,0 +1,1 @@
+CREATE INDEX "withdrawal_slips_waiting_idx" ON "withdrawal_slips" USING btree ("created_at","id") WHERE "withdrawal_slips"."status" = 'to_be_withdrawn';
