@@ -113,6 +113,7 @@ export const queueProvider: SearchProvider = {
           title,
           detail: c.t('screens.dashboard.queueWaiting', { n: c.thousands(n) }),
           keywords,
+          queue: true,
           icon: q.icon,
           route: q.href,
         },

@@ -14,6 +14,8 @@ export interface SearchHit {
   detail?: string;
   /** Words it is also found by, ranked with its title (a queue's search words). */
   keywords?: string[];
+  /** A queue of work waiting for a person, not a record: the palette shows it under its own heading. */
+  queue?: boolean;
   icon?: IconName;
   route: string;
   /** The row found, as its list holds it: the palette offers its row actions on it (`freeze masala`). */
