@@ -2,6 +2,7 @@ import type { Endpoint, Input, Output } from '../contract/index.ts';
 import { endpoints } from '../contract/index.ts';
 import { stateLabel } from '../contract/machine.ts';
 import { payin, payout, settlement } from '../contract/machines.ts';
+import { queueProvider } from './queues.ts';
 import { settlementWallets } from './settlement.ts';
 import type { ContextName, Contexts, IconName, RunContext, UserKind } from './types.ts';
 
@@ -11,6 +12,10 @@ export interface SearchHit {
   id: string;
   title: string;
   detail?: string;
+  /** Words it is also found by, ranked with its title (a queue's search words). */
+  keywords?: string[];
+  /** A queue of work waiting for a person, not a record: the palette shows it under its own heading. */
+  queue?: boolean;
   icon?: IconName;
   route: string;
   /** The row found, as its list holds it: the palette offers its row actions on it (`freeze masala`). */
@@ -156,6 +161,7 @@ function settlementProvider(wallet: keyof typeof settlementWallets): SearchProvi
 }
 
 export const searchProviders: readonly SearchProvider[] = [
+  queueProvider,
   orderProvider('payin'),
   orderProvider('payout'),
   settlementProvider('collection'),

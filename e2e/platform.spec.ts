@@ -390,3 +390,36 @@ test('dashboard: figures, charts, and queue links that land on filtered lists', 
       await expect(row).toContainText(/Processing|Sending to the channel/);
   }
 });
+
+test('dashboard: a queue people work every day, in the panel and in the palette, by keys', async () => {
+  await page.keyboard.press('g');
+  await page.keyboard.press('d');
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+  const { queues } = await api.ok<{ queues: Record<string, number | null> }>('GET', '/dashboard/summary');
+  // The demo's applications waiting for the platform: one today, one whose confirmation awaits a second person.
+  const waiting = queues.settlementsToConfirm ?? 0;
+  expect(waiting).toBeGreaterThan(0);
+  const panel = page.getByRole('region', { name: 'Needs a person' });
+  const link = panel.getByRole('link', { name: /Settlements to confirm/ });
+  await expect(link).toContainText(String(waiting));
+  await expect(link).toHaveAttribute('href', '/settlementquery?status=to_be_confirmed');
+
+  // The palette offers the same queue with its live count, chosen first; Enter follows the same link.
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Command palette' });
+  await expect(palette).toBeVisible();
+  await page.keyboard.type('settlements to confirm');
+  await expect(palette.locator('[cmdk-item][aria-selected="true"]')).toHaveText(
+    `Settlements to confirm · ${waiting} waiting`,
+  );
+  await page.keyboard.press('Enter');
+  await expect(palette).toBeHidden();
+  await expect(page).toHaveURL(/\/settlementquery\?status=to_be_confirmed$/);
+  const grid = page.getByRole('grid');
+  await expect(grid.getByRole('row')).toHaveCount(waiting + 1);
+  // Each to be confirmed: the one whose confirmation waits for a second person says so.
+  for (const row of await grid.getByRole('row').all()) {
+    if ((await row.getAttribute('aria-rowindex')) !== '1')
+      await expect(row).toContainText(/To be confirmed|2nd approval/);
+  }
+});

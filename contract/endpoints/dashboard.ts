@@ -1,7 +1,12 @@
 import * as z from 'zod/mini';
-import { endpoint } from '../endpoint.ts';
-import { payout } from '../machines.ts';
+import { type Endpoint, endpoint } from '../endpoint.ts';
+import { approval, callback, payout, recharge, settlement, slip, statementLine } from '../machines.ts';
 import { moneyOut } from '../money.ts';
+import { approvalEndpoints } from './approval.ts';
+import { merchantOrder, merchantPayout, merchantRechargeLog } from './orders.ts';
+import { settlementQuery } from './settlement.ts';
+import { withdrawalSlip } from './slip.ts';
+import { statement } from './statement.ts';
 
 /**
  * The payout states each of the dashboard's payout queues counts (and its link lists): those waiting
@@ -15,6 +20,54 @@ export const payoutQueueStates = {
   ),
   payoutsNeedReview: payout.sets.needsPerson,
 } as const;
+
+/** One queue of work waiting for a person: who may see it and which rows it counts. */
+interface QueueDeclaration {
+  /**
+   * The list it links into: the queue is counted for a caller who may call one of these (and within the
+   * caller's tenancy); for anyone else it is null. A platform-only list keeps a merchant user out.
+   */
+  needs: readonly Endpoint[];
+  /** The states of its rows that wait (the server's count and the console's link filter read them). */
+  states: readonly string[];
+}
+
+/**
+ * The dashboard's queues, in the panel's order: each counted by the server (`dashboard.summary`'s and
+ * `dashboard.queues`' `queues`) through a partial index of its waiting rows, and shown by the console
+ * (the panel, the palette) with the link declared beside its key in `commands/queues.ts`.
+ */
+export const dashboardQueues = {
+  /** Callbacks the schedule gave up on, for orders (the queue links into the order lists). */
+  callbacksGaveUp: {
+    needs: [merchantOrder.list, merchantPayout.list],
+    states: [callback.state.gave_up],
+  },
+  payoutsQueued: { needs: [merchantPayout.list], states: payoutQueueStates.payoutsQueued },
+  payoutsProcessing: { needs: [merchantPayout.list], states: payoutQueueStates.payoutsProcessing },
+  /** Payouts whose hand-over to the channel had an unclear outcome: a person resolves each. */
+  payoutsNeedReview: { needs: [merchantPayout.list], states: payoutQueueStates.payoutsNeedReview },
+  rechargesPending: { needs: [merchantRechargeLog.list], states: recharge.from('confirm') },
+  /** Applications waiting for the platform's confirmation (the real-time queue's first step). */
+  settlementsToConfirm: { needs: [settlementQuery.list], states: settlement.from('confirm') },
+  /** Confirmed applications waiting to be paid out and completed. */
+  settlementsToComplete: { needs: [settlementQuery.list], states: settlement.from('complete') },
+  /** Maker–checker requests waiting for a second platform user. */
+  approvalsPending: { needs: [approvalEndpoints.list], states: approval.from('approve') },
+  /** Statement lines waiting for a person: to post, proposed, or exceptions (the exception queue). */
+  statementExceptions: { needs: [statement.exceptions], states: statementLine.sets.open },
+  /** Withdrawal slips at the bank: lines still to be marked withdrawn (or dropped). */
+  slipsToWithdraw: { needs: [withdrawalSlip.list], states: slip.from('withdraw') },
+} as const satisfies Record<string, QueueDeclaration>;
+
+export type DashboardQueue = keyof typeof dashboardQueues;
+
+/** Each queue's count; null for a caller who may not see it. */
+const queueCounts = z.object(
+  Object.fromEntries(Object.keys(dashboardQueues).map((k) => [k, z.nullable(z.number())])) as {
+    [K in DashboardQueue]: z.ZodMiniNullable<z.ZodMiniNumber>;
+  },
+);
 
 /** Figures of one kind of order over a period, per currency. */
 const orderFigures = z.object({
@@ -48,6 +101,11 @@ const period = z.object({
   payout: z.array(orderFigures),
 });
 
+const summaryGrants = {
+  platform: ['operator', 'finance'],
+  merchant: ['finance', 'operator', 'developer'],
+} as const;
+
 export const dashboard = {
   /**
    * The dashboard's figures, read from the order rollups (never a scan of the orders): a platform
@@ -58,7 +116,7 @@ export const dashboard = {
     method: 'GET',
     path: '/dashboard/summary',
     caller: 'both',
-    grants: { platform: ['operator', 'finance'], merchant: ['finance', 'operator', 'developer'] },
+    grants: summaryGrants,
     input: z.object({}),
     output: z.object({
       businessTimeZone: z.string(),
@@ -91,16 +149,17 @@ export const dashboard = {
           successRatePpm: z.nullable(z.number()),
         }),
       ),
-      /** Work that needs a person, each a count behind a link into the filtered list. */
-      queues: z.object({
-        callbacksGaveUp: z.number(),
-        payoutsQueued: z.number(),
-        payoutsProcessing: z.number(),
-        /** Payouts whose hand-over to the channel had an unclear outcome: a person resolves each. */
-        payoutsNeedReview: z.number(),
-        /** null for users who may not see recharges. */
-        rechargesPending: z.nullable(z.number()),
-      }),
+      /** Work that needs a person, each a count behind a link into the filtered list (`dashboardQueues`). */
+      queues: queueCounts,
     }),
+  }),
+  /** The queues alone, as the summary counts them: what the palette offers with its live counts. */
+  queues: endpoint({
+    method: 'GET',
+    path: '/dashboard/queues',
+    caller: 'both',
+    grants: summaryGrants,
+    input: z.object({}),
+    output: queueCounts,
   }),
 };

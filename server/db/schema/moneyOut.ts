@@ -294,6 +294,10 @@ export const withdrawalSlips = pgTable(
   (t) => [
     unique('withdrawal_slips_no_key').on(t.slipNo),
     index('withdrawal_slips_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc()),
+    /** Slips still at the bank: the dashboard's queue counts them, the list filtered to them reads them. */
+    index('withdrawal_slips_waiting_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = ${statesSql([slip.state.to_be_withdrawn])}`),
     machineStatusCheck('withdrawal_slips_status', t.status, slip),
   ],
 );

@@ -285,6 +285,12 @@ describe.each(engines)('dashboard on %s', (engine) => {
       payoutsProcessing: 1,
       payoutsNeedReview: 0,
       rechargesPending: 0,
+      // The platform's queues (their lists are platform-only).
+      settlementsToConfirm: null,
+      settlementsToComplete: null,
+      approvalsPending: null,
+      statementExceptions: null,
+      slipsToWithdraw: null,
     });
     expect((await summary(admin)).queues).toMatchObject({ callbacksGaveUp: 1, payoutsQueued: 2 });
     const viewer = await s.makeUser({

@@ -4,11 +4,11 @@
  * from the order stats (`order_stats_daily`), orders under way are counted live through their partial
  * indexes; nothing scans the orders. A platform user sees every merchant, a merchant user its own.
  */
-import { sql } from 'drizzle-orm';
-import { payoutQueueStates } from '../../../contract/endpoints/dashboard.ts';
+import { type SQL, sql } from 'drizzle-orm';
+import { type DashboardQueue, dashboardQueues } from '../../../contract/endpoints/dashboard.ts';
 import { addDays } from '../../../contract/endpoints/tn.ts';
 import { allows, endpoints } from '../../../contract/index.ts';
-import { callback, payin, payout, recharge } from '../../../contract/machines.ts';
+import { payin, payout } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { inStates } from '../../db/states.ts';
@@ -82,12 +82,70 @@ async function calendar(db: Db, now: Date) {
   };
 }
 
+/** ` and <col> = <the merchant>` for a merchant user, nothing for a platform user. */
+const tenantFilter = (user: SessionUser) => {
+  const tenant = user.kind === 'merchant' ? user.merchantId! : null;
+  return (col: string) => (tenant === null ? sql`` : sql` and ${sql.raw(col)} = ${tenant}`);
+};
+
+/**
+ * Where each queue's rows are: its table (each count reads the partial or status index named beside it,
+ * so a queue costs what waits, never the table), anything more its rows must be, and the column that
+ * holds their merchant (null: the platform's own, never counted for a merchant user).
+ */
+const queueSource: Record<DashboardQueue, { table: string; also?: SQL; merchant: string | null }> = {
+  // webhook_events_gave_up_idx; for orders only: the queue links into the order lists.
+  callbacksGaveUp: {
+    table: 'webhook_events',
+    also: sql` and order_type in ('payin','payout')`,
+    merchant: 'merchant_id',
+  },
+  // payout_orders' partial indexes of the orders under way
+  payoutsQueued: { table: 'payout_orders', merchant: 'merchant_id' },
+  payoutsProcessing: { table: 'payout_orders', merchant: 'merchant_id' },
+  payoutsNeedReview: { table: 'payout_orders', merchant: 'merchant_id' },
+  // recharges_status_idx
+  rechargesPending: { table: 'recharges', merchant: 'merchant_id' },
+  // settlements_open_idx
+  settlementsToConfirm: { table: 'settlements', merchant: 'merchant_id' },
+  settlementsToComplete: { table: 'settlements', merchant: 'merchant_id' },
+  // approvals_pending_ref_key
+  approvalsPending: { table: 'approvals', merchant: null },
+  // statement_lines_open_idx
+  statementExceptions: { table: 'statement_lines', merchant: null },
+  // withdrawal_slips_waiting_idx
+  slipsToWithdraw: { table: 'withdrawal_slips', merchant: null },
+};
+
+/**
+ * The queues waiting for a person (`dashboardQueues`), in one statement: each counted for a caller who
+ * may call its list, within the caller's tenancy; null where the caller may not see it.
+ */
+export async function queueCounts(db: Db, user: SessionUser): Promise<Record<DashboardQueue, number | null>> {
+  const keys = Object.keys(dashboardQueues) as DashboardQueue[];
+  const ofTenant = tenantFilter(user);
+  const seen = keys.filter(
+    (k) =>
+      allows(user, dashboardQueues[k].needs) &&
+      (user.kind === 'platform' || queueSource[k].merchant !== null),
+  );
+  const count = (k: DashboardQueue) => {
+    const q = queueSource[k];
+    return sql`(select count(*)::int from ${sql.identifier(q.table)} where ${inStates(status, dashboardQueues[k].states)}${q.also ?? sql``}${q.merchant ? ofTenant(q.merchant) : sql``}) as ${sql.identifier(k)}`;
+  };
+  const [row] = seen.length
+    ? rowsOf<Record<string, number>>(await db.execute(sql`select ${sql.join(seen.map(count), sql`, `)}`))
+    : [];
+  return Object.fromEntries(keys.map((k) => [k, seen.includes(k) ? Number(row?.[k] ?? 0) : null])) as Record<
+    DashboardQueue,
+    number | null
+  >;
+}
+
 export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
   const tenant = user.kind === 'merchant' ? user.merchantId! : null;
   const cal = await calendar(db, now);
-  const ofTenant = (col: string) => (tenant === null ? sql`` : sql` and ${sql.raw(col)} = ${tenant}`);
-  const payoutQueue = (queue: keyof typeof payoutQueueStates) =>
-    sql`(select count(*)::int from payout_orders where ${inStates(status, payoutQueueStates[queue])}${ofTenant('merchant_id')})`;
+  const ofTenant = tenantFilter(user);
 
   const stored = rowsOf<{
     day: string;
@@ -125,26 +183,11 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
         and created_at >= ${cal.from30}${ofTenant('merchant_id')}
       group by 1, 3, 4`),
   );
-  const mayListRecharges = allows(user, [endpoints.merchantRechargeLog.list]);
-  // Callbacks that gave up are counted for orders only: the queue links into the order lists.
-  const [queues] = rowsOf<{
-    gave_up: number;
-    queued: number;
-    processing: number;
-    review: number;
-    recharges: number;
-    currencies: string | null;
-  }>(
-    await db.execute(sql`
-      select
-        (select count(*)::int from webhook_events where ${inStates(status, [callback.state.gave_up])} and order_type in ('payin','payout')${ofTenant('merchant_id')}) as gave_up,
-        ${payoutQueue('payoutsQueued')} as queued,
-        ${payoutQueue('payoutsProcessing')} as processing,
-        ${payoutQueue('payoutsNeedReview')} as review,
-        ${mayListRecharges ? sql`(select count(*)::int from recharges where ${inStates(status, recharge.from('confirm'))}${ofTenant('merchant_id')})` : sql`0`} as recharges,
-        (select string_agg(distinct currency, ',') from merchants where true${ofTenant('id')}) as currencies`),
+  const [merchants] = rowsOf<{ currencies: string | null }>(
+    await db.execute(
+      sql`select string_agg(distinct currency, ',') as currencies from merchants where true${ofTenant('id')}`,
+    ),
   );
-
   const cells: Cell[] = [
     ...stored.map((r) => ({
       day: r.day,
@@ -173,7 +216,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
   ];
   const currencies = [
     ...new Set([
-      ...(queues?.currencies ? queues.currencies.split(',') : []),
+      ...(merchants?.currencies ? merchants.currencies.split(',') : []),
       ...cells.map((c) => c.currency),
     ]),
   ].sort();
@@ -272,13 +315,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
     last30Days: period(cal.from30, cal.first),
     daily,
     channels,
-    queues: {
-      callbacksGaveUp: Number(queues?.gave_up ?? 0),
-      payoutsQueued: Number(queues?.queued ?? 0),
-      payoutsProcessing: Number(queues?.processing ?? 0),
-      payoutsNeedReview: Number(queues?.review ?? 0),
-      rechargesPending: mayListRecharges ? Number(queues?.recharges ?? 0) : null,
-    },
+    queues: await queueCounts(db, user),
   };
 }
 
@@ -286,4 +323,5 @@ export const dashboardRoutes = [
   handle(endpoints.dashboard.summary, async ({ user, tx, deps }) =>
     dashboardSummary(tx, user, deps.clock.now()),
   ),
+  handle(endpoints.dashboard.queues, async ({ user, tx }) => queueCounts(tx, user)),
 ];

@@ -160,6 +160,7 @@ describe.each(engines)('tenancy of the money areas on %s', (engine) => {
       ],
       // Takes no merchant: one sent anyway changes nothing.
       'dashboard.summary': ['own', () => ({ merchantId: b.id })],
+      'dashboard.queues': ['own', () => ({ merchantId: b.id })],
     };
     const swept = Object.values(areas).flatMap((area) => Object.values(area as Record<string, Endpoint>));
     expect(Object.keys(sweep).sort()).toEqual(swept.map((e) => e.id).sort());
@@ -182,6 +183,7 @@ describe.each(engines)('tenancy of the money areas on %s', (engine) => {
         if (ep.id === 'merchant.info') expect(res.data.id).toBe(a.id);
         // A's own recharge waiting (made above in this sweep), not B's as well.
         if (ep.id === 'dashboard.summary') expect(res.data.queues.rechargesPending).toBe(1);
+        if (ep.id === 'dashboard.queues') expect(res.data.rechargesPending).toBe(1);
       }
     }
     // A's own transfer and recharge happened on A; B is exactly as it was.

@@ -2,9 +2,9 @@ import { useStore } from '@nanostores/react';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { payoutQueueStates } from '../../../contract/endpoints/dashboard.ts';
+import { queueEntries, queueLabel } from '../../../commands/queues.ts';
 import { allows, endpoints, type Output } from '../../../contract/index.ts';
-import { payin, payout, recharge } from '../../../contract/machines.ts';
+import { payin, payout } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
 import { formatTime, relativeTime, thousands } from '../../lib/format.ts';
 import { roleName } from '../../lib/names.ts';
@@ -116,43 +116,11 @@ function FigureCard({
 /** Work waiting for a person, each a link into the list filtered to exactly that work. */
 function Queues({ queues, merchantView }: { queues: Summary['queues']; merchantView: boolean }) {
   const t = useT();
-  const items = [
-    {
-      key: 'callbacksGaveUp',
-      value: queues.callbacksGaveUp,
-      href: `/order?range=60d&${inStatus(payin.sets.announced)}&pushStatus=unpushed`,
-      also: {
-        href: `/payout?range=60d&${inStatus(payout.sets.announced)}&pushStatus=unpushed`,
-        label: t('screens.dashboard.queueCallbacksPayouts'),
-      },
-    },
-    {
-      key: 'payoutsQueued',
-      value: queues.payoutsQueued,
-      href: `/payout?range=60d&${inStatus(payoutQueueStates.payoutsQueued)}`,
-    },
-    {
-      key: 'payoutsProcessing',
-      value: queues.payoutsProcessing,
-      href: `/payout?range=60d&${inStatus(payoutQueueStates.payoutsProcessing)}`,
-    },
-    {
-      // Resolved by the platform: a merchant sees them waiting, as with its recharges.
-      key: merchantView ? 'payoutsInReview' : 'payoutsNeedReview',
-      value: queues.payoutsNeedReview,
-      href: `/payout?range=60d&${inStatus(payoutQueueStates.payoutsNeedReview)}`,
-    },
-    ...(queues.rechargesPending === null
-      ? []
-      : [
-          {
-            // A merchant's pending recharges wait for the platform, not for the merchant.
-            key: merchantView ? 'rechargesAwaiting' : 'rechargesPending',
-            value: queues.rechargesPending,
-            href: `/merchantrechargelog?${inStatus(recharge.from('confirm'))}`,
-          },
-        ]),
-  ];
+  // The server answers null for a queue the user may not see.
+  const items = queueEntries.flatMap((q) => {
+    const value = queues[q.key];
+    return value === null ? [] : [{ ...q, value }];
+  });
   return (
     <section className="card card-wide" aria-labelledby="queues-title">
       <h2 className="card-title" id="queues-title">
@@ -163,11 +131,11 @@ function Queues({ queues, merchantView }: { queues: Summary['queues']; merchantV
           <li key={q.key} className={`queue${q.value > 0 ? ' waiting' : ''}`}>
             <Link href={q.href} className="queue-link">
               <span className="queue-value">{thousands(q.value)}</span>
-              <span className="queue-label">{t(`screens.dashboard.queue.${q.key}`)}</span>
+              <span className="queue-label">{t(queueLabel(q, merchantView ? 'merchant' : 'platform'))}</span>
             </Link>
-            {'also' in q && q.also && (
+            {q.also && (
               <Link href={q.also.href} className="queue-also">
-                {q.also.label}
+                {t(q.also.label)}
               </Link>
             )}
           </li>

@@ -133,6 +133,27 @@ function rank(entries: Entry[], query: string, keepAll = false): Ranked {
   return { entries: scored.map((x) => x.e), best: scored[0]?.score ?? 0 };
 }
 
+/**
+ * What the server found, the queues or the records, all of them ranked by how well their titles (and
+ * a queue's words) match: choosing one goes where it leads.
+ */
+function foundEntries(hits: PaletteHit[], query: string, queues: boolean): Ranked {
+  return rank(
+    hits
+      .filter((hit) => !!hit.queue === queues)
+      .map((hit) => {
+        const title = hit.detail ? `${hit.title} · ${hit.detail}` : hit.title;
+        return {
+          ...hitEntry(hit, `hit:${hit.id}`, title, hit.icon, () => navigate(hit.route)),
+          keywords: hit.keywords ?? [],
+          matched: hit.title,
+        };
+      }),
+    query,
+    true,
+  );
+}
+
 function Item({ entry, close }: { entry: Entry; close: () => void }) {
   return (
     <Command.Item
@@ -211,23 +232,15 @@ export default function Palette() {
   // order number), ranked by how well their titles match; the group leads when a record's title matches
   // better than any command's ("masala" is the merchant before a screen whose letters it contains, while
   // "merchant" stays the Merchants screen, whose title it begins).
-  const records = rank(
-    hits.map((hit) => {
-      const title = hit.detail ? `${hit.title} · ${hit.detail}` : hit.title;
-      return {
-        ...hitEntry(hit, `hit:${hit.id}`, title, hit.icon, () => navigate(hit.route)),
-        matched: hit.title,
-      };
-    }),
-    q,
-    true,
-  );
+  const records = foundEntries(hits, q, false);
   const verbs = verb ? verbEntries(hits, rowActions, verb.word) : [];
   const ranked = [
     // A verb and a record named: the record's action is what was asked for, ahead of everything.
     { heading: 'app.palette.verbs', entries: verbs, best: verbs.length ? Number.MAX_SAFE_INTEGER : 0 },
     { heading: 'app.palette.selection', ...rank(groups.selection, q) },
     { heading: 'app.palette.recent', entries: q ? [] : groups.recent, best: 0 },
+    // The queues a query names (with their live counts) before the screens that list them, on a tie.
+    { heading: 'app.palette.queues', ...foundEntries(hits, q, true) },
     { heading: 'app.palette.screens', ...rank(groups.screens, q) },
     { heading: 'app.palette.actions', ...rank(groups.global, q) },
     { heading: 'app.palette.results', ...records },

@@ -1,0 +1,2 @@
+-- The dashboard's queue of withdrawal slips at the bank (issue 28): counted through the slips that wait.
+CREATE INDEX "withdrawal_slips_waiting_idx" ON "withdrawal_slips" USING btree ("created_at","id") WHERE "withdrawal_slips"."status" = 'to_be_withdrawn';
