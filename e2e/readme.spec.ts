@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { adminApi, e2eStateFile, lostCallback, waitingPayin } from './orders-support.ts';
+import { tr } from './shots.ts';
 import { watchConsole } from './support.ts';
 
 // The README's first hour, followed as written: what it says the first start prints is what this
@@ -25,8 +26,8 @@ function printed(): { users: { username: string; password: string }[] } {
 }
 
 /** A browser with nothing remembered: no session, no trusted device. */
-async function freshPage(browser: Browser) {
-  const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 860 } });
+async function freshPage(browser: Browser, locale = 'en-US') {
+  const context = await browser.newContext({ locale, viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   return { page, errors: watchConsole(page) };
 }
@@ -101,29 +102,33 @@ test('README: a lost callback, as written: Ctrl-K, its order number, Enter, u, i
   await page.context().close();
 });
 
-test("README: a waiting order's payment link is the simulator's checkout, where its payer pays it", async ({
-  browser,
-}) => {
-  const api = await adminApi();
-  const order = await waitingPayin(api, new Set());
-  const { payUrl } = await api.ok<{ payUrl: string }>('GET', '/merchantOrder/info', {
-    orderNo: order.orderNo,
+for (const lang of ['en', 'zh_CN'] as const) {
+  test(`README: a waiting order's payment link is the simulator's checkout, where its payer pays it (${lang})`, async ({
+    browser,
+  }) => {
+    const api = await adminApi();
+    const order = await waitingPayin(api, new Set());
+    const { payUrl } = await api.ok<{ payUrl: string }>('GET', '/merchantOrder/info', {
+      orderNo: order.orderNo,
+    });
+    // The payer has no session: a fresh browser in the payer's language, no sign-in.
+    const { page, errors } = await freshPage(browser, lang === 'en' ? 'en-US' : 'zh-CN');
+    await page.goto(payUrl);
+    await expect(page.getByRole('heading', { name: tr(lang, 'pay.simulator.title') })).toBeVisible();
+    await expect(page.getByText(order.orderNo)).toBeVisible();
+    await expect(page.getByText(tr(lang, 'pay.simulator.note'))).toBeVisible();
+    const pay = page.getByRole('button', { name: tr(lang, 'pay.simulator.pay'), exact: true });
+    await expect(pay).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status')).toContainText(tr(lang, 'pay.paidTitle'));
+    expect(
+      (await api.ok<{ status: string }>('GET', '/merchantOrder/info', { orderNo: order.orderNo })).status,
+    ).toBe('paid');
+    expect(errors).toEqual([]);
+    await page.context().close();
+    await api.dispose();
   });
-  // The payer has no session: a fresh browser, no sign-in.
-  const { page, errors } = await freshPage(browser);
-  await page.goto(payUrl);
-  await expect(page.getByRole('heading', { name: 'Simulated checkout' })).toBeVisible();
-  await expect(page.getByText(order.orderNo)).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Pay', exact: true })).toBeFocused();
-  await page.keyboard.press('Enter');
-  await expect(page.getByRole('status')).toContainText('Payment received');
-  expect(
-    (await api.ok<{ status: string }>('GET', '/merchantOrder/info', { orderNo: order.orderNo })).status,
-  ).toBe('paid');
-  expect(errors).toEqual([]);
-  await page.context().close();
-  await api.dispose();
-});
+}
 
 test('README: a money dialog tells a user with no Google key where to bind one before asking for a code', async ({
   browser,

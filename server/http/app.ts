@@ -138,7 +138,7 @@ export function createApp(
           ? redact({
               ...audit.detail,
               changes: audit.changes,
-              ...(meta.moneySession ? { confirmedBy: 'moneySession' } : {}),
+              ...(meta.moneySession ? { codeFrom: 'moneySession' } : {}),
             })
           : null,
     });

@@ -67,7 +67,7 @@ describe.each(engines)('money session on %s', (engine) => {
       .where(and(eq(operationLog.action, 'merchantRechargeLog.confirm'), eq(operationLog.outcome, 'ok')))
       .orderBy(desc(operationLog.id))
       .limit(1);
-    expect(logged?.detail).toMatchObject({ confirmedBy: 'moneySession' });
+    expect(logged?.detail).toMatchObject({ codeFrom: 'moneySession' });
     // A second decision in the same session: no new code either.
     const other = await pending();
     expect(
