@@ -50,6 +50,14 @@ export const tableCommands = [
     paletteHidden: true,
     run: (c) => c.table?.toggleSelect(),
   }),
+  // Every row of the page at once, for a bulk action on a queue (X again clears them).
+  action({
+    id: 'table.selectPage',
+    scope: 'table',
+    shortcut: 'X',
+    paletteHidden: true,
+    run: (c) => c.table?.toggleSelectPage(),
+  }),
   action({
     id: 'table.filter',
     scope: 'table',

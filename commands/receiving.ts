@@ -101,6 +101,14 @@ export const receivingCommands: readonly Command[] = [
   statusAction('pause', 'paused', 'p', ['active']),
   statusAction('activate', 'active', 'a', ['paused', 'frozen']),
   statusAction('freeze', 'frozen', 'f', ['active', 'paused'], true),
+  // The account's bank statement, from its row or its palette hit (`import 0012`): the import opens on it.
+  listLink(
+    'receivingAccount',
+    'receivingAccount.importStatement',
+    endpoints.statement.import,
+    { icon: 'upload', shortcut: 'i' },
+    (account) => `/receiving/statements?accountId=${account.id}`,
+  ),
   listLink(
     'receivingAccount',
     'receivingAccount.bindings',

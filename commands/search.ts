@@ -186,6 +186,25 @@ export const searchProviders: readonly SearchProvider[] = [
     },
   },
   {
+    // A receiving account by its number (whole or its last digits), bank or name: its list, filtered.
+    id: 'receivingAccount',
+    needs: [endpoints.receivingAccount.list],
+    minLength: 3,
+    async search(query, c) {
+      const q = query.trim();
+      if (orderNumbersIn(q).filter((w) => /\d/.test(w)).length > 1) return [];
+      const page = await c.call(endpoints.receivingAccount.list, { q, pageSize: 5 });
+      return page.list.map((a) => ({
+        id: `receivingAccount:${a.id}`,
+        title: `${a.bankName} · ${a.accountNumber}`,
+        detail: `${a.accountName} · ${c.t(`commands.receivingAccount.${a.kind === 'public' ? 'public' : 'cards'}.title`)}`,
+        icon: 'bank',
+        route: `/receiving/${a.kind === 'public' ? 'public' : 'cards'}?q=${encodeURIComponent(a.accountNumber)}`,
+        record: { context: 'receivingAccount', row: a },
+      }));
+    },
+  },
+  {
     id: 'admin',
     needs: [endpoints.admin.list],
     minLength: 2,

@@ -119,6 +119,7 @@ async function trace(command: Command): Promise<unknown[]> {
       move: log('table.move'),
       open: log('table.open'),
       toggleSelect: log('table.toggleSelect'),
+      toggleSelectPage: log('table.toggleSelectPage'),
       focusFilter: log('table.focusFilter'),
     },
     selection: () => [standIn('checked1'), standIn('checked2')] as never,

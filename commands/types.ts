@@ -165,6 +165,8 @@ export interface TableControls {
   move(delta: number): void;
   open(): void;
   toggleSelect(): void;
+  /** Checks every row of the page, or clears them all when they all are. */
+  toggleSelectPage(): void;
   focusFilter(): void;
 }
 

@@ -1,6 +1,7 @@
 import { type AnyAction, type Command, commands, shortcutsOf } from '../../commands/index.ts';
 import { allows } from '../../contract/index.ts';
 import { $grants } from '../lib/session.ts';
+import { selectedRows } from '../ui/selection.ts';
 import { $paletteDraft, $paletteOpen } from './paletteState.ts';
 import { actionApplies, activeTable, runCommand } from './runtime.ts';
 
@@ -113,7 +114,8 @@ export function handleKey(e: KeyboardEvent): void {
       run(tableKey);
       return;
     }
-    const target = table.focused();
+    // No row focused but rows checked (X checks the page): the row keys act on the checked rows.
+    const target = table.focused() ?? selectedRows(table.context)[0];
     if (target !== undefined) {
       const rowAction = commands.find(
         (c): c is AnyAction =>

@@ -145,6 +145,7 @@ export function DataTable<C extends ContextName>(props: DataTableProps<C>) {
     openRecord: props.openRecord,
     resetKey: inputKey,
     waiting: !blocked && query.isLoading,
+    toggleSelectPage: () => table.toggleAllPageRowsSelected(!table.getIsAllPageRowsSelected()),
   });
   // Enter (or ↓) in a text filter goes to the results: the first row takes the focus once the list
   // answers the filter as typed (at once when it already does), so j, Enter and the row keys follow.

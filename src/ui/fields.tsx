@@ -1,4 +1,4 @@
-import type { ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+import type { ReactNode, Ref, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
 import { useId } from 'react';
 import './fields.css';
 
@@ -89,14 +89,15 @@ export function SelectField({ label, error, hint, value, onValue, options, ...re
 interface TextAreaFieldProps extends Labelled, Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange'> {
   value: string;
   onValue: (value: string) => void;
+  ref?: Ref<HTMLTextAreaElement>;
 }
 
 /** A labelled text area with its error under it, like `Field`. */
-export function TextAreaField({ label, error, hint, value, onValue, ...rest }: TextAreaFieldProps) {
+export function TextAreaField({ label, error, hint, value, onValue, ref, ...rest }: TextAreaFieldProps) {
   return (
     <FieldFrame label={label} error={error} hint={hint}>
       {(control) => (
-        <textarea {...control} value={value} onChange={(e) => onValue(e.target.value)} {...rest} />
+        <textarea ref={ref} {...control} value={value} onChange={(e) => onValue(e.target.value)} {...rest} />
       )}
     </FieldFrame>
   );

@@ -18,6 +18,8 @@ interface RowFocusOptions<R extends RowData> {
   resetKey: string;
   /** The list has not answered yet: a move asked for now is made when its rows arrive. */
   waiting: boolean;
+  /** Checks every row of the page, or clears them all when they all are. */
+  toggleSelectPage: () => void;
 }
 
 /**
@@ -44,8 +46,17 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
     open: o.open,
     openRecord: o.openRecord,
     waiting: o.waiting,
+    toggleSelectPage: o.toggleSelectPage,
   });
-  state.current = { focused, focusedRow, rows, open: o.open, openRecord: o.openRecord, waiting: o.waiting };
+  state.current = {
+    focused,
+    focusedRow,
+    rows,
+    open: o.open,
+    openRecord: o.openRecord,
+    waiting: o.waiting,
+    toggleSelectPage: o.toggleSelectPage,
+  };
   // A j typed while the list loads (straight after opening the screen) is kept, not lost: the row it
   // asked for takes the focus when the rows arrive, unless the person has gone elsewhere meanwhile.
   const ahead = useRef<number | null>(null);
@@ -111,6 +122,7 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
         open: () => {
           if (state.current.focusedRow) state.current.open(state.current.focusedRow as R);
         },
+        toggleSelectPage: () => state.current.toggleSelectPage(),
         toggleSelect: () => {
           const row = state.current.rows[state.current.focused];
           row?.toggleSelected();

@@ -42,8 +42,13 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
   });
   const { values, set, errors } = form;
 
+  // A paste that fills every payee field hands the focus on to the Google code, the one field left.
+  const justPasted = useRef(false);
+  const codeRef = useRef<HTMLInputElement>(null);
   const readPaste = (text: string) => {
     setPasted(text);
+    const pastedNow = justPasted.current;
+    justPasted.current = false;
     if (!text.trim()) return setReading(null);
     const next = parsePayee(text);
     // A field the text leaves unsure is emptied: a value from an earlier paste would pass for checked.
@@ -52,6 +57,8 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
       if (value !== undefined) set(f, value);
     }
     setReading(next);
+    const complete = next.unsure.length === 0 && payeeFields.every((f) => next.payee[f]);
+    if (pastedNow && complete) window.setTimeout(() => codeRef.current?.focus(), 0);
   };
 
   /** A field the paste left unsure says so until someone types into it; it stops the review, empty. */
@@ -107,6 +114,9 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
             label={t('screens.payout.transfer.paste')}
             value={pasted}
             onValue={readPaste}
+            onPaste={() => {
+              justPasted.current = true;
+            }}
             hint={<PasteHint reading={reading} />}
             rows={3}
             spellCheck={false}
@@ -135,7 +145,12 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
               autoComplete="off"
             />
           </div>
-          <GoogleCodeField value={values.code} onValue={(v) => set('code', v)} error={errors.code} />
+          <GoogleCodeField
+            ref={codeRef}
+            value={values.code}
+            onValue={(v) => set('code', v)}
+            error={errors.code}
+          />
           <div className="form-actions">
             <button type="button" className="button" onClick={() => close()}>
               {t('app.cancel')}

@@ -1,6 +1,7 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { thousands } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
+import { isTyping } from '../../shell/keyboard.ts';
 import { FieldGroup, SelectField, TextAreaField } from '../../ui/fields.tsx';
 import { Field } from '../../ui/form.tsx';
 import { choiceOf, detectChoice, type Errors, type MappingChoice, writeChoice } from './importState.ts';
@@ -141,6 +142,28 @@ export function StatementSource({
   const t = useT();
   const fileId = useId();
   const fileInput = useRef<HTMLInputElement>(null);
+  const pasteArea = useRef<HTMLTextAreaElement>(null);
+  // A paste anywhere on the screen but into a field (Ctrl-V as the screen opens) is the statement: a
+  // copied file is the file, copied text goes into the paste box, which takes the focus so that Ctrl-Enter
+  // previews and Ctrl-Shift-Enter imports from there.
+  const take = useRef({ setFile, setText, clearErrors });
+  take.current = { setFile, setText, clearErrors };
+  useEffect(() => {
+    const onPaste = (e: ClipboardEvent) => {
+      const { setFile, setText, clearErrors } = take.current;
+      if (isTyping(e.target) || document.querySelector('[role="dialog"], [role="alertdialog"]')) return;
+      const copied = e.clipboardData?.files?.[0];
+      const pasted = e.clipboardData?.getData('text') ?? '';
+      if (!copied && !pasted.trim()) return;
+      e.preventDefault();
+      if (copied) setFile(copied);
+      else setText(pasted);
+      clearErrors();
+      window.setTimeout(() => (copied ? fileInput.current : pasteArea.current)?.focus(), 0);
+    };
+    document.addEventListener('paste', onPaste);
+    return () => document.removeEventListener('paste', onPaste);
+  }, []);
   return (
     <FieldGroup title={t('statement.import.statement')}>
       <div className="statement-source field-wide">
@@ -177,6 +200,7 @@ export function StatementSource({
           </p>
         </div>
         <TextAreaField
+          ref={pasteArea}
           label={t('statement.import.paste')}
           value={text}
           onValue={(v) => {
