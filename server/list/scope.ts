@@ -2,7 +2,7 @@
  * What every list decides before it reads: whose rows the caller may see (tenancy), the period it may
  * ask for (the lookback), and how a typed search matches text columns.
  */
-import { ilike, like, or, type SQL } from 'drizzle-orm';
+import { ilike, like, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { errno } from '../../contract/errno.ts';
 import type { Deps } from '../deps.ts';
@@ -75,4 +75,18 @@ export const textContains = (col: AnyPgColumn, q: string): SQL => ilike(col, `%$
 export function codeOrName(code: AnyPgColumn, name: AnyPgColumn, typed: string | undefined): SQL | undefined {
   const q = typed?.trim();
   return q ? or(textPrefix(code, q), textContains(name, q)) : undefined;
+}
+
+/**
+ * The order of `codeOrName`'s matches before the list's own: the row whose code or whole name is what was
+ * typed, then names that begin with it. Without it a page of five showed the newest names holding the text
+ * ("Bench Merchant 2" brought M20025–M20029, never M20002). Nothing typed: no order of its own.
+ */
+export function codeOrNameFirst(code: AnyPgColumn, name: AnyPgColumn, typed: string | undefined): SQL[] {
+  const q = typed?.trim().toLowerCase();
+  if (!q) return [];
+  return [
+    sql`(lower(${code}) = ${q} or lower(${name}) = ${q}) desc`,
+    sql`(lower(${name}) like ${`${escapeLike(q)}%`}) desc`,
+  ];
 }

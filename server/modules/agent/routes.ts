@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
-import { codeOrName } from '../../list/scope.ts';
+import { codeOrName, codeOrNameFirst } from '../../list/scope.ts';
 
 type Agent = typeof agents.$inferSelect;
 
@@ -42,7 +42,12 @@ export const agentRoutes = [
     const where = codeOrName(agents.code, agents.name, input.q);
     const { page: rows, total: n } = await pagedList(
       tx,
-      { query: tx.select().from(agents).$dynamic(), table: agents, where, orderBy: [desc(agents.id)] },
+      {
+        query: tx.select().from(agents).$dynamic(),
+        table: agents,
+        where,
+        orderBy: [...codeOrNameFirst(agents.code, agents.name, input.q), desc(agents.id)],
+      },
       input,
     );
     const ids = rows.map((r) => r.id);

@@ -12,7 +12,7 @@ import { handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
-import { codeOrName } from '../../list/scope.ts';
+import { codeOrName, codeOrNameFirst } from '../../list/scope.ts';
 import { checkLimits } from '../merchant/terms.ts';
 import { channelUsable } from '../payin/routing.ts';
 
@@ -98,7 +98,12 @@ export const channelRoutes = [
     const where = codeOrName(channels.code, channels.name, input.q);
     const { page: rows, total: n } = await pagedList(
       tx,
-      { query: tx.select().from(channels).$dynamic(), table: channels, where, orderBy: [desc(channels.id)] },
+      {
+        query: tx.select().from(channels).$dynamic(),
+        table: channels,
+        where,
+        orderBy: [...codeOrNameFirst(channels.code, channels.name, input.q), desc(channels.id)],
+      },
       input,
     );
     return { list: rows.map(rowOf), total: n, nextCursor: null };

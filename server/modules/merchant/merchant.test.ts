@@ -270,6 +270,21 @@ describe.each(engines)('merchants, agents and channels on %s', (engine) => {
     ]);
   });
 
+  it('lists the merchant whose whole name or code was typed first, then names that begin with it', async () => {
+    const tag = uniq('Rk');
+    // Made in this order, so that the newest holding the text come last: without the ranking a page of
+    // two showed "… 2 1" and "… 2 0", never "… 2" itself.
+    for (const name of [`${tag} Stores 2`, `Big ${tag} Stores 2`, `${tag} Stores 21`, `${tag} Stores 20`]) {
+      const r = await create({ name, code: uniq('RK') });
+      expect(r.errno, r.errmsg).toBe(0);
+    }
+    const names = async (q: string) =>
+      (await s.call(merchant.list, { q, pageSize: 2 }, root)).data.list.map((m: { name: string }) => m.name);
+    expect(await names(`${tag} stores 2`)).toEqual([`${tag} Stores 2`, `${tag} Stores 20`]);
+    // A word inside names: names that begin with it first (newest first among them).
+    expect(await names(`${tag}`)).toEqual([`${tag} Stores 20`, `${tag} Stores 21`]);
+  });
+
   it('updates terms, checks max ≥ min against stored values, and replaces the channel set', async () => {
     const { data } = await create();
     const id = data.id;

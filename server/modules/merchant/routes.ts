@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors.ts';
 import { type HandlerContext, handle } from '../../http/handle.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
-import { codeOrName } from '../../list/scope.ts';
+import { codeOrName, codeOrNameFirst } from '../../list/scope.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { checkedWhitelist, loadMerchant, targetMerchantId } from './scope.ts';
 import { createMerchant, maskSecret, resetMerchantSecrets } from './service.ts';
@@ -124,7 +124,7 @@ export const merchantRoutes = [
         query: tx.select().from(merchants).$dynamic(),
         table: merchants,
         where,
-        orderBy: [desc(merchants.id)],
+        orderBy: [...codeOrNameFirst(merchants.code, merchants.name, input.q), desc(merchants.id)],
       },
       input,
     );
