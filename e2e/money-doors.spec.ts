@@ -207,7 +207,9 @@ for (const lang of ['en', 'zh_CN'] as const) {
     const second = await newPage(browser, approver, lang);
     // The keys work once the user's permissions are in: the menu shows the screen then.
     await expect(
-      second.page.getByRole('link', { name: tr(lang, 'commands.approval.list.title') }),
+      second.page
+        .getByRole('navigation', { name: tr(lang, 'app.menu') })
+        .getByRole('link', { name: tr(lang, 'commands.approval.list.title'), exact: true }),
     ).toBeVisible();
     await second.page.locator('body').press('g');
     await second.page.keyboard.press('k');

@@ -61,8 +61,9 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
   // asked for takes the focus when the rows arrive, unless the person has gone elsewhere meanwhile.
   const ahead = useRef<number | null>(null);
 
+  /** Focuses a row: asked for by a key, or (`handedOn`) by the list itself, which never takes the focus from elsewhere. */
   const focusRow = useCallback(
-    (index: number) => {
+    (index: number, handedOn = false) => {
       const { rows, waiting } = state.current;
       if (rows.length === 0) {
         ahead.current = waiting ? index : null;
@@ -74,7 +75,7 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
       virtualizer.scrollToIndex(next, { align: 'auto' });
       requestAnimationFrame(() => {
         const list = scrollRef.current;
-        if (!list || !mayTakeFocus(list)) return;
+        if (!list || !mayTakeFocus(list, handedOn)) return;
         list.querySelector<HTMLElement>(`[data-index="${next}"]`)?.focus({ preventScroll: true });
       });
     },
@@ -92,7 +93,7 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
     const index = ahead.current;
     ahead.current = null;
     const active = document.activeElement;
-    if (!active || active === document.body || scrollRef.current?.contains(active)) focusRow(index);
+    if (!active || active === document.body || scrollRef.current?.contains(active)) focusRow(index, true);
   }, [rows, o.waiting, focusRow, scrollRef]);
 
   // A focused row that leaves the list (acted on in a queue, so no longer in it) hands the focus to the
@@ -109,7 +110,7 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
     if (last.current.question !== o.resetKey) return;
     const next = Math.min(last.current.index, rows.length - 1);
     const active = document.activeElement;
-    if (!active || active === document.body || scrollRef.current?.contains(active)) focusRow(next);
+    if (!active || active === document.body || scrollRef.current?.contains(active)) focusRow(next, true);
     else setFocusedKey(rows[next]?.id ?? null);
   }, [focused, focusedKey, rows, focusRow, scrollRef, o.resetKey]);
 
@@ -137,13 +138,14 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
 }
 
 /**
- * Whether a row of `list` may take the page's focus now: not while a dialog, alert or menu is open (a
+ * Whether a row of `list` may take the page's focus now: never while a dialog, alert or menu is open (a
  * focus moved outside a dialog dismisses it: a queue's row handed on late, after the next dialog opened,
- * closed it and its typed reason went to the page as keys), and only from nowhere or from this list's own
- * parts (its rows, its filter), never from another field the person is in.
+ * closed it and its typed reason went to the page as keys); a row the list hands on itself (`handedOn`)
+ * only from nowhere or from this list's own parts (its rows, its filter), never from elsewhere.
  */
-function mayTakeFocus(list: HTMLElement): boolean {
+function mayTakeFocus(list: HTMLElement, handedOn: boolean): boolean {
   if (document.querySelector('[role="dialog"], [role="alertdialog"], [role="menu"]')) return false;
+  if (!handedOn) return true;
   const active = document.activeElement;
   if (!active || active === document.body) return true;
   return (list.closest('.datatable') ?? list).contains(active);
