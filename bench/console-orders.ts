@@ -205,6 +205,32 @@ const firstPaintedAfter = (page: Page, value: string, term: string, timeoutMs = 
   ] as const);
 const stamped = (page: Page) => page.evaluate(() => (window as unknown as Helpers).__stamp ?? Number.NaN);
 
+/**
+ * The samples of one palette measurement, each run after the first two (which warm up): the last key to
+ * the wanted result painted, and from the palette's request to the painting and to its answer.
+ */
+function paletteSamples(name: string) {
+  const total: number[] = [];
+  const after: number[] = [];
+  const answered: number[] = [];
+  return {
+    add(run: number, started: number, at: number, request?: { start: number; answered: number }) {
+      if (run < 2) return;
+      total.push(at - started);
+      if (request) {
+        after.push(at - request.start);
+        answered.push(request.answered - request.start);
+      }
+    },
+    summary: () => ({
+      name,
+      total: summary(total),
+      afterDebounce: summary(after),
+      answered: summary(answered),
+    }),
+  };
+}
+
 const row = (name: string, t: Timing, target: string) =>
   `| ${name} | ${fmtMs(t.median)} ms | ${fmtMs(t.p95)} ms | ${t.n} | ${target} |`;
 
@@ -251,9 +277,7 @@ try {
   const search: { name: string; total: Timing; afterDebounce: Timing; answered: Timing }[] = [];
   // --pasted-only: leave out typing (each key of a prefix is a search of its own; see RESULTS.md).
   for (const kind of a.has('pasted-only') ? kinds.filter((k) => !k.typed) : kinds) {
-    const total: number[] = [];
-    const after: number[] = [];
-    const answered: number[] = [];
+    const samples = paletteSamples(kind.name);
     for (let i = 0; i < runs + 2; i++) {
       const order = orders[i % orders.length]!;
       const text = kind.text(order);
@@ -282,22 +306,11 @@ try {
           | undefined;
         return e ? { start: e.startTime, answered: e.responseEnd } : undefined;
       }, encodeURIComponent(text));
-      if (i >= 2) {
-        total.push(at - started);
-        if (request) {
-          after.push(at - request.start);
-          answered.push(request.answered - request.start);
-        }
-      }
+      samples.add(i, started, at, request);
       await page.keyboard.press('Escape');
       await page.waitForSelector('[cmdk-input]', { state: 'detached' });
     }
-    search.push({
-      name: kind.name,
-      total: summary(total),
-      afterDebounce: summary(after),
-      answered: summary(answered),
-    });
+    search.push(samples.summary());
   }
 
   // --- palette: a merchant's name typed, ranked first ------------------------------------------------
@@ -313,9 +326,7 @@ try {
   const value = `hit:merchant:${named.merchant.id}`;
   const byName: { name: string; total: Timing; afterDebounce: Timing; answered: Timing }[] = [];
   for (const kind of nameKinds) {
-    const total: number[] = [];
-    const after: number[] = [];
-    const answered: number[] = [];
+    const samples = paletteSamples(kind.name);
     const text = kind.text;
     for (let i = 0; i < runs + 2; i++) {
       await page.evaluate(() => (window as unknown as Helpers).__forgetSearches());
@@ -342,22 +353,11 @@ try {
           .pop() as PerformanceResourceTiming | undefined;
         return e ? { start: e.startTime, answered: e.responseEnd } : undefined;
       }, text);
-      if (i >= 2) {
-        total.push(at - started);
-        if (request) {
-          after.push(at - request.start);
-          answered.push(request.answered - request.start);
-        }
-      }
+      samples.add(i, started, at, request);
       await page.keyboard.press('Escape');
       await page.waitForSelector('[cmdk-input]', { state: 'detached' });
     }
-    byName.push({
-      name: kind.name,
-      total: summary(total),
-      afterDebounce: summary(after),
-      answered: summary(answered),
-    });
+    byName.push(samples.summary());
   }
 
   // --- the order list becomes interactive -------------------------------------------------------

@@ -39,16 +39,7 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
 
   // Read by the keys' handle at the time of the key: rows painted are rows the keys reach, even before
   // the effects of the render that painted them have run (a key pressed in between found no rows).
-  const state = useRef({
-    focused,
-    focusedRow,
-    rows,
-    open: o.open,
-    openRecord: o.openRecord,
-    waiting: o.waiting,
-    toggleSelectPage: o.toggleSelectPage,
-  });
-  state.current = {
+  const now = {
     focused,
     focusedRow,
     rows,
@@ -57,6 +48,8 @@ export function useRowFocus<R extends RowData>(o: RowFocusOptions<R>) {
     waiting: o.waiting,
     toggleSelectPage: o.toggleSelectPage,
   };
+  const state = useRef(now);
+  state.current = now;
   // A j typed while the list loads (straight after opening the screen) is kept, not lost: the row it
   // asked for takes the focus when the rows arrive, unless the person has gone elsewhere meanwhile.
   const ahead = useRef<number | null>(null);
