@@ -160,50 +160,51 @@ function settlementProvider(wallet: keyof typeof settlementWallets): SearchProvi
   };
 }
 
+/**
+ * A set-up list searched by its `q` (a code, number or name: "Masala Mart" is one name, not two numbers),
+ * its first five matches as records of its context, which the palette offers their row actions on.
+ */
+function namedProvider<K extends 'merchant' | 'receivingAccount'>(
+  context: K,
+  list: Endpoint,
+  hit: (row: Contexts[K], c: SearchContext) => Omit<SearchHit, 'id' | 'record'>,
+): SearchProvider {
+  return {
+    id: context,
+    needs: [list],
+    minLength: 2,
+    async search(query, c) {
+      const q = query.trim();
+      if (orderNumbersIn(q).filter((w) => /\d/.test(w)).length > 1) return [];
+      const page = (await c.call(list, { q, pageSize: resultSize } as never)) as { list: Contexts[K][] };
+      return page.list.map((row) => ({
+        id: `${context}:${(row as { id: number }).id}`,
+        ...hit(row, c),
+        record: { context, row } as FoundRecord,
+      }));
+    },
+  };
+}
+
 export const searchProviders: readonly SearchProvider[] = [
   queueProvider,
   orderProvider('payin'),
   orderProvider('payout'),
   settlementProvider('collection'),
   settlementProvider('payout'),
-  {
-    id: 'merchant',
-    needs: [endpoints.merchant.list],
-    minLength: 2,
-    async search(query, c) {
-      const q = query.trim();
-      // Several numbers pasted at once are orders; several words are a name ("Masala Mart").
-      if (orderNumbersIn(q).filter((w) => /\d/.test(w)).length > 1) return [];
-      const page = await c.call(endpoints.merchant.list, { q, pageSize: 5 });
-      return page.list.map((m) => ({
-        id: `merchant:${m.id}`,
-        title: `${m.code} · ${m.name}`,
-        detail: c.t('screens.order.merchantHit', { id: m.id }),
-        icon: 'users',
-        route: `/merchant?q=${encodeURIComponent(m.code)}`,
-        record: { context: 'merchant', row: m },
-      }));
-    },
-  },
-  {
+  namedProvider('merchant', endpoints.merchant.list, (m, c) => ({
+    title: `${m.code} · ${m.name}`,
+    detail: c.t('screens.order.merchantHit', { id: m.id }),
+    icon: 'users',
+    route: `/merchant?q=${encodeURIComponent(m.code)}`,
+  })),
+  namedProvider('receivingAccount', endpoints.receivingAccount.list, (a, c) => ({
     // A receiving account by its number (whole or its last digits), bank or name: its list, filtered.
-    id: 'receivingAccount',
-    needs: [endpoints.receivingAccount.list],
-    minLength: 3,
-    async search(query, c) {
-      const q = query.trim();
-      if (orderNumbersIn(q).filter((w) => /\d/.test(w)).length > 1) return [];
-      const page = await c.call(endpoints.receivingAccount.list, { q, pageSize: 5 });
-      return page.list.map((a) => ({
-        id: `receivingAccount:${a.id}`,
-        title: `${a.bankName} · ${a.accountNumber}`,
-        detail: `${a.accountName} · ${c.t(`commands.receivingAccount.${a.kind === 'public' ? 'public' : 'cards'}.title`)}`,
-        icon: 'bank',
-        route: `/receiving/${a.kind === 'public' ? 'public' : 'cards'}?q=${encodeURIComponent(a.accountNumber)}`,
-        record: { context: 'receivingAccount', row: a },
-      }));
-    },
-  },
+    title: `${a.bankName} · ${a.accountNumber}`,
+    detail: `${a.accountName} · ${c.t(`commands.receivingAccount.${a.kind === 'public' ? 'public' : 'cards'}.title`)}`,
+    icon: 'bank',
+    route: `/receiving/${a.kind === 'public' ? 'public' : 'cards'}?q=${encodeURIComponent(a.accountNumber)}`,
+  })),
   {
     id: 'admin',
     needs: [endpoints.admin.list],

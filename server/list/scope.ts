@@ -2,7 +2,7 @@
  * What every list decides before it reads: whose rows the caller may see (tenancy), the period it may
  * ask for (the lookback), and how a typed search matches text columns.
  */
-import { ilike, like, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, ilike, like, or, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { errno } from '../../contract/errno.ts';
 import type { Deps } from '../deps.ts';
@@ -82,11 +82,26 @@ export function codeOrName(code: AnyPgColumn, name: AnyPgColumn, typed: string |
  * typed, then names that begin with it. Without it a page of five showed the newest names holding the text
  * ("Bench Merchant 2" brought M20025–M20029, never M20002). Nothing typed: no order of its own.
  */
-export function codeOrNameFirst(code: AnyPgColumn, name: AnyPgColumn, typed: string | undefined): SQL[] {
+function codeOrNameFirst(code: AnyPgColumn, name: AnyPgColumn, typed: string | undefined): SQL[] {
   const q = typed?.trim().toLowerCase();
   if (!q) return [];
   return [
     sql`(lower(${code}) = ${q} or lower(${name}) = ${q}) desc`,
     sql`(lower(${name}) like ${`${escapeLike(q)}%`}) desc`,
   ];
+}
+
+/**
+ * A business set-up list's search (merchants, agents, channels): its filter (`codeOrName` and any `more`)
+ * and its order (`codeOrNameFirst`, then the newest), for `pagedList`.
+ */
+export function codeOrNameSearch(
+  t: { id: AnyPgColumn; code: AnyPgColumn; name: AnyPgColumn },
+  typed: string | undefined,
+  ...more: (SQL | undefined)[]
+) {
+  return {
+    where: and(codeOrName(t.code, t.name, typed), ...more),
+    orderBy: [...codeOrNameFirst(t.code, t.name, typed), desc(t.id)],
+  };
 }

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
-import { codeOrName, codeOrNameFirst } from '../../list/scope.ts';
+import { codeOrNameSearch } from '../../list/scope.ts';
 
 type Agent = typeof agents.$inferSelect;
 
@@ -39,15 +39,9 @@ const shown = (a: Agent) => ({
 
 export const agentRoutes = [
   handle(endpoints.agent.list, async ({ input, tx }) => {
-    const where = codeOrName(agents.code, agents.name, input.q);
     const { page: rows, total: n } = await pagedList(
       tx,
-      {
-        query: tx.select().from(agents).$dynamic(),
-        table: agents,
-        where,
-        orderBy: [...codeOrNameFirst(agents.code, agents.name, input.q), desc(agents.id)],
-      },
+      { query: tx.select().from(agents).$dynamic(), table: agents, ...codeOrNameSearch(agents, input.q) },
       input,
     );
     const ids = rows.map((r) => r.id);

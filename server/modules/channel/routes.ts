@@ -1,4 +1,4 @@
-import { desc, eq, getTableColumns } from 'drizzle-orm';
+import { eq, getTableColumns } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
@@ -12,7 +12,7 @@ import { handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
-import { codeOrName, codeOrNameFirst } from '../../list/scope.ts';
+import { codeOrNameSearch } from '../../list/scope.ts';
 import { checkLimits } from '../merchant/terms.ts';
 import { channelUsable } from '../payin/routing.ts';
 
@@ -95,14 +95,12 @@ const codeTaken = (code: string) =>
 
 export const channelRoutes = [
   handle(endpoints.channel.list, async ({ input, tx }) => {
-    const where = codeOrName(channels.code, channels.name, input.q);
     const { page: rows, total: n } = await pagedList(
       tx,
       {
         query: tx.select().from(channels).$dynamic(),
         table: channels,
-        where,
-        orderBy: [...codeOrNameFirst(channels.code, channels.name, input.q), desc(channels.id)],
+        ...codeOrNameSearch(channels, input.q),
       },
       input,
     );

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Endpoint } from '../../../contract/endpoint.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
@@ -9,7 +9,7 @@ import { AppError } from '../../http/errors.ts';
 import { type HandlerContext, handle } from '../../http/handle.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
-import { codeOrName, codeOrNameFirst } from '../../list/scope.ts';
+import { codeOrNameSearch } from '../../list/scope.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { checkedWhitelist, loadMerchant, targetMerchantId } from './scope.ts';
 import { createMerchant, maskSecret, resetMerchantSecrets } from './service.ts';
@@ -113,19 +113,15 @@ export const merchantRoutes = [
   }),
 
   handle(endpoints.merchant.list, async ({ input, tx, deps }) => {
-    const where = and(
-      codeOrName(merchants.code, merchants.name, input.q),
+    const search = codeOrNameSearch(
+      merchants,
+      input.q,
       input.status ? eq(merchants.status, input.status) : undefined,
       input.agentId ? eq(merchants.agentId, input.agentId) : undefined,
     );
     const { page: rows, total: n } = await pagedList(
       tx,
-      {
-        query: tx.select().from(merchants).$dynamic(),
-        table: merchants,
-        where,
-        orderBy: [...codeOrNameFirst(merchants.code, merchants.name, input.q), desc(merchants.id)],
-      },
+      { query: tx.select().from(merchants).$dynamic(), table: merchants, ...search },
       input,
     );
     return { list: await detailsOf(tx, deps, rows), total: n, nextCursor: null };
