@@ -89,15 +89,16 @@ export function SelectField({ label, error, hint, value, onValue, options, ...re
 interface TextAreaFieldProps extends Labelled, Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'onChange'> {
   value: string;
   onValue: (value: string) => void;
+  /** Handed to the text area (React 19 passes it with the rest). */
   ref?: Ref<HTMLTextAreaElement>;
 }
 
 /** A labelled text area with its error under it, like `Field`. */
-export function TextAreaField({ label, error, hint, value, onValue, ref, ...rest }: TextAreaFieldProps) {
+export function TextAreaField({ label, error, hint, value, onValue, ...rest }: TextAreaFieldProps) {
   return (
     <FieldFrame label={label} error={error} hint={hint}>
       {(control) => (
-        <textarea ref={ref} {...control} value={value} onChange={(e) => onValue(e.target.value)} {...rest} />
+        <textarea {...control} value={value} onChange={(e) => onValue(e.target.value)} {...rest} />
       )}
     </FieldFrame>
   );

@@ -177,32 +177,20 @@ function DailyChart({ daily }: { daily: Summary['daily'] }) {
             labelHeader={t('screens.dashboard.date')}
             labels={days.map((d) => d.date)}
             shortLabel={(date) => date.slice(5)}
-            series={[
-              {
-                name: t('screens.dashboard.seriesPayin', { currency: currency ?? '' }),
-                color: 'var(--chart-payin)',
-                values: days.map((d) => Number(d.payinAmount)),
-                display: days.map(
-                  (d) =>
-                    `${thousands(d.payinAmount)} · ${t('screens.dashboard.ordersOf', {
-                      paid: thousands(d.payinSuccessCount),
-                      count: thousands(d.payinCount),
-                    })}`,
-                ),
-              },
-              {
-                name: t('screens.dashboard.seriesPayout', { currency: currency ?? '' }),
-                color: 'var(--chart-payout)',
-                values: days.map((d) => Number(d.payoutAmount)),
-                display: days.map(
-                  (d) =>
-                    `${thousands(d.payoutAmount)} · ${t('screens.dashboard.ordersOf', {
-                      paid: thousands(d.payoutSuccessCount),
-                      count: thousands(d.payoutCount),
-                    })}`,
-                ),
-              },
-            ]}
+            series={(['payin', 'payout'] as const).map((k) => ({
+              name: t(k === 'payin' ? 'screens.dashboard.seriesPayin' : 'screens.dashboard.seriesPayout', {
+                currency: currency ?? '',
+              }),
+              color: `var(--chart-${k})`,
+              values: days.map((d) => Number(d[`${k}Amount` as const])),
+              display: days.map(
+                (d) =>
+                  `${thousands(d[`${k}Amount` as const])} · ${t('screens.dashboard.ordersOf', {
+                    paid: thousands(d[`${k}SuccessCount` as const]),
+                    count: thousands(d[`${k}Count` as const]),
+                  })}`,
+              ),
+            }))}
           />
         </Suspense>
       )}
