@@ -1,3 +1,5 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { moneyCode, moneySessionCode } from '../../contract/schemas.ts';
 import { $user } from './session.ts';
@@ -13,6 +15,22 @@ export function moneySessionEnd(now = Date.now()): number | null {
   const until = $user.get()?.moneyUntil;
   const at = until ? Date.parse(until) : Number.NaN;
   return at > now ? at : null;
+}
+
+/**
+ * `moneySessionEnd()` for a component: drawn again when the session opens or ends here, and when its time
+ * runs out, so that nothing on screen says it is open after its end.
+ */
+export function useMoneySessionEnd(): number | null {
+  useStore($user);
+  const until = moneySessionEnd();
+  const [, expired] = useState(0);
+  useEffect(() => {
+    if (until === null) return;
+    const timer = window.setTimeout(() => expired((n) => n + 1), until - Date.now() + 50);
+    return () => window.clearTimeout(timer);
+  }, [until]);
+  return until;
 }
 
 /** Records the money session's end (an ISO time, or null when it ended) on the signed-in user. */

@@ -1,11 +1,10 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import { Link, useLocation } from 'wouter';
 import { moneySessionAction } from '../../commands/account.ts';
 import { breadcrumbFor } from '../../commands/index.ts';
 import { formatClock } from '../lib/format.ts';
-import { moneySessionEnd } from '../lib/moneySession.ts';
-import { $user } from '../lib/session.ts';
+import { useMoneySessionEnd } from '../lib/moneySession.ts';
 import { $mobile, $sidebarOpened } from '../lib/settings.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from '../ui/Icon.tsx';
@@ -56,14 +55,7 @@ function useFullscreen(): boolean {
  */
 function MoneySessionChip() {
   const t = useT();
-  useStore($user);
-  const until = moneySessionEnd();
-  const [, expire] = useState(0);
-  useEffect(() => {
-    if (until === null) return;
-    const timer = window.setTimeout(() => expire((n) => n + 1), until - Date.now() + 50);
-    return () => window.clearTimeout(timer);
-  }, [until]);
+  const until = useMoneySessionEnd();
   if (until === null) return null;
   return (
     <ToolButton

@@ -1,4 +1,3 @@
-import { useStore } from '@nanostores/react';
 import type { InputHTMLAttributes, ReactNode, Ref } from 'react';
 import { useState } from 'react';
 import type * as z from 'zod/mini';
@@ -7,9 +6,8 @@ import { errno } from '../../contract/errno.ts';
 import { ApiError, api } from '../lib/api.ts';
 import { formatClock } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
-import { moneySessionEnd, takesMoneySession, withMoneySession } from '../lib/moneySession.ts';
+import { takesMoneySession, useMoneySessionEnd, withMoneySession } from '../lib/moneySession.ts';
 import { toast } from '../lib/notify.ts';
-import { $user } from '../lib/session.ts';
 import { useT } from '../lib/useT.ts';
 import { FieldFrame } from './fields.tsx';
 
@@ -249,8 +247,8 @@ export function GoogleCodeField({
   ...props
 }: Omit<FieldProps, 'label'> & { label?: string; endpoint?: Endpoint | undefined }) {
   const t = useT();
-  useStore($user); // the money session opens and ends with the user's record
-  const until = endpoint && takesMoneySession(endpoint) ? moneySessionEnd() : null;
+  const end = useMoneySessionEnd();
+  const until = endpoint && takesMoneySession(endpoint) ? end : null;
   const open = until !== null;
   return (
     <OneTimeCodeField

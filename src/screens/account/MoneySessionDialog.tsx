@@ -1,10 +1,8 @@
-import { useStore } from '@nanostores/react';
 import { endpoints } from '../../../contract/index.ts';
 import { api } from '../../lib/api.ts';
 import { formatClock } from '../../lib/format.ts';
-import { moneySessionEnd, setMoneySession } from '../../lib/moneySession.ts';
+import { setMoneySession, useMoneySessionEnd } from '../../lib/moneySession.ts';
 import { toast } from '../../lib/notify.ts';
-import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { UnboundNotice, useCodeConfirmed } from '../../ui/codeConfirmed.tsx';
 import { CodeAndActions, useForm } from '../../ui/form.tsx';
@@ -18,8 +16,7 @@ import { useOpeningFocus } from '../../ui/openingFocus.ts';
  */
 export default function MoneySessionDialog({ close }: { close: (result?: unknown) => void }) {
   const t = useT();
-  useStore($user);
-  const until = moneySessionEnd();
+  const until = useMoneySessionEnd();
   const formRef = useOpeningFocus();
   const form = useForm({ code: '' });
   const { unbound, call } = useCodeConfirmed(form);

@@ -115,7 +115,11 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
             value={pasted}
             onValue={readPaste}
             onPaste={() => {
+              // Read by the change this paste makes, which comes first; a paste that changes nothing leaves none.
               justPasted.current = true;
+              window.setTimeout(() => {
+                justPasted.current = false;
+              }, 0);
             }}
             hint={<PasteHint reading={reading} />}
             rows={3}
