@@ -89,6 +89,7 @@ export default function ImportScreen() {
           ) : (
             <span className="muted statement-keys-hint">
               {t('statement.import.keys', {
+                paste: keyCaps('mod+v').join('-'),
                 preview: keyCaps('mod+Enter').join('-'),
                 import: keyCaps('mod+Shift+Enter').join('-'),
               })}
