@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { adminApi, e2eStateFile, lostCallback, waitingPayin } from './orders-support.ts';
+import { adminApi, e2eStateFile, lostCallback, newPayin } from './orders-support.ts';
 import { tr } from './shots.ts';
 import { watchConsole } from './support.ts';
 
@@ -107,7 +107,7 @@ for (const lang of ['en', 'zh_CN'] as const) {
     browser,
   }) => {
     const api = await adminApi();
-    const order = await waitingPayin(api, new Set());
+    const order = await newPayin('1499.00');
     const { payUrl } = await api.ok<{ payUrl: string }>('GET', '/merchantOrder/info', {
       orderNo: order.orderNo,
     });

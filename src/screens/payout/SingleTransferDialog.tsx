@@ -19,6 +19,40 @@ import './payout.css';
 type Transfer = Input<typeof endpoints.merchantPayout.create>;
 
 /**
+ * The payee box: what was pasted or typed in it, read into the payee fields (a field the text leaves
+ * unsure is emptied: a value from an earlier paste would pass for checked). A paste that fills every payee
+ * field hands the focus on to the Google code (`codeRef`), the one field left.
+ */
+function usePayeeBox(set: (field: PayeeField, value: string) => void) {
+  const [pasted, setPasted] = useState('');
+  const [reading, setReading] = useState<PayeeReading | null>(null);
+  const justPasted = useRef(false);
+  const codeRef = useRef<HTMLInputElement>(null);
+  const readPaste = (text: string) => {
+    setPasted(text);
+    const pastedNow = justPasted.current;
+    justPasted.current = false;
+    if (!text.trim()) return setReading(null);
+    const next = parsePayee(text);
+    for (const f of payeeFields) {
+      const value = next.payee[f] ?? (next.unsure.includes(f) ? '' : undefined);
+      if (value !== undefined) set(f, value);
+    }
+    setReading(next);
+    const complete = next.unsure.length === 0 && payeeFields.every((f) => next.payee[f]);
+    if (pastedNow && complete) window.setTimeout(() => codeRef.current?.focus(), 0);
+  };
+  // Read by the change the paste makes, which comes first; a paste that changes nothing leaves none.
+  const onPaste = () => {
+    justPasted.current = true;
+    window.setTimeout(() => {
+      justPasted.current = false;
+    }, 0);
+  };
+  return { pasted, reading, readPaste, onPaste, codeRef };
+}
+
+/**
  * Single transfer: one payout from the console. Pasting the payee's details (a message, a spreadsheet
  * row) fills the fields it is sure of and marks those it is not; the same schemas as the server's check
  * the form, then a review step shows the payee and the amount in words, and only its confirm button
@@ -27,8 +61,6 @@ type Transfer = Input<typeof endpoints.merchantPayout.create>;
 export default function SingleTransferDialog({ close }: { close: (result?: unknown) => void }) {
   const t = useT();
   const formRef = useOpeningFocus('textarea');
-  const [pasted, setPasted] = useState('');
-  const [reading, setReading] = useState<PayeeReading | null>(null);
   const [review, setReview] = useState<{ transfer: Transfer; minor: number } | null>(null);
   // What submitted the form (a field by Enter, or the button): it has the focus again after Back.
   const submitter = useRef<HTMLElement | null>(null);
@@ -42,24 +74,7 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
   });
   const { values, set, errors } = form;
 
-  // A paste that fills every payee field hands the focus on to the Google code, the one field left.
-  const justPasted = useRef(false);
-  const codeRef = useRef<HTMLInputElement>(null);
-  const readPaste = (text: string) => {
-    setPasted(text);
-    const pastedNow = justPasted.current;
-    justPasted.current = false;
-    if (!text.trim()) return setReading(null);
-    const next = parsePayee(text);
-    // A field the text leaves unsure is emptied: a value from an earlier paste would pass for checked.
-    for (const f of payeeFields) {
-      const value = next.payee[f] ?? (next.unsure.includes(f) ? '' : undefined);
-      if (value !== undefined) set(f, value);
-    }
-    setReading(next);
-    const complete = next.unsure.length === 0 && payeeFields.every((f) => next.payee[f]);
-    if (pastedNow && complete) window.setTimeout(() => codeRef.current?.focus(), 0);
-  };
+  const { pasted, reading, readPaste, onPaste, codeRef } = usePayeeBox(set);
 
   /** A field the paste left unsure says so until someone types into it; it stops the review, empty. */
   const problem = (f: PayeeField) =>
@@ -114,13 +129,7 @@ export default function SingleTransferDialog({ close }: { close: (result?: unkno
             label={t('screens.payout.transfer.paste')}
             value={pasted}
             onValue={readPaste}
-            onPaste={() => {
-              // Read by the change this paste makes, which comes first; a paste that changes nothing leaves none.
-              justPasted.current = true;
-              window.setTimeout(() => {
-                justPasted.current = false;
-              }, 0);
-            }}
+            onPaste={onPaste}
             hint={<PasteHint reading={reading} />}
             rows={3}
             spellCheck={false}
