@@ -46,6 +46,11 @@ export interface SearchProvider {
   id: string;
   needs: readonly Endpoint[];
   minLength: number;
+  /**
+   * Whether the query looks like what this provider finds (a name rather than a number): such providers
+   * are asked first. On PGlite the server answers one request at a time, so the likely answer comes first.
+   */
+  likely?: (query: string) => boolean;
   search(query: string, c: SearchContext): Promise<SearchHit[]>;
 }
 
@@ -173,6 +178,8 @@ function namedProvider<K extends 'merchant' | 'receivingAccount'>(
     id: context,
     needs: [list],
     minLength: 2,
+    // A name: words, or a word without a digit ("Masala Mart", "bharat").
+    likely: (query) => /\s/.test(query.trim()) || !/\d/.test(query),
     async search(query, c) {
       const q = query.trim();
       if (orderNumbersIn(q).filter((w) => /\d/.test(w)).length > 1) return [];

@@ -42,9 +42,9 @@ export function usePaletteSearch(
   open: boolean,
 ): { hits: PaletteHit[]; loading: boolean; settled: string | undefined } {
   const term = useDebounced(query.trim());
-  const providers = searchProviders.filter(
-    (p) => allows($grants.get(), p.needs) && term.length >= p.minLength,
-  );
+  const allowed = searchProviders.filter((p) => allows($grants.get(), p.needs) && term.length >= p.minLength);
+  // Those the query looks like theirs are asked first (their order is also the hits' order on a tie).
+  const providers = [...allowed.filter((p) => p.likely?.(term)), ...allowed.filter((p) => !p.likely?.(term))];
   const results = useQueries({
     queries: providers.map((p) => ({
       queryKey: ['palette-search', p.id, term],
