@@ -119,9 +119,14 @@ const queueSource: Record<DashboardQueue, { table: string; also?: SQL; merchant:
 
 /**
  * The queues waiting for a person (`dashboardQueues`), in one statement: each counted for a caller who
- * may call its list, within the caller's tenancy; null where the caller may not see it.
+ * may call its list, within the caller's tenancy; null where the caller may not see it. `more` names
+ * further columns the same statement answers (the summary's currencies), so a caller asks once.
  */
-export async function queueCounts(db: Db, user: SessionUser): Promise<Record<DashboardQueue, number | null>> {
+export async function queueCounts(
+  db: Db,
+  user: SessionUser,
+  more: Record<string, SQL> = {},
+): Promise<{ counts: Record<DashboardQueue, number | null>; more: Record<string, unknown> }> {
   const keys = Object.keys(dashboardQueues) as DashboardQueue[];
   const ofTenant = tenantFilter(user);
   const seen = keys.filter(
@@ -133,13 +138,17 @@ export async function queueCounts(db: Db, user: SessionUser): Promise<Record<Das
     const q = queueSource[k];
     return sql`(select count(*)::int from ${sql.identifier(q.table)} where ${inStates(status, dashboardQueues[k].states)}${q.also ?? sql``}${q.merchant ? ofTenant(q.merchant) : sql``}) as ${sql.identifier(k)}`;
   };
-  const [row] = seen.length
-    ? rowsOf<Record<string, number>>(await db.execute(sql`select ${sql.join(seen.map(count), sql`, `)}`))
+  const columns = [
+    ...seen.map(count),
+    ...Object.entries(more).map(([name, value]) => sql`${value} as ${sql.identifier(name)}`),
+  ];
+  const [row] = columns.length
+    ? rowsOf<Record<string, unknown>>(await db.execute(sql`select ${sql.join(columns, sql`, `)}`))
     : [];
-  return Object.fromEntries(keys.map((k) => [k, seen.includes(k) ? Number(row?.[k] ?? 0) : null])) as Record<
-    DashboardQueue,
-    number | null
-  >;
+  const counts = Object.fromEntries(
+    keys.map((k) => [k, seen.includes(k) ? Number(row?.[k] ?? 0) : null]),
+  ) as Record<DashboardQueue, number | null>;
+  return { counts, more: row ?? {} };
 }
 
 export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
@@ -183,11 +192,11 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
         and created_at >= ${cal.from30}${ofTenant('merchant_id')}
       group by 1, 3, 4`),
   );
-  const [merchants] = rowsOf<{ currencies: string | null }>(
-    await db.execute(
-      sql`select string_agg(distinct currency, ',') as currencies from merchants where true${ofTenant('id')}`,
-    ),
-  );
+  // The queues and the merchants' currencies in one statement.
+  const queued = await queueCounts(db, user, {
+    currencies: sql`(select string_agg(distinct currency, ',') from merchants where true${ofTenant('id')})`,
+  });
+  const merchantCurrencies = queued.more.currencies as string | null | undefined;
   const cells: Cell[] = [
     ...stored.map((r) => ({
       day: r.day,
@@ -216,7 +225,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
   ];
   const currencies = [
     ...new Set([
-      ...(merchants?.currencies ? merchants.currencies.split(',') : []),
+      ...(merchantCurrencies ? merchantCurrencies.split(',') : []),
       ...cells.map((c) => c.currency),
     ]),
   ].sort();
@@ -315,7 +324,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
     last30Days: period(cal.from30, cal.first),
     daily,
     channels,
-    queues: await queueCounts(db, user),
+    queues: queued.counts,
   };
 }
 
@@ -323,5 +332,5 @@ export const dashboardRoutes = [
   handle(endpoints.dashboard.summary, async ({ user, tx, deps }) =>
     dashboardSummary(tx, user, deps.clock.now()),
   ),
-  handle(endpoints.dashboard.queues, async ({ user, tx }) => queueCounts(tx, user)),
+  handle(endpoints.dashboard.queues, async ({ user, tx }) => (await queueCounts(tx, user)).counts),
 ];

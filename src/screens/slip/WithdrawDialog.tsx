@@ -3,7 +3,7 @@ import { useState } from 'react';
 import * as z from 'zod/mini';
 import { endpoints } from '../../../contract/index.ts';
 import { slipLine } from '../../../contract/machines.ts';
-import { utr } from '../../../contract/schemas.ts';
+import { moneyCode, utr } from '../../../contract/schemas.ts';
 import { api } from '../../lib/api.ts';
 import { codeFor } from '../../lib/moneySession.ts';
 import { toast } from '../../lib/notify.ts';
@@ -60,7 +60,8 @@ export default function WithdrawDialog({
     if (Object.keys(errors).length) return;
     if (!lines.length) return form.setErrors({ code: t('screens.slip.noReference') });
     const code = codeFor(endpoints.withdrawalSlip.withdraw, form.values.code);
-    if (!/^(\d{6}|session)$/.test(code)) return form.setErrors({ code: t('validation.code6') });
+    // The contract's own rule for the code (six digits, or the open money session's).
+    if (!z.safeParse(moneyCode, code).success) return form.setErrors({ code: t('validation.code6') });
     void form.submit(async () => {
       const done = await call(endpoints.withdrawalSlip.withdraw, { id: slip.id, lines, code });
       if (!done) return;
