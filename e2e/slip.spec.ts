@@ -100,7 +100,12 @@ async function tabTo(target: ReturnType<Page['locator']>, limit = 60) {
 test('keyboard only: write a slip, the file downloads; mark its line withdrawn; the settlement is settled', async () => {
   test.setTimeout(240_000);
   // The keys work once the user's permissions are in: the menu shows the screen then.
-  await expect(page.getByRole('link', { name: 'Withdrawal slips' })).toBeVisible();
+  // The menu's link (the dashboard's queue says 'Withdrawal slips at the bank' too).
+  await expect(
+    page
+      .getByRole('navigation', { name: 'Menu' })
+      .getByRole('link', { name: 'Withdrawal slips', exact: true }),
+  ).toBeVisible();
   await page.locator('body').press('g');
   await page.keyboard.press('i');
   await expect(page).toHaveURL(/\/withdrawalslip$/);
