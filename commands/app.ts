@@ -18,6 +18,14 @@ export const appCommands = [
   action({ id: 'app.size.small', icon: 'size', run: (c) => c.shell.setSize('small') }),
   action({ id: 'app.size.mini', icon: 'size', run: (c) => c.shell.setSize('mini') }),
   action({ id: 'app.logout', icon: 'logout', run: (c) => c.shell.logout() }),
+  // Ctrl-Z outside a field: the undo on offer (a field's own Ctrl-Z stays the field's).
+  action({ id: 'app.undo', shortcut: 'mod+z', icon: 'refresh', run: (c) => c.undo() }),
+  action({
+    id: 'app.sessionLog',
+    shortcut: 'L',
+    icon: 'list',
+    run: (c) => void c.dialog(() => import('../src/shell/SessionLogDialog.tsx'), {}),
+  }),
 ];
 
 /** Keys of the focused list; they only fire while a table is active and nothing is being typed. */

@@ -37,16 +37,31 @@ export function openDialog<P extends object, T = undefined>(
   };
 }
 
-/** Calls the endpoint with what the row gives, says so (`app.done` unless named) and refreshes the list. */
+/** An action's own reverse, offered as its undo: what to call with the row as it was before. */
+export type Reverse<T> = (c: RunContext, target: T) => Promise<unknown>;
+
+/** The reverse that calls `endpoint` again with the row's earlier values (a status back, a pin back). */
+export const callAgain =
+  <E extends Endpoint, T>(endpoint: E, input: (target: T) => Input<E>): Reverse<T> =>
+  (c, target) =>
+    c.call(endpoint, input(target));
+
+/**
+ * Calls the endpoint with what the row gives, says so (`app.done` unless named) and refreshes the list;
+ * with `undo`, the saying offers it for a few seconds (src/lib/undo.ts).
+ */
 export function callThenRefresh<E extends Endpoint, T>(
   endpoint: E,
   input: (target: T) => Input<E>,
   message = 'app.done',
   params?: (target: T) => Record<string, unknown>,
+  undo?: Reverse<T>,
 ) {
   return async (c: RunContext, target: T): Promise<void> => {
     await c.call(endpoint, input(target));
-    c.toast('success', c.t(message, params?.(target)));
+    const text = c.t(message, params?.(target));
+    if (undo) c.offerUndo(text, () => undo(c, target));
+    else c.toast('success', text);
     c.refresh();
   };
 }
@@ -124,11 +139,16 @@ type WithId = { [C in ContextName]: Contexts[C] extends { id: number } ? C : nev
 export const deleteAction = <K extends WithId, E extends Endpoint>(
   context: K,
   endpoint: E,
-  extra: Extra<K> & { message?: string; params?: (target: Contexts[K]) => Record<string, unknown> } = {},
+  extra: Extra<K> & {
+    message?: string;
+    params?: (target: Contexts[K]) => Record<string, unknown>;
+    /** Writes the record again (a notice: it holds nothing that points at it). */
+    undo?: Reverse<Contexts[K]>;
+  } = {},
 ) => {
-  const { message, params, ...rest } = extra;
+  const { message, params, undo, ...rest } = extra;
   const input = (target: Contexts[K]) => ({ id: target.id }) as Input<E>;
-  const run = callThenRefresh(endpoint, input, message, params);
+  const run = callThenRefresh(endpoint, input, message, params, undo);
   return row(context, {
     id: endpoint.id,
     icon: 'trash',
@@ -155,7 +175,10 @@ export function statusToggle<K extends Switchable, E extends Endpoint>(
   input: (target: Contexts[K], status: Status) => Input<E> = (target, status) =>
     ({ id: target.id, status }) as Input<E>,
 ) {
-  const to = (status: Status) => callThenRefresh(endpoint, (t: Contexts[K]) => input(t, status));
+  // Undone by the status it had: a disabled record enabled again, and the other way.
+  const back = callAgain(endpoint, (t: Contexts[K]) => input(t, (t as { status: Status }).status));
+  const to = (status: Status) =>
+    callThenRefresh(endpoint, (t: Contexts[K]) => input(t, status), undefined, undefined, back);
   const isIn = (status: Status) => (t: Contexts[K]) => (t as { status: Status }).status === status;
   const common = { icon: 'power', shortcut: 's', needs: [endpoint] } as const;
   return [

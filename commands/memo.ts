@@ -1,5 +1,6 @@
 import { endpoints } from '../contract/index.ts';
 import {
+  callAgain,
   callThenRefresh,
   deleteAction,
   editAction,
@@ -7,9 +8,15 @@ import {
   endpointScreen,
   openDialog,
 } from './builders.ts';
-import { type Command, rowAction } from './types.ts';
+import { type Command, type Contexts, rowAction } from './types.ts';
 
 const { memo } = endpoints;
+
+/** A pin taken back: the notice's earlier pin. */
+const pinBack = callAgain(memo.update, (notice: Contexts['memo']) => ({
+  id: notice.id,
+  pinned: notice.pinned,
+}));
 
 const memoForm = () => import('../src/screens/memo/MemoForm.tsx');
 
@@ -43,6 +50,8 @@ export const memoCommands: readonly Command[] = [
       memo.update,
       (notice) => ({ id: notice.id, pinned: true }),
       'screens.memo.pinnedNow',
+      undefined,
+      pinBack,
     ),
   }),
   rowAction('memo', {
@@ -55,7 +64,19 @@ export const memoCommands: readonly Command[] = [
       memo.update,
       (notice) => ({ id: notice.id, pinned: false }),
       'screens.memo.unpinnedNow',
+      undefined,
+      pinBack,
     ),
   }),
-  deleteAction('memo', memo.delete, { message: 'screens.memo.deleted' }),
+  deleteAction('memo', memo.delete, {
+    message: 'screens.memo.deleted',
+    // Written again as it was (a new id: nothing points at a notice).
+    undo: (c, notice) =>
+      c.call(memo.create, {
+        title: notice.title,
+        body: notice.body,
+        pinned: notice.pinned,
+        audience: notice.audience,
+      }),
+  }),
 ];

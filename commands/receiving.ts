@@ -1,5 +1,6 @@
 import { endpoints } from '../contract/index.ts';
 import {
+  callAgain,
   callThenRefresh,
   createAction,
   deleteAction,
@@ -35,10 +36,16 @@ const statusAction = (
     needs: [receivingAccount.status],
     when: (a) => from.includes(a.status),
     ...(danger ? { confirm: { danger: true } } : {}),
-    run: callThenRefresh(receivingAccount.status, (a: Contexts['receivingAccount']) => ({
-      id: a.id,
-      status,
-    })),
+    run: callThenRefresh(
+      receivingAccount.status,
+      (a: Contexts['receivingAccount']) => ({ id: a.id, status }),
+      undefined,
+      undefined,
+      callAgain(receivingAccount.status, (a: Contexts['receivingAccount']) => ({
+        id: a.id,
+        status: a.status,
+      })),
+    ),
   });
 
 /**

@@ -81,7 +81,7 @@ describe('statement commands', () => {
     );
   });
 
-  it('offers match and dismiss on an open credit, accept only on a proposal, nothing on a closed line', () => {
+  it('offers match and dismiss on an open credit, accept only on a proposal, back to the queue on a dismissed line, nothing on a matched one', () => {
     expect(ids(actionsFor(all, 'statementLineRow', line()))).toEqual([
       'statement.match',
       'statement.dismiss',
@@ -115,7 +115,9 @@ describe('statement commands', () => {
     expect(ids(actionsFor(all, 'statementLineRow', line({ status: 'matched', payinNo: 'PI2' })))).toEqual([
       'statement.order',
     ]);
-    expect(ids(actionsFor(all, 'statementLineRow', line({ status: 'dismissed' })))).toEqual([]);
+    expect(ids(actionsFor(all, 'statementLineRow', line({ status: 'dismissed' })))).toEqual([
+      'statement.reopen',
+    ]);
   });
 
   it('acts on the checked lines when several are checked, with the same keys', () => {

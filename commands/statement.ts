@@ -136,6 +136,17 @@ export const statementCommands: readonly Command[] = [
   }),
   ...onLines('accept', 'check', 'a', statement.accept, postable, accept),
   ...onLines('dismiss', 'close', 'd', statement.dismiss, dismissable, dismiss),
+  // A dismissal taken back (the dismissal's undo, later): matched again, a payment waiting for a person.
+  endpointRowAction('statementLineRow', statement.reopen, {
+    icon: 'refresh',
+    shortcut: 'b',
+    when: (l) => l.status === statementLine.state.dismissed,
+    run: async (c, line) => {
+      const done = await c.call(statement.reopen, { lineIds: [line.id] });
+      c.toast('success', c.t('statement.reopen.done', done));
+      c.refresh();
+    },
+  }),
   // On a row (Shift-R, like the T+N run, which stays the global Shift-R elsewhere): every open line of
   // every account goes through matching again, orders paid or created since included.
   endpointRowAction('statementLineRow', statement.rematch, {

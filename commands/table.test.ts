@@ -105,6 +105,12 @@ async function trace(command: Command): Promise<unknown[]> {
       return true;
     },
     toast: log('toast'),
+    // The undo runs at once, so the table pins the reverse call it would make.
+    offerUndo: (text, undo) => {
+      did.push(['offerUndo', text]);
+      void undo();
+    },
+    undo: async () => log('undo')(),
     refresh: log('refresh'),
     shell: {
       openPalette: log('shell.openPalette'),

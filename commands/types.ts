@@ -136,6 +136,13 @@ export interface RunContext {
   /** Asks for a confirmation; resolves false when declined. */
   confirm(options: { title: string; text: string; danger?: boolean }): Promise<boolean>;
   toast(tone: 'success' | 'error' | 'info' | 'warning', text: string): void;
+  /**
+   * Says `text` with Undo for a few seconds (src/lib/undo.ts): `undo` is the action's own reverse, never
+   * money that moved.
+   */
+  offerUndo(text: string, undo: () => Promise<unknown>): void;
+  /** Runs the undo on offer (Ctrl-Z); resolves when it has run. */
+  undo(): Promise<unknown>;
   /** Refetches the data on screen after a change. */
   refresh(): void;
   shell: ShellControls;

@@ -238,7 +238,7 @@ export const statementLine = machine({
   name: 'statementLine',
   states: ['new', 'ready', 'proposed', 'exception', 'matched', 'dismissed'],
   initial: 'new',
-  final: ['matched', 'dismissed'],
+  final: ['matched'],
   actions: {
     /**
      * The bank's word for something a person must still post: a credit of a person's statement (an
@@ -254,6 +254,11 @@ export const statementLine = machine({
     except: { from: ['new', 'ready', 'proposed', 'exception'], to: 'exception' },
     /** Set aside with a reason (a refund, the bank's charges, a transfer of our own). */
     dismiss: { from: ['ready', 'proposed', 'exception'], to: 'dismissed' },
+    /**
+     * A dismissal taken back (its undo, or a person's second thought): matched again at once, but a
+     * payment it would make waits `ready` for a person (docs/STATEMENTS.md).
+     */
+    reopen: { from: ['dismissed'], to: 'new' },
   },
   sets: {
     /** Waiting for a person: the exception queue. */

@@ -401,6 +401,24 @@ export const statement = {
       ),
     output: z.object({ dismissed: z.number() }),
   }),
+  /**
+   * Takes dismissals back (the dismissal's undo): the lines are matched again at once, and one that would
+   * pay an order waits `ready` for a person instead. All or none (409 with the ids no longer dismissed).
+   */
+  reopen: endpoint({
+    method: 'POST',
+    path: '/statement/reopen',
+    caller: 'platform',
+    grants,
+    input: strictObject({ lineIds }),
+    output: z.object({
+      reopened: z.number(),
+      matched: z.number(),
+      ready: z.number(),
+      proposed: z.number(),
+      exceptions: z.number(),
+    }),
+  }),
   /** Matching on demand: runs the open lines of an account (or all) through matching again. */
   rematch: endpoint({
     method: 'POST',

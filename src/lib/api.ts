@@ -5,6 +5,7 @@ import { getToken } from './cookie.ts';
 import { t } from './i18n.ts';
 import { alert, toast } from './notify.ts';
 import { localLogout } from './session.ts';
+import { recordWrite } from './sessionLog.ts';
 import { $settings } from './settings.ts';
 
 /** A field error of a 422 answer, already in the request's language. */
@@ -80,6 +81,11 @@ export async function api<E extends Endpoint>(
   options: CallOptions = {},
 ): Promise<Output<E>> {
   let body: Envelope;
+  // A signed-in person's writes go to the session's log (src/lib/sessionLog.ts), refusals included.
+  const record = (errno?: number, message?: string) => {
+    if (endpoint.method === 'POST' && endpoint.caller !== 'public')
+      recordWrite(endpoint.id, input, errno === undefined ? {} : { errno, message });
+  };
   try {
     body = await client<Envelope>(endpoint.path, {
       method: endpoint.method,
@@ -90,20 +96,23 @@ export async function api<E extends Endpoint>(
   } catch (error) {
     if (options.signal?.aborted) throw error;
     const status = error instanceof FetchError ? error.statusCode : undefined;
+    record(transportFailed, t('app.errors.tryLater'));
     toast('error', t('app.errors.tryLater'), 5000);
     throw new ApiError(transportFailed, `${status ?? ''} ${(error as Error).message}`.trim(), null);
   }
 
   if (body.errno === undefined && body.code !== undefined) {
-    if (body.code === 0) return body.data as Output<E>;
     const message = body.message ?? t('app.errors.failed');
+    record(body.code === 0 ? undefined : body.code, message);
+    if (body.code === 0) return body.data as Output<E>;
     toast('error', message, 2000);
     throw new ApiError(body.code, message, body.data);
   }
 
   const code = body.errno ?? transportFailed;
-  if (code === errno.ok) return body.data as Output<E>;
   const message = body.errmsg || t(`errno.${code}`);
+  record(code === errno.ok ? undefined : code, message);
+  if (code === errno.ok) return body.data as Output<E>;
   if (options.quiet?.includes(code)) {
     // the caller shows this one itself
   } else if (code === errno.notSignedIn || code === errno.sessionExpired) {

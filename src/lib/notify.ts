@@ -6,6 +6,8 @@ export interface Toast {
   id: number;
   tone: ToastTone;
   text: string;
+  /** A button beside the text (Undo), with the key that does the same (`mod+z`). */
+  action?: { label: string; run: () => void; shortcut?: string };
 }
 
 export interface Alert {
@@ -30,11 +32,17 @@ export const $toasts = atom<Toast[]>([]);
 export const $alerts = atom<Alert[]>([]);
 export const $confirmation = atom<Confirmation | null>(null);
 
-/** Shows a short message; errors stay 2 s, network failures 5 s (the spec's timings). */
-export function toast(tone: ToastTone, text: string, ms = tone === 'error' ? 2000 : 2500): void {
+/** Shows a short message; errors stay 2 s, network failures 5 s (the spec's timings). Answers its id. */
+export function toast(
+  tone: ToastTone,
+  text: string,
+  ms = tone === 'error' ? 2000 : 2500,
+  action?: Toast['action'],
+): number {
   const id = nextId++;
-  $toasts.set([...$toasts.get(), { id, tone, text }]);
+  $toasts.set([...$toasts.get(), { id, tone, text, ...(action ? { action } : {}) }]);
   setTimeout(() => dismissToast(id), ms);
+  return id;
 }
 
 export function dismissToast(id: number): void {

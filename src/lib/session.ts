@@ -1,6 +1,7 @@
 import { atom, computed } from 'nanostores';
 import type { endpoints, Grants, Output } from '../../contract/index.ts';
 import { removeToken } from './cookie.ts';
+import { clearSessionLog } from './sessionLog.ts';
 
 export type UserInfo = Output<typeof endpoints.auth.info>;
 
@@ -17,6 +18,7 @@ export const $grants = computed($user, (user): Grants | null =>
 /** Clears token, user info, roles and perms on this device only. */
 export function localLogout(): void {
   removeToken();
+  clearSessionLog();
   $user.set(null);
   $sessionState.set('signedOut');
 }

@@ -73,6 +73,8 @@ export function handleKey(e: KeyboardEvent): void {
 
   if (key.startsWith('mod+')) {
     if (document.querySelector('[role="alertdialog"]')) return;
+    // In a field, Ctrl-Z and its kin are the field's own; only the palette's key reaches the console.
+    if (key !== 'mod+k' && isTyping(e.target)) return;
     const command = commands.find((c) => c.kind === 'action' && matches(c, key) && visible(c));
     if (command) run(command);
     return;

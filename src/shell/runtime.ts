@@ -20,6 +20,8 @@ import { hasKey, t } from '../lib/i18n.ts';
 import { confirm, toast } from '../lib/notify.ts';
 import { queryClient } from '../lib/query.ts';
 import { $grants, $user } from '../lib/session.ts';
+import { actingAs } from '../lib/sessionLog.ts';
+import { offerUndo, undoLast } from '../lib/undo.ts';
 import { merchantIdInView } from '../ui/merchantInView.ts';
 import { selectedRows } from '../ui/selection.ts';
 import { endOfDay, lookbackDays, startOfDay } from '../ui/timeRange.ts';
@@ -107,7 +109,10 @@ const noShell: ShellControls = {
   logout: () => {},
 };
 
-export function runContext(): RunContext {
+export function runContext(command?: Command): RunContext {
+  // A bare "Done" says which action was done ("Done: Pause").
+  const said = (text: string) =>
+    command && text === t('app.done') ? t('app.doneWhat', { what: commandTitle(command) }) : text;
   return {
     navigate: (to) => navigate(to),
     t,
@@ -120,7 +125,9 @@ export function runContext(): RunContext {
         ]);
       }),
     confirm: (o) => confirm({ ...o, danger: o.danger ?? false, confirmLabel: t('app.confirm') }),
-    toast: (tone, text) => toast(tone, text),
+    toast: (tone, text) => toast(tone, said(text)),
+    offerUndo: (text, undo) => offerUndo(said(text), undo),
+    undo: () => undoLast(),
     refresh: () => void queryClient.invalidateQueries(),
     shell: shell ?? noShell,
     table: activeTable()?.controls,
@@ -179,10 +186,14 @@ export async function runCommand(command: Command, target?: unknown): Promise<vo
     if (!ok) return;
   }
   if (!command.scope) rememberRecent(command.id);
+  // The writes it makes are logged under its name in this session's log (src/lib/sessionLog.ts).
+  const before = actingAs({ action: command.id });
   try {
-    await (command.run as (ctx: RunContext, target?: unknown) => unknown)(runContext(), target);
+    await (command.run as (ctx: RunContext, target?: unknown) => unknown)(runContext(command), target);
   } catch {
     // api() has already told the user; nothing else to do here.
+  } finally {
+    actingAs(before);
   }
 }
 

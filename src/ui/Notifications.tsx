@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { lazy, Suspense } from 'react';
 import { $alerts, $confirmation, $toasts, dismissToast } from '../lib/notify.ts';
 import { useT } from '../lib/useT.ts';
+import { keyCaps } from '../shell/keys.ts';
 import { Icon } from './Icon.tsx';
 
 // Alerts and confirmations are rare: their dialog code loads with the first one, not with every page.
@@ -20,6 +21,17 @@ export function Notifications() {
         {toasts.map((x) => (
           <div key={x.id} role={x.tone === 'error' ? 'alert' : 'status'} className={`toast toast-${x.tone}`}>
             <span>{x.text}</span>
+            {x.action && (
+              <button
+                type="button"
+                className="toast-action"
+                onClick={x.action.run}
+                aria-keyshortcuts={x.action.shortcut?.replace('mod', 'Control')}
+              >
+                {x.action.label}
+                {x.action.shortcut && <kbd>{keyCaps(x.action.shortcut).join('-')}</kbd>}
+              </button>
+            )}
             <button
               type="button"
               className="icon-button"

@@ -1,8 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
 import type { Endpoint } from '../../contract/index.ts';
 import { api } from '../lib/api.ts';
+import { t } from '../lib/i18n.ts';
+import { offerUndo } from '../lib/undo.ts';
 import type { Sort } from './listTable.ts';
 import { useLiveInterval } from './live.ts';
 import type { Filter } from './TableFilters.tsx';
@@ -58,6 +61,12 @@ function useListParams(filters: Filter[]) {
   return { setParams, filterValues, manyValues, sort, pageSize, cursor, page };
 }
 
+/** A cleared filter's undo: the screen's address as it was (the person may have gone on meanwhile). */
+function offerQuestionBack(before: URLSearchParams): void {
+  const address = `${location.pathname}?${before.toString()}`;
+  offerUndo(t('lists.filterCleared'), () => navigate(address, { replace: true }), false);
+}
+
 interface ListQueryOptions {
   endpoint: Endpoint;
   filters: Filter[];
@@ -101,25 +110,30 @@ export function useListQuery<R>(o: ListQueryOptions) {
     refetchInterval: liveInterval,
   });
 
-  const restart = (change: (out: URLSearchParams) => void) =>
+  /** A new question; one that drops a filter offers the old question back for a few seconds. */
+  const restart = (change: (out: URLSearchParams) => void, drops = false) =>
     setParams(
       (p) => {
         const out = new URLSearchParams(p);
         change(out);
         setCursorStack([]);
+        if (drops) offerQuestionBack(p);
         return firstPageOf(out);
       },
       { replace: true },
     );
   const setFilter = (id: string, value: string) =>
-    restart((out) => (value ? out.set(id, value) : out.delete(id)));
+    restart((out) => (value ? out.set(id, value) : out.delete(id)), !value && !!filterValues[id]);
   /** Several values under one key; `clear` drops the single-valued filter they replace (a pasted list). */
   const setMany = (id: string, values: string[], clear?: string) =>
-    restart((out) => {
-      out.delete(id);
-      for (const v of values) out.append(id, v);
-      if (clear) out.delete(clear);
-    });
+    restart(
+      (out) => {
+        out.delete(id);
+        for (const v of values) out.append(id, v);
+        if (clear) out.delete(clear);
+      },
+      values.length === 0 && !!manyValues[id]?.length,
+    );
   const setPageSize = (size: string) =>
     setParams((p) => {
       const out = new URLSearchParams(p);

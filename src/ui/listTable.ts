@@ -15,6 +15,8 @@ import {
 } from '@tanstack/react-table';
 import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import type { ContextName } from '../../commands/index.ts';
+import { t } from '../lib/i18n.ts';
+import { offerUndo } from '../lib/undo.ts';
 import { $selection } from './selection.ts';
 
 /** A column of a list: `header` is a message key; `value` feeds sorting and the default cell. */
@@ -64,9 +66,15 @@ function useColumnVisibility<R extends RowData>(id: string, columns: Column<R>[]
       readVisibility(id) ??
       Object.fromEntries(columns.filter((c) => c.hiddenByDefault).map((c) => [c.id, false])),
   );
-  const choose = (next: ColumnVisibilityState) => {
+  const keep = (next: ColumnVisibilityState) => {
     localStorage.setItem(visibilityKey(id), JSON.stringify(next));
     setVisibility(next);
+  };
+  // Each change offers the columns as they were back for a few seconds.
+  const choose = (next: ColumnVisibilityState) => {
+    const before = visibility;
+    keep(next);
+    offerUndo(t('lists.columnsChanged'), () => keep(before), false);
   };
   return [visibility, choose] as const;
 }

@@ -53,10 +53,15 @@ export async function matchLines(
   tx: Db,
   lines: readonly Line[],
   userId: number,
+  /** A payment matching would make waits `ready` for a person instead (lines a person took back). */
+  paymentsWait = false,
 ): Promise<MatchCounts> {
   const counts = noMatches();
   if (!lines.length) return counts;
   const outcomes = await planMatches(tx, lines);
+  if (paymentsWait)
+    for (const [id, o] of outcomes)
+      if (o.kind === 'pay') outcomes.set(id, { kind: 'ready', orderId: o.orderId, slipLineId: null });
   return applyMatches(deps, tx, lines, outcomes, userId);
 }
 

@@ -9,7 +9,7 @@ import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { statementLine } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
-import { inTransaction, sqlState } from '../../db/index.ts';
+import { type Db, inTransaction, sqlState } from '../../db/index.ts';
 import { statementImports, statementLines, statementMappings } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
@@ -18,7 +18,7 @@ import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { approvalRequested } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { withImportSlot } from './importSlots.ts';
-import { awaitingApproval } from './matching.ts';
+import { awaitingApproval, matchLines } from './matching.ts';
 import { lockLine, matchLine, payableOrder, postLines, readyLinesOf } from './posting.ts';
 import { importStatement, rematch } from './service.ts';
 import {
@@ -34,6 +34,18 @@ import {
 const { statement, statementMapping } = endpoints;
 
 const lineTarget = (id: number) => `statementLine:${id}`;
+
+/** Locks the lines a person acts on, all or none: 404 for an unknown one, 409 naming those `action` cannot move. */
+async function lockLinesFor(tx: Db, ids: readonly number[], action: 'dismiss' | 'reopen'): Promise<void> {
+  const found = await tx
+    .select({ id: statementLines.id, status: statementLines.status })
+    .from(statementLines)
+    .where(inArray(statementLines.id, [...ids]))
+    .for('update');
+  if (found.length !== ids.length) throw new AppError(errno.notFound);
+  const moved = found.filter((l) => !statementLine.can(action, l.status)).map((l) => l.id);
+  if (moved.length) throw new AppError(errno.conflict, { lineIds: moved });
+}
 
 export const statementRoutes = [
   handle(statementMapping.list, ({ tx }) => mappingList(tx)),
@@ -171,14 +183,7 @@ export const statementRoutes = [
   handle(statement.dismiss, async ({ input, user, tx, deps, audit }) => {
     const ids = [...new Set(input.lineIds ?? [input.lineId!])];
     audit({ target: ids.map(lineTarget).join(','), detail: { reason: input.reason } });
-    const found = await tx
-      .select({ id: statementLines.id, status: statementLines.status })
-      .from(statementLines)
-      .where(inArray(statementLines.id, ids))
-      .for('update');
-    if (found.length !== ids.length) throw new AppError(errno.notFound);
-    const moved = found.filter((l) => !statementLine.can('dismiss', l.status)).map((l) => l.id);
-    if (moved.length) throw new AppError(errno.conflict, { lineIds: moved });
+    await lockLinesFor(tx, ids, 'dismiss');
     const waiting = await tx
       .select({ id: statementLines.id })
       .from(statementLines)
@@ -199,6 +204,24 @@ export const statementRoutes = [
       .returning({ id: statementLines.id });
     if (done.length !== ids.length) throw new AppError(errno.conflict);
     return { dismissed: done.length };
+  }),
+
+  handle(statement.reopen, async ({ input, user, tx, deps, audit }) => {
+    const ids = [...new Set(input.lineIds)];
+    audit({ target: ids.map(lineTarget).join(',') });
+    await lockLinesFor(tx, ids, 'reopen');
+    const back = await tx
+      .update(statementLines)
+      .set({ status: statementLine.to('reopen')!, reason: null, resolvedBy: null, resolvedAt: null })
+      .where(
+        and(inArray(statementLines.id, ids), inStates(statementLines.status, statementLine.from('reopen'))),
+      )
+      .returning();
+    if (back.length !== ids.length) throw new AppError(errno.conflict);
+    // No payment without a person: what matching would pay waits ready for a finance user's post.
+    const counts = await matchLines(deps, tx, back, user.id, true);
+    audit({ detail: { ...counts } });
+    return { reopened: back.length, ...counts };
   }),
 
   handle(

@@ -1,7 +1,8 @@
-import { actions, type Contexts } from '../../../commands/index.ts';
+import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
+import { actionWords } from '../../lib/actionWords.ts';
 import { formatTime, relativeTime } from '../../lib/format.ts';
-import { hasKey, t } from '../../lib/i18n.ts';
+import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import type { Column, Filter } from '../../ui/DataTable.tsx';
 import { columnsOf, hidden } from '../columns.tsx';
@@ -12,21 +13,6 @@ type LogRow = Contexts['log'];
 const outcomeTone = { ok: 'ok', failed: 'bad', denied: 'warn' } as const;
 
 const c = columnsOf<LogRow>('screens.log');
-
-/** The actions by id: an endpoint's own action is named by its endpoint's id. */
-const actionIds = new Set(actions.map((a) => a.id));
-
-/**
- * What was done, in words: the title of the action that does it, else what its endpoint does (a screen's
- * title would name a read by its screen), else the log's own name for a door with no endpoint (the pay
- * page, the simulator's checkout); the id otherwise.
- */
-export function actionWords(action: string): string {
-  const keys = [`endpoints.${action}`, `screens.log.actions.${action}`];
-  if (actionIds.has(action)) keys.unshift(`commands.${action}.title`);
-  for (const key of keys) if (hasKey(key)) return t(key);
-  return action;
-}
 
 export const logColumns: Column<LogRow>[] = [
   c.time('at', '170px', { cell: (r) => <time title={relativeTime(r.at, t)}>{formatTime(r.at)}</time> }),

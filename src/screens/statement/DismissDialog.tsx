@@ -3,7 +3,7 @@ import { endpoints, errno } from '../../../contract/index.ts';
 import { formatMinor, toMinor } from '../../../contract/money.ts';
 import { ApiError, api } from '../../lib/api.ts';
 import { thousands } from '../../lib/format.ts';
-import { toast } from '../../lib/notify.ts';
+import { offerUndo } from '../../lib/undo.ts';
 import { useT } from '../../lib/useT.ts';
 import { FormActions, ReasonField, RefusalNote, validate } from '../../ui/form.tsx';
 import { Modal } from '../../ui/Modal.tsx';
@@ -43,7 +43,11 @@ export default function DismissDialog({
     setBusy(true);
     try {
       const done = await api(endpoints.statement.dismiss, checked.data, { quiet: refusals });
-      toast('success', t('statement.dismiss.done', { n: done.dismissed }));
+      // Undone by reopening the lines: matched again, a payment waiting for a person (docs/STATEMENTS.md).
+      const lineIds = lines.map((l) => l.id);
+      offerUndo(t('statement.dismiss.done', { n: done.dismissed }), () =>
+        api(endpoints.statement.reopen, { lineIds }),
+      );
       close(true);
     } catch (failure) {
       if (!(failure instanceof ApiError)) throw failure;
