@@ -116,6 +116,14 @@ export const receivingCommands: readonly Command[] = [
     { icon: 'upload', shortcut: 'i' },
     (account) => `/receiving/statements?accountId=${account.id}`,
   ),
+  // The pay-ins routed to it, in the pay-in list (its own filter), over the list's usual week.
+  listLink(
+    'receivingAccount',
+    'receivingAccount.orders',
+    endpoints.merchantOrder.list,
+    { icon: 'list', shortcut: 'o' },
+    (account) => `/order?receivingAccountId=${account.id}`,
+  ),
   listLink(
     'receivingAccount',
     'receivingAccount.bindings',

@@ -8,7 +8,7 @@
 import { type Browser, expect, type Page, request, test } from '@playwright/test';
 import { feeOf, formatMinor, percentToPpm, toMinor } from '../contract/money.ts';
 import { nextCode } from './orders-support.ts';
-import { adminPassword, baseURL, watchConsole } from './support.ts';
+import { adminPassword, baseURL, grouped, watchConsole } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -30,11 +30,8 @@ const googleCode = (spend = true) => nextCode(user.secret, spend);
 /** A platform user of the built-in finance role with its own Google key: recharge decisions take a code. */
 let finance: MerchantUser;
 
-/** Minor units as the console prints them: 123456789 → "1,234,567.89". */
-function group(minor: number): string {
-  const [whole = '0', frac = '00'] = formatMinor(minor).split('.');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
-}
+/** Minor units as the console prints them: 123456789 → "12,34,567.89". */
+const group = (minor: number): string => grouped(formatMinor(minor));
 
 type Client = Awaited<ReturnType<typeof signedIn>>;
 

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { type APIResponse, expect, type Page, request, test } from '@playwright/test';
 import { adminApi } from './orders-support.ts';
-import { type Api, adminPassword, baseURL, cursorOnOnlyRow, watchConsole } from './support.ts';
+import { type Api, adminPassword, baseURL, cursorOnOnlyRow, grouped, watchConsole } from './support.ts';
 
 // The platform screens on the demo workspace, by keyboard: a merchant created and its secrets shown
 // once, frozen and unfrozen; the dashboard's figures and queue links; the simulated users' keys.
@@ -351,9 +351,7 @@ test('dashboard: figures, charts, and queue links that land on filtered lists', 
   const collections = page.getByRole('region', { name: 'Collections' });
   const inr = summary.last30Days.payin[0];
   expect(Number(inr?.count)).toBeGreaterThan(1000);
-  await expect(collections).toContainText(
-    (inr?.amount ?? '').replace(/^(\d+)/, (n) => n.replace(/\B(?=(\d{3})+(?!\d))/g, ',')),
-  );
+  await expect(collections).toContainText(grouped(inr?.amount ?? ''));
   await expect(
     page.getByRole('img', { name: /Collections and payouts per day, last 30 days, INR/ }),
   ).toBeVisible();

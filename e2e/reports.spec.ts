@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { addDays, dayStart } from '../src/screens/stat/report.ts';
 import { adminApi, type Operator, platformOperator, signIn } from './orders-support.ts';
-import { type Api, watchConsole } from './support.ts';
+import { type Api, grouped, watchConsole } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -144,7 +144,7 @@ test('order statistics of the last 7 days: from Ctrl-K, exported, its totals the
   const sum = stats.totals[0]!;
   expect(sum.payinPaid).toBeGreaterThan(0);
   await expect(totals.locator('.totals-item').filter({ hasText: 'Paid amount' })).toContainText(
-    `${Number(sum.payinPaidAmount).toLocaleString('en-US', { minimumFractionDigits: 2 })} ${sum.currency}`,
+    `${grouped(sum.payinPaidAmount)} ${sum.currency}`,
   );
 
   // The export of the same filters: its totals row is the report's, its rows add up to it.
@@ -219,10 +219,10 @@ test('a row’s p opens the order list on its paid pay-ins, whose totals are the
   expect(new URL(page.url()).searchParams.get('merchantId')).toBe(String(row!.merchantId));
   const listTotals = page.getByRole('region', { name: 'Totals of the filtered orders' });
   await expect(listTotals.locator('.totals-item').filter({ hasText: 'Orders' })).toContainText(
-    row!.payinPaid.toLocaleString('en-US'),
+    grouped(row!.payinPaid),
   );
   await expect(listTotals.locator('.totals-item').filter({ hasText: 'Amount' })).toContainText(
-    Number(row!.payinPaidAmount).toLocaleString('en-US', { minimumFractionDigits: 2 }),
+    grouped(row!.payinPaidAmount),
   );
 });
 

@@ -9,7 +9,7 @@ import { type Browser, expect, type Page, test } from '@playwright/test';
 import { formatMinor, toMinor } from '../contract/money.ts';
 import { adminApi, demoMerchantOperator, nextCode, type Operator, signIn } from './orders-support.ts';
 import { demoOwner, financeUser } from './settlement-support.ts';
-import { watchConsole } from './support.ts';
+import { grouped, watchConsole } from './support.ts';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -23,11 +23,8 @@ let firstPage: Page;
 let secondPage: Page;
 let demo: Awaited<ReturnType<typeof demoOwner>>;
 
-/** Minor units as the console prints them: 123456789 → "1,234,567.89". */
-function group(minor: number): string {
-  const [whole = '0', frac = '00'] = formatMinor(minor).split('.');
-  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
-}
+/** Minor units as the console prints them: 123456789 → "12,34,567.89". */
+const group = (minor: number): string => grouped(formatMinor(minor));
 
 /** M10001's collection available balance, in minor units. */
 async function available(): Promise<number> {

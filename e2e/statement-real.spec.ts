@@ -20,7 +20,7 @@ import { formatMinor, toMinor } from '../contract/money.ts';
 import { adminApi, nextCode, type Operator, roleUser, signIn } from './orders-support.ts';
 import { type Lang, setLanguage, shooter, tr, widths } from './shots.ts';
 import { bankAccount } from './statement-support.ts';
-import { type Api, baseURL, watchConsole } from './support.ts';
+import { type Api, baseURL, grouped, watchConsole } from './support.ts';
 
 const kotakFile = resolve(
   import.meta.dirname,
@@ -30,10 +30,6 @@ const kotakName = 'kotak-shivam1304-statement.csv';
 
 const dir = process.env.STATEMENT_SHOTS_DIR ?? '';
 const shoot = dir ? shooter(dir) : null;
-
-/** 93866.81 → "93,866.81": the console's grouping (src/lib/format.ts `thousands`), written out here. */
-const grouped = (amount: string) =>
-  amount.replace(/^(\d+)/, (int) => int.replace(/\B(?=(\d{3})+(?!\d))/g, ','));
 
 interface Credit {
   /** The bank's serial number of the line. */

@@ -208,3 +208,15 @@ export async function cursorOnOnlyRow(page: Page, grid: Locator): Promise<void> 
     await expect(grid.locator('tr.dt-row[data-index="0"]')).toHaveClass(/\bfocused\b/, { timeout: 1_000 });
   }).toPass({ timeout: 15_000 });
 }
+
+/**
+ * An amount or count as the English console groups it (src/lib/format.ts `thousands`): India's lakh and
+ * crore, 2644104.96 → "26,44,104.96", written out here rather than imported.
+ */
+export function grouped(value: string | number): string {
+  return String(value).replace(/^(-?)(\d+)/, (_, sign: string, int: string) =>
+    int.length <= 3
+      ? sign + int
+      : `${sign}${int.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${int.slice(-3)}`,
+  );
+}

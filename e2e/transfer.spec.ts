@@ -86,7 +86,7 @@ async function sendTransfer(browser: Browser, api: Api) {
   await code.press('Enter');
   await expect(review).toBeVisible();
   await expect(review).toContainText('One lakh twenty-five thousand rupees');
-  await expect(review).toContainText('125,000.00');
+  await expect(review).toContainText('1,25,000.00');
   await expect(review).toContainText('5010 0234 5678 90');
   await expect(review).toContainText(merchantOrderNo);
   const send = review.getByRole('button', { name: 'Send payout' });

@@ -96,6 +96,8 @@ export const auth = {
       mustBindGoogle: z.boolean(),
       /** When this session's money session ends (ISO), or null when none is open. */
       moneyUntil: z.nullable(z.string()),
+      /** The IANA zone business days are counted in (reports, settlements, T+N): named beside the times. */
+      businessTimeZone: z.string(),
     }),
   }),
   /**

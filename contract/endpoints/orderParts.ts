@@ -130,15 +130,18 @@ const orderGrants = {
 /**
  * An order list's endpoints, alike for pay-ins and payouts but for the path, the states and the row: a
  * page, the count and amount of the filtered set (capped like list totals), and the whole set as a CSV or
- * XLSX file, streamed (`download`: a file, not the envelope).
+ * XLSX file, streamed (`download`: a file, not the envelope). `more`: the kind's own filters.
  */
-export function orderListEndpoints<S extends z.ZodMiniType, R extends z.ZodMiniType>(
-  base: '/merchantOrder' | '/merchantPayout',
-  status: S,
-  row: R,
-) {
+export function orderListEndpoints<
+  S extends z.ZodMiniType,
+  R extends z.ZodMiniType,
+  M extends z.core.$ZodShape = Record<never, never>,
+>(base: '/merchantOrder' | '/merchantPayout', status: S, row: R, more?: M) {
   const grants = orderGrants;
-  const filtered = z.object({ ...orderFilters, status: oneOrMany(status) }).check(periodInOrder);
+  // The period checks read `from` and `to` alone; TypeScript cannot see them in a shape spread with `M`.
+  const filtered = z
+    .object({ ...orderFilters, ...(more as M), status: oneOrMany(status) })
+    .check(periodInOrder as never);
   return {
     list: endpoint({
       method: 'GET',
@@ -163,8 +166,8 @@ export function orderListEndpoints<S extends z.ZodMiniType, R extends z.ZodMiniT
       grants,
       download: true,
       input: z
-        .object({ ...exportFilters, status: oneOrMany(status), format: exportFormat })
-        .check(periodInOrder, periodWithinWeek),
+        .object({ ...exportFilters, ...(more as M), status: oneOrMany(status), format: exportFormat })
+        .check(periodInOrder as never, periodWithinWeek as never),
       output: z.unknown(),
     }),
   };

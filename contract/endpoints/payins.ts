@@ -31,7 +31,10 @@ export const payinRowFields = {
 };
 export const payinRow = rowSchema(payinRowFields);
 
-const lists = orderListEndpoints('/merchantOrder', payinStatus, payinRow);
+// The orders routed to one receiving account (its row's `o`): through `payin_orders_receiving_account_idx`.
+const lists = orderListEndpoints('/merchantOrder', payinStatus, payinRow, {
+  receivingAccountId: z.optional(id),
+});
 
 export const merchantOrder = {
   list: lists.list,

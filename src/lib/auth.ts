@@ -4,6 +4,7 @@ import { getToken, setToken } from './cookie.ts';
 import { t } from './i18n.ts';
 import { alert } from './notify.ts';
 import { $sessionState, $user, localLogout, type UserInfo } from './session.ts';
+import { $businessTimeZone } from './timeZone.ts';
 
 const deviceKey = (username: string) => `console-device:${username.trim().toLowerCase()}`;
 
@@ -47,6 +48,7 @@ export async function loadUser(): Promise<UserInfo | null> {
     return null;
   }
   $user.set(info);
+  $businessTimeZone.set(info.businessTimeZone);
   $sessionState.set('signedIn');
   return info;
 }

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { abbreviate, formatTime, formatTotal, relativeTime, thousands, toDate } from './format.ts';
+import { $settings } from './settings.ts';
+
+/** Runs `check` with the console in Chinese, then back in English. */
+function inChinese(check: () => void) {
+  $settings.set({ ...$settings.get(), language: 'zh_CN' });
+  try {
+    check();
+  } finally {
+    $settings.set({ ...$settings.get(), language: 'en' });
+  }
+}
 
 const tr = (key: string, params?: Record<string, unknown>) => (params ? `${key}:${params.n}` : key);
 
@@ -27,22 +38,33 @@ describe('format', () => {
     expect(relativeTime(now - 3 * 86_400_000, tr, now)).toBe('2024-06-07 12:00');
   });
 
-  it('abbreviates with k, M, G, T, P, E', () => {
+  it('abbreviates as India reads in English (k, L, Cr) and in 万 and 亿 in Chinese', () => {
     expect(abbreviate(999)).toBe('999');
     expect(abbreviate(1000)).toBe('1k');
     expect(abbreviate(1250)).toBe('1.3k');
-    expect(abbreviate(5_300_000)).toBe('5.3M');
-    expect(abbreviate(2e9)).toBe('2G');
-    expect(abbreviate(3e12)).toBe('3T');
-    expect(abbreviate(4e15)).toBe('4P');
-    expect(abbreviate(5e18)).toBe('5E');
-    expect(abbreviate(-1500)).toBe('-1.5k');
+    expect(abbreviate(99_999)).toBe('100k');
+    expect(abbreviate(800_000)).toBe('8L');
+    expect(abbreviate(2_644_104)).toBe('26.4L');
+    expect(abbreviate(52_000_000)).toBe('5.2Cr');
+    expect(abbreviate(-150_000)).toBe('-1.5L');
+    inChinese(() => {
+      expect(abbreviate(9_999)).toBe('9999');
+      expect(abbreviate(2_644_104)).toBe('264.4万');
+      expect(abbreviate(520_000_000)).toBe('5.2亿');
+    });
   });
 
-  it('adds thousands separators without touching decimals', () => {
-    expect(thousands(1234567)).toBe('1,234,567');
+  it('groups digits as India writes them in English, in threes in Chinese, without touching decimals', () => {
+    expect(thousands(1234567)).toBe('12,34,567');
+    expect(thousands('2644104.96')).toBe('26,44,104.96');
+    expect(thousands('100000.00')).toBe('1,00,000.00');
+    expect(thousands('99999.99')).toBe('99,999.99');
     expect(thousands('1234.50')).toBe('1,234.50');
-    expect(thousands('-1000000.123456')).toBe('-1,000,000.123456');
+    expect(thousands('-1000000.123456')).toBe('-10,00,000.123456');
+    inChinese(() => {
+      expect(thousands('2644104.96')).toBe('2,644,104.96');
+      expect(thousands(1234567)).toBe('1,234,567');
+    });
     expect(thousands(12)).toBe('12');
     expect(thousands('n/a')).toBe('n/a');
     expect(formatTotal(10000, true)).toBe('10,000+');

@@ -1,4 +1,9 @@
-/** Formatting per the spec's section 9: time, relative time, abbreviations and thousands separators. */
+/**
+ * Formatting per the spec's section 9: time, relative time, abbreviations and digit grouping. Numbers
+ * are grouped as the console's language reads them: English as India writes it (lakh and crore:
+ * 26,44,104.96), Chinese in threes (2,644,104.96), and abbreviated alike (26.4L, 2.6Cr; 264.4万, 2.6亿).
+ */
+import { $settings } from './settings.ts';
 
 type Translate = (key: string, params?: Record<string, unknown>) => string;
 
@@ -41,20 +46,26 @@ export function relativeTime(value: TimeValue, translate: Translate, now: number
   return formatTime(d, false);
 }
 
-const units = [
-  { value: 1e18, symbol: 'E' },
-  { value: 1e15, symbol: 'P' },
-  { value: 1e12, symbol: 'T' },
-  { value: 1e9, symbol: 'G' },
-  { value: 1e6, symbol: 'M' },
-  { value: 1e3, symbol: 'k' },
-];
+/** The units an axis or a short figure is read in, largest first, per language. */
+const unitsOf = {
+  en: [
+    { value: 1e7, symbol: 'Cr' },
+    { value: 1e5, symbol: 'L' },
+    { value: 1e3, symbol: 'k' },
+  ],
+  zh_CN: [
+    { value: 1e8, symbol: '亿' },
+    { value: 1e4, symbol: '万' },
+  ],
+} as const;
 
-/** 1234 → "1.2k", 5_300_000 → "5.3M"; below 1000 the number itself. */
+const language = () => $settings.get().language;
+
+/** 1234 → "1.2k", 2_644_104 → "26.4L", 52_000_000 → "5.2Cr" (Chinese: "264.4万", "5.2亿"); small ones as they are. */
 export function abbreviate(n: number, digits = 1): string {
   const sign = n < 0 ? '-' : '';
   const abs = Math.abs(n);
-  for (const unit of units) {
+  for (const unit of unitsOf[language()]) {
     if (abs >= unit.value) {
       const text = (abs / unit.value).toFixed(digits).replace(/\.0+$|(\.\d*[1-9])0+$/, '$1');
       return `${sign}${text}${unit.symbol}`;
@@ -63,15 +74,21 @@ export function abbreviate(n: number, digits = 1): string {
   return String(n);
 }
 
-/** 1234567.5 → "1,234,567.5"; decimal strings keep their decimals ("1234.50" → "1,234.50"). */
+/** The whole part grouped: the last three digits, then twos (India) or threes. */
+function group(int: string): string {
+  if (language() === 'zh_CN' || int.length <= 3) return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${int.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${int.slice(-3)}`;
+}
+
+/**
+ * 2644104.96 → "26,44,104.96" in English, "2,644,104.96" in Chinese; decimal strings keep their decimals
+ * ("1234.50" → "1,234.50").
+ */
 export function thousands(value: number | string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '';
   const text = typeof value === 'number' ? String(value) : value.trim();
   if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
-  return text.replace(
-    /^(-?)(\d+)/,
-    (_, sign: string, int: string) => sign + int.replace(/\B(?=(\d{3})+(?!\d))/g, ','),
-  );
+  return text.replace(/^(-?)(\d+)/, (_, sign: string, int: string) => sign + group(int));
 }
 
 /** A capped total reads "10,000+". */

@@ -6,6 +6,7 @@ import { breadcrumbFor } from '../../commands/index.ts';
 import { formatClock } from '../lib/format.ts';
 import { useMoneySessionEnd } from '../lib/moneySession.ts';
 import { $mobile, $sidebarOpened } from '../lib/settings.ts';
+import { $businessTimeZone, sameClock, viewerZone, zoneShort } from '../lib/timeZone.ts';
 import { useT } from '../lib/useT.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { keyCaps } from './keys.ts';
@@ -69,6 +70,28 @@ function MoneySessionChip() {
   );
 }
 
+/**
+ * The clock the console's times are in, named: the person's zone ("IST"), and where business days are
+ * counted in another, that one too ("CET · business IST"), so that a report's "today" is not misread.
+ */
+function ZoneLabel() {
+  const t = useT();
+  const business = useStore($businessTimeZone);
+  const mine = viewerZone();
+  const same = sameClock(mine, business);
+  const title = t(same ? 'app.zone.same' : 'app.zone.differs', { mine, business });
+  return (
+    <span
+      role="note"
+      className={`zone-label${same ? '' : ' zone-label-differs'}`}
+      title={title}
+      aria-label={title}
+    >
+      {same ? zoneShort(mine) : t('app.zone.both', { mine: zoneShort(mine), business: zoneShort(business) })}
+    </span>
+  );
+}
+
 /** Breadcrumb, palette, full screen, size, language and the user menu. */
 export function TopBar() {
   const t = useT();
@@ -96,6 +119,7 @@ export function TopBar() {
           <kbd>{keyCaps('mod+k').join(' ')}</kbd>
         </button>
         <MoneySessionChip />
+        <ZoneLabel />
         <ToolButton
           title={t(fullscreen ? 'app.exitFullscreen' : 'commands.app.fullscreen.title')}
           onClick={() => ctx().shell.toggleFullscreen()}

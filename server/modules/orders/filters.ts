@@ -24,6 +24,8 @@ export interface ListInput {
   to: string;
   merchantId?: number | undefined;
   channelId?: number | undefined;
+  /** Pay-ins only: the receiving account the order was routed to. */
+  receivingAccountId?: number | undefined;
   pushStatus?: 'unpushed' | 'pushed' | undefined;
   q?: string | undefined;
   /** Whole numbers (system, merchant, channel, UTR): orders matching any of them. */
@@ -108,6 +110,9 @@ export function orderFilters<T extends OrderTable, F extends RowFields>(kind: Or
           : undefined,
         input.pushStatus ? eq(t.pushStatus, bind('pushStatus', input.pushStatus)) : undefined,
         input.channelId === undefined ? undefined : eq(t.channelId, bind('channelId', input.channelId)),
+        input.receivingAccountId === undefined || !t.receivingAccountId
+          ? undefined
+          : eq(t.receivingAccountId, bind('receivingAccountId', input.receivingAccountId)),
         // The list's bounded search reads from `search.source`; exports filter the whole prefix ranges.
         q && !search
           ? or(
@@ -134,6 +139,7 @@ export function orderFilters<T extends OrderTable, F extends RowFields>(kind: Or
       statuses,
       input.pushStatus ?? null,
       input.channelId ?? null,
+      input.receivingAccountId ?? null,
       q || null,
       nos,
     ]);

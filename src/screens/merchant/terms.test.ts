@@ -11,7 +11,7 @@ describe('merchant terms on screen', () => {
   });
 
   it('shows limits and rates with separators and units', () => {
-    expect(limitsLabel('500.00', '1000000.00')).toBe('500.00 – 1,000,000.00');
+    expect(limitsLabel('500.00', '1000000.00')).toBe('500.00 – 10,00,000.00');
     expect(percent('2.75')).toBe('2.75 %');
   });
 

@@ -52,6 +52,13 @@ export function OrderList<K extends OrderKind>(props: OrderListProps<K>) {
   const platform = grants?.kind === 'platform';
   const canChannels = allows(grants, [endpoints.channel.list]);
   const channels = useChoices(endpoints.channel.list, {}, { enabled: canChannels, staleTime: 60_000 });
+  // Pay-ins by the receiving account they were routed to (an account's `o`).
+  const canAccounts = props.kind === 'payin' && allows(grants, [endpoints.receivingAccount.list]);
+  const accounts = useChoices(
+    endpoints.receivingAccount.list,
+    {},
+    { enabled: canAccounts, staleTime: 60_000 },
+  );
 
   const live =
     range.period !== null && reachesNow({ from: new Date(range.period.from), to: new Date(range.period.to) });
@@ -87,6 +94,19 @@ export function OrderList<K extends OrderKind>(props: OrderListProps<K>) {
             options: (channels.data?.list ?? []).map((c) => ({
               value: String(c.id),
               label: `${c.code} · ${c.name}`,
+            })),
+          },
+        ]
+      : []),
+    ...(canAccounts
+      ? [
+          {
+            id: 'receivingAccountId',
+            label: t('screens.order.receivingAccount'),
+            kind: 'select' as const,
+            options: (accounts.data?.list ?? []).map((a) => ({
+              value: String(a.id),
+              label: `${a.bankName} · ${a.accountNumber}`,
             })),
           },
         ]

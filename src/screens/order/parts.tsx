@@ -99,6 +99,7 @@ export function useOrderFilters(period: { from: string; to: string } | null) {
       pushStatus: one('pushStatus'),
       merchantId: one('merchantId'),
       channelId: one('channelId'),
+      receivingAccountId: one('receivingAccountId'),
     };
   }, [period, text]);
 }

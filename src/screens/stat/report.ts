@@ -3,7 +3,6 @@
  * not the browser's, so a preset asks the same days the server counts; the order list (which takes
  * local instants) is opened on the exact instants of a business day.
  */
-import { atom } from 'nanostores';
 import { balanceViewDays } from '../../../contract/endpoints/stat.ts';
 import { addDays, daysBetween } from '../../../contract/endpoints/tn.ts';
 
@@ -25,11 +24,10 @@ export interface DayPeriod {
 }
 
 /**
- * The business time zone, as the last report answered it: presets count back from "today" there, and a
- * row's day opens the order list on that zone's instants. Until a report has answered, the browser's
- * zone stands in (the first answer corrects it, and the question with it).
+ * The business time zone (src/lib/timeZone.ts), as the session and the last report answered it: presets
+ * count back from "today" there, and a row's day opens the order list on that zone's instants.
  */
-export const $businessTimeZone = atom<string>(Intl.DateTimeFormat().resolvedOptions().timeZone);
+export { $businessTimeZone } from '../../lib/timeZone.ts';
 
 /** Every business day from `from` to `to`, oldest first (a chart's columns, empty days included). */
 export function daysOf(period: DayPeriod): string[] {
