@@ -389,6 +389,32 @@ test('dashboard: figures, charts, and queue links that land on filtered lists', 
   }
 });
 
+test("dashboard: one merchant's figures, its queues and links narrowed to it", async () => {
+  const merchants = await api.ok<{ list: { id: number; code: string }[] }>('GET', '/merchant/list', {
+    q: 'M10003',
+  });
+  const masala = merchants.list.find((m) => m.code === 'M10003')!;
+  const own = await api.ok<{
+    last30Days: { payin: { amount: string }[] };
+    queues: Record<string, number | null>;
+  }>('GET', '/dashboard/summary', { merchantId: masala.id });
+  expect(own.queues.approvalsPending, "the platform's own queues are not one merchant's").toBeNull();
+
+  await page.goto(`/dashboard?period=30d&merchantId=${masala.id}`);
+  const collections = page.getByRole('region', { name: 'Collections' });
+  await expect(collections).toContainText(grouped(own.last30Days.payin[0]?.amount ?? ''));
+  await expect(collections.getByRole('link', { name: 'Open the list' })).toHaveAttribute(
+    'href',
+    `/order?range=30d&merchantId=${masala.id}`,
+  );
+  const queues = page.getByRole('region', { name: 'Needs a person' });
+  await expect(queues.getByRole('link', { name: /Payouts processing/ })).toHaveAttribute(
+    'href',
+    new RegExp(`merchantId=${masala.id}$`),
+  );
+  await expect(queues.getByRole('link', { name: /Approvals waiting/ })).toHaveCount(0);
+});
+
 test('dashboard: a queue people work every day, in the panel and in the palette, by keys', async () => {
   await page.keyboard.press('g');
   await page.keyboard.press('d');

@@ -101,7 +101,7 @@ async function sendTransfer(browser: Browser, api: Api) {
   await page.keyboard.press('Enter');
   await expect(send).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page.getByText(/Payout PO\d+ of 125,000\.00 is queued/)).toBeVisible();
+  await expect(page.getByText(/Payout PO\d+ of 1,25,000\.00 is queued/)).toBeVisible();
   await expect(dialog).toBeHidden();
 
   const made = await api.ok<{ list: { merchantOrderNo: string; amount: string; accountName: string }[] }>(

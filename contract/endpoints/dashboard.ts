@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { type Endpoint, endpoint } from '../endpoint.ts';
 import { approval, callback, payout, recharge, settlement, slip, statementLine } from '../machines.ts';
 import { moneyOut } from '../money.ts';
+import { id } from '../schemas.ts';
 import { approvalEndpoints } from './approval.ts';
 import { merchantOrder, merchantPayout, merchantRechargeLog } from './orders.ts';
 import { settlementQuery } from './settlement.ts';
@@ -117,7 +118,8 @@ export const dashboard = {
     path: '/dashboard/summary',
     caller: 'both',
     grants: summaryGrants,
-    input: z.object({}),
+    /** One merchant's figures: a platform user's pick; a merchant user's own (another is 404). */
+    input: z.object({ merchantId: z.optional(id) }),
     output: z.object({
       businessTimeZone: z.string(),
       today: period,

@@ -81,12 +81,7 @@ function ZoneLabel() {
   const same = sameClock(mine, business);
   const title = t(same ? 'app.zone.same' : 'app.zone.differs', { mine, business });
   return (
-    <span
-      role="note"
-      className={`zone-label${same ? '' : ' zone-label-differs'}`}
-      title={title}
-      aria-label={title}
-    >
+    <span className={`zone-label${same ? '' : ' zone-label-differs'}`} title={title}>
       {same ? zoneShort(mine) : t('app.zone.both', { mine: zoneShort(mine), business: zoneShort(business) })}
     </span>
   );

@@ -257,6 +257,33 @@ describe.each(engines)('dashboard on %s', (engine) => {
     expect(d.queues).toMatchObject({ payoutsQueued: 0, payoutsProcessing: 0, callbacksGaveUp: 0 });
   });
 
+  it("shows a platform user one merchant's figures when it names one, without the platform's own queues", async () => {
+    const own = await summary(ownerB);
+    const named = await s.call(endpoints.dashboard.summary, { merchantId: b.id }, admin);
+    expect(named.errno, named.errmsg).toBe(0);
+    const picked = named.data as typeof own;
+    const counts = (f: Figures[]) =>
+      f.map(({ currency, count, successCount, finishedCount, amount }) => ({
+        currency,
+        count,
+        successCount,
+        finishedCount,
+        amount,
+      }));
+    for (const p of ['today', 'last7Days', 'last30Days'] as const) {
+      expect(counts(picked[p].payin), p).toEqual(counts(own[p].payin));
+      expect(counts(picked[p].payout), p).toEqual(counts(own[p].payout));
+    }
+    expect(picked.daily).toHaveLength(own.daily.length);
+    expect(picked.queues).toMatchObject({ approvalsPending: null, statementExceptions: null, slipsToWithdraw: null });
+    expect(picked.queues.payoutsQueued).toBe(0);
+    // The whole platform's figures are more than B's.
+    expect((await summary(admin)).today.payin[0]!.count).toBeGreaterThan(picked.today.payin[0]!.count);
+    // A merchant user names only its own merchant.
+    expect((await s.call(endpoints.dashboard.summary, { merchantId: a.id }, ownerB)).errno).toBe(404);
+    expect((await s.call(endpoints.dashboard.summary, { merchantId: b.id }, ownerB)).errno).toBe(0);
+  });
+
   it('rates each channel over the last 7 days', async () => {
     const d = await summary(admin);
     const sim = d.channels.find((ch) => ch.channelCode === 'simulator')!;

@@ -16,6 +16,7 @@ import { handle } from '../../http/handle.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { type OrderKind, storedZone } from './stats.ts';
+import { merchantScope } from '../../list/scope.ts';
 
 /** The `status` column of the table a query reads. */
 const status = sql.raw('status');
@@ -82,11 +83,12 @@ async function calendar(db: Db, now: Date) {
   };
 }
 
-/** ` and <col> = <the merchant>` for a merchant user, nothing for a platform user. */
-const tenantFilter = (user: SessionUser) => {
-  const tenant = user.kind === 'merchant' ? user.merchantId! : null;
-  return (col: string) => (tenant === null ? sql`` : sql` and ${sql.raw(col)} = ${tenant}`);
-};
+/**
+ * ` and <col> = <the merchant>` for the merchant in view (a merchant user's own, or the one a platform user
+ * picked), nothing for the whole platform.
+ */
+const merchantFilter = (merchantId: number | undefined) => (col: string) =>
+  merchantId === undefined ? sql`` : sql` and ${sql.raw(col)} = ${merchantId}`;
 
 /**
  * Where each queue's rows are: its table (each count reads the partial or status index named beside it,
@@ -126,13 +128,14 @@ export async function queueCounts(
   db: Db,
   user: SessionUser,
   more: Record<string, SQL> = {},
+  merchantId: number | undefined = merchantScope(user, undefined),
 ): Promise<{ counts: Record<DashboardQueue, number | null>; more: Record<string, unknown> }> {
   const keys = Object.keys(dashboardQueues) as DashboardQueue[];
-  const ofTenant = tenantFilter(user);
+  const ofTenant = merchantFilter(merchantId);
+  // One merchant in view: the platform's own queues (no merchant in their rows) are not its.
   const seen = keys.filter(
     (k) =>
-      allows(user, dashboardQueues[k].needs) &&
-      (user.kind === 'platform' || queueSource[k].merchant !== null),
+      allows(user, dashboardQueues[k].needs) && (merchantId === undefined || queueSource[k].merchant !== null),
   );
   const count = (k: DashboardQueue) => {
     const q = queueSource[k];
@@ -151,10 +154,15 @@ export async function queueCounts(
   return { counts, more: row ?? {} };
 }
 
-export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
+/**
+ * The dashboard's figures, of the whole platform or of one merchant: a merchant user's own (naming another
+ * is 404), or the one a platform user picked (`merchantId`).
+ */
+export async function dashboardSummary(db: Db, user: SessionUser, now: Date, named?: number) {
   const tenant = user.kind === 'merchant' ? user.merchantId! : null;
+  const merchantId = merchantScope(user, named);
   const cal = await calendar(db, now);
-  const ofTenant = tenantFilter(user);
+  const ofTenant = merchantFilter(merchantId);
 
   const stored = rowsOf<{
     day: string;
@@ -193,9 +201,12 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
       group by 1, 3, 4`),
   );
   // The queues and the merchants' currencies in one statement.
-  const queued = await queueCounts(db, user, {
-    currencies: sql`(select string_agg(distinct currency, ',') from merchants where true${ofTenant('id')})`,
-  });
+  const queued = await queueCounts(
+    db,
+    user,
+    { currencies: sql`(select string_agg(distinct currency, ',') from merchants where true${ofTenant('id')})` },
+    merchantId,
+  );
   const merchantCurrencies = queued.more.currencies as string | null | undefined;
   const cells: Cell[] = [
     ...stored.map((r) => ({
@@ -329,8 +340,8 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date) {
 }
 
 export const dashboardRoutes = [
-  handle(endpoints.dashboard.summary, async ({ user, tx, deps }) =>
-    dashboardSummary(tx, user, deps.clock.now()),
+  handle(endpoints.dashboard.summary, async ({ input, user, tx, deps }) =>
+    dashboardSummary(tx, user, deps.clock.now(), input.merchantId),
   ),
   handle(endpoints.dashboard.queues, async ({ user, tx }) => (await queueCounts(tx, user)).counts),
 ];

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { queueEntries, queueLabel } from '../../../commands/queues.ts';
@@ -13,6 +13,7 @@ import { useT } from '../../lib/useT.ts';
 import { keyCaps } from '../../shell/keys.ts';
 import { Badge } from '../../ui/Badge.tsx';
 import { Can } from '../../ui/Can.tsx';
+import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { Page } from '../Page.tsx';
 import './dashboard.css';
@@ -50,6 +51,13 @@ function Money({ value, currency }: { value: string; currency: string }) {
 }
 
 /** One kind of order over the chosen period: amount first, then count, success rate and fees. */
+/** A link into a list, narrowed to the merchant the dashboard shows (a platform user's pick), if any. */
+function useInView(): (href: string) => string {
+  const [merchantId] = useMerchantParam();
+  return (href) =>
+    merchantId === undefined ? href : `${href}${href.includes('?') ? '&' : '?'}merchantId=${merchantId}`;
+}
+
 function FigureCard({
   kind,
   figures,
@@ -62,6 +70,7 @@ function FigureCard({
   merchantView: boolean;
 }) {
   const t = useT();
+  const inView = useInView();
   const list = kind === 'payin' ? '/order' : '/payout';
   const success = inStatus(machineOf[kind].sets.succeeded);
   const rows = figures.length ? figures : [];
@@ -71,14 +80,14 @@ function FigureCard({
         <h2 className="card-title" id={`figures-${kind}`}>
           {t(`screens.dashboard.${kind}`)}
         </h2>
-        <Link href={`${list}?range=${range}`} className="link">
+        <Link href={inView(`${list}?range=${range}`)} className="link">
           {t('screens.dashboard.openList')}
         </Link>
       </div>
       {rows.length === 0 && <p className="muted">{t('screens.dashboard.noOrders')}</p>}
       {rows.map((f) => (
         <div key={f.currency} className="figure">
-          <Link href={`${list}?range=${range}&${success}`} className="figure-amount">
+          <Link href={inView(`${list}?range=${range}&${success}`)} className="figure-amount">
             <Money value={f.amount} currency={f.currency} />
             <span className="figure-caption">{t(`screens.dashboard.${kind}Amount`)}</span>
           </Link>
@@ -86,13 +95,13 @@ function FigureCard({
             <div>
               <dt>{t('screens.dashboard.orders')}</dt>
               <dd>
-                <Link href={`${list}?range=${range}`}>{thousands(f.count)}</Link>
+                <Link href={inView(`${list}?range=${range}`)}>{thousands(f.count)}</Link>
               </dd>
             </div>
             <div>
               <dt>{t(`screens.dashboard.${kind}Success`)}</dt>
               <dd>
-                <Link href={`${list}?range=${range}&${success}`}>{thousands(f.successCount)}</Link>
+                <Link href={inView(`${list}?range=${range}&${success}`)}>{thousands(f.successCount)}</Link>
               </dd>
             </div>
             <div>
@@ -116,6 +125,7 @@ function FigureCard({
 /** Work waiting for a person, each a link into the list filtered to exactly that work. */
 function Queues({ queues, merchantView }: { queues: Summary['queues']; merchantView: boolean }) {
   const t = useT();
+  const inView = useInView();
   // The server answers null for a queue the user may not see.
   const items = queueEntries.flatMap((q) => {
     const value = queues[q.key];
@@ -129,12 +139,12 @@ function Queues({ queues, merchantView }: { queues: Summary['queues']; merchantV
       <ul className="queues">
         {items.map((q) => (
           <li key={q.key} className={`queue${q.value > 0 ? ' waiting' : ''}`}>
-            <Link href={q.href} className="queue-link">
+            <Link href={inView(q.href)} className="queue-link">
               <span className="queue-value">{thousands(q.value)}</span>
               <span className="queue-label">{t(queueLabel(q, merchantView ? 'merchant' : 'platform'))}</span>
             </Link>
             {q.also && (
-              <Link href={q.also.href} className="queue-also">
+              <Link href={inView(q.also.href)} className="queue-also">
                 {t(q.also.label)}
               </Link>
             )}
@@ -201,6 +211,7 @@ function DailyChart({ daily }: { daily: Summary['daily'] }) {
 /** Pay-in success rate per channel over the last 7 days, each bar a link to the channel's orders. */
 function ChannelRates({ channels }: { channels: Summary['channels'] }) {
   const t = useT();
+  const inView = useInView();
   return (
     <section className="card card-wide chart-card" aria-labelledby="channels-title">
       <h2 className="card-title" id="channels-title">
@@ -213,7 +224,7 @@ function ChannelRates({ channels }: { channels: Summary['channels'] }) {
           meters={channels.map((c) => ({
             key: String(c.channelId),
             label: c.channelName,
-            href: `/order?range=7d&channelId=${c.channelId}`,
+            href: inView(`/order?range=7d&channelId=${c.channelId}`),
             ratio: c.successRatePpm === null ? null : c.successRatePpm / 1_000_000,
             value: ratePercent(c.successRatePpm),
             note: t('screens.dashboard.channelNote', {
@@ -235,9 +246,12 @@ function LiveFigures({ merchantView }: { merchantView: boolean }) {
   const [params, setParams] = useSearchParams();
   const periodId: PeriodId = periods.find((p) => p.id === params.get('period'))?.id ?? 'today';
   const period = periods.find((p) => p.id === periodId) ?? periods[0];
+  // A platform user may look at one merchant (the merchant picker; `merchantId` in the address).
+  const [merchantId, setMerchantId] = useMerchantParam();
   const summary = useQuery({
-    queryKey: ['dashboard', 'summary'],
-    queryFn: ({ signal }) => api(endpoints.dashboard.summary, {}, { signal }),
+    queryKey: ['dashboard', 'summary', merchantId],
+    queryFn: ({ signal }) => api(endpoints.dashboard.summary, { merchantId }, { signal }),
+    placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
   if (!summary.data) return summary.isLoading ? <Spinner /> : null;
@@ -268,6 +282,7 @@ function LiveFigures({ merchantView }: { merchantView: boolean }) {
             </button>
           ))}
         </fieldset>
+        {!merchantView && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
         <span className="muted dashboard-asof" title={s.businessTimeZone}>
           {t('screens.dashboard.asOf', {
             from: formatTime(chosen.from, false),
