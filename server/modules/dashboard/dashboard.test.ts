@@ -275,7 +275,11 @@ describe.each(engines)('dashboard on %s', (engine) => {
       expect(counts(picked[p].payout), p).toEqual(counts(own[p].payout));
     }
     expect(picked.daily).toHaveLength(own.daily.length);
-    expect(picked.queues).toMatchObject({ approvalsPending: null, statementExceptions: null, slipsToWithdraw: null });
+    expect(picked.queues).toMatchObject({
+      approvalsPending: null,
+      statementExceptions: null,
+      slipsToWithdraw: null,
+    });
     expect(picked.queues.payoutsQueued).toBe(0);
     // The whole platform's figures are more than B's.
     expect((await summary(admin)).today.payin[0]!.count).toBeGreaterThan(picked.today.payin[0]!.count);

@@ -15,8 +15,8 @@ import { inStates } from '../../db/states.ts';
 import { handle } from '../../http/handle.ts';
 import type { SessionUser } from '../../http/session.ts';
 import { rowsOf } from '../../ledger/index.ts';
-import { type OrderKind, storedZone } from './stats.ts';
 import { merchantScope } from '../../list/scope.ts';
+import { type OrderKind, storedZone } from './stats.ts';
 
 /** The `status` column of the table a query reads. */
 const status = sql.raw('status');
@@ -135,7 +135,8 @@ export async function queueCounts(
   // One merchant in view: the platform's own queues (no merchant in their rows) are not its.
   const seen = keys.filter(
     (k) =>
-      allows(user, dashboardQueues[k].needs) && (merchantId === undefined || queueSource[k].merchant !== null),
+      allows(user, dashboardQueues[k].needs) &&
+      (merchantId === undefined || queueSource[k].merchant !== null),
   );
   const count = (k: DashboardQueue) => {
     const q = queueSource[k];
@@ -204,7 +205,9 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date, nam
   const queued = await queueCounts(
     db,
     user,
-    { currencies: sql`(select string_agg(distinct currency, ',') from merchants where true${ofTenant('id')})` },
+    {
+      currencies: sql`(select string_agg(distinct currency, ',') from merchants where true${ofTenant('id')})`,
+    },
     merchantId,
   );
   const merchantCurrencies = queued.more.currencies as string | null | undefined;

@@ -35,6 +35,19 @@ interface OrderListProps<K extends OrderKind> {
   drawer: ComponentType<OrderDrawerProps<K>>;
 }
 
+/** A filter choosing one of a set-up list's rows (a channel, a receiving account), offered when it may be read. */
+function choiceFilter<R extends { id: number }>(
+  offered: boolean,
+  id: string,
+  label: string,
+  rows: readonly R[] | undefined,
+  names: (row: R) => [string, string],
+): Filter[] {
+  if (!offered) return [];
+  const options = (rows ?? []).map((r) => ({ value: String(r.id), label: names(r).join(' · ') }));
+  return [{ id, label, kind: 'select', options }];
+}
+
 /**
  * An order list: the period (a must, last 60 days), filters in the URL, totals of the filtered set,
  * keyset pages, exports, live refresh at the top, several pasted numbers as one filter, and the order's
@@ -85,32 +98,17 @@ export function OrderList<K extends OrderKind>(props: OrderListProps<K>) {
         label: t(`screens.order.pushStatuses.${s}`),
       })),
     },
-    ...(canChannels
-      ? [
-          {
-            id: 'channelId',
-            label: t('screens.order.channel'),
-            kind: 'select' as const,
-            options: (channels.data?.list ?? []).map((c) => ({
-              value: String(c.id),
-              label: `${c.code} · ${c.name}`,
-            })),
-          },
-        ]
-      : []),
-    ...(canAccounts
-      ? [
-          {
-            id: 'receivingAccountId',
-            label: t('screens.order.receivingAccount'),
-            kind: 'select' as const,
-            options: (accounts.data?.list ?? []).map((a) => ({
-              value: String(a.id),
-              label: `${a.bankName} · ${a.accountNumber}`,
-            })),
-          },
-        ]
-      : []),
+    ...choiceFilter(canChannels, 'channelId', t('screens.order.channel'), channels.data?.list, (c) => [
+      c.code,
+      c.name,
+    ]),
+    ...choiceFilter(
+      canAccounts,
+      'receivingAccountId',
+      t('screens.order.receivingAccount'),
+      accounts.data?.list,
+      (a) => [a.bankName, a.accountNumber],
+    ),
   ];
 
   const drawer = useDrawerParam<Contexts[K]>('order', (r) => r.orderNo);
