@@ -146,6 +146,8 @@ test('orders: keyboard only, j and p re-push a failed callback from the list; x 
   const grid = page.getByRole('grid', { name: 'Collection orders' });
   const rows = grid.getByRole('row');
   await expect(rows.nth(2)).toBeVisible();
+  // The merchant's name beside its code, looked up once for the page (GET /merchant/names).
+  await expect(rows.nth(1).getByTitle('M10003 · Masala Mart')).toHaveText('M10003 · Masala Mart');
 
   await page.keyboard.press('j');
   await expect(rows.nth(1)).toBeFocused();

@@ -38,9 +38,11 @@ const exchangeRate = z
 const merchantName = z
   .string()
   .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(100));
-const merchantCode = z
+export const merchantCode = z
   .string()
   .check(z.trim(), z.regex(/^[A-Za-z0-9_-]{3,32}$/, { message: 'validation.code' }));
+/** The most codes one names lookup takes: a page of any list. */
+export const merchantNamesBatch = 100;
 const currency = z.string().check(z.regex(/^[A-Z]{3}$/, { message: 'validation.currency' }));
 
 export const channelAssignment = z.object({
@@ -147,6 +149,25 @@ export const merchant = {
       agentId: z.optional(id),
     }),
     output: listOf(merchantDetail),
+  }),
+  /**
+   * Merchants' names by their codes, for the platform's lists that show a code (the console's cache,
+   * src/lib/merchantNames.ts): one code or several (a repeated query key), each once; unknown codes are
+   * simply absent from the answer. Names are no secret to platform staff: every role that reads a list
+   * (the auditor holds every GET).
+   */
+  names: endpoint({
+    method: 'GET',
+    path: '/merchant/names',
+    caller: 'platform',
+    grants: { platform: ['operator', 'finance'] },
+    input: z.object({
+      codes: z.pipe(
+        z.union([merchantCode, z.array(merchantCode).check(z.minLength(1), z.maxLength(merchantNamesBatch))]),
+        z.transform((codes) => [...new Set([codes].flat())]),
+      ),
+    }),
+    output: z.object({ list: z.array(z.object({ code: z.string(), name: z.string() })) }),
   }),
   /** A merchant user reads its own merchant (`id` is ignored); a platform user names one. */
   info: endpoint({

@@ -3,13 +3,29 @@ import { formatTime, thousands } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { Badge, type Tone } from '../ui/Badge.tsx';
 import type { Column } from '../ui/DataTable.tsx';
+import { MerchantCell } from '../ui/MerchantCell.tsx';
 import { percent } from './merchant/terms.ts';
 import { Money } from './wallet/money.tsx';
 
-/** The merchant's code: on the platform's lists only (`shown`), where rows of every merchant meet. */
-export function merchantColumn<R extends { merchantCode: string | null }>(
+/** The track of a merchant column: the code and as much of the name as fits. */
+export const merchantWidth = 'minmax(140px, 1fr)';
+/**
+ * The same in a list that fits 1280 px beside the menu only at the code's old width (the order lists,
+ * recharges, the simulator): the name shows as the window allows, and in the title.
+ */
+export const merchantWidthTight = 'minmax(80px, 1fr)';
+type MerchantRow = { merchantCode: string | null; merchantName?: string | null };
+/** A merchant column's cell: the code, and the name the row brings or the lookup finds. */
+export const merchantCell = (r: MerchantRow) => <MerchantCell code={r.merchantCode} name={r.merchantName} />;
+
+/**
+ * The merchant's code and name (`MerchantCell`): on the platform's lists only (`shown`), where rows of
+ * every merchant meet. Sorted and filtered by the code; the name is the row's own when it brings one.
+ */
+export function merchantColumn<R extends MerchantRow>(
   header: string,
   shown = true,
+  width = merchantWidth,
 ): Column<R>[] {
   if (!shown) return [];
   return [
@@ -17,7 +33,8 @@ export function merchantColumn<R extends { merchantCode: string | null }>(
       id: 'merchantCode',
       header,
       value: (r) => r.merchantCode ?? '',
-      width: 'minmax(80px, 0.6fr)',
+      cell: merchantCell,
+      width,
       sortable: true,
     },
   ];

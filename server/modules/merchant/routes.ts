@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Endpoint } from '../../../contract/endpoint.ts';
 import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
@@ -126,6 +126,14 @@ export const merchantRoutes = [
     );
     return { list: await detailsOf(tx, deps, rows), total: n, nextCursor: null };
   }),
+
+  // By the unique index on the code; an unknown code is no error, it is left out.
+  handle(endpoints.merchant.names, async ({ input, tx }) => ({
+    list: await tx
+      .select({ code: merchants.code, name: merchants.name })
+      .from(merchants)
+      .where(inArray(merchants.code, input.codes)),
+  })),
 
   handle(endpoints.merchant.info, async ({ input, user, tx, deps, req }) => {
     const id = targetMerchantId(user, input.id, { lang: req.lang });

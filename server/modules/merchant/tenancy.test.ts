@@ -127,6 +127,7 @@ describe.each(engines)('tenancy of the money areas on %s', (engine) => {
         () => ({ name: 'X', owner: { username: 'x_sweep', password: 'Owner1234' } }),
       ],
       'merchant.list': ['forbidden', () => ({ q: b.code })],
+      'merchant.names': ['forbidden', () => ({ codes: [b.code] })],
       'merchant.info': ['own', () => ({ id: b.id })],
       'merchant.update': ['forbidden', () => ({ id: b.id, name: 'pwned' })],
       'merchant.freeze': ['forbidden', () => ({ id: b.id, frozen: true })],

@@ -1,5 +1,6 @@
 import { endpoints } from '../../../contract/index.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
+import { merchantWidthTight } from '../columns.tsx';
 import { orderColumns } from './fields.tsx';
 import { OrderDrawer } from './OrderDrawer.tsx';
 import { OrderList } from './OrderList.tsx';
@@ -10,7 +11,7 @@ const payinColumns = (platform: boolean) =>
     ['createdAt', '160px', { sortable: true }],
     ['orderNo', '180px'],
     ['merchantOrderNo', 'minmax(110px, 1fr)'],
-    ['merchantCode', '76px', { sortable: true, hidden: !platform }],
+    ['merchantCode', merchantWidthTight, { sortable: true, hidden: !platform }],
     ['channelCode', '100px', { hidden: true }],
     ['amount', '96px', { sortable: true }],
     ['paidAmount', '110px', { hidden: true }],

@@ -10,6 +10,7 @@ import { formatTime } from '../../lib/format.ts';
 import { hasKey, t } from '../../lib/i18n.ts';
 import type { Column } from '../../ui/DataTable.tsx';
 import type { DetailItem } from '../../ui/DetailDrawer.tsx';
+import { MerchantCell } from '../../ui/MerchantCell.tsx';
 import { columnsOf } from '../columns.tsx';
 import {
   areaOf,
@@ -87,7 +88,11 @@ function viewsOf(kind: OrderKind): Record<string, View> {
   return {
     orderNo: { mono: true, cell: (o) => <span className="mono">{o.orderNo}</span> },
     merchantOrderNo: { mono: true },
-    merchantCode: { label: 'screens.order.merchant' },
+    // Its name beside it in the list (platform users); the drawer's line is the code alone.
+    merchantCode: {
+      label: 'screens.order.merchant',
+      cell: (o) => <MerchantCell code={fieldOf(o, 'merchantCode')} />,
+    },
     channelCode: { label: 'screens.order.channel' },
     channelOrderId: { mono: true },
     amount: { label: `${areaOf(kind)}.amount`, line: (o) => `${money(o.amount)} ${o.currency}` },

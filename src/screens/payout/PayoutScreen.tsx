@@ -1,5 +1,6 @@
 import { endpoints } from '../../../contract/index.ts';
 import { CommandButton } from '../../ui/CommandButton.tsx';
+import { merchantWidthTight } from '../columns.tsx';
 import { orderColumns } from '../order/fields.tsx';
 import { OrderList } from '../order/OrderList.tsx';
 import type { Payout } from '../order/parts.tsx';
@@ -10,7 +11,7 @@ const payoutColumns = (platform: boolean) =>
     ['createdAt', '160px', { sortable: true }],
     ['orderNo', '180px'],
     ['merchantOrderNo', 'minmax(130px, 1fr)', { hidden: true }],
-    ['merchantCode', '76px', { sortable: true, hidden: !platform }],
+    ['merchantCode', merchantWidthTight, { sortable: true, hidden: !platform }],
     ['payee', 'minmax(122px, 1.4fr)'],
     ['ifsc', '110px', { hidden: true }],
     ['amount', '96px', { sortable: true }],

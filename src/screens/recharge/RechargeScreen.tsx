@@ -11,7 +11,7 @@ import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { type Column, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
-import { amountColumn, columnsOf, hidden, merchantColumn } from '../columns.tsx';
+import { amountColumn, columnsOf, hidden, merchantColumn, merchantWidthTight } from '../columns.tsx';
 import { ListScreen } from '../ListScreen.tsx';
 import '../wallet/wallet.css';
 
@@ -38,7 +38,7 @@ function columnsFor(platform: boolean): Column<Recharge>[] {
   return [
     c.text('id', '64px'),
     c.time('createdAt', '150px', { cell: (r) => <Time value={r.createdAt} /> }),
-    ...merchantColumn<Recharge>('screens.recharge.merchant', platform),
+    ...merchantColumn<Recharge>('screens.recharge.merchant', platform, merchantWidthTight),
     amountColumn<Recharge>('screens.recharge.amount'),
     c.text('currency', '70px', hidden),
     c.text('reference', 'minmax(140px, 1.3fr)', { sortable: false }),

@@ -9,7 +9,7 @@ import { t } from '../../lib/i18n.ts';
 import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import type { Column } from '../../ui/DataTable.tsx';
-import { columnsOf, hidden } from '../columns.tsx';
+import { columnsOf, hidden, merchantCell, merchantWidth } from '../columns.tsx';
 import { TimeCell } from '../order/parts.tsx';
 
 export type Settlement = Contexts['settlement'];
@@ -94,8 +94,9 @@ export function settlementColumns(options: { platform: boolean; wallet: boolean 
       cell: (r) => <span className="mono">{r.settlementNo}</span>,
       sortable: false,
     }),
-    c.text('merchantCode', '76px', {
+    c.text('merchantCode', merchantWidth, {
       header: 'screens.settlement.merchant',
+      cell: merchantCell,
       hiddenByDefault: !options.platform,
     }),
     ...(options.wallet

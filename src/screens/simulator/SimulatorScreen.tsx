@@ -19,7 +19,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { lookbackDays, startOfDay } from '../../ui/timeRange.ts';
 import { ViewTabs } from '../../ui/ViewTabs.tsx';
 import { simulatorSettingsOf } from '../channel/settings.ts';
-import { amountColumn, columnsOf, merchantColumn } from '../columns.tsx';
+import { amountColumn, columnsOf, merchantColumn, merchantWidthTight } from '../columns.tsx';
 import { Page } from '../Page.tsx';
 import './simulator.css';
 
@@ -36,7 +36,7 @@ function sharedColumns<R extends Payin | Payout>() {
   const createdAt = c.time('createdAt', '110px', {
     cell: (r) => <time title={formatTime(r.createdAt)}>{relativeTime(r.createdAt, t)}</time>,
   });
-  const merchant = merchantColumn<R>('screens.simulator.merchant');
+  const merchant = merchantColumn<R>('screens.simulator.merchant', true, merchantWidthTight);
   return { orderNo, merchant, amount: amountColumn<R>('screens.simulator.amount'), createdAt };
 }
 

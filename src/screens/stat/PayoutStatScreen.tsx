@@ -9,7 +9,7 @@ import { type Translate, useT } from '../../lib/useT.ts';
 import type { Column } from '../../ui/DataTable.tsx';
 import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
 import { type TotalItem, TotalsBar } from '../../ui/TotalsBar.tsx';
-import { columnsOf } from '../columns.tsx';
+import { columnsOf, merchantColumn } from '../columns.tsx';
 import { Money } from '../wallet/money.tsx';
 import { LedgerCheck } from './LedgerCheck.tsx';
 import { learnTimeZone, useReportPeriod } from './ReportPeriod.tsx';
@@ -53,14 +53,7 @@ function columnsFor(platform: boolean, t: Translate): Column<Row>[] {
       hiddenByDefault: id === 'other' || id === 'ledgerClosing',
     });
   return [
-    ...(platform
-      ? [
-          c.text('merchantCode', 'minmax(80px, 0.6fr)', {
-            header: 'reports.merchant',
-            cell: (r) => <span title={r.merchantName}>{r.merchantCode}</span>,
-          }),
-        ]
-      : []),
+    ...merchantColumn<Row>('reports.merchant', platform),
     c.text('wallet', 'minmax(90px, 0.7fr)', { cell: (r) => t(`reports.payout.wallets.${r.wallet}`) }),
     c.of('check', (r) => (r.mismatch ? 1 : 0), {
       cell: (r) => <LedgerCheck figures={r} area="reports.payout" t={t} />,

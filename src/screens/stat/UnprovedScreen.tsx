@@ -8,6 +8,7 @@ import { api } from '../../lib/api.ts';
 import { formatTime } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
 import { Field } from '../../ui/form.tsx';
+import { MerchantCell } from '../../ui/MerchantCell.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { Page } from '../Page.tsx';
 import { Money } from '../wallet/money.tsx';
@@ -84,7 +85,9 @@ export default function UnprovedScreen() {
                     {o.orderNo}
                   </Link>
                 </td>
-                <td>{o.merchantCode}</td>
+                <td>
+                  <MerchantCell code={o.merchantCode} />
+                </td>
                 <td className="num">
                   <Money value={o.paidAmount} />
                 </td>

@@ -10,6 +10,7 @@ import { useT } from '../../lib/useT.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { CommandButton } from '../../ui/CommandButton.tsx';
 import type { Column, Filter } from '../../ui/DataTable.tsx';
+import { MerchantCell } from '../../ui/MerchantCell.tsx';
 import { columnsOf } from '../columns.tsx';
 import { ListScreen } from '../ListScreen.tsx';
 import { Money } from '../wallet/money.tsx';
@@ -94,7 +95,9 @@ function OutcomeTable({ rows }: { rows: Output<typeof endpoints.settlementtnLog.
       <tbody>
         {rows.map((m) => (
           <tr key={`${m.merchantId}:${m.currency}`}>
-            <td>{m.merchantCode}</td>
+            <td>
+              <MerchantCell code={m.merchantCode} />
+            </td>
             <td>{thousands(m.lines)}</td>
             <td>
               <Money value={m.amount} /> <span className="muted">{m.currency}</span>
