@@ -1,4 +1,4 @@
-import { endpoints } from '../contract/index.ts';
+import { type Endpoint, endpoints } from '../contract/index.ts';
 import {
   callAgain,
   callThenRefresh,
@@ -11,7 +11,7 @@ import {
   openDialog,
   statusToggle,
 } from './builders.ts';
-import { type Command, type Contexts, rowAction, screen } from './types.ts';
+import { type Command, type Contexts, type IconName, rowAction, screen } from './types.ts';
 
 const { receivingAccount, accountHolder, cardBinding, holderNumber } = endpoints;
 type Status = Contexts['receivingAccount']['status'];
@@ -108,28 +108,22 @@ export const receivingCommands: readonly Command[] = [
   statusAction('pause', 'paused', 'p', ['active']),
   statusAction('activate', 'active', 'a', ['paused', 'frozen']),
   statusAction('freeze', 'frozen', 'f', ['active', 'paused'], true),
-  // The account's bank statement, from its row or its palette hit (`import 0012`): the import opens on it.
-  listLink(
-    'receivingAccount',
-    'receivingAccount.importStatement',
-    endpoints.statement.import,
-    { icon: 'upload', shortcut: 'i' },
-    (account) => `/receiving/statements?accountId=${account.id}`,
-  ),
-  // The pay-ins routed to it, in the pay-in list (its own filter), over the list's usual week.
-  listLink(
-    'receivingAccount',
-    'receivingAccount.orders',
-    endpoints.merchantOrder.list,
-    { icon: 'list', shortcut: 'o' },
-    (account) => `/order?receivingAccountId=${account.id}`,
-  ),
-  listLink(
-    'receivingAccount',
-    'receivingAccount.bindings',
-    cardBinding.list,
-    { icon: 'zap', shortcut: 'b' },
-    (account) => `/receiving/bindings?accountId=${account.id}`,
+  // Where an account leads, from its row or its palette hit: its statement's import (`import 0012`: the
+  // import opens on it), the pay-ins routed to it (the pay-in list's own filter), its bindings.
+  ...(
+    [
+      [
+        'importStatement',
+        endpoints.statement.import,
+        'upload',
+        'i',
+        (id) => `/receiving/statements?accountId=${id}`,
+      ],
+      ['orders', endpoints.merchantOrder.list, 'list', 'o', (id) => `/order?receivingAccountId=${id}`],
+      ['bindings', cardBinding.list, 'zap', 'b', (id) => `/receiving/bindings?accountId=${id}`],
+    ] as const satisfies readonly (readonly [string, Endpoint, IconName, string, (id: number) => string])[]
+  ).map(([name, list, icon, shortcut, to]) =>
+    listLink('receivingAccount', `receivingAccount.${name}`, list, { icon, shortcut }, (a) => to(a.id)),
   ),
 
   ...formActions(
