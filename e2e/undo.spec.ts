@@ -3,7 +3,7 @@
  * line is put back in the queue by its toast's Undo (matched again, nothing paid); a paused receiving
  * account is active again with Ctrl-Z; a deleted notice is written again; a hidden column and a cleared
  * filter come back; an undo is offered only for a few seconds; L lists what this tab did, with results,
- * the undone ones marked, and links back.
+ * the undone ones marked, and links back. On the way, `o` on the account lists the pay-ins routed to it.
  */
 import { expect, type Page, test } from '@playwright/test';
 import { adminApi, type Operator, platformOperator, signIn } from './orders-support.ts';
@@ -91,6 +91,15 @@ test('a paused receiving account is active again with Ctrl-Z; a second Ctrl-Z ha
   expect(info.status).toBe('active');
   await page.keyboard.press('Control+z');
   await expect(page.locator('.toasts').getByText('Nothing to undo')).toBeVisible();
+
+  // o on the account: the pay-ins routed to it, the pay-in list's own filter.
+  await row.click();
+  await page.keyboard.press('o');
+  await expect(page).toHaveURL(new RegExp(`/order\\?receivingAccountId=${bank.accountId}$`));
+  const orders = page.getByRole('grid');
+  await expect(orders.locator('tr[aria-rowindex="2"]')).toBeVisible();
+  for (const o of [bank.withUtr, ...bank.shared]) await expect(orders).toContainText(o.orderNo);
+  await expect(orders.getByRole('row')).toHaveCount(4);
 });
 
 test('a hidden column and a cleared filter come back by Undo', async () => {
