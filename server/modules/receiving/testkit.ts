@@ -5,9 +5,21 @@
  */
 import { eq } from 'drizzle-orm';
 import { endpoints } from '../../../contract/index.ts';
+import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import { payinOrders } from '../../db/schema.ts';
 import type { TestServer } from '../../test/harness.ts';
 import { type Merchant, payinBody } from '../payin/testkit.ts';
+
+/** A plain CSV statement's mapping: Date (yyyy-MM-dd), Narration, Ref, Debit, Credit. */
+export const csvMapping: StatementMapping = {
+  headerRow: 1,
+  dateColumn: 'Date',
+  dateFormat: 'yyyy-MM-dd',
+  narrationColumn: 'Narration',
+  referenceColumn: 'Ref',
+  debitColumn: 'Debit',
+  creditColumn: 'Credit',
+};
 
 let seq = 0;
 /** An account number no other test uses. */

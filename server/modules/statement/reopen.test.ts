@@ -8,24 +8,13 @@ import { randomInt } from 'node:crypto';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
-import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import { journalEntries, operationLog, payinOrders, statementLines } from '../../db/schema.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { expectBalanced, orderById } from '../payin/testkit.ts';
-import { type BankSetup, bankPayin, bankSetup } from '../receiving/testkit.ts';
+import { type BankSetup, bankPayin, bankSetup, csvMapping as mapping } from '../receiving/testkit.ts';
 import { importStatement } from './service.ts';
 
 const { statement } = endpoints;
-
-const mapping: StatementMapping = {
-  headerRow: 1,
-  dateColumn: 'Date',
-  dateFormat: 'yyyy-MM-dd',
-  narrationColumn: 'Narration',
-  referenceColumn: 'Ref',
-  debitColumn: 'Debit',
-  creditColumn: 'Credit',
-};
 
 const newUtr = () => `7${String(randomInt(1e9)).padStart(9, '0')}${String(randomInt(100)).padStart(2, '0')}`;
 
