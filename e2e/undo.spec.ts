@@ -127,7 +127,7 @@ test('a hidden column and a cleared filter come back by Undo', async () => {
   await expect(grid.locator('tr[aria-rowindex="2"]')).toContainText(bank.accountNumber);
 });
 
-test('a deleted notice is written again by Undo; the offer lasts ten seconds only', async () => {
+test('a deleted notice is written again by Undo, an edited one says again what it said; the offer lasts ten seconds only', async () => {
   test.setTimeout(60_000);
   const title = `Undo e2e ${bank.stamp}`;
   await admin.ok('POST', '/memo/create', { title, body: 'Kept by undo', audience: 'platform', pinned: true });
@@ -145,6 +145,18 @@ test('a deleted notice is written again by Undo; the offer lasts ten seconds onl
     {},
   );
   expect(notices.list.find((n) => n.title === title)).toMatchObject({ body: 'Kept by undo', pinned: true });
+
+  // An edit is undone too: the notice says again what it said.
+  await row.click();
+  await page.keyboard.press('e');
+  const edit = page.getByRole('dialog', { name: 'Edit notice' });
+  await edit.getByLabel('Title').fill(`${title} (edited)`);
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByRole('row').filter({ hasText: `${title} (edited)` })).toHaveCount(1);
+  await toast().getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('row').filter({ hasText: `${title} (edited)` })).toHaveCount(0);
+  await expect(row).toHaveCount(1);
 
   // Another delete, left alone: after ten seconds Ctrl-Z has nothing to take back.
   await row.click();
@@ -165,10 +177,14 @@ test("L lists this tab's actions: results, the undone marked, links back", async
   const panel = page.getByRole('dialog', { name: "This session's actions" });
   await expect(panel).toBeVisible();
   const entries = panel.getByRole('listitem');
-  // Newest first: the second notice's delete (kept), the notice written again by its undo, …
+  // Newest first: the second notice's delete (kept), the edit taken back, the edit, the notice written
+  // again by its undo, …
   await expect(entries.first()).toContainText('Delete notice');
   await expect(entries.first()).toContainText('Done');
-  await expect(entries.nth(1)).toContainText('Undo: Delete notice');
+  await expect(entries.nth(1)).toContainText('Undo: Edit notice');
+  await expect(entries.nth(2)).toContainText('Edit notice');
+  await expect(entries.nth(2)).toContainText('Undone');
+  await expect(entries.nth(3)).toContainText('Undo: Delete notice');
   await expect(entries.filter({ hasText: 'Undo: Pause' })).toContainText('Done');
   await expect(entries.filter({ hasText: 'Undo: Dismiss line' })).toContainText('Done');
   const dismissal = entries.filter({ hasText: 'Dismiss line' }).filter({ hasNotText: 'Undo:' });

@@ -1,6 +1,8 @@
 import type { Contexts } from '../../../commands/index.ts';
 import { memoAudiences } from '../../../contract/endpoints/memo.ts';
 import { endpoints } from '../../../contract/index.ts';
+import { api } from '../../lib/api.ts';
+import { offerUndo } from '../../lib/undo.ts';
 import { useT } from '../../lib/useT.ts';
 import { CheckField, SelectField, TextAreaField, valueOptions } from '../../ui/fields.tsx';
 import { Field, FormActions, savedThenClose, useForm } from '../../ui/form.tsx';
@@ -26,9 +28,13 @@ export default function MemoForm({ notice, close }: Props) {
   const { values, set, errors } = form;
   const onSubmit = (e: React.FormEvent) => {
     e.preventDefault();
-    const saved = savedThenClose(close);
-    if (notice) form.send(endpoints.memo.update, { id: notice.id, ...values }, saved);
-    else form.send(endpoints.memo.create, values, saved);
+    if (!notice) return form.send(endpoints.memo.create, values, savedThenClose(close));
+    // An edit is undone by writing back what the notice said before (src/lib/undo.ts).
+    const { id, title, body, audience, pinned } = notice;
+    form.send(endpoints.memo.update, { id, ...values }, () => {
+      offerUndo(t('app.saved'), () => api(endpoints.memo.update, { id, title, body, audience, pinned }));
+      close(true);
+    });
   };
   return (
     <Modal
