@@ -107,10 +107,14 @@ export function docsPage(doc: JsonSchema): string {
           ? op.parameters
           : (op.requestBody as { content: Record<string, { schema: unknown }> }).content['application/json']!
               .schema;
-      const out = (responses['200']!.content['application/json']!.schema as { properties: { data: unknown } })
-        .properties.data;
+      // The success answer: 200, or 201 where the gateway creates (a pay-in, a payout).
+      const success = Object.entries(responses).find(([code]) => code.startsWith('2'))?.[1];
+      const schema = success?.content['application/json']?.schema as
+        | { properties?: { data?: unknown } }
+        | undefined;
+      const out = schema?.properties?.data ?? schema ?? null;
       const html = `<section id="${escapeHtml(String(op.operationId))}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
-<p>${escapeHtml(String(op.summary))}</p><p class="d">${escapeHtml(String(op.description)).replace(/\n/g, '<br>')}</p>
+<p>${escapeHtml(String(op.summary ?? op.operationId))}</p>${op.description ? `<p class="d">${escapeHtml(String(op.description)).replace(/\n/g, '<br>')}</p>` : ''}
 <details><summary>${method === 'get' ? 'Query parameters' : 'Request body'}</summary><pre>${escapeHtml(JSON.stringify(input, null, 2))}</pre></details>
 <details><summary>data</summary><pre>${escapeHtml(JSON.stringify(out, null, 2))}</pre></details></section>`;
       groups.set(tag, [...(groups.get(tag) ?? []), html]);

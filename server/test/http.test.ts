@@ -281,6 +281,15 @@ describe.each(engines)('HTTP on %s', (engine) => {
     expect(missing).toEqual([]);
     expect(res.text).not.toMatch(/<script/i);
   });
+
+  it("serves the gateway's reference page too, its 201 answers included (GATEWAY.md promises it)", async () => {
+    const res = await s.request('GET', '/gateway/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.text).toContain('<code>/gateway/v1/payin</code>');
+    expect(res.text).not.toContain('undefined');
+    expect(res.text).not.toMatch(/<script/i);
+  });
 });
 
 /**
