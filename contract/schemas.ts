@@ -76,16 +76,17 @@ export const actionReason = z
 
 export const email = z.string().check(z.trim(), z.maxLength(254), z.email({ message: 'validation.email' }));
 
-export const nickname = z
-  .string()
-  .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(64));
-
 /** One line of plain text: no control characters (they garble a Telegram message, an export, a log line). */
 export const noControls = z.regex(/^\P{Cc}*$/u, { message: 'validation.controlChars' });
 /** Plain text of several lines: line breaks and tabs, no other control characters. */
 export const noControlsButBreaks = z.regex(/^[\P{Cc}\t\n\r]*$/u, {
   message: 'validation.controlChars',
 });
+
+/** A person's display name: one line, no control characters. */
+export const nickname = z
+  .string()
+  .check(z.trim(), z.minLength(1, { message: 'validation.required' }), z.maxLength(64), noControls);
 
 /** An Indian bank branch code (IFSC) typed in any case: four letters, a zero, six letters or digits. */
 export const ifscAnyCase = z

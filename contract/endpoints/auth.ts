@@ -7,6 +7,7 @@ import {
   listOf,
   newPassword,
   nickname,
+  noControlsButBreaks,
   okFlag,
   pagePaging,
   passwordInput,
@@ -185,7 +186,7 @@ export const auth = {
     input: strictObject({
       nickname: z.optional(nickname),
       email: z.optional(email),
-      introduction: z.optional(z.string().check(z.maxLength(500))),
+      introduction: z.optional(z.string().check(z.maxLength(500), noControlsButBreaks)),
       /** The current password: needed when `email` changes (the address reset codes go to). */
       password: z.optional(passwordInput),
     }),

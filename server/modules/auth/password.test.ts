@@ -228,6 +228,22 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
     expect(row).toMatchObject({ email, nickname: 'Renamed' });
   });
 
+  it('refuses control characters in the name and the introduction, in both languages, and changes nothing', async () => {
+    const u = await s.makeUser({ perms: [] });
+    for (const input of [{ nickname: 'Ravi\u0007' }, { introduction: 'Line one\nline\u0000two' }]) {
+      const refused = await s.call(auth.updateProfile, input, u.token);
+      expect(refused.errno).toBe(errno.invalid);
+      expect(refused.data.fields[0].message).toBe('Control characters are not allowed here');
+      const zh = await s.call(auth.updateProfile, input, u.token, { 'accept-language': 'zh-CN' });
+      expect(zh.data.fields[0].message).toBe('此处不允许使用控制字符');
+    }
+    const [row] = await s.db.select().from(users).where(eq(users.id, u.id));
+    expect(row!.nickname).not.toContain('\u0007');
+    expect(row!.introduction).toBe('');
+    // Line breaks stay allowed in the introduction.
+    expect((await s.call(auth.updateProfile, { introduction: 'Line one\nline two' }, u.token)).errno).toBe(0);
+  });
+
   it("lets an administrator reset another user's key (rebind), ending that user's sessions", async () => {
     const adminToken = await s.adminToken();
     const u = await s.makeUser({ perms: [] });
