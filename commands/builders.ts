@@ -46,20 +46,31 @@ export const callAgain =
   (c, target) =>
     c.call(endpoint, input(target));
 
+/** What a call says when it is done, and how it is taken back. */
+export interface Said<T> {
+  /** The message key (its `params` from the row); none: "Done: <the action's title>". */
+  message?: string;
+  params?: (target: T) => Record<string, unknown>;
+  /** Offered in the saying for a few seconds (src/lib/undo.ts). */
+  undo?: Reverse<T>;
+}
+
+/** "Done: Pause account": what an action says that has nothing more to say. */
+export const doneText = (c: RunContext) => c.t('app.doneWhat', { what: c.title });
+
 /**
- * Calls the endpoint with what the row gives, says so (`app.done` unless named) and refreshes the list;
- * with `undo`, the saying offers it for a few seconds (src/lib/undo.ts).
+ * Calls the endpoint with what the row gives, says so (`said.message`, else "Done: <title>") and refreshes
+ * the list; with `said.undo`, the saying offers it for a few seconds.
  */
 export function callThenRefresh<E extends Endpoint, T>(
   endpoint: E,
   input: (target: T) => Input<E>,
-  message = 'app.done',
-  params?: (target: T) => Record<string, unknown>,
-  undo?: Reverse<T>,
+  said: Said<T> = {},
 ) {
   return async (c: RunContext, target: T): Promise<void> => {
     await c.call(endpoint, input(target));
-    const text = c.t(message, params?.(target));
+    const { message, params, undo } = said;
+    const text = message ? c.t(message, params?.(target)) : doneText(c);
     if (undo) c.offerUndo(text, () => undo(c, target));
     else c.toast('success', text);
     c.refresh();
@@ -139,16 +150,12 @@ type WithId = { [C in ContextName]: Contexts[C] extends { id: number } ? C : nev
 export const deleteAction = <K extends WithId, E extends Endpoint>(
   context: K,
   endpoint: E,
-  extra: Extra<K> & {
-    message?: string;
-    params?: (target: Contexts[K]) => Record<string, unknown>;
-    /** Writes the record again (a notice: it holds nothing that points at it). */
-    undo?: Reverse<Contexts[K]>;
-  } = {},
+  /** `undo`: writes the record again (a notice: it holds nothing that points at it). */
+  extra: Extra<K> & Said<Contexts[K]> = {},
 ) => {
   const { message, params, undo, ...rest } = extra;
   const input = (target: Contexts[K]) => ({ id: target.id }) as Input<E>;
-  const run = callThenRefresh(endpoint, input, message, params, undo);
+  const run = callThenRefresh(endpoint, input, { message, params, undo });
   return row(context, {
     id: endpoint.id,
     icon: 'trash',
@@ -178,7 +185,7 @@ export function statusToggle<K extends Switchable, E extends Endpoint>(
   // Undone by the status it had: a disabled record enabled again, and the other way.
   const back = callAgain(endpoint, (t: Contexts[K]) => input(t, (t as { status: Status }).status));
   const to = (status: Status) =>
-    callThenRefresh(endpoint, (t: Contexts[K]) => input(t, status), undefined, undefined, back);
+    callThenRefresh(endpoint, (t: Contexts[K]) => input(t, status), { undo: back });
   const isIn = (status: Status) => (t: Contexts[K]) => (t as { status: Status }).status === status;
   const common = { icon: 'power', shortcut: 's', needs: [endpoint] } as const;
   return [

@@ -31,14 +31,10 @@ const answer = (
   result: 'success' | 'fail',
   said: string,
 ) =>
-  callThenRefresh(
-    endpoint,
-    (order: { orderNo: string }) => ({ orderNo: order.orderNo, result }),
-    said,
-    (order) => ({
-      orderNo: order.orderNo,
-    }),
-  );
+  callThenRefresh(endpoint, (order: { orderNo: string }) => ({ orderNo: order.orderNo, result }), {
+    message: said,
+    params: (order) => ({ orderNo: order.orderNo }),
+  });
 
 /** Merchants, agents, channels and the simulator's test payer: the platform's business set-up. */
 export const businessCommands: readonly Command[] = [
@@ -78,12 +74,10 @@ export const businessCommands: readonly Command[] = [
     needs: [merchant.freeze],
     when: (target) => target.status === 'frozen',
     confirm: { danger: true },
-    run: callThenRefresh(
-      merchant.freeze,
-      (target) => ({ id: target.id, frozen: false }),
-      'screens.merchant.unfrozen',
-      (target) => ({ code: target.code }),
-    ),
+    run: callThenRefresh(merchant.freeze, (target) => ({ id: target.id, frozen: false }), {
+      message: 'screens.merchant.unfrozen',
+      params: (target) => ({ code: target.code }),
+    }),
   }),
   endpointRowAction('merchant', merchant.resetSecret, {
     icon: 'key',

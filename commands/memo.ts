@@ -46,13 +46,10 @@ export const memoCommands: readonly Command[] = [
     shortcut: 'p',
     needs: [memo.update],
     when: (notice) => !notice.pinned,
-    run: callThenRefresh(
-      memo.update,
-      (notice) => ({ id: notice.id, pinned: true }),
-      'screens.memo.pinnedNow',
-      undefined,
-      pinBack,
-    ),
+    run: callThenRefresh(memo.update, (notice) => ({ id: notice.id, pinned: true }), {
+      message: 'screens.memo.pinnedNow',
+      undo: pinBack,
+    }),
   }),
   rowAction('memo', {
     id: 'memo.unpin',
@@ -60,13 +57,10 @@ export const memoCommands: readonly Command[] = [
     shortcut: 'p',
     needs: [memo.update],
     when: (notice) => notice.pinned,
-    run: callThenRefresh(
-      memo.update,
-      (notice) => ({ id: notice.id, pinned: false }),
-      'screens.memo.unpinnedNow',
-      undefined,
-      pinBack,
-    ),
+    run: callThenRefresh(memo.update, (notice) => ({ id: notice.id, pinned: false }), {
+      message: 'screens.memo.unpinnedNow',
+      undo: pinBack,
+    }),
   }),
   deleteAction('memo', memo.delete, {
     message: 'screens.memo.deleted',

@@ -39,12 +39,13 @@ const statusAction = (
     run: callThenRefresh(
       receivingAccount.status,
       (a: Contexts['receivingAccount']) => ({ id: a.id, status }),
-      undefined,
-      undefined,
-      callAgain(receivingAccount.status, (a: Contexts['receivingAccount']) => ({
-        id: a.id,
-        status: a.status,
-      })),
+      // Undone by the status it had.
+      {
+        undo: callAgain(receivingAccount.status, (a: Contexts['receivingAccount']) => ({
+          id: a.id,
+          status: a.status,
+        })),
+      },
     ),
   });
 

@@ -1,6 +1,7 @@
 import { endpoints } from '../contract/index.ts';
 import {
   deleteAction,
+  doneText,
   endpointRowAction,
   endpointScreen,
   formActions,
@@ -33,7 +34,7 @@ export const systemCommands = [
     confirm: { danger: true },
     run: async (c, user) => {
       await c.call(admin.resetGoogle, { id: user.id });
-      c.toast('success', c.t('app.done'));
+      c.toast('success', doneText(c));
       c.refresh();
     },
   }),

@@ -105,6 +105,7 @@ async function trace(command: Command): Promise<unknown[]> {
       return true;
     },
     toast: log('toast'),
+    title: `title:${command.id}`,
     // The undo runs at once, so the table pins the reverse call it would make.
     offerUndo: (text, undo) => {
       did.push(['offerUndo', text]);

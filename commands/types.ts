@@ -136,6 +136,8 @@ export interface RunContext {
   /** Asks for a confirmation; resolves false when declined. */
   confirm(options: { title: string; text: string; danger?: boolean }): Promise<boolean>;
   toast(tone: 'success' | 'error' | 'info' | 'warning', text: string): void;
+  /** The running command's title, in the console's language ("Pause account"). */
+  title: string;
   /**
    * Says `text` with Undo for a few seconds (src/lib/undo.ts): `undo` is the action's own reverse, never
    * money that moved.

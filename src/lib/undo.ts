@@ -10,7 +10,6 @@ export const undoWindowMs = 10_000;
 
 interface Offer {
   toastId: number;
-  until: number;
   run: () => unknown;
   /** The session log's entry it takes back (none for a change that wrote nothing: columns, filters). */
   entry: number | undefined;
@@ -33,13 +32,9 @@ export function offerUndo(text: string, undo: () => unknown, wrote = true): void
     run: () => void undoLast(),
     shortcut: 'mod+z',
   });
-  const offer: Offer = {
-    toastId,
-    until: Date.now() + undoWindowMs,
-    run: undo,
-    entry: wrote ? newestEntry() : undefined,
-  };
+  const offer: Offer = { toastId, run: undo, entry: wrote ? newestEntry() : undefined };
   $undoOffer.set(offer);
+  // The offer ends with its toast.
   setTimeout(() => {
     if ($undoOffer.get() === offer) $undoOffer.set(null);
   }, undoWindowMs);
@@ -48,7 +43,7 @@ export function offerUndo(text: string, undo: () => unknown, wrote = true): void
 /** Runs the undo on offer; says so when there is none (Ctrl-Z with nothing to take back). */
 export async function undoLast(): Promise<boolean> {
   const offer = $undoOffer.get();
-  if (!offer || Date.now() > offer.until) {
+  if (!offer) {
     toast('info', t('app.undo.nothing'));
     return false;
   }

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { lazy, Suspense, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useMemo, useSyncExternalStore } from 'react';
 import { Link, useLocation } from 'wouter';
 import { moneySessionAction } from '../../commands/account.ts';
 import { breadcrumbFor } from '../../commands/index.ts';
@@ -78,11 +78,15 @@ function ZoneLabel() {
   const t = useT();
   const business = useStore($businessTimeZone);
   const mine = viewerZone();
-  const same = sameClock(mine, business);
+  // Formatters are built for each question: asked once per zone, not on every route's render.
+  const { same, short, businessShort } = useMemo(
+    () => ({ same: sameClock(mine, business), short: zoneShort(mine), businessShort: zoneShort(business) }),
+    [mine, business],
+  );
   const title = t(same ? 'app.zone.same' : 'app.zone.differs', { mine, business });
   return (
     <span className={`zone-label${same ? '' : ' zone-label-differs'}`} title={title}>
-      {same ? zoneShort(mine) : t('app.zone.both', { mine: zoneShort(mine), business: zoneShort(business) })}
+      {same ? short : t('app.zone.both', { mine: short, business: businessShort })}
     </span>
   );
 }

@@ -110,9 +110,6 @@ const noShell: ShellControls = {
 };
 
 export function runContext(command?: Command): RunContext {
-  // A bare "Done" says which action was done ("Done: Pause").
-  const said = (text: string) =>
-    command && text === t('app.done') ? t('app.doneWhat', { what: commandTitle(command) }) : text;
   return {
     navigate: (to) => navigate(to),
     t,
@@ -125,8 +122,9 @@ export function runContext(command?: Command): RunContext {
         ]);
       }),
     confirm: (o) => confirm({ ...o, danger: o.danger ?? false, confirmLabel: t('app.confirm') }),
-    toast: (tone, text) => toast(tone, said(text)),
-    offerUndo: (text, undo) => offerUndo(said(text), undo),
+    toast: (tone, text) => toast(tone, text),
+    title: command ? commandTitle(command) : '',
+    offerUndo: (text, undo) => offerUndo(text, undo),
     undo: () => undoLast(),
     refresh: () => void queryClient.invalidateQueries(),
     shell: shell ?? noShell,

@@ -25,6 +25,7 @@ import { storedZone } from '../../lib/businessDay.ts';
 import { agentWallet, aloneOrApproval } from '../approval/doors.ts';
 import { approvalRequested, onApproved } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
+import { storedOrderStatsZone } from '../dashboard/stats.ts';
 import { periodOf } from '../stat/period.ts';
 
 type Payment = typeof agentCommissionPayments.$inferSelect;
@@ -182,7 +183,7 @@ export const commissionRoutes = [
         ),
       )
       .orderBy(ledgerAccounts.currency);
-    const [zone] = rowsOf<{ zone: string }>(await tx.execute(sql`select ${storedZone} as zone`));
+    const zone = await storedOrderStatsZone(tx);
     // Payments of the period's business days (an agent has a handful a month: its index reads them all).
     const payments = await tx
       .select()
@@ -201,7 +202,7 @@ export const commissionRoutes = [
       commissionRate: ppmToPercent(a.commissionPpm),
       from,
       to,
-      businessTimeZone: zone!.zone,
+      businessTimeZone: zone,
       rows: rows.map((r) => ({
         merchantId: Number(r.merchant_id),
         merchantCode: r.code,

@@ -9,11 +9,10 @@ import { AppError, refuse } from '../../http/errors.ts';
 import { handle, type RequestMeta } from '../../http/handle.ts';
 import { openSession, permsOf, requireGoogleAuth, revokeSessions } from '../../http/session.ts';
 import { invalidField } from '../../http/validation.ts';
-import { rowsOf } from '../../ledger/index.ts';
-import { storedZone } from '../../lib/businessDay.ts';
 import { dummyPasswordHash, hashPassword, randomToken, sha256, verifyPassword } from '../../lib/crypto.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
+import { storedOrderStatsZone } from '../dashboard/stats.ts';
 import { roleText } from '../role/builtin.ts';
 import { deviceTokenValid, issueDeviceToken } from './deviceToken.ts';
 import { checkEmailCode, sendEmailCode } from './emailCode.ts';
@@ -300,8 +299,7 @@ export const authRoutes = [
       googleBound: user.googleBound,
       mustBindGoogle: user.mustBindGoogle,
       moneyUntil: moneySessionUntil(user, deps.clock.now())?.toISOString() ?? null,
-      businessTimeZone: rowsOf<{ zone: string }>(await tx.execute(sql`select ${storedZone} as zone`))[0]!
-        .zone,
+      businessTimeZone: await storedOrderStatsZone(tx),
     };
   }),
 

@@ -10,14 +10,13 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import { type ParameterKey, parameterDefs, parameterKeys } from '../../../contract/parameters.ts';
-import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import { operationLog, parameters, payinOrders, statementLines } from '../../db/schema.ts';
 import { t } from '../../http/i18n.ts';
 import { callbackSchedule } from '../../jobs/webhooks.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { checkOrderStats, storedOrderStatsZone } from '../dashboard/stats.ts';
 import { createOrder, orderById, simPay } from '../payin/testkit.ts';
-import { type BankSetup, bankPayin, bankSetup } from '../receiving/testkit.ts';
+import { type BankSetup, bankPayin, bankSetup, csvMapping as mapping } from '../receiving/testkit.ts';
 
 const { parameter } = endpoints;
 
@@ -53,16 +52,6 @@ const bad: Record<ParameterKey, unknown[]> = {
   maker_checker_threshold: ['', '1e9', null, '10000000000.00', '10000000.01', '-1.00'],
   statement_auto_match: ['off', 0],
   pay_page_support_text: ['x'.repeat(501), 5, null, 'Call \u001b[31mus', 'x'.repeat(1_000_000), ['Help']],
-};
-
-const mapping: StatementMapping = {
-  headerRow: 1,
-  dateColumn: 'Date',
-  dateFormat: 'yyyy-MM-dd',
-  narrationColumn: 'Narration',
-  referenceColumn: 'Ref',
-  debitColumn: 'Debit',
-  creditColumn: 'Credit',
 };
 
 describe.each(engines)('platform parameters on %s', (engine) => {

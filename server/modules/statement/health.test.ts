@@ -7,21 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
-import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import { engines, startTestServer, type TestServer } from '../../test/harness.ts';
 import { xlsxParts, zipOf } from '../../test/zip.ts';
-import { type BankSetup, bankSetup } from '../receiving/testkit.ts';
+import { type BankSetup, bankSetup, csvMapping as mapping } from '../receiving/testkit.ts';
 import { maxStatementBytes, maxStatementRows, maxXlsxUnpacked } from './read.ts';
 
-const mapping: StatementMapping = {
-  headerRow: 1,
-  dateColumn: 'Date',
-  dateFormat: 'yyyy-MM-dd',
-  narrationColumn: 'Narration',
-  referenceColumn: 'Ref',
-  debitColumn: 'Debit',
-  creditColumn: 'Credit',
-};
 const header = ['Date', 'Narration', 'Ref', 'Debit', 'Credit'];
 const row = (i: number) => [
   `2026-11-${String((i % 28) + 1).padStart(2, '0')}`,

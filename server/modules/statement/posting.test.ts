@@ -10,28 +10,17 @@ import { randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
-import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import { defaultBusinessTimeZone } from '../../config.ts';
 import { approvals, settlements, statementLines, withdrawalSlipLines } from '../../db/schema.ts';
 import { writeParameter } from '../../lib/parameters.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { forgetDayDecisions } from '../approval/testkit.ts';
 import { expectBalanced, orderById } from '../payin/testkit.ts';
-import { type BankSetup, bankPayin, bankSetup } from '../receiving/testkit.ts';
+import { type BankSetup, bankPayin, bankSetup, csvMapping as mapping } from '../receiving/testkit.ts';
 import { builtinRoles } from '../role/builtin.ts';
 import { decider, merchantWithOwner } from '../settlement/testkit.ts';
 
 const { statement, approval, merchantOrder, withdrawalSlip, settlementPayment } = endpoints;
-
-const mapping: StatementMapping = {
-  headerRow: 1,
-  dateColumn: 'Date',
-  dateFormat: 'yyyy-MM-dd',
-  narrationColumn: 'Narration',
-  referenceColumn: 'Ref',
-  debitColumn: 'Debit',
-  creditColumn: 'Credit',
-};
 
 /** The threshold these tests run with: 1,000.00. */
 const threshold = 100_000;

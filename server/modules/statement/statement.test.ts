@@ -15,7 +15,6 @@ import { readFileSync } from 'node:fs';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
-import type { StatementMapping } from '../../../contract/statementMapping.ts';
 import { defaultBusinessTimeZone } from '../../config.ts';
 import { inTransaction } from '../../db/index.ts';
 import {
@@ -33,21 +32,11 @@ import { zipOf } from '../../test/zip.ts';
 import { expectBalanced, orderById } from '../payin/testkit.ts';
 import { createPayout } from '../payout/service.ts';
 import { drainQueue } from '../payout/testkit.ts';
-import { type BankSetup, bankPayin, bankSetup } from '../receiving/testkit.ts';
+import { type BankSetup, bankPayin, bankSetup, csvMapping as mapping } from '../receiving/testkit.ts';
 import { merchantWithOwner } from '../settlement/testkit.ts';
 import { importStatement } from './service.ts';
 
 const { statement, statementMapping, merchantOrder } = endpoints;
-
-const mapping: StatementMapping = {
-  headerRow: 1,
-  dateColumn: 'Date',
-  dateFormat: 'yyyy-MM-dd',
-  narrationColumn: 'Narration',
-  referenceColumn: 'Ref',
-  debitColumn: 'Debit',
-  creditColumn: 'Credit',
-};
 
 interface Row {
   narration: string;
