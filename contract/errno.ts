@@ -8,6 +8,8 @@ export const errno = {
   forbidden: 403,
   notFound: 404,
   conflict: 409,
+  /** The path is an endpoint, but not of this method (HTTP 405 with `Allow`). */
+  methodNotAllowed: 405,
   unsupportedMediaType: 415,
   invalid: 422,
   /** A body over the endpoint's limit (HTTP 413), refused while it was being read. */
@@ -83,3 +85,67 @@ export const errno = {
 export type Errno = (typeof errno)[keyof typeof errno];
 
 export const allErrnos: readonly Errno[] = Object.values(errno);
+
+/**
+ * The HTTP status beside each errno, so a load balancer, a log pipeline, a monitor or a generated client
+ * reads the outcome the envelope says (DECISIONS.md, issue 29). 200 only for success; a refused proof of
+ * who the caller is (a session, a password, a code, a ticket) is 401, as is the second step a sign-in
+ * still needs (1002: GitHub answers its one-time-password challenge so); an action sent to a second person
+ * is accepted, not done (202); a refusal by the caller's authority is 403; a refusal by the state of what
+ * the request names is 409; a request the rules refuse as asked is 422; one sent too soon is 429. The
+ * gateway answers the same statuses (GATEWAY.md): a payout over the balance and a pay-in no channel takes
+ * stay 422 there, as merchants were told.
+ */
+export const httpStatus: Readonly<Record<Errno, number>> = {
+  0: 200,
+  400: 400,
+  401: 401,
+  403: 403,
+  404: 404,
+  405: 405,
+  409: 409,
+  413: 413,
+  415: 415,
+  422: 422,
+  429: 429,
+  500: 500,
+  503: 503,
+  501: 401,
+  506: 401,
+  1001: 401,
+  1002: 401,
+  1003: 401,
+  1004: 403,
+  1005: 403,
+  1006: 401,
+  1007: 422,
+  1008: 401,
+  1009: 409,
+  1010: 409,
+  1011: 403,
+  1012: 409,
+  1013: 403,
+  1014: 403,
+  1015: 403,
+  1016: 401,
+  1017: 429,
+  1018: 409,
+  1019: 422,
+  1020: 409,
+  1021: 409,
+  1022: 401,
+  1030: 422,
+  1031: 404,
+  1032: 409,
+  1033: 422,
+  1034: 409,
+  1040: 403,
+  1041: 409,
+  1042: 409,
+  1043: 202,
+  1050: 422,
+  1051: 409,
+  1052: 409,
+  1060: 409,
+  1061: 409,
+};

@@ -426,6 +426,11 @@ export const statement = {
     caller: 'platform',
     grants,
     input: strictObject({ accountId: z.optional(id) }),
-    output: z.object({ matched: z.number(), proposed: z.number(), exceptions: z.number() }),
+    output: z.object({
+      matched: z.number(),
+      ready: z.number(),
+      proposed: z.number(),
+      exceptions: z.number(),
+    }),
   }),
 };

@@ -5,7 +5,7 @@
  */
 import { lt } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
-import { type Errno, errno } from '../../contract/errno.ts';
+import { errno } from '../../contract/errno.ts';
 import {
   allGatewayEndpoints,
   canonicalString,
@@ -15,7 +15,7 @@ import {
 import { type Db, inTransaction, isDatabaseUnavailable, retrying } from '../db/index.ts';
 import { gatewayNonces } from '../db/schema.ts';
 import type { Deps } from '../deps.ts';
-import { jsonAnswer, unavailableAnswer } from '../http/answer.ts';
+import { envelope, envelopeAnswer, jsonAnswer, unavailableAnswer, unmatchedAnswer } from '../http/answer.ts';
 import { readBodyText } from '../http/body.ts';
 import { clientIp } from '../http/clientIp.ts';
 import { AppError } from '../http/errors.ts';
@@ -81,20 +81,8 @@ export function gatewayRoute<E extends GatewayEndpoint>(
   return { endpoint, run: run as GatewayRoute['run'], ...(opts as Omit<GatewayRoute, 'endpoint' | 'run'>) };
 }
 
-/** The HTTP status of a refusal: the gateway's answers say the outcome in the status too. */
-export function httpStatusOf(code: Errno): number {
-  if (code === errno.unauthenticated || code === errno.notSignedIn) return 401;
-  if ([400, 403, 404, 409, 413, 422, 429, 500].includes(code)) return code;
-  if (code === errno.accountDisabled) return 403;
-  return 422;
-}
-
 /** The largest gateway request body, in bytes: an order or a payout is a few hundred. */
 const gatewayBodyLimit = 64 * 1024;
-
-function envelope(lang: Lang, code: Errno, data: unknown = null, errmsg?: string) {
-  return { errno: code, errmsg: code === errno.ok ? '' : (errmsg ?? t(lang, `errno.${code}`)), data };
-}
 
 interface Signed {
   merchant: Merchant;
@@ -299,8 +287,7 @@ export function mountGateway(
         } catch (replayed) {
           err = replayed;
         }
-        if (err instanceof AppError)
-          return jsonAnswer(c, envelope(lang, err.errno, err.data), httpStatusOf(err.errno) as 400);
+        if (err instanceof AppError) return envelopeAnswer(c, lang, err.errno, err.data);
         if (isDatabaseUnavailable(err)) return unavailableAnswer(c, lang);
         deps.logger.error(
           { rid: requestId, endpoint: ep.id, err: errorForLog(err) },
@@ -310,7 +297,12 @@ export function mountGateway(
       }
     });
   }
-  app.all('/gateway/*', (c) =>
-    jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404),
+  app.all(
+    '/gateway/*',
+    unmatchedAnswer([
+      ...allGatewayEndpoints,
+      { method: 'GET', path: '/gateway/openapi.json' },
+      { method: 'GET', path: '/gateway/docs' },
+    ]),
   );
 }

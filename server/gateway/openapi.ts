@@ -1,23 +1,46 @@
-import * as z from 'zod/mini';
-import { allErrnos } from '../../contract/errno.ts';
 import { allGatewayEndpoints } from '../../contract/gateway.ts';
+import { refusalComponents, refusalResponses, schemaOf, successSchema } from '../http/openapi.ts';
+
+/** More of what each operation does (GATEWAY.md). */
+const descriptions: Record<string, string> = {
+  payinCreate:
+    'Answers 201 with the order and its `payUrl`; a repeat with the same merchantOrderNo and content answers the original (200, `Idempotent-Replayed: true`), with other content 409. The merchant hears the outcome by a signed callback to `notifyUrl`.',
+  payinGet: 'The order as the callbacks carry it.',
+  payinFind: 'The order as the callbacks carry it; 404 when the merchant has no pay-in with that number.',
+  balance: 'Amounts are decimal strings with two decimals.',
+  payoutCreate:
+    'Answers 201 with the queued order; the amount and fee leave the available balance at once. Refused (403) from an address outside the payout whitelist; 422 over the balance.',
+  payoutGet: 'The order as the callbacks carry it.',
+  payoutFind: 'The order as the callbacks carry it; 404 when the merchant has no payout with that number.',
+};
+
+/** What each operation does, as a merchant's developer reads it. */
+const summaries: Record<string, string> = {
+  payinCreate: 'Create a pay-in order (a payment page for the payer)',
+  payinGet: 'Read a pay-in order by its order number',
+  payinFind: "Read a pay-in order by the merchant's order number",
+  balance: "Read the merchant's balances",
+  payoutCreate: 'Create a payout order (the amount and fee are frozen at once)',
+  payoutGet: 'Read a payout order by its order number',
+  payoutFind: "Read a payout order by the merchant's order number",
+};
 
 let cached: Record<string, unknown> | undefined;
 
-const schemaOf = (s: z.ZodMiniType, io: 'input' | 'output') => {
-  const { $schema: _, ...rest } = z.toJSONSchema(s, { io, unrepresentable: 'any' }) as Record<
-    string,
-    unknown
-  >;
-  return rest;
+/** The four headers of a signed request (GATEWAY.md), each a scheme: a request carries all four. */
+const signatureSchemes = {
+  merchantId: { name: 'X-Merchant-Id', description: "The merchant's code." },
+  timestamp: { name: 'X-Timestamp', description: 'Unix time in seconds, within 300 s of the server.' },
+  nonce: {
+    name: 'X-Nonce',
+    description: '16–64 random characters, never reused by the merchant within the time window.',
+  },
+  signature: {
+    name: 'X-Signature',
+    description:
+      "Lowercase hex HMAC-SHA256 under the merchant's API secret over `timestamp\\nnonce\\nMETHOD\\npathWithQuery\\nrawBody` (`rawBody` empty for a GET).",
+  },
 };
-
-const headers = ['X-Merchant-Id', 'X-Timestamp', 'X-Nonce', 'X-Signature'].map((name) => ({
-  name,
-  in: 'header',
-  required: true,
-  schema: { type: 'string' },
-}));
 
 /** OpenAPI 3.1 for the merchant gateway, generated from contract/gateway.ts. */
 export function gatewayOpenApi(): Record<string, unknown> {
@@ -45,38 +68,29 @@ export function gatewayOpenApi(): Record<string, unknown> {
       ...paths[path],
       [ep.method.toLowerCase()]: {
         operationId: ep.id,
-        summary: ep.id,
+        summary: summaries[ep.id] ?? ep.id,
+        description: descriptions[ep.id] ?? '',
         tags: [ep.id.replace(/(Create|Get|Find)$/, '')],
-        parameters: [...headers, ...pathParams, ...query],
+        ...(pathParams.length + query.length ? { parameters: [...pathParams, ...query] } : {}),
         ...(ep.method === 'POST'
           ? { requestBody: { required: true, content: { 'application/json': { schema: input } } } }
           : {}),
         responses: {
           [String(ep.status)]: {
             description: 'Success: errno 0 and the data.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  properties: {
-                    errno: { type: 'integer', enum: allErrnos },
-                    errmsg: { type: 'string' },
-                    data: schemaOf(ep.output, 'output'),
-                  },
+            content: { 'application/json': { schema: successSchema(schemaOf(ep.output, 'output')) } },
+          },
+          ...(ep.status === 201
+            ? {
+                '200': {
+                  description:
+                    'A repeat of a create with the same merchantOrderNo and content: the original order, with `Idempotent-Replayed: true`.',
+                  headers: { 'Idempotent-Replayed': { schema: { type: 'string', const: 'true' } } },
+                  content: { 'application/json': { schema: successSchema(schemaOf(ep.output, 'output')) } },
                 },
-              },
-            },
-          },
-          '400': { description: 'Malformed request' },
-          '401': { description: 'Signature, timestamp (±300 s) or nonce refused' },
-          '403': { description: 'Merchant frozen, or a payout from outside the IP whitelist' },
-          '404': { description: 'Unknown order' },
-          '409': { description: 'The merchant order number exists with different content' },
-          '422': {
-            description:
-              'Validation failed (data.fields), amount outside the merchant limits, or insufficient balance',
-          },
-          '429': { description: 'Too many requests' },
+              }
+            : {}),
+          ...refusalResponses(ep.method, [202]),
         },
       },
     };
@@ -88,6 +102,26 @@ export function gatewayOpenApi(): Record<string, unknown> {
       version: '1',
       description:
         'Signed with HMAC-SHA256 (lowercase hex) under the merchant API secret over `timestamp\\nnonce\\nMETHOD\\npathWithQuery\\nrawBody`. A repeated create with the same merchantOrderNo and content answers the original order with `Idempotent-Replayed: true`; with other content, 409. Callbacks follow Standard Webhooks.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [
+      {
+        url: '{origin}',
+        description: "The gateway's address (PORT 8080 by default).",
+        variables: { origin: { default: 'http://localhost:8080' } },
+      },
+    ],
+    tags: [
+      { name: 'payin', description: 'Pay-in (collection) orders' },
+      { name: 'payout', description: 'Payout orders' },
+      { name: 'balance', description: "The merchant's wallets" },
+    ],
+    security: [Object.fromEntries(Object.keys(signatureSchemes).map((k) => [k, []]))],
+    components: {
+      securitySchemes: Object.fromEntries(
+        Object.entries(signatureSchemes).map(([k, v]) => [k, { type: 'apiKey', in: 'header', ...v }]),
+      ),
+      responses: refusalComponents(paths),
     },
     paths,
   };

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { errno } from '../../contract/errno.ts';
+import { type Errno, errno, httpStatus } from '../../contract/errno.ts';
 import { JsonText } from './handle.ts';
-import { type Lang, t } from './i18n.ts';
+import { type Lang, langFrom, t } from './i18n.ts';
 
 const contentSecurityPolicy = {
   defaultSrc: ["'self'"],
@@ -84,15 +84,54 @@ export function jsonAnswer(
   return res;
 }
 
+/** The envelope every API answer uses (the console's, the gateway's, the pay page's). */
+export function envelope(lang: Lang, code: Errno, data: unknown = null, errmsg?: string) {
+  return { errno: code, errmsg: code === errno.ok ? '' : (errmsg ?? t(lang, `errno.${code}`)), data };
+}
+
+/**
+ * A refusal (or any outcome that is not plain success) as the envelope, with the HTTP status that says the
+ * same thing (`httpStatus`, contract/errno.ts).
+ */
+export function envelopeAnswer(
+  c: Context,
+  lang: Lang,
+  code: Errno,
+  data: unknown = null,
+  errmsg?: string,
+  headers?: Readonly<Record<string, string>>,
+): Response {
+  return jsonAnswer(c, envelope(lang, code, data, errmsg), httpStatus[code], headers);
+}
+
+/**
+ * The answer of an API's catch-all: a path that is one of its endpoints under another method answers 405
+ * with `Allow` (RFC 9110: a TRACE or a DELETE is not "not found"), any other path 404. `routes` are the
+ * API's endpoints, their paths as declared (`:name` for a path parameter).
+ */
+export function unmatchedAnswer(routes: ReadonlyArray<{ method: string; path: string }>) {
+  const methods = new Map<string, Set<string>>();
+  for (const r of routes) {
+    const source = `^${r.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}$`;
+    methods.set(source, (methods.get(source) ?? new Set()).add(r.method));
+    if (r.method === 'GET') methods.get(source)!.add('HEAD');
+  }
+  const paths = [...methods].map(([source, m]) => ({ re: new RegExp(source), allow: [...m].join(', ') }));
+  return (c: Context): Response => {
+    const lang = langFrom(c.req.header('accept-language'));
+    const path = paths.find((p) => p.re.test(c.req.path));
+    return path
+      ? envelopeAnswer(c, lang, errno.methodNotAllowed, null, undefined, { allow: path.allow })
+      : envelopeAnswer(c, lang, errno.notFound);
+  };
+}
+
 /**
  * The database did not answer within the server's retries (restarting, failing over): HTTP 503 with
  * `Retry-After`, for the console's API and the gateway alike.
  */
 export function unavailableAnswer(c: Context, lang: Lang): Response {
-  const code = errno.databaseUnavailable;
-  return jsonAnswer(c, { errno: code, errmsg: t(lang, `errno.${code}`), data: null }, 503, {
-    'retry-after': '5',
-  });
+  return envelopeAnswer(c, lang, errno.databaseUnavailable, null, undefined, { 'retry-after': '5' });
 }
 
 /**

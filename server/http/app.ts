@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import type { Endpoint } from '../../contract/endpoint.ts';
-import { type Errno, errno } from '../../contract/errno.ts';
+import { errno } from '../../contract/errno.ts';
 import { allEndpoints } from '../../contract/index.ts';
 import { mayCall, needsPermission } from '../../contract/permissions.ts';
 import { moneySessionCode } from '../../contract/schemas.ts';
@@ -17,7 +17,14 @@ import { errorForLog } from '../lib/logger.ts';
 import { redact } from '../lib/redact.ts';
 import { mountPay } from '../modules/pay/routes.ts';
 import { mountSimulatorCheckout } from '../modules/pay/simulatorCheckout.ts';
-import { addSecurityHeaders, jsonAnswer, unavailableAnswer } from './answer.ts';
+import {
+  addSecurityHeaders,
+  envelope,
+  envelopeAnswer,
+  jsonAnswer,
+  unavailableAnswer,
+  unmatchedAnswer,
+} from './answer.ts';
 import { declaredTooLarge, readBodyJson } from './body.ts';
 import { clientIp } from './clientIp.ts';
 import { AppError, Refusal } from './errors.ts';
@@ -29,11 +36,6 @@ import { resolveSession, type SessionUser } from './session.ts';
 import { fieldErrors, nulFields } from './validation.ts';
 
 type Env = { Variables: { requestId: string } };
-
-/** The envelope every admin API answer uses. */
-export function envelope(lang: RequestMeta['lang'], code: Errno, data: unknown = null, errmsg?: string) {
-  return { errno: code, errmsg: code === errno.ok ? '' : (errmsg ?? t(lang, `errno.${code}`)), data };
-}
 
 /** `envelope` of a success whose data is already JSON text. */
 const envelopeOf = (data: JsonText) => new JsonText(`{"errno":${errno.ok},"errmsg":"","data":${data.text}}`);
@@ -195,7 +197,7 @@ export function createApp(
           const errmsg = `${t(meta.lang, `errno.${errno.invalid}`)}${first ? `: ${first.path ? `${first.path}: ` : ''}${first.message}` : ''}`;
           if (user && ep.method === 'POST')
             await writeLog(db, ep, meta, user, 'failed', errno.invalid, undefined);
-          return jsonAnswer(c, envelope(meta.lang, errno.invalid, { fields }, errmsg));
+          return envelopeAnswer(c, meta.lang, errno.invalid, { fields }, errmsg);
         }
         meta.moneySession = (parsed.data as { code?: unknown } | undefined)?.code === moneySessionCode;
         const after: Array<() => Promise<void> | void> = [];
@@ -252,7 +254,7 @@ export function createApp(
           }
         }
         if (result instanceof Refusal)
-          return jsonAnswer(c, envelope(meta.lang, result.errno, result.data), 200, position);
+          return envelopeAnswer(c, meta.lang, result.errno, result.data, undefined, position);
         if (result instanceof FileAnswer) {
           if (!ep.download) throw new Error(`${ep.id} answered a file but is not a download endpoint`);
           // Money data leaving the system: who took which rows is written before the first byte goes.
@@ -276,11 +278,7 @@ export function createApp(
           if (user && ep.method === 'POST' && err.errno !== errno.forbidden) {
             await writeLog(db, ep, meta, user, 'failed', err.errno, audit).catch(() => {});
           }
-          return jsonAnswer(
-            c,
-            envelope(meta.lang, err.errno, err.data),
-            err.errno === errno.payloadTooLarge ? 413 : 200,
-          );
+          return envelopeAnswer(c, meta.lang, err.errno, err.data);
         }
         // The database is down (restarting, failing over) past the retries: 503, try again shortly.
         if (isDatabaseUnavailable(err)) {
@@ -302,8 +300,13 @@ export function createApp(
   mountSimulatorCheckout(app, deps);
   app.get('/api/openapi.json', (c) => jsonAnswer(c, openApiDocument()));
   app.get('/api/docs', (c) => c.html(docsPage(openApiDocument())));
-  app.all('/api/*', (c) =>
-    jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.notFound), 404),
+  app.all(
+    '/api/*',
+    unmatchedAnswer([
+      ...allEndpoints.map((e) => ({ method: e.method, path: `/api${e.path}` })),
+      { method: 'GET', path: '/api/openapi.json' },
+      { method: 'GET', path: '/api/docs' },
+    ]),
   );
 
   // The built console: hashed assets are immutable; any other path is the single-page app.

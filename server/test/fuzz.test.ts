@@ -5,15 +5,24 @@
  * administrator, or a merchant's owner for merchant endpoints; either for shared ones) and anonymously,
  * as a query string for GETs and a JSON body for POSTs. Endpoints that write on valid input only get
  * inputs their schema rejects, so the whole database (but the trail) must stay exactly as it was.
+ * Every answer also holds to the published document (issue 29): its HTTP status is the one beside its
+ * errno, the operation declares it, and the body is valid under that response's schema (`published.ts`).
+ * A user of the endpoint's kind holding no permission is turned away (403) as the document says. Last,
+ * writers get inputs their schema accepts too, each as a throwaway user holding `*` (signing out, wrong
+ * passwords, a deleted account end only that user), asserting the same: no 5xx, answers as documented.
  * FUZZ_RUNS=500 runs a longer hunt.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
+import { type Errno, httpStatus } from '../../contract/errno.ts';
 import { allEndpoints, type Endpoint, endpoints } from '../../contract/index.ts';
 import { operationLog } from '../db/schema.ts';
+import { openApiDocument } from '../http/openapi.ts';
+import { csvMapping } from '../modules/receiving/testkit.ts';
 import { fingerprinter } from './fingerprint.ts';
 import { engines, errno, startTestServer, type TestServer } from './harness.ts';
+import { documentChecker } from './published.ts';
 
 /** GET endpoints that write on valid input (a sent code); every POST writes. */
 const getsThatWrite = new Set(['auth.sendEmailCode']);
@@ -184,6 +193,91 @@ function nearValid(ep: Endpoint): fc.Arbitrary<unknown> {
   );
 }
 
+type Schema = Record<string, unknown>;
+const letters = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-.');
+
+/**
+ * A value its JSON Schema accepts (the subset zod writes): enums, constants, bounded numbers, strings by
+ * pattern, format or length, arrays, objects with their required keys, unions. Fields the server looks up
+ * (`id`, codes, passwords) take the plausible values above, so a valid input can reach a row or a rule.
+ */
+function acceptedBy(schema: Schema, name = ''): fc.Arbitrary<unknown> {
+  if (['id', 'page', 'pageSize', 'code', 'password', 'oldPassword', 'newPassword', 'cursor'].includes(name))
+    return plausible(name, schema);
+  if ('const' in schema) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
+  const union = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined;
+  if (union) return fc.oneof(...union.map((s) => acceptedBy(s, name)));
+  if (Array.isArray(schema.type))
+    return fc.oneof(...(schema.type as string[]).map((type) => acceptedBy({ ...schema, type }, name)));
+  const min = (k: string) => schema[k] as number | undefined;
+  switch (schema.type) {
+    case 'null':
+      return fc.constant(null);
+    case 'boolean':
+      return fc.boolean();
+    case 'integer':
+      return fc.integer({
+        min: min('minimum') ?? (min('exclusiveMinimum') ?? 0) + 1,
+        max: Math.min(min('maximum') ?? 1_000_000, (min('exclusiveMaximum') ?? 1_000_001) - 1),
+      });
+    case 'number':
+      return fc.integer({
+        min: Math.ceil(min('minimum') ?? 1),
+        max: Math.floor(min('maximum') ?? 1_000_000),
+      });
+    case 'array':
+      return fc.array(acceptedBy((schema.items ?? {}) as Schema, name), {
+        minLength: min('minItems') ?? 0,
+        maxLength: Math.max(min('minItems') ?? 0, Math.min(min('maxItems') ?? 3, 3)),
+      });
+    case 'object': {
+      const props = (schema.properties ?? {}) as Record<string, Schema>;
+      return fc.record(Object.fromEntries(Object.entries(props).map(([k, s]) => [k, acceptedBy(s, k)])), {
+        requiredKeys: (schema.required ?? []) as string[],
+      });
+    }
+    case 'string': {
+      if (schema.format === 'date-time')
+        return fc.constantFrom('2026-11-01T00:00:00Z', '2026-11-28T10:30:00+05:30');
+      if (schema.format === 'date') return fc.constantFrom('2026-11-01', '2026-11-28');
+      if (schema.format === 'email') return fc.constant('someone@example.com');
+      if (schema.format === 'uri') return fc.constant('https://merchant.example.com/hook');
+      const minLength = min('minLength') ?? 0;
+      const maxLength = Math.max(minLength, Math.min(min('maxLength') ?? 24, 24));
+      if (typeof schema.pattern === 'string')
+        return fc
+          .stringMatching(new RegExp(schema.pattern))
+          .filter((v) => v.length >= minLength && v.length <= (min('maxLength') ?? 1e6));
+      return fc.string({ unit: letters, minLength, maxLength });
+    }
+    default:
+      return fc.oneof(fc.constant('abc'), fc.integer({ min: 1, max: 5 }));
+  }
+}
+
+/** Valid inputs of endpoints whose rules JSON Schema cannot say (a repeated password, a number's kind). */
+const examples: Record<string, unknown[]> = {
+  'auth.resetPassword': [
+    { username: 'admin', code: '123456', password: 'Passw0rd!y', confirmPassword: 'Passw0rd!y' },
+  ],
+  'auth.changePassword': [
+    { oldPassword: 'Passw0rd!x', newPassword: 'Passw0rd!y', confirmPassword: 'Passw0rd!y' },
+  ],
+  'holderNumber.create': [
+    { holderId: 1, kind: 'upi', value: 'asha@okicici', accountIds: [1] },
+    { holderId: 2, kind: 'phone', value: '9876543210', accountIds: [] },
+  ],
+  'statementMapping.save': [{ name: 'Fuzzed', bankName: 'Some Bank', mapping: csvMapping }],
+};
+
+/** An input its schema accepts, or (rarely: a refinement the JSON Schema cannot say) one it refuses. */
+function validInput(ep: Endpoint): fc.Arbitrary<unknown> {
+  const json = z.toJSONSchema(ep.input, { io: 'input', unrepresentable: 'any' }) as Schema;
+  const known = examples[ep.id];
+  return known ? fc.oneof(acceptedBy(json), fc.constantFrom(...known)) : acceptedBy(json);
+}
+
 /** Anything at all: a random object with schema and random keys, or (as a JSON body) a non-object. */
 function random(ep: Endpoint): fc.Arbitrary<unknown> {
   const keys = Object.keys(
@@ -242,6 +336,14 @@ function inputs(ep: Endpoint): fc.Arbitrary<{ input: unknown; wire: Wire }> {
 
 type Answer = Awaited<ReturnType<TestServer['request']>>;
 
+const published = documentChecker(openApiDocument());
+
+/** The answer is one the published document describes: its status declared, its body valid. */
+function expectDocumented(ep: Endpoint, res: Answer, what: string) {
+  const body = (res.headers.get('content-type') ?? '').includes('application/json') ? res.json : undefined;
+  expect(published(ep.method, `/api${ep.path}`, res.status, body), what).toBeNull();
+}
+
 function expectEnvelope(res: Answer, what: string) {
   expect(res.status, what).toBeLessThan(500);
   expect(res.headers.get('content-type') ?? '', what).toContain('application/json');
@@ -252,14 +354,15 @@ function expectEnvelope(res: Answer, what: string) {
   expect(Object.keys(env).sort(), what).toEqual(['data', 'errmsg', 'errno']);
   if (env.errno === errno.ok) expect(env.errmsg, what).toBe('');
   else expect((env.errmsg as string).length, what).toBeGreaterThan(0);
+  expect(res.status, `${what}: the status beside errno ${env.errno}`).toBe(httpStatus[env.errno as Errno]);
 }
 
 function expectRejected(res: Answer, what: string) {
   if (res.status === 413) {
-    expect(res.json.errno, what).toBe(errno.badRequest);
+    expect(res.json.errno, what).toBe(errno.payloadTooLarge);
     return;
   }
-  expect(res.status, what).toBe(200);
+  expect(res.status, what).toBe(422);
   expect(res.json.errno, `${what}: ${res.json.errmsg}`).toBe(errno.invalid);
   const fields = (res.json.data as { fields?: unknown[] } | null)?.fields;
   expect(Array.isArray(fields) && fields.length > 0, what).toBe(true);
@@ -276,6 +379,8 @@ describe.each(engines)('fuzzing every endpoint on %s', (engine) => {
   let admin: string;
   /** A token holding `*` of each kind. */
   const star: Record<Kind, string> = { platform: '', merchant: '' };
+  /** A token of each kind holding no permission. */
+  const none: Record<Kind, string> = { platform: '', merchant: '' };
   const starFor = (ep: Endpoint) => star[kindsFor(ep)[0]!];
   let fingerprint: () => Promise<Record<string, string>>;
   let baseline: Record<string, string>;
@@ -287,6 +392,8 @@ describe.each(engines)('fuzzing every endpoint on %s', (engine) => {
     // Something in every table a list endpoint reads, so handlers have rows to trip over.
     const merchant = await s.makeMerchant();
     star.merchant = await s.login(merchant.ownerUsername, merchant.ownerPassword);
+    none.platform = (await s.makeUser({ perms: [] })).token;
+    none.merchant = (await s.makeUser({ kind: 'merchant', merchantId: merchant.id, perms: [] })).token;
     const someone = await s.makeUser({ perms: ['GET /admin/list'], email: 'someone@example.com' });
     const sent = await s.call(endpoints.auth.sendEmailCode, { username: someone.username, purpose: 'reset' });
     expect(sent.errno).toBe(errno.ok);
@@ -318,13 +425,27 @@ describe.each(engines)('fuzzing every endpoint on %s', (engine) => {
             expect(asAdmin.status, shown).toBe(200);
             expect(asAdmin.headers.get('content-disposition') ?? '', shown).toContain('attachment');
           } else expectEnvelope(asAdmin, shown);
+          expectDocumented(ep, asAdmin, shown);
           if (rejected) expectRejected(asAdmin, shown);
+
+          // A user of that kind holding no permission at all.
+          if (ep.caller !== 'public' && ep.caller !== 'session') {
+            const refused = await s.request(ep.method, wire.path, {
+              rawBody: wire.body,
+              token: none[kind],
+              headers: json(wire),
+            });
+            expectEnvelope(refused, `no permission ${shown}`);
+            expectDocumented(ep, refused, `no permission ${shown}`);
+            expect(refused.json.errno, `no permission ${shown}`).toBe(errno.forbidden);
+          }
 
           const anonymous = await s.request(ep.method, wire.path, {
             rawBody: wire.body,
             headers: json(wire),
           });
           expectEnvelope(anonymous, `anonymous ${shown}`);
+          expectDocumented(ep, anonymous, `anonymous ${shown}`);
           if (ep.caller !== 'public')
             expect(anonymous.json.errno, `anonymous ${shown}`).toBe(errno.notSignedIn);
           else if (rejected) expectRejected(anonymous, `anonymous ${shown}`);
@@ -337,15 +458,16 @@ describe.each(engines)('fuzzing every endpoint on %s', (engine) => {
       const changed = Object.keys(baseline).filter((t) => now[t] !== baseline[t]);
       expect(changed, `tables changed by ${ep.id}, after:\n${sent.join('\n')}`).toEqual([]);
 
-      // The other method on the same path is no endpoint at all (unless it is another endpoint's).
+      // The other method on the same path is not taken (unless it is another endpoint's): 405 with Allow.
       const other = ep.method === 'GET' ? 'POST' : 'GET';
       if (allEndpoints.some((e) => e.path === ep.path && e.method === other)) return;
       const wrong = await s.request(other, `/api${ep.path}`, {
         token: starFor(ep),
         ...(other === 'POST' ? { body: {} } : {}),
       });
-      expect(wrong.status).toBe(404);
-      expect(wrong.json.errno).toBe(errno.notFound);
+      expect(wrong.status).toBe(405);
+      expect(wrong.headers.get('allow')).toBe(ep.method === 'GET' ? 'GET, HEAD' : 'POST');
+      expect(wrong.json.errno).toBe(errno.methodNotAllowed);
     },
   );
 
@@ -413,7 +535,8 @@ describe.each(engines)('fuzzing every endpoint on %s', (engine) => {
             headers: { 'content-type': 'application/json' },
           });
           expectEnvelope(res, `${ep.id} ${rawBody}`);
-          expect(res.status).toBe(200);
+          expectDocumented(ep, res, `${ep.id} ${rawBody}`);
+          expect(res.status).toBe(400);
           expect(res.json.errno, `${ep.id} ${JSON.stringify(rawBody)}`).toBe(errno.badRequest);
         }
       }
@@ -442,6 +565,7 @@ describe.each(engines)('fuzzing every endpoint on %s', (engine) => {
           });
           expect(res.status, `${ep.id} as ${type || 'no type'}`).toBe(415);
           expectEnvelope(res, ep.id);
+          expectDocumented(ep, res, ep.id);
           expect(res.json.errno).toBe(errno.unsupportedMediaType);
         }
       }
@@ -471,6 +595,7 @@ describe.each(engines)('fuzzing every endpoint on %s', (engine) => {
           });
           expect(res.status, `${ep.id} ${withLength}`).toBe(413);
           expectEnvelope(res, ep.id);
+          expectDocumented(ep, res, ep.id);
           expect(res.json.errno).toBe(errno.payloadTooLarge);
         }
       }
@@ -479,10 +604,44 @@ describe.each(engines)('fuzzing every endpoint on %s', (engine) => {
         token: admin,
         headers: { 'content-type': 'application/json' },
       });
-      expect(atLimit.status).toBe(200);
+      expect(atLimit.status).toBe(422);
       expect(atLimit.json.errno).toBe(errno.invalid);
       expect(await fingerprint()).toEqual(baseline);
     });
+  });
+
+  // Last: these change the database, which the checks above compare with their baseline.
+  describe('writers given input their schema accepts, each as a throwaway user holding *', () => {
+    const validRuns = Math.max(3, Math.round(numRuns / 5));
+    it.each(allEndpoints.filter(writes).map((ep) => [ep.id, ep] as const))(
+      '%s: no 5xx, every answer as the document says',
+      async (_id, ep) => {
+        const kind = kindsFor(ep)[0]!;
+        const token =
+          ep.caller === 'public'
+            ? undefined
+            : (await s.makeUser(kind === 'merchant' ? { kind, perms: ['*'] } : { perms: ['*'] })).token;
+        let sent = 0;
+        await fc.assert(
+          fc.asyncProperty(validInput(ep), async (input) => {
+            const wire = toWire(ep, input);
+            // A rule JSON Schema cannot say (a refinement, a cross-field check): not a valid input.
+            fc.pre(!rejects(ep, wire.seen));
+            sent++;
+            const shown = `${kind} throwaway * ${ep.method} ${wire.path} ${wire.body?.slice(0, 300) ?? ''}`;
+            const res = await s.request(ep.method, wire.path, {
+              rawBody: wire.body,
+              token,
+              headers: json(wire),
+            });
+            expectEnvelope(res, shown);
+            expectDocumented(ep, res, shown);
+          }),
+          { numRuns: validRuns, endOnFailure: true, maxSkipsPerRun: 200 },
+        );
+        expect(sent, 'valid inputs sent').toBeGreaterThan(0);
+      },
+    );
   });
 });
 

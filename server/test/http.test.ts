@@ -3,6 +3,7 @@
  * request ids, no CORS for strangers, answers in the caller's language, the published API reference.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,12 +94,13 @@ describe.each(engines)('HTTP on %s', (engine) => {
     const big = `{"nickname":"${'a'.repeat(1024 * 1024)}"}`;
     const answers: Array<[string, Answer, number]> = [
       ['API 200', await s.request('GET', '/api/health'), 200],
-      ['API errno 501', await s.request('GET', '/api/auth/info'), 200],
+      ['API errno 501', await s.request('GET', '/api/auth/info'), 401],
       [
         'API errno 403',
         await s.request('GET', '/api/mailOutbox/list', { token: (await s.makeUser({ perms: [] })).token }),
-        200,
+        403,
       ],
+      ['API 405', await s.request('DELETE', '/api/health'), 405],
       ['API 404', await s.request('GET', '/api/no/such/thing'), 404],
       ['API 404 POST', await s.request('POST', '/api/no/such/thing', { body: {} }), 404],
       [
@@ -254,11 +256,9 @@ describe.each(engines)('HTTP on %s', (engine) => {
       components: { securitySchemes: Record<string, unknown> };
     };
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
-    expect(doc.components.securitySchemes.adminToken).toEqual({
-      type: 'apiKey',
-      in: 'header',
-      name: 'admin-token',
-    });
+    expect(doc.components.securitySchemes.adminToken).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'admin-token' }),
+    );
     const missing = allEndpoints.filter((ep) => {
       const op = doc.paths[`/api${ep.path}`]?.[ep.method.toLowerCase()];
       return !op || op['x-permission'] !== ep.permission || op.operationId !== ep.id;
@@ -591,6 +591,42 @@ describe.each(engines)('over a real connection on %s (issue 11, item 7)', (engin
       expect(answer.status, path).toBe(413);
       expect(((await answer.json()) as Envelope).errno, path).toBe(errno.payloadTooLarge);
     }
+  });
+
+  it('answers TRACE and other methods a path does not take with 405 and Allow, an unknown path with 404', async () => {
+    // fetch cannot send TRACE: node:http can, as a scanner would.
+    const raw = (method: string, path: string) =>
+      new Promise<{ status: number; allow: string | undefined; body: Envelope }>((resolve, reject) => {
+        const req = request(`${http.base}${path}`, { method }, (res) => {
+          let text = '';
+          res.on('data', (chunk) => {
+            text += chunk;
+          });
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              allow: res.headers.allow,
+              body: JSON.parse(text) as Envelope,
+            }),
+          );
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const [method, path, allow] of [
+      ['TRACE', '/api/health', 'GET, HEAD'],
+      ['DELETE', `/api${endpoints.auth.login.path}`, 'POST'],
+      ['PUT', '/api/openapi.json', 'GET, HEAD'],
+      ['TRACE', '/gateway/v1/payin/P123', 'GET, HEAD'],
+      ['DELETE', '/gateway/v1/payout', 'POST, GET, HEAD'],
+    ] as const) {
+      const res = await raw(method, path);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.allow, `${method} ${path}`).toBe(allow);
+      expect(res.body.errno).toBe(errno.methodNotAllowed);
+    }
+    const unknown = await raw('TRACE', '/api/no/such/thing');
+    expect([unknown.status, unknown.body.errno]).toEqual([404, errno.notFound]);
   });
 });
 

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Errno, httpStatus } from '../../contract/errno.ts';
 import { allEndpoints, type Caller, type Endpoint, endpoints } from '../../contract/index.ts';
 import { operationLog, users } from '../db/schema.ts';
 import { engines, errno, startTestServer, type TestServer } from './harness.ts';
@@ -130,8 +131,8 @@ describe.each(engines)('permission matrix on %s', (engine) => {
         // Signing out everywhere ended the token the other endpoints reuse too: take a new one.
         if (ep.id === 'auth.logoutAll' && pov.throwaway) pov.token = await pov.throwaway();
         const where = `${pov.name}: HTTP ${res.status} errno ${got} ${res.json?.errmsg ?? res.text.slice(0, 80)}`;
-        if (res.status !== 200 || typeof got !== 'number') {
-          mismatches.push(`${where} (not an envelope with HTTP 200)`);
+        if (typeof got !== 'number' || res.status !== httpStatus[got as Errno]) {
+          mismatches.push(`${where} (not an envelope with the HTTP status beside its errno)`);
           continue;
         }
         if (want === 'not signed in' && got !== errno.notSignedIn) mismatches.push(`${where}, wanted 501`);

@@ -95,10 +95,15 @@ export async function api<E extends Endpoint>(
     });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    const status = error instanceof FetchError ? error.statusCode : undefined;
-    record(transportFailed, t('app.errors.tryLater'));
-    toast('error', t('app.errors.tryLater'), 5000);
-    throw new ApiError(transportFailed, `${status ?? ''} ${(error as Error).message}`.trim(), null);
+    // A refusal comes with the HTTP status that says so (401, 403, 422, …) and the envelope: read as any answer.
+    const refusal = error instanceof FetchError ? (error.data as Envelope | undefined) : undefined;
+    if (typeof refusal?.errno === 'number') body = refusal;
+    else {
+      const status = error instanceof FetchError ? error.statusCode : undefined;
+      record(transportFailed, t('app.errors.tryLater'));
+      toast('error', t('app.errors.tryLater'), 5000);
+      throw new ApiError(transportFailed, `${status ?? ''} ${(error as Error).message}`.trim(), null);
+    }
   }
 
   if (body.errno === undefined && body.code !== undefined) {

@@ -234,14 +234,16 @@ describe.each(engines)('order exports on %s', (engine) => {
 
   it('documents a file answer in OpenAPI (and the envelope for refusals)', () => {
     const doc = openApiDocument() as {
-      paths: Record<string, { get: { responses: Record<string, { content: object }> } }>;
+      paths: Record<string, { get: { responses: Record<string, { content?: object; $ref?: string }> } }>;
     };
     for (const path of ['/api/merchantOrder/export', '/api/merchantPayout/export']) {
-      expect(Object.keys(doc.paths[path]!.get.responses['200']!.content), path).toEqual([
+      const responses = doc.paths[path]!.get.responses;
+      expect(Object.keys(responses['200']!.content!), path).toEqual([
         'text/csv',
         'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-        'application/json',
       ]);
+      // A refusal is the envelope with its own status (422 for a period over a week).
+      expect(responses['422']!.$ref, path).toBe('#/components/responses/422');
     }
     expect(docsPage(doc)).toContain('merchantOrder.export');
   });

@@ -12,7 +12,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
 import QRCode from 'qrcode';
-import { type Errno, errno } from '../../../contract/errno.ts';
+import { type Errno, errno, httpStatus } from '../../../contract/errno.ts';
 import { type PayinStatus, payin } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import {
@@ -175,18 +175,6 @@ export async function logPayerWrite(
   });
 }
 
-/** The refusal's HTTP status says the outcome too, as the gateway's do. */
-const httpStatus: Partial<Record<Errno, number>> = {
-  [errno.badRequest]: 400,
-  [errno.notFound]: 404,
-  [errno.conflict]: 409,
-  [errno.utrUsed]: 409,
-  [errno.payloadTooLarge]: 413,
-  [errno.unsupportedMediaType]: 415,
-  [errno.invalid]: 422,
-  [errno.tooManyRequests]: 429,
-};
-
 /** The page's own words for its refusals; the rest use the errno catalogue. */
 const refusalKey: Partial<Record<Errno, string>> = {
   [errno.notFound]: 'pay.errors.notFound',
@@ -196,7 +184,7 @@ const refusalKey: Partial<Record<Errno, string>> = {
 
 function refuse(c: Context, lang: Lang, code: Errno, data: unknown = null, errmsg?: string) {
   const key = refusalKey[code] ?? `errno.${code}`;
-  return jsonAnswer(c, { errno: code, errmsg: errmsg ?? t(lang, key), data }, httpStatus[code] ?? 422, {
+  return jsonAnswer(c, { errno: code, errmsg: errmsg ?? t(lang, key), data }, httpStatus[code], {
     'cache-control': 'no-store',
   });
 }
