@@ -180,5 +180,12 @@ export function canonicalString(
   return `${timestamp}\n${nonce}\n${method.toUpperCase()}\n${pathWithQuery}\n${rawBody}`;
 }
 
-/** Signing window and nonce rules. */
-export const signing = { windowSeconds: 300, nonce: /^[A-Za-z0-9_-]{16,64}$/ };
+/**
+ * Signing window, nonce rules and the signature's form: 64 lowercase hex characters, as GATEWAY.md says
+ * (anything else, upper case included, is refused with 401 before the signature is compared).
+ */
+export const signing = {
+  windowSeconds: 300,
+  nonce: /^[A-Za-z0-9_-]{16,64}$/,
+  signature: /^[0-9a-f]{64}$/,
+};

@@ -63,6 +63,29 @@ describe.each(engines)('pay-in gateway on %s', (engine) => {
         () => [{ code: 'NOPE0000', apiSecret: m.apiSecret }, 'POST', '/gateway/v1/payin', payinBody()],
       ],
       ['a GET with a wrong signature', () => [m, 'GET', '/gateway/v1/balance', undefined, { secret: 'x' }]],
+      // GATEWAY.md: lowercase hex. The right signature in upper or mixed case is not it.
+      [
+        'the right signature in upper case',
+        () => [m, 'POST', '/gateway/v1/payin', payinBody(), { signature: (hex) => hex.toUpperCase() }],
+      ],
+      [
+        'the right signature in mixed case',
+        () => [
+          m,
+          'POST',
+          '/gateway/v1/payin',
+          payinBody(),
+          { signature: (hex) => hex.replace(/[a-f]/, (c) => c.toUpperCase()) },
+        ],
+      ],
+      [
+        'a GET with the right signature in upper case',
+        () => [m, 'GET', '/gateway/v1/balance', undefined, { signature: (hex) => hex.toUpperCase() }],
+      ],
+      [
+        'the right signature prefixed sha256=',
+        () => [m, 'POST', '/gateway/v1/payin', payinBody(), { signature: (hex) => `sha256=${hex}` }],
+      ],
     ];
     it.each(cases)('refuses %s with 401, writing nothing', async (_name, args) => {
       const before = await footprint();
