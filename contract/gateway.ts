@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { accountName, accountNumber, ifsc, payinStatus } from './endpoints/orders.ts';
+import { settlementStatus, settlementType, settlementWallet } from './endpoints/settlement.ts';
 import { payout } from './machines.ts';
 import { amount, moneyOut } from './money.ts';
 
@@ -169,6 +170,46 @@ export const callbackTypes = [
 ] as const;
 export type CallbackType = (typeof callbackTypes)[number];
 
+/**
+ * A settlement application as its `settlement.updated` callback carries it: what the merchant applied for
+ * and what became of it, without who on the platform worked on it.
+ */
+export const gatewaySettlement = z.object({
+  settlementNo: z.string(),
+  wallet: settlementWallet,
+  type: settlementType,
+  currency: z.string(),
+  amount: moneyOut,
+  auditAmount: z.nullable(moneyOut),
+  fee: moneyOut,
+  status: settlementStatus,
+  accountName: z.nullable(z.string()),
+  cardNumber: z.nullable(z.string()),
+  ifsc: z.nullable(z.string()),
+  returnAddress: z.nullable(z.string()),
+  price: z.nullable(z.string()),
+  usdtAmount: z.nullable(z.string()),
+  reference: z.nullable(z.string()),
+  reason: z.nullable(z.string()),
+  createdAt: z.string(),
+  confirmedAt: z.nullable(z.string()),
+  completedAt: z.nullable(z.string()),
+  failedAt: z.nullable(z.string()),
+});
+
+/**
+ * The `data` of each callback type (the body is `{type, data}`): an order as its query answers it, or a
+ * settlement application. Every type has one.
+ */
+export const callbackData = {
+  'payin.paid': gatewayPayin,
+  'payin.failed': gatewayPayin,
+  'payin.unpaid': gatewayPayin,
+  'payout.success': gatewayPayout,
+  'payout.failed': gatewayPayout,
+  'settlement.updated': gatewaySettlement,
+} as const satisfies Record<CallbackType, z.ZodMiniType>;
+
 /** Signing: the canonical string the merchant signs with HMAC-SHA256 (lowercase hex) under its API secret. */
 export function canonicalString(
   timestamp: string,
@@ -180,5 +221,12 @@ export function canonicalString(
   return `${timestamp}\n${nonce}\n${method.toUpperCase()}\n${pathWithQuery}\n${rawBody}`;
 }
 
-/** Signing window and nonce rules. */
-export const signing = { windowSeconds: 300, nonce: /^[A-Za-z0-9_-]{16,64}$/ };
+/**
+ * Signing window, nonce rules and the signature's form: 64 lowercase hex characters, as GATEWAY.md says
+ * (anything else, upper case included, is refused with 401 before the signature is compared).
+ */
+export const signing = {
+  windowSeconds: 300,
+  nonce: /^[A-Za-z0-9_-]{16,64}$/,
+  signature: /^[0-9a-f]{64}$/,
+};

@@ -96,13 +96,14 @@ async function authenticate(deps: Deps, c: Context, rawBody: string): Promise<Si
   const code = c.req.header('x-merchant-id') ?? '';
   const timestamp = c.req.header('x-timestamp') ?? '';
   const nonce = c.req.header('x-nonce') ?? '';
-  const signature = (c.req.header('x-signature') ?? '').toLowerCase();
+  // Lowercase hex only (GATEWAY.md): an upper-case signature is refused, not folded.
+  const signature = c.req.header('x-signature') ?? '';
   if (
     !code ||
     code.length > 64 ||
     !/^\d{1,12}$/.test(timestamp) ||
     !signing.nonce.test(nonce) ||
-    !/^[0-9a-f]{64}$/.test(signature)
+    !signing.signature.test(signature)
   ) {
     throw new AppError(errno.unauthenticated);
   }

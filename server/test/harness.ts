@@ -274,7 +274,15 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
     method: 'GET' | 'POST',
     pathWithQuery: string,
     body?: unknown,
-    sign: { timestamp?: string; nonce?: string; secret?: string; ip?: string; rawBody?: string } = {},
+    sign: {
+      timestamp?: string;
+      nonce?: string;
+      secret?: string;
+      ip?: string;
+      rawBody?: string;
+      /** What is sent instead of the right signature (lowercase hex), made from it. */
+      signature?: (lowercaseHex: string) => string;
+    } = {},
   ) {
     const rawBody = sign.rawBody ?? (body === undefined ? '' : JSON.stringify(body));
     const timestamp = sign.timestamp ?? String(Math.floor(clock.now().getTime() / 1000));
@@ -287,7 +295,7 @@ export async function startTestServer(engine: EngineName, opts: TestServerOption
       'x-merchant-id': merchant.code,
       'x-timestamp': timestamp,
       'x-nonce': nonce,
-      'x-signature': signature,
+      'x-signature': sign.signature ? sign.signature(signature) : signature,
       'x-forwarded-for': sign.ip ?? '203.0.113.7',
     };
     if (method === 'POST') headers['content-type'] = 'application/json';

@@ -247,6 +247,11 @@ export const sessions = pgTable(
     ...tokenLifetime(),
     /** Until when one Google code stands in for the code of queue decisions (the money session), if open. */
     moneyUntil: at('money_until'),
+    /**
+     * Wrong current passwords given from this session (changing the password or the e-mail, binding or
+     * unbinding a Google key): they do not count towards the sign-in lockout; the fifth ends the session.
+     */
+    passwordFailures: integer('password_failures').notNull().default(0),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

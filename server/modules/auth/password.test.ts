@@ -1,12 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import { inTransaction } from '../../db/index.ts';
-import { loginFailures, mailOutbox, users } from '../../db/schema.ts';
+import { loginFailures, mailOutbox, operationLog, sessions, users } from '../../db/schema.ts';
+import { sha256 } from '../../lib/crypto.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { checkEmailCode } from './emailCode.ts';
-import { codeAt } from './totp.ts';
+import { codeAt, newTotpSecret } from './totp.ts';
 
 const { auth, admin } = endpoints;
 
@@ -22,6 +23,18 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
     s = await startTestServer(engine);
   });
   afterAll(() => s.close());
+
+  /** The sign-in lockout's counts for a name (every address). */
+  const signInFailures = (username: string) =>
+    s.db.select().from(loginFailures).where(eq(loginFailures.username, username));
+  /** Wrong current passwords a session gave so far. */
+  const passwordFailuresOf = async (token: string) =>
+    (
+      await s.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.tokenHash, sha256(token)))
+    )[0]!.passwordFailures;
 
   it('resets a forgotten password with an e-mail code from the outbox', async () => {
     const u = await s.makeUser({ perms: [], email: 'reset.me@example.com' });
@@ -183,7 +196,7 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
     expect((await s.call(auth.googleBindInfo, {}, u.token)).data.bound).toBe(false);
   });
 
-  it('binds a first key only with the current password, a wrong one counting towards the lockout', async () => {
+  it('binds a first key only with the current password, a wrong one counting against the session', async () => {
     const u = await s.makeUser({ perms: [] });
     const secret = (await s.call(auth.googleBindInfo, {}, u.token)).data.secret as string;
     const code = codeAt(secret, s.clock.now());
@@ -193,8 +206,8 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
     expect((await s.call(auth.googleBind, { secret, code, password: 'Not-it-1' }, u.token)).errno).toBe(
       errno.badCredentials,
     );
-    const [failures] = await s.db.select().from(loginFailures).where(eq(loginFailures.username, u.username));
-    expect(failures).toMatchObject({ failures: 1, address: '10.0.0.1' });
+    expect(await signInFailures(u.username)).toEqual([]);
+    expect(await passwordFailuresOf(u.token)).toBe(1);
     expect((await s.call(auth.googleBind, { secret, code, password: u.password }, u.token)).errno).toBe(0);
     // Nor does a session bind a key over a name locked for its address.
     const v = await s.makeUser({ perms: [] });
@@ -217,8 +230,8 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
     expect((await s.call(auth.updateProfile, { email, password: 'Not-it-1' }, u.token)).errno).toBe(
       errno.badCredentials,
     );
-    const [failures] = await s.db.select().from(loginFailures).where(eq(loginFailures.username, u.username));
-    expect(failures!.failures).toBe(1);
+    expect(await signInFailures(u.username)).toEqual([]);
+    expect(await passwordFailuresOf(u.token)).toBe(1);
     const [unchanged] = await s.db.select().from(users).where(eq(users.id, u.id));
     expect(unchanged!.email).toBe('before@example.com');
     expect((await s.call(auth.updateProfile, { email, password: u.password }, u.token)).errno).toBe(0);
@@ -242,6 +255,113 @@ describe.each(engines)('passwords and the second factor on %s', (engine) => {
     expect(row!.introduction).toBe('');
     // Line breaks stay allowed in the introduction.
     expect((await s.call(auth.updateProfile, { introduction: 'Line one\nline two' }, u.token)).errno).toBe(0);
+  });
+
+  // Issue 29: a wrong current password given from a session counts against that session, never towards
+  // the sign-in lockout; the fifth ends the session (docs/SECURITY.md, sessionPassword.ts).
+  it('never lets wrong current passwords from a session lock sign-in: the fifth ends that session alone, and nothing changes', async () => {
+    const u = await s.makeUser({ perms: [], email: 'owner.before@example.com' });
+    const other = await s.login(u.username, u.password);
+    const [before] = await s.db.select().from(users).where(eq(users.id, u.id));
+    const guess = (token: string, i: number) =>
+      s.call(auth.updateProfile, { email: 'thief@example.com', password: `Guess-${i}-x` }, token);
+    for (let i = 1; i <= 4; i++) expect((await guess(u.token, i)).errno).toBe(errno.badCredentials);
+    expect((await s.call(auth.info, {}, u.token)).errno).toBe(errno.ok);
+    expect(await signInFailures(u.username)).toEqual([]);
+    // The fifth ends the session: answered as any ended session, and so is everything after it.
+    expect((await guess(u.token, 5)).errno).toBe(errno.notSignedIn);
+    expect((await s.call(auth.info, {}, u.token)).errno).toBe(errno.notSignedIn);
+    expect((await guess(u.token, 6)).errno).toBe(errno.notSignedIn);
+    // The user's other session goes on.
+    expect((await s.call(auth.info, {}, other)).errno).toBe(errno.ok);
+    // A new session gets five more and ends alike: ten wrong passwords from one address, no lock.
+    const again = await s.login(u.username, u.password);
+    for (let i = 7; i <= 10; i++) expect((await guess(again, i)).errno).toBe(errno.badCredentials);
+    expect((await guess(again, 11)).errno).toBe(errno.notSignedIn);
+    expect(await signInFailures(u.username)).toEqual([]);
+    // Nothing else changed: the e-mail address, the password (the user signs in with it).
+    const [after] = await s.db.select().from(users).where(eq(users.id, u.id));
+    expect(after).toMatchObject({ email: before!.email, passwordHash: before!.passwordHash });
+    expect((await s.call(auth.login, { username: u.username, password: u.password })).errno).toBe(errno.ok);
+    // The operation log: each wrong one counted, and the fifth's entry says the session ended.
+    const entries = await s.db
+      .select()
+      .from(operationLog)
+      .where(and(eq(operationLog.action, 'auth.updateProfile'), eq(operationLog.userId, u.id)))
+      .orderBy(operationLog.id);
+    expect(entries.map((e) => e.errno)).toEqual([
+      ...[1, 2, 3, 4].map(() => errno.badCredentials),
+      errno.notSignedIn,
+      ...[1, 2, 3, 4].map(() => errno.badCredentials),
+      errno.notSignedIn,
+    ]);
+    expect(entries.every((e) => e.outcome === 'failed')).toBe(true);
+    expect(entries[3]!.detail).toEqual({ passwordFailures: 4 });
+    expect(entries[4]!.detail).toEqual({ passwordFailures: 5, sessionEnded: 'wrongPasswords' });
+  });
+
+  it.each([
+    ['auth.changePassword', errno.wrongOldPassword],
+    ['auth.googleBind', errno.badCredentials],
+    ['auth.googleUnbind', errno.badCredentials],
+  ] as const)(
+    'gives %s the same rule: a wrong current password counts against the session, the fifth ends it',
+    async (id, wrongErrno) => {
+      const u = await s.makeUser({ perms: [] });
+      const secret = id === 'auth.googleUnbind' ? await s.bindGoogle(u.token) : newTotpSecret();
+      s.clock.advance(30_000);
+      const [before] = await s.db.select().from(users).where(eq(users.id, u.id));
+      const wrong = (i: number) => {
+        const password = `Guess-${i}-x`;
+        const code = codeAt(secret, s.clock.now());
+        if (id === 'auth.changePassword') {
+          const body = { oldPassword: password, newPassword: 'Changed123x', confirmPassword: 'Changed123x' };
+          return s.call(auth.changePassword, body, u.token);
+        }
+        if (id === 'auth.googleBind') return s.call(auth.googleBind, { secret, code, password }, u.token);
+        return s.call(auth.googleUnbind, { code, password }, u.token);
+      };
+      for (let i = 1; i <= 4; i++) expect((await wrong(i)).errno).toBe(wrongErrno);
+      expect((await wrong(5)).errno).toBe(errno.notSignedIn);
+      expect((await s.call(auth.info, {}, u.token)).errno).toBe(errno.notSignedIn);
+      // Nothing changed (password, key, its last step), and signing in is not locked.
+      const [after] = await s.db.select().from(users).where(eq(users.id, u.id));
+      expect(after).toEqual(before);
+      expect(await signInFailures(u.username)).toEqual([]);
+      const signIn = await s.call(auth.loginPassword, { username: u.username, password: u.password });
+      expect(signIn.errno).toBe(id === 'auth.googleUnbind' ? errno.secondStepNeeded : errno.ok);
+    },
+  );
+
+  it("counts a session's wrong passwords over its life: a right one in between takes nothing back", async () => {
+    const u = await s.makeUser({ perms: [], email: 'life.before@example.com' });
+    const change = { newPassword: 'Changed123x', confirmPassword: 'Changed123x' };
+    for (let i = 1; i <= 2; i++) {
+      const wrongOld = await s.call(auth.changePassword, { oldPassword: `Guess-${i}-x`, ...change }, u.token);
+      expect(wrongOld.errno).toBe(errno.wrongOldPassword);
+      const wrongEmail = await s.call(
+        auth.updateProfile,
+        { email: 'life.thief@example.com', password: `Guess-${i}-y` },
+        u.token,
+      );
+      expect(wrongEmail.errno).toBe(errno.badCredentials);
+    }
+    // The right password before the fifth does what it was given for, and only that.
+    const right = await s.call(
+      auth.updateProfile,
+      { email: 'life.after@example.com', password: u.password },
+      u.token,
+    );
+    expect(right.errno).toBe(errno.ok);
+    expect(await passwordFailuresOf(u.token)).toBe(4);
+    const [before] = await s.db.select().from(users).where(eq(users.id, u.id));
+    expect(before!.email).toBe('life.after@example.com');
+    // The fifth wrong one still ends the session; the password stays as it was.
+    const fifth = await s.call(auth.changePassword, { oldPassword: 'Guess-5-x', ...change }, u.token);
+    expect(fifth.errno).toBe(errno.notSignedIn);
+    const [after] = await s.db.select().from(users).where(eq(users.id, u.id));
+    expect(after).toEqual(before);
+    expect((await s.call(auth.login, { username: u.username, password: u.password })).errno).toBe(errno.ok);
   });
 
   it("lets an administrator reset another user's key (rebind), ending that user's sessions", async () => {
@@ -328,6 +448,20 @@ describe.runIf(engines.includes('postgres'))('e-mail codes under concurrency on 
     expect(await inTransaction(s.db, (tx) => checkEmailCode(s.deps, tx, u.id, 'reset', code))).toBe(
       errno.codeExpired,
     );
+  });
+
+  it('gives 12 parallel wrong current passwords from one session no more than its 5 tries', async () => {
+    const u = await s.makeUser({ perms: [] });
+    const change = { newPassword: 'Changed123x', confirmPassword: 'Changed123x' };
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        s.call(auth.changePassword, { oldPassword: `Guess-${i}-x`, ...change }, u.token),
+      ),
+    );
+    // Four are told the password is wrong; the fifth ended the session, and every other found it ended.
+    expect(answers.filter((a) => a.errno === errno.wrongOldPassword)).toHaveLength(4);
+    expect(answers.filter((a) => a.errno === errno.notSignedIn)).toHaveLength(8);
+    expect((await s.call(auth.login, { username: u.username, password: u.password })).errno).toBe(errno.ok);
   });
 
   it('redeems a right reset code once among 10 parallel requests', async () => {

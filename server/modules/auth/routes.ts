@@ -18,6 +18,7 @@ import { deviceTokenValid, issueDeviceToken } from './deviceToken.ts';
 import { checkEmailCode, sendEmailCode } from './emailCode.ts';
 import { moneySessionUntil } from './googleCode.ts';
 import { clearFailures, isLocked, recordFailure } from './lockout.ts';
+import { confirmSessionPassword } from './sessionPassword.ts';
 import { consumeTotp, matchingStep, newTotpSecret, otpauthUrl } from './totp.ts';
 
 type User = typeof users.$inferSelect;
@@ -44,18 +45,6 @@ async function checkPassword(deps: Deps, tx: Db, username: string, password: str
   }
   if (user.status !== 'active') return { refusal: refuse(errno.accountDisabled), user } as const;
   return { user } as const;
-}
-
-/**
- * The current password of a signed-in user, for what a stolen session must not do alone (bind a first
- * key, change the e-mail address): a wrong one counts towards the lockout like a wrong sign-in.
- */
-async function confirmPassword(deps: Deps, tx: Db, user: User, password: string, address: string) {
-  const now = deps.clock.now();
-  if (await isLocked(tx, user.username, address, now)) return refuse(errno.accountLocked);
-  if (await verifyPassword(user.passwordHash, password)) return null;
-  await recordFailure(tx, user.username, address, now);
-  return refuse(errno.badCredentials);
 }
 
 async function signIn(deps: Deps, tx: Db, user: User, req: RequestMeta, remember: boolean) {
@@ -306,12 +295,16 @@ export const authRoutes = [
   handle(endpoints.auth.changePassword, async ({ input, user, tx, deps, req, audit }) => {
     const now = deps.clock.now();
     audit({ target: `user:${user.id}` });
-    if (await isLocked(tx, user.username, req.ip, now)) return refuse(errno.accountLocked);
     const [row] = await tx.select().from(users).where(eq(users.id, user.id));
-    if (!row || !(await verifyPassword(row.passwordHash, input.oldPassword))) {
-      await recordFailure(tx, user.username, req.ip, now);
-      return refuse(errno.wrongOldPassword);
-    }
+    if (!row) throw new AppError(errno.notSignedIn);
+    // A wrong old password counts against this session, not towards the sign-in lockout (sessionPassword.ts).
+    const refused = await confirmSessionPassword(
+      { deps, tx, user, req, audit },
+      row.passwordHash,
+      input.oldPassword,
+      errno.wrongOldPassword,
+    );
+    if (refused) return refused;
     await tx
       .update(users)
       .set({ passwordHash: await hashPassword(input.newPassword), updatedAt: now })
@@ -331,7 +324,12 @@ export const authRoutes = [
     if (input.email !== undefined && input.email !== row.email) {
       if (input.password === undefined)
         throw invalidField(req.lang, 'password', 'validation.passwordForEmail');
-      const refused = await confirmPassword(deps, tx, row, input.password, req.ip);
+      const refused = await confirmSessionPassword(
+        { deps, tx, user, req, audit },
+        row.passwordHash,
+        input.password,
+        errno.badCredentials,
+      );
       if (refused) return refused;
     }
     const next = { nickname: input.nickname, email: input.email, introduction: input.introduction };
@@ -364,7 +362,12 @@ export const authRoutes = [
     if (!row) throw new AppError(errno.notSignedIn);
     if (row.totpSecret) return refuse(errno.googleAlreadyBound);
     // A first key bound from a stolen session would make it the thief's account for good.
-    const refused = await confirmPassword(deps, tx, row, input.password, req.ip);
+    const refused = await confirmSessionPassword(
+      { deps, tx, user, req, audit },
+      row.passwordHash,
+      input.password,
+      errno.badCredentials,
+    );
     if (refused) return refused;
     const step = matchingStep(input.secret, input.code, deps.clock.now());
     if (step === null || step <= row.totpLastStep) return refuse(errno.badCode);
@@ -383,7 +386,12 @@ export const authRoutes = [
     if (!row) throw new AppError(errno.notSignedIn);
     const secret = totpSecretOf(deps, row);
     if (!secret) return refuse(errno.googleNotBound);
-    const refused = await confirmPassword(deps, tx, row, input.password, req.ip);
+    const refused = await confirmSessionPassword(
+      { deps, tx, user, req, audit },
+      row.passwordHash,
+      input.password,
+      errno.badCredentials,
+    );
     if (refused) return refused;
     if (!(await consumeTotp(deps, tx, user.id, secret, input.code, now))) {
       await recordFailure(tx, user.username, req.ip, now);

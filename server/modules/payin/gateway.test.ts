@@ -63,6 +63,29 @@ describe.each(engines)('pay-in gateway on %s', (engine) => {
         () => [{ code: 'NOPE0000', apiSecret: m.apiSecret }, 'POST', '/gateway/v1/payin', payinBody()],
       ],
       ['a GET with a wrong signature', () => [m, 'GET', '/gateway/v1/balance', undefined, { secret: 'x' }]],
+      // GATEWAY.md: lowercase hex. The right signature in upper or mixed case is not it.
+      [
+        'the right signature in upper case',
+        () => [m, 'POST', '/gateway/v1/payin', payinBody(), { signature: (hex) => hex.toUpperCase() }],
+      ],
+      [
+        'the right signature in mixed case',
+        () => [
+          m,
+          'POST',
+          '/gateway/v1/payin',
+          payinBody(),
+          { signature: (hex) => hex.replace(/[a-f]/, (c) => c.toUpperCase()) },
+        ],
+      ],
+      [
+        'a GET with the right signature in upper case',
+        () => [m, 'GET', '/gateway/v1/balance', undefined, { signature: (hex) => hex.toUpperCase() }],
+      ],
+      [
+        'the right signature prefixed sha256=',
+        () => [m, 'POST', '/gateway/v1/payin', payinBody(), { signature: (hex) => `sha256=${hex}` }],
+      ],
     ];
     it.each(cases)('refuses %s with 401, writing nothing', async (_name, args) => {
       const before = await footprint();
@@ -200,6 +223,58 @@ describe.each(engines)('pay-in gateway on %s', (engine) => {
         .from(payinOrders)
         .where(eq(payinOrders.orderNo, first.json.data.orderNo));
       expect(orderAfter).toEqual(orderBefore);
+    });
+
+    // Issue 29 (DECISIONS.md): the body is judged first. A body that fails validation is 422 whatever its
+    // number (there is no content to compare); a valid body under a taken number is a replay or a 409,
+    // before the merchant's limits or the channels are asked.
+    it.each([
+      ['a malformed amount', { amount: '1e3' }, 'amount'],
+      ['a notify URL that is no URL', { notifyUrl: 'not a url' }, 'notifyUrl'],
+      ['a field the gateway does not know', { colour: 'red' }, undefined],
+    ])(
+      'answers 422 to the same number with %s, writing nothing: validation comes first',
+      async (_name, change, path) => {
+        const body = payinBody();
+        const first = await s.gateway(m, 'POST', '/gateway/v1/payin', body);
+        expect(first.status).toBe(201);
+        const [orderBefore] = await s.db
+          .select()
+          .from(payinOrders)
+          .where(eq(payinOrders.orderNo, first.json.data.orderNo));
+        const before = await footprint();
+        const res = await s.gateway(m, 'POST', '/gateway/v1/payin', { ...body, ...change });
+        expect(res.status).toBe(422);
+        expect(res.json.errno).toBe(errno.invalid);
+        if (path) expect(res.json.data.fields[0]).toMatchObject({ path });
+        const after = await footprint();
+        expect({ ...after, nonces: before.nonces }).toEqual(before);
+        const [orderAfter] = await s.db
+          .select()
+          .from(payinOrders)
+          .where(eq(payinOrders.orderNo, first.json.data.orderNo));
+        expect(orderAfter).toEqual(orderBefore);
+        // The original is still what the number answers.
+        expect((await s.gateway(m, 'POST', '/gateway/v1/payin', body)).status).toBe(200);
+      },
+    );
+
+    it('judges the number before the limits: a taken number with an amount outside them is 409, the same content a replay', async () => {
+      const limited = await merchantOn(s, undefined, { minAmount: 1000, maxAmount: 100_000 });
+      const body = payinBody({ amount: '100.00' });
+      const first = await s.gateway(limited, 'POST', '/gateway/v1/payin', body);
+      expect(first.status).toBe(201);
+      const before = await footprint();
+      const beyond = await s.gateway(limited, 'POST', '/gateway/v1/payin', { ...body, amount: '1000.01' });
+      expect(beyond.status).toBe(409);
+      expect(beyond.json.errno).toBe(errno.conflict);
+      // Limits changed since the original: its repeat is still answered with it.
+      await s.db.update(merchants).set({ minAmount: 20_000 }).where(eq(merchants.id, limited.id));
+      const replay = await s.gateway(limited, 'POST', '/gateway/v1/payin', body);
+      expect(replay.status).toBe(200);
+      expect(replay.json.data).toEqual(first.json.data);
+      const after = await footprint();
+      expect({ ...after, nonces: before.nonces }).toEqual(before);
     });
 
     it('scopes the number per merchant: another merchant may use it', async () => {

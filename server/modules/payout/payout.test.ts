@@ -476,6 +476,32 @@ describe.each(engines)('payouts on %s', (engine) => {
       expect(await balances(s, m.id)).toEqual(bal);
     });
 
+    // Issue 29 (DECISIONS.md): a body that fails validation is 422 whatever its number; a valid body under
+    // a taken number is a replay or a 409, before the merchant's limits or balance are asked.
+    it('judges the body first: the same number with an invalid body answers 422, writing nothing', async () => {
+      const m = await funded();
+      const body = payoutBody({ amount: '10.00' });
+      expect((await create(m, body)).status).toBe(201);
+      const before = await counts();
+      const bal = await balances(s, m.id);
+      for (const [change, path] of [
+        [{ amount: '10.001' }, 'amount'],
+        [{ ifsc: 'not-an-ifsc' }, 'ifsc'],
+        [{ accountNumber: '' }, 'accountNumber'],
+      ] as const) {
+        const res = await create(m, { ...body, ...change });
+        expect(res.status, JSON.stringify(change)).toBe(422);
+        expect(res.json.errno).toBe(errno.invalid);
+        expect(res.json.data.fields[0]).toMatchObject({ path });
+      }
+      // Out of the merchant's limits (valid in form): the number decides first, and it is taken.
+      const beyond = await create(m, { ...body, amount: '99999999.00' });
+      expect(beyond.status).toBe(409);
+      expect(await counts()).toEqual(before);
+      expect(await balances(s, m.id)).toEqual(bal);
+      expect((await create(m, body)).status).toBe(200);
+    });
+
     it('creates exactly one order and one hold for 20 concurrent identical creates', async () => {
       const m = await funded();
       const body = payoutBody({ amount: '25.00' });

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callbackData } from '../../../contract/gateway.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { settlement as settlementMachine } from '../../../contract/machines.ts';
 import { inTransaction, sqlState } from '../../db/index.ts';
@@ -10,6 +11,7 @@ import { approvals, settlements, withdrawalSlipLines, withdrawalSlips } from '..
 import { deliverDue } from '../../jobs/webhooks.ts';
 import { merchantBalances } from '../../ledger/index.ts';
 import { writeParameter } from '../../lib/parameters.ts';
+import { documentOf, undocumentedKeys } from '../../test/documented.ts';
 import { engines, errno, startTestServer, type TestServer } from '../../test/harness.ts';
 import { sweep } from '../../test/sweep.ts';
 import { executorOf } from '../approval/service.ts';
@@ -657,6 +659,12 @@ describe.each(engines)('settlements on %s', (engine) => {
       });
       // Who did what on the platform is the operators' business.
       expect(Object.keys(last).some((k) => k.endsWith('By'))).toBe(false);
+      // Each body is `{type, data}`, its data exactly what the contract declares (issue 29).
+      for (const b of bodies) {
+        expect(Object.keys(b).sort()).toEqual(['data', 'type']);
+        expect(undocumentedKeys(documentOf(callbackData['settlement.updated']), b.data)).toEqual([]);
+        expect(callbackData['settlement.updated'].safeParse(b.data).success).toBe(true);
+      }
       expect((await callbacksOf(s, a.id)).every((e) => e.status === 'delivered')).toBe(true);
     } finally {
       await new Promise((r) => receiver.close(r));

@@ -4,6 +4,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { settlementRow } from '../../../contract/endpoints/settlement.ts';
 import { errno } from '../../../contract/errno.ts';
+import type { gatewaySettlement } from '../../../contract/gateway.ts';
 import { approval, slipLine } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
@@ -30,8 +31,11 @@ export const settlementRefType = 'settlement';
 /** The merchant account a wallet's settlements take money from. */
 export const walletAccountKind = { collection: 'collection_available', payout: 'payout_available' } as const;
 
-/** What the merchant's server is told (`settlement.updated`): the gateway-facing fields, no operators' names. */
-export function settlementCallbackOf(s: Settlement) {
+/**
+ * What the merchant's server is told (`settlement.updated`): the gateway-facing fields, no operators' names;
+ * exactly `gatewaySettlement`'s (the contract declares every callback's data: `callbackData`).
+ */
+export function settlementCallbackOf(s: Settlement): z.output<typeof gatewaySettlement> {
   return {
     settlementNo: s.settlementNo,
     wallet: s.wallet,
