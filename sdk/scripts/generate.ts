@@ -242,9 +242,11 @@ function operationsOf(doc: Doc): Operation[] {
       const bodyContent = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content : {};
       const bodyMedia = bodyContent['application/json'];
       const responses = isObject(op.responses) ? op.responses : {};
-      const success = Object.keys(responses)
+      // A create answers 201; its 200 is the idempotent replay of the same order.
+      const successes = Object.keys(responses)
         .filter((code) => /^2\d\d$/.test(code))
-        .sort()[0];
+        .sort();
+      const success = successes.includes('201') ? '201' : successes[0];
       if (!success) throw new Error(`${op.operationId}: no 2xx answer`);
       const answer = resolve(doc, responses[success]);
       const media =

@@ -6,7 +6,7 @@
  * as a query string for GETs and a JSON body for POSTs. Endpoints that write on valid input only get
  * inputs their schema rejects, so the whole database (but the trail) must stay exactly as it was.
  * Every answer also holds to the published document (issue 29): its HTTP status is the one beside its
- * errno, the operation declares it, and the body is valid under that response's schema (`published.ts`).
+ * errno, the operation declares it, and the body is valid under that response's schema (`documented.ts`).
  * A user of the endpoint's kind holding no permission is turned away (403) as the document says. Last,
  * writers get inputs their schema accepts too, each as a throwaway user holding `*` (signing out, wrong
  * passwords, a deleted account end only that user), asserting the same: no 5xx, answers as documented.
@@ -20,9 +20,9 @@ import { allEndpoints, type Endpoint, endpoints } from '../../contract/index.ts'
 import { operationLog } from '../db/schema.ts';
 import { openApiDocument } from '../http/openapi.ts';
 import { csvMapping } from '../modules/receiving/testkit.ts';
+import { documentChecker } from './documented.ts';
 import { fingerprinter } from './fingerprint.ts';
 import { engines, errno, startTestServer, type TestServer } from './harness.ts';
-import { documentChecker } from './published.ts';
 
 /** GET endpoints that write on valid input (a sent code); every POST writes. */
 const getsThatWrite = new Set(['auth.sendEmailCode']);
