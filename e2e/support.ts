@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { type APIRequestContext, expect, type Locator, type Page, request } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
+import { type Errno, httpStatus } from '../contract/errno.ts';
 import { canonicalString } from '../contract/gateway.ts';
 
 export const baseURL = process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8181';
@@ -33,8 +34,13 @@ export class Api {
       method === 'GET'
         ? await this.http.get(`/api${path}`, { params: body as Record<string, string>, headers })
         : await this.http.post(`/api${path}`, { data: body, headers });
-    expect(answer.ok(), `${method} ${path} answered HTTP ${answer.status()}`).toBe(true);
-    return (await answer.json()) as Envelope<T>;
+    // A refusal is the envelope too, with the HTTP status beside its errno (401, 403, 422, …).
+    const envelope = (await answer.json()) as Envelope<T>;
+    expect(
+      answer.status(),
+      `${method} ${path} answered HTTP ${answer.status()} for errno ${envelope.errno}`,
+    ).toBe(httpStatus[envelope.errno as Errno]);
+    return envelope;
   }
 
   async ok<T>(method: 'GET' | 'POST', path: string, body: Record<string, unknown> = {}): Promise<T> {
@@ -112,7 +118,13 @@ export async function createFixture(): Promise<Fixture> {
 export function watchConsole(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
+    // A refusal answers its HTTP status (a 422 beside its field errors, a 401 for an ended session), which
+    // Chromium logs as a failed resource: the console shows it its own way. A 5xx still counts.
+    if (
+      m.type() === 'error' &&
+      !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())
+    )
+      errors.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(e.message));
   return errors;

@@ -1,5 +1,5 @@
 /**
- * The README's example, type-checked with the repo (sdk/test/types.test.ts compares the two): everything
+ * The README's example, type-checked with the repo (sdk/test/drift.test.ts compares the two): everything
  * but the lines between the two `setup` markers is printed there.
  */
 import { createServer } from 'node:http';
