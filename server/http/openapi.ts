@@ -251,7 +251,7 @@ export function docsPage(doc: JsonSchema): string {
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <style>body{font:14px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1f2933}
 code,pre{font:12px/1.4 ui-monospace,monospace}pre{background:#f4f6f8;padding:.75rem;overflow:auto}
-section{border-top:1px solid #e4e7eb;padding:.5rem 0}.m{font-weight:600;padding:0 .4rem;border-radius:3px;color:#fff}
+section{border-top:1px solid #e4e7eb;padding:.5rem 0}p{overflow-wrap:anywhere}.m{font-weight:600;padding:0 .4rem;border-radius:3px;color:#fff}
 .get{background:#2f80ed}.post{background:#27ae60}.d{color:#52606d}h3{margin:.25rem 0}</style></head>
 <body><h1>${escapeHtml(info.title)}</h1><p>${escapeHtml(info.description)}</p><p><a href="openapi.json">openapi.json</a></p><nav>${toc}</nav>${body}</body></html>`;
 }
