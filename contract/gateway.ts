@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { accountName, accountNumber, ifsc, payinStatus } from './endpoints/orders.ts';
-import { settlementStatus, settlementType, settlementWallet } from './endpoints/settlement.ts';
+import { settlementRow } from './endpoints/settlement.ts';
 import { payout } from './machines.ts';
 import { amount, moneyOut } from './money.ts';
 
@@ -174,27 +174,27 @@ export type CallbackType = (typeof callbackTypes)[number];
  * A settlement application as its `settlement.updated` callback carries it: what the merchant applied for
  * and what became of it, without who on the platform worked on it.
  */
-export const gatewaySettlement = z.object({
-  settlementNo: z.string(),
-  wallet: settlementWallet,
-  type: settlementType,
-  currency: z.string(),
-  amount: moneyOut,
-  auditAmount: z.nullable(moneyOut),
-  fee: moneyOut,
-  status: settlementStatus,
-  accountName: z.nullable(z.string()),
-  cardNumber: z.nullable(z.string()),
-  ifsc: z.nullable(z.string()),
-  returnAddress: z.nullable(z.string()),
-  price: z.nullable(z.string()),
-  usdtAmount: z.nullable(z.string()),
-  reference: z.nullable(z.string()),
-  reason: z.nullable(z.string()),
-  createdAt: z.string(),
-  confirmedAt: z.nullable(z.string()),
-  completedAt: z.nullable(z.string()),
-  failedAt: z.nullable(z.string()),
+export const gatewaySettlement = z.pick(settlementRow, {
+  settlementNo: true,
+  wallet: true,
+  type: true,
+  currency: true,
+  amount: true,
+  auditAmount: true,
+  fee: true,
+  status: true,
+  accountName: true,
+  cardNumber: true,
+  ifsc: true,
+  returnAddress: true,
+  price: true,
+  usdtAmount: true,
+  reference: true,
+  reason: true,
+  createdAt: true,
+  confirmedAt: true,
+  completedAt: true,
+  failedAt: true,
 });
 
 /**
