@@ -1,4 +1,4 @@
-import { allGatewayEndpoints } from '../../contract/gateway.ts';
+import { allGatewayEndpoints, callbackData, callbackTypes } from '../../contract/gateway.ts';
 import { refusalComponents, refusalResponses, schemaOf, successSchema } from '../http/openapi.ts';
 
 /** More of what each operation does (GATEWAY.md). */
@@ -12,6 +12,16 @@ const descriptions: Record<string, string> = {
     'Answers 201 with the queued order; the amount and fee leave the available balance at once. Refused (403) from an address outside the payout whitelist; 422 over the balance.',
   payoutGet: 'The order as the callbacks carry it.',
   payoutFind: 'The order as the callbacks carry it; 404 when the merchant has no payout with that number.',
+};
+
+/** What each callback says. */
+const callbackSummaries: Record<(typeof callbackTypes)[number], string> = {
+  'payin.paid': 'A pay-in was paid',
+  'payin.failed': 'A pay-in failed',
+  'payin.unpaid': 'A pay-in expired unpaid',
+  'payout.success': 'A payout was paid out',
+  'payout.failed': 'A payout failed (its amount and fee are back in the payout balance)',
+  'settlement.updated': 'A settlement application entered a status',
 };
 
 /** What each operation does, as a merchant's developer reads it. */
@@ -95,6 +105,53 @@ export function gatewayOpenApi(): Record<string, unknown> {
       },
     };
   }
+  // The callbacks a merchant receives at its notifyUrl (GATEWAY.md), as OpenAPI 3.1 webhooks.
+  const webhooks = Object.fromEntries(
+    callbackTypes.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `callback.${type}`,
+          summary: callbackSummaries[type],
+          description:
+            "POSTed to the notifyUrl, signed per Standard Webhooks with the merchant's webhook secret (`whsec_…`): verify `webhook-signature` over `webhook-id.webhook-timestamp.body` before reading it. Any 2xx within 15 s is delivered; anything else is retried on the platform's schedule with the same `webhook-id`.",
+          tags: ['callbacks'],
+          security: [],
+          parameters: [
+            ['webhook-id', 'The same on every retry of one event: act on it once.'],
+            ['webhook-timestamp', 'Unix time in seconds of this attempt.'],
+            [
+              'webhook-signature',
+              '`v1,` and the base64 HMAC-SHA256, space-separated when there are several.',
+            ],
+          ].map(([name, description]) => ({
+            name,
+            in: 'header',
+            required: true,
+            description,
+            schema: { type: 'string' },
+          })),
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['type', 'data'],
+                  additionalProperties: false,
+                  properties: { type: { const: type }, data: schemaOf(callbackData[type], 'output') },
+                },
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Delivered: no retry.' },
+            default: { description: 'Not delivered: retried later with the same `webhook-id`.' },
+          },
+        },
+      },
+    ]),
+  );
   cached = {
     openapi: '3.1.0',
     info: {
@@ -115,6 +172,7 @@ export function gatewayOpenApi(): Record<string, unknown> {
       { name: 'payin', description: 'Pay-in (collection) orders' },
       { name: 'payout', description: 'Payout orders' },
       { name: 'balance', description: "The merchant's wallets" },
+      { name: 'callbacks', description: 'What the gateway sends to the merchant (Standard Webhooks)' },
     ],
     security: [Object.fromEntries(Object.keys(signatureSchemes).map((k) => [k, []]))],
     components: {
@@ -124,6 +182,7 @@ export function gatewayOpenApi(): Record<string, unknown> {
       responses: refusalComponents(paths),
     },
     paths,
+    webhooks,
   };
   return cached;
 }

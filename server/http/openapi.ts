@@ -218,28 +218,33 @@ const escapeHtml = (s: string) =>
 /** A readable reference page generated from an OpenAPI document (no scripts, no external assets). */
 export function docsPage(doc: JsonSchema): string {
   const info = doc.info as { title: string; description: string };
-  const paths = doc.paths as Record<string, Record<string, Record<string, unknown>>>;
+  // The paths, then the callbacks the API sends (`webhooks`, keyed by the event's name).
+  const paths = { ...(doc.paths as object), ...(doc.webhooks as object | undefined) } as Record<
+    string,
+    Record<string, Record<string, unknown>>
+  >;
+  const callbacks = new Set(Object.keys((doc.webhooks as object | undefined) ?? {}));
   const groups = new Map<string, string[]>();
   for (const [path, ops] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(ops)) {
       const tag = (op.tags as string[])[0] ?? 'other';
-      const responses = op.responses as Record<string, { content: Record<string, { schema: unknown }> }>;
+      const responses = op.responses as Record<string, { content?: Record<string, { schema: unknown }> }>;
       const input =
         method === 'get'
           ? (op.parameters ?? [])
           : (op.requestBody as { content: Record<string, { schema: unknown }> }).content['application/json']!
               .schema;
-      // The success answer: 200, or 201 where the gateway creates (a pay-in, a payout).
+      // The success answer: 200, or 201 where the gateway creates (a pay-in, a payout); a callback's 2XX has none.
       const success = Object.entries(responses).find(([code]) => code.startsWith('2'))?.[1];
-      const schema = success?.content['application/json']?.schema as
+      const schema = success?.content?.['application/json']?.schema as
         | { properties?: { data?: unknown } }
         | undefined;
       const out = schema?.properties?.data ?? schema ?? null;
       const html = `<section id="${escapeHtml(String(op.operationId))}"><h3><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h3>
 <p>${escapeHtml(String(op.summary ?? op.operationId))}</p>${op.description ? `<p class="d">${escapeHtml(String(op.description)).replace(/\n/g, '<br>')}</p>` : ''}
 <details><summary>${method === 'get' ? 'Query parameters' : 'Request body'}</summary><pre>${escapeHtml(JSON.stringify(input, null, 2))}</pre></details>
-<details><summary>data</summary><pre>${escapeHtml(JSON.stringify(out, null, 2))}</pre></details>
-<p class="d">HTTP ${Object.keys(responses).join(', ')}: the envelope, its errno beside the status (see <a href="openapi.json">openapi.json</a>).</p></section>`;
+${out === null ? '' : `<details><summary>data</summary><pre>${escapeHtml(JSON.stringify(out, null, 2))}</pre></details>`}
+${callbacks.has(path) ? '' : `<p class="d">HTTP ${Object.keys(responses).join(', ')}: the envelope, its errno beside the status (see <a href="openapi.json">openapi.json</a>).</p>`}</section>`;
       groups.set(tag, [...(groups.get(tag) ?? []), html]);
     }
   }

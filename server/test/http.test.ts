@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalString } from '../../contract/gateway.ts';
+import { callbackTypes, canonicalString } from '../../contract/gateway.ts';
 import { allEndpoints, endpoints } from '../../contract/index.ts';
 import en from '../../locales/en.json' with { type: 'json' };
 import zh from '../../locales/zh_CN.json' with { type: 'json' };
@@ -282,11 +282,13 @@ describe.each(engines)('HTTP on %s', (engine) => {
     expect(res.text).not.toMatch(/<script/i);
   });
 
-  it("serves the gateway's reference page too, its 201 answers included (GATEWAY.md promises it)", async () => {
+  it("serves the gateway's reference page too, its 201 answers and its callbacks included (GATEWAY.md promises it)", async () => {
     const res = await s.request('GET', '/gateway/docs');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.text).toContain('<code>/gateway/v1/payin</code>');
+    // Every callback type, from the document's webhooks.
+    for (const type of callbackTypes) expect(res.text).toContain(`<code>${type}</code>`);
     expect(res.text).not.toContain('undefined');
     expect(res.text).not.toMatch(/<script/i);
   });
