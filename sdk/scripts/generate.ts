@@ -295,6 +295,24 @@ export function generateTypes(doc: Doc): string {
     if (op.body !== undefined) emit(`${name}Body`, op.body, `${where}: JSON body.`);
     emit(`${name}Data`, op.data, `${where}: \`data\` of its ${op.status} answer.`);
   }
+  // The callbacks (the document's webhooks): each one's body `{type, data}`, and their union.
+  const webhooks = isObject(doc.webhooks) ? doc.webhooks : {};
+  const callbacks: string[] = [];
+  for (const [event, rawItem] of Object.entries(webhooks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const post = isObject(rawItem) ? resolve(doc, rawItem.post) : undefined;
+    const requestBody = isObject(post) ? resolve(doc, post.requestBody) : undefined;
+    const content = isObject(requestBody) && isObject(requestBody.content) ? requestBody.content : {};
+    const media = content['application/json'];
+    if (!isObject(media)) throw new Error(`callback ${event}: no JSON body`);
+    const name = `${pascal(event)}Callback`;
+    emit(name, media.schema, `The \`${event}\` callback's body.`);
+    callbacks.push(name);
+  }
+  if (callbacks.length) {
+    out.push('/** Any callback the gateway sends, told apart by `type`. */');
+    out.push(...member('export type AnyCallback =', callbacks.join(' | '), 0));
+    out.push('');
+  }
   out.push("/** Each operation's method, path and success status, as the document declares them. */");
   out.push('export const operations = {');
   for (const op of ops) {

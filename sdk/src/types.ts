@@ -112,6 +112,133 @@ export type PayoutGetParams = PayinGetParams;
 /** `GET /gateway/v1/payout/{orderNo}` (payoutGet): `data` of its 200 answer. */
 export type PayoutGetData = PayoutCreateData;
 
+/** The `payin.failed` callback's body. */
+export interface PayinFailedCallback {
+  type: 'payin.failed';
+  data: {
+    orderNo: string;
+    merchantOrderNo: string;
+    status: 'creating' | 'pending' | 'paid' | 'failed' | 'unpaid' | 'creation_failed';
+    currency: string;
+    amount: string;
+    paidAmount: string | null;
+    fee: string;
+    utr: string | null;
+    payUrl: string | null;
+    createdAt: string;
+    expiresAt: string;
+    paidAt: string | null;
+  };
+}
+
+/** The `payin.paid` callback's body. */
+export interface PayinPaidCallback {
+  type: 'payin.paid';
+  data: {
+    orderNo: string;
+    merchantOrderNo: string;
+    status: 'creating' | 'pending' | 'paid' | 'failed' | 'unpaid' | 'creation_failed';
+    currency: string;
+    amount: string;
+    paidAmount: string | null;
+    fee: string;
+    utr: string | null;
+    payUrl: string | null;
+    createdAt: string;
+    expiresAt: string;
+    paidAt: string | null;
+  };
+}
+
+/** The `payin.unpaid` callback's body. */
+export interface PayinUnpaidCallback {
+  type: 'payin.unpaid';
+  data: {
+    orderNo: string;
+    merchantOrderNo: string;
+    status: 'creating' | 'pending' | 'paid' | 'failed' | 'unpaid' | 'creation_failed';
+    currency: string;
+    amount: string;
+    paidAmount: string | null;
+    fee: string;
+    utr: string | null;
+    payUrl: string | null;
+    createdAt: string;
+    expiresAt: string;
+    paidAt: string | null;
+  };
+}
+
+/** The `payout.failed` callback's body. */
+export interface PayoutFailedCallback {
+  type: 'payout.failed';
+  data: {
+    orderNo: string;
+    merchantOrderNo: string;
+    status: 'queued' | 'processing' | 'success' | 'failed' | 'creation_failed';
+    currency: string;
+    amount: string;
+    fee: string;
+    utr: string | null;
+    failureReason: string | null;
+    createdAt: string;
+    completedAt: string | null;
+  };
+}
+
+/** The `payout.success` callback's body. */
+export interface PayoutSuccessCallback {
+  type: 'payout.success';
+  data: {
+    orderNo: string;
+    merchantOrderNo: string;
+    status: 'queued' | 'processing' | 'success' | 'failed' | 'creation_failed';
+    currency: string;
+    amount: string;
+    fee: string;
+    utr: string | null;
+    failureReason: string | null;
+    createdAt: string;
+    completedAt: string | null;
+  };
+}
+
+/** The `settlement.updated` callback's body. */
+export interface SettlementUpdatedCallback {
+  type: 'settlement.updated';
+  data: {
+    settlementNo: string;
+    wallet: 'collection' | 'payout';
+    type: 'bank' | 'usdt';
+    currency: string;
+    amount: string;
+    auditAmount: string | null;
+    fee: string;
+    status: 'to_be_confirmed' | 'confirmed' | 'settled' | 'failed';
+    accountName: string | null;
+    cardNumber: string | null;
+    ifsc: string | null;
+    returnAddress: string | null;
+    price: string | null;
+    usdtAmount: string | null;
+    reference: string | null;
+    reason: string | null;
+    createdAt: string;
+    confirmedAt: string | null;
+    completedAt: string | null;
+    failedAt: string | null;
+  };
+}
+
+/** Any callback the gateway sends, told apart by `type`. */
+export type AnyCallback =
+  | PayinFailedCallback
+  | PayinPaidCallback
+  | PayinUnpaidCallback
+  | PayoutFailedCallback
+  | PayoutSuccessCallback
+  | SettlementUpdatedCallback;
+
 /** Each operation's method, path and success status, as the document declares them. */
 export const operations = {
   balance: { method: 'GET', path: '/gateway/v1/balance', status: 200 },

@@ -4,7 +4,15 @@
  * here with the official `standardwebhooks` library.
  */
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import type { PayinGetData, PayoutGetData } from './types.js';
+import type {
+  AnyCallback,
+  PayinFailedCallback,
+  PayinPaidCallback,
+  PayinUnpaidCallback,
+  PayoutFailedCallback,
+  PayoutSuccessCallback,
+  SettlementUpdatedCallback,
+} from './types.js';
 
 export { WebhookVerificationError };
 
@@ -19,24 +27,16 @@ export const callbackTypes = [
 ] as const;
 
 /** A pay-in reached an end state; `data` is the order as `getPayin` answers it. */
-export interface PayinCallback {
-  type: 'payin.paid' | 'payin.failed' | 'payin.unpaid';
-  data: PayinGetData;
-}
+export type PayinCallback = PayinPaidCallback | PayinFailedCallback | PayinUnpaidCallback;
 
 /** A payout reached an end state; `data` is the order as `getPayout` answers it. */
-export interface PayoutCallback {
-  type: 'payout.success' | 'payout.failed';
-  data: PayoutGetData;
-}
+export type PayoutCallback = PayoutSuccessCallback | PayoutFailedCallback;
 
 /** A settlement application entered a status (applied, confirmed, settled, failed). */
-export interface SettlementCallback {
-  type: 'settlement.updated';
-  data: { settlementNo: string; status: string; amount: string; [field: string]: unknown };
-}
+export type SettlementCallback = SettlementUpdatedCallback;
 
-export type Callback = PayinCallback | PayoutCallback | SettlementCallback;
+/** Any callback, as the gateway's document declares them (its `webhooks`): switch on `type`. */
+export type Callback = AnyCallback;
 
 /** Request headers as Node (`req.headers`), the Fetch API (`Headers`) or a plain object hold them. */
 export type HeadersLike = Headers | Record<string, string | string[] | undefined>;
