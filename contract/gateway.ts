@@ -51,6 +51,10 @@ export const gatewayPayout = z.object({
 
 export interface GatewayEndpoint {
   id: string;
+  /** What it does, as a merchant's developer reads it (the OpenAPI document's summary). */
+  summary: string;
+  /** More of what it does (GATEWAY.md), for the document's description. */
+  description: string;
   method: 'GET' | 'POST';
   /** Hono path below the site root, e.g. `/gateway/v1/payin/:orderNo`. */
   path: string;
@@ -67,6 +71,9 @@ const gw = (e: GatewayEndpoint) => e;
 export const payinGatewayEndpoints = {
   payinCreate: gw({
     id: 'payinCreate',
+    summary: 'Create a pay-in order (a payment page for the payer)',
+    description:
+      'Answers 201 with the order and its `payUrl`; a repeat with the same merchantOrderNo and content answers the original (200, `Idempotent-Replayed: true`), with other content 409. The merchant hears the outcome by a signed callback to `notifyUrl`.',
     method: 'POST',
     path: '/gateway/v1/payin',
     status: 201,
@@ -89,6 +96,8 @@ export const payinGatewayEndpoints = {
   }),
   payinGet: gw({
     id: 'payinGet',
+    summary: 'Read a pay-in order by its order number',
+    description: 'The order as the callbacks carry it.',
     method: 'GET',
     path: '/gateway/v1/payin/:orderNo',
     status: 200,
@@ -97,6 +106,8 @@ export const payinGatewayEndpoints = {
   }),
   payinFind: gw({
     id: 'payinFind',
+    summary: "Read a pay-in order by the merchant's order number",
+    description: 'The order as the callbacks carry it; 404 when the merchant has no pay-in with that number.',
     method: 'GET',
     path: '/gateway/v1/payin',
     status: 200,
@@ -105,6 +116,8 @@ export const payinGatewayEndpoints = {
   }),
   balance: gw({
     id: 'balance',
+    summary: "Read the merchant's balances",
+    description: 'Amounts are decimal strings with two decimals.',
     method: 'GET',
     path: '/gateway/v1/balance',
     status: 200,
@@ -121,6 +134,9 @@ export const payinGatewayEndpoints = {
 export const payoutGatewayEndpoints = {
   payoutCreate: gw({
     id: 'payoutCreate',
+    summary: 'Create a payout order (the amount and fee are frozen at once)',
+    description:
+      'Answers 201 with the queued order; the amount and fee leave the available balance at once. Refused (403) from an address outside the payout whitelist; 422 over the balance.',
     method: 'POST',
     path: '/gateway/v1/payout',
     status: 201,
@@ -129,6 +145,8 @@ export const payoutGatewayEndpoints = {
   }),
   payoutGet: gw({
     id: 'payoutGet',
+    summary: 'Read a payout order by its order number',
+    description: 'The order as the callbacks carry it.',
     method: 'GET',
     path: '/gateway/v1/payout/:orderNo',
     status: 200,
@@ -137,6 +155,8 @@ export const payoutGatewayEndpoints = {
   }),
   payoutFind: gw({
     id: 'payoutFind',
+    summary: "Read a payout order by the merchant's order number",
+    description: 'The order as the callbacks carry it; 404 when the merchant has no payout with that number.',
     method: 'GET',
     path: '/gateway/v1/payout',
     status: 200,
@@ -169,6 +189,16 @@ export const callbackTypes = [
   'settlement.updated',
 ] as const;
 export type CallbackType = (typeof callbackTypes)[number];
+
+/** What each callback says (the gateway document's webhooks). */
+export const callbackSummary: Record<CallbackType, string> = {
+  'payin.paid': 'A pay-in was paid',
+  'payin.failed': 'A pay-in failed',
+  'payin.unpaid': 'A pay-in expired unpaid',
+  'payout.success': 'A payout was paid out',
+  'payout.failed': 'A payout failed (its amount and fee are back in the payout balance)',
+  'settlement.updated': 'A settlement application entered a status',
+};
 
 /**
  * A settlement application as its `settlement.updated` callback carries it: what the merchant applied for

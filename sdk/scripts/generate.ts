@@ -145,26 +145,38 @@ function member(head: string, type: string, indent: number): string[] {
   return [head, ...alternatives.map((a, i) => `${pad}| ${a}${i === alternatives.length - 1 ? ';' : ''}`)];
 }
 
-/** The top-level members of a one-line union (outside parentheses, brackets and quotes). */
-function splitUnion(type: string): string[] {
-  const parts: string[] = [];
+/**
+ * Walks a written type's characters outside quoted strings, each with the bracket depth after it is read;
+ * stops when `visit` answers true.
+ */
+function scan(type: string, visit: (i: number, c: string, depth: number) => boolean | undefined): void {
   let depth = 0;
   let quoted = false;
-  let start = 0;
   for (let i = 0; i < type.length; i++) {
-    const c = type[i];
+    const c = type[i]!;
     if (quoted) {
       if (c === '\\') i++;
       else if (c === "'") quoted = false;
-    } else if (c === "'") quoted = true;
-    else if (c === '(' || c === '[' || c === '<' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '>' || c === '}') depth--;
-    else if (depth === 0 && type.startsWith(' | ', i)) {
+      continue;
+    }
+    if (c === "'") quoted = true;
+    else if ('([<{'.includes(c)) depth++;
+    else if (')]>}'.includes(c)) depth--;
+    if (visit(i, c, depth)) return;
+  }
+}
+
+/** The top-level members of a one-line union (outside parentheses, brackets and quotes). */
+function splitUnion(type: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  scan(type, (i, _c, depth) => {
+    if (depth === 0 && type.startsWith(' | ', i)) {
       parts.push(type.slice(start, i));
       start = i + 3;
-      i += 2;
     }
-  }
+    return undefined;
+  });
   parts.push(type.slice(start));
   return parts;
 }
@@ -172,18 +184,12 @@ function splitUnion(type: string): string[] {
 /** Whether a written type is one object type (`{ … }`), not a union or intersection of some. */
 function isOneObject(type: string): boolean {
   if (!type.startsWith('{')) return false;
-  let depth = 0;
-  let quoted = false;
-  for (let i = 0; i < type.length; i++) {
-    const c = type[i];
-    if (quoted) {
-      if (c === '\\') i++;
-      else if (c === "'") quoted = false;
-    } else if (c === "'") quoted = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i === type.length - 1;
-  }
-  return false;
+  let closedAt = -1;
+  scan(type, (i, c, depth) => {
+    if (c === '}' && depth === 0) closedAt = i;
+    return closedAt >= 0;
+  });
+  return closedAt === type.length - 1;
 }
 
 /** The schema of `data` in an answer's envelope (through `$ref`s and `allOf` parts), if it has one. */
@@ -298,6 +304,7 @@ export function generateTypes(doc: Doc): string {
   // The callbacks (the document's webhooks): each one's body `{type, data}`, and their union.
   const webhooks = isObject(doc.webhooks) ? doc.webhooks : {};
   const callbacks: string[] = [];
+  const events: string[] = [];
   for (const [event, rawItem] of Object.entries(webhooks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const post = isObject(rawItem) ? resolve(doc, rawItem.post) : undefined;
     const requestBody = isObject(post) ? resolve(doc, post.requestBody) : undefined;
@@ -305,10 +312,21 @@ export function generateTypes(doc: Doc): string {
     const media = content['application/json'];
     if (!isObject(media)) throw new Error(`callback ${event}: no JSON body`);
     const name = `${pascal(event)}Callback`;
-    emit(name, media.schema, `The \`${event}\` callback's body.`);
+    const body = resolve(doc, media.schema);
+    const data = isObject(body) && isObject(body.properties) ? body.properties.data : undefined;
+    // The data an answer already types (a pay-in as `getPayin` answers it) is named, not written again.
+    const known = data === undefined ? undefined : written.get(typeOf(doc, data, 0));
+    if (known) {
+      out.push(`/** The \`${event}\` callback's body: \`data\` is ${known}. */`);
+      out.push(`export interface ${name} {`, `  type: ${quote(event)};`, `  data: ${known};`, '}', '');
+    } else emit(name, media.schema, `The \`${event}\` callback's body.`);
     callbacks.push(name);
+    events.push(event);
   }
   if (callbacks.length) {
+    out.push("/** Every callback type the gateway sends (its document's webhooks). */");
+    out.push('export const callbackTypes = [', ...events.map((e) => `  ${quote(e)},`), '] as const;');
+    out.push('');
     out.push('/** Any callback the gateway sends, told apart by `type`. */');
     out.push(...member('export type AnyCallback =', callbacks.join(' | '), 0));
     out.push('');

@@ -11,7 +11,6 @@ export {
 export * from './types.js';
 export {
   type Callback,
-  callbackTypes,
   type HeadersLike,
   type PayinCallback,
   type PayoutCallback,

@@ -112,95 +112,34 @@ export type PayoutGetParams = PayinGetParams;
 /** `GET /gateway/v1/payout/{orderNo}` (payoutGet): `data` of its 200 answer. */
 export type PayoutGetData = PayoutCreateData;
 
-/** The `payin.failed` callback's body. */
+/** The `payin.failed` callback's body: `data` is PayinCreateData. */
 export interface PayinFailedCallback {
   type: 'payin.failed';
-  data: {
-    orderNo: string;
-    merchantOrderNo: string;
-    status: 'creating' | 'pending' | 'paid' | 'failed' | 'unpaid' | 'creation_failed';
-    currency: string;
-    amount: string;
-    paidAmount: string | null;
-    fee: string;
-    utr: string | null;
-    payUrl: string | null;
-    createdAt: string;
-    expiresAt: string;
-    paidAt: string | null;
-  };
+  data: PayinCreateData;
 }
 
-/** The `payin.paid` callback's body. */
+/** The `payin.paid` callback's body: `data` is PayinCreateData. */
 export interface PayinPaidCallback {
   type: 'payin.paid';
-  data: {
-    orderNo: string;
-    merchantOrderNo: string;
-    status: 'creating' | 'pending' | 'paid' | 'failed' | 'unpaid' | 'creation_failed';
-    currency: string;
-    amount: string;
-    paidAmount: string | null;
-    fee: string;
-    utr: string | null;
-    payUrl: string | null;
-    createdAt: string;
-    expiresAt: string;
-    paidAt: string | null;
-  };
+  data: PayinCreateData;
 }
 
-/** The `payin.unpaid` callback's body. */
+/** The `payin.unpaid` callback's body: `data` is PayinCreateData. */
 export interface PayinUnpaidCallback {
   type: 'payin.unpaid';
-  data: {
-    orderNo: string;
-    merchantOrderNo: string;
-    status: 'creating' | 'pending' | 'paid' | 'failed' | 'unpaid' | 'creation_failed';
-    currency: string;
-    amount: string;
-    paidAmount: string | null;
-    fee: string;
-    utr: string | null;
-    payUrl: string | null;
-    createdAt: string;
-    expiresAt: string;
-    paidAt: string | null;
-  };
+  data: PayinCreateData;
 }
 
-/** The `payout.failed` callback's body. */
+/** The `payout.failed` callback's body: `data` is PayoutCreateData. */
 export interface PayoutFailedCallback {
   type: 'payout.failed';
-  data: {
-    orderNo: string;
-    merchantOrderNo: string;
-    status: 'queued' | 'processing' | 'success' | 'failed' | 'creation_failed';
-    currency: string;
-    amount: string;
-    fee: string;
-    utr: string | null;
-    failureReason: string | null;
-    createdAt: string;
-    completedAt: string | null;
-  };
+  data: PayoutCreateData;
 }
 
-/** The `payout.success` callback's body. */
+/** The `payout.success` callback's body: `data` is PayoutCreateData. */
 export interface PayoutSuccessCallback {
   type: 'payout.success';
-  data: {
-    orderNo: string;
-    merchantOrderNo: string;
-    status: 'queued' | 'processing' | 'success' | 'failed' | 'creation_failed';
-    currency: string;
-    amount: string;
-    fee: string;
-    utr: string | null;
-    failureReason: string | null;
-    createdAt: string;
-    completedAt: string | null;
-  };
+  data: PayoutCreateData;
 }
 
 /** The `settlement.updated` callback's body. */
@@ -229,6 +168,16 @@ export interface SettlementUpdatedCallback {
     failedAt: string | null;
   };
 }
+
+/** Every callback type the gateway sends (its document's webhooks). */
+export const callbackTypes = [
+  'payin.failed',
+  'payin.paid',
+  'payin.unpaid',
+  'payout.failed',
+  'payout.success',
+  'settlement.updated',
+] as const;
 
 /** Any callback the gateway sends, told apart by `type`. */
 export type AnyCallback =

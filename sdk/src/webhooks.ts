@@ -16,16 +16,6 @@ import type {
 
 export { WebhookVerificationError };
 
-/** Every callback type the gateway sends (GATEWAY.md). */
-export const callbackTypes = [
-  'payin.paid',
-  'payin.failed',
-  'payin.unpaid',
-  'payout.success',
-  'payout.failed',
-  'settlement.updated',
-] as const;
-
 /** A pay-in reached an end state; `data` is the order as `getPayin` answers it. */
 export type PayinCallback = PayinPaidCallback | PayinFailedCallback | PayinUnpaidCallback;
 

@@ -219,15 +219,12 @@ export function mountGateway(
           await spendAlone();
           const fields = parsed.success ? nul : fieldErrors(parsed.error.issues, lang);
           const first = fields[0];
-          return jsonAnswer(
+          return envelopeAnswer(
             c,
-            envelope(
-              lang,
-              errno.invalid,
-              { fields },
-              `${t(lang, `errno.${errno.invalid}`)}${first ? `: ${first.path}: ${first.message}` : ''}`,
-            ),
-            422,
+            lang,
+            errno.invalid,
+            { fields },
+            `${t(lang, `errno.${errno.invalid}`)}${first ? `: ${first.path}: ${first.message}` : ''}`,
           );
         }
         const after: Array<() => Promise<void> | void> = [];
@@ -294,7 +291,7 @@ export function mountGateway(
           { rid: requestId, endpoint: ep.id, err: errorForLog(err) },
           'gateway handler failed',
         );
-        return jsonAnswer(c, envelope(lang, errno.internal), 500);
+        return envelopeAnswer(c, lang, errno.internal);
       }
     });
   }

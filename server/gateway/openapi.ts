@@ -1,39 +1,5 @@
-import { allGatewayEndpoints, callbackData, callbackTypes } from '../../contract/gateway.ts';
+import { allGatewayEndpoints, callbackData, callbackSummary, callbackTypes } from '../../contract/gateway.ts';
 import { refusalComponents, refusalResponses, schemaOf, successSchema } from '../http/openapi.ts';
-
-/** More of what each operation does (GATEWAY.md). */
-const descriptions: Record<string, string> = {
-  payinCreate:
-    'Answers 201 with the order and its `payUrl`; a repeat with the same merchantOrderNo and content answers the original (200, `Idempotent-Replayed: true`), with other content 409. The merchant hears the outcome by a signed callback to `notifyUrl`.',
-  payinGet: 'The order as the callbacks carry it.',
-  payinFind: 'The order as the callbacks carry it; 404 when the merchant has no pay-in with that number.',
-  balance: 'Amounts are decimal strings with two decimals.',
-  payoutCreate:
-    'Answers 201 with the queued order; the amount and fee leave the available balance at once. Refused (403) from an address outside the payout whitelist; 422 over the balance.',
-  payoutGet: 'The order as the callbacks carry it.',
-  payoutFind: 'The order as the callbacks carry it; 404 when the merchant has no payout with that number.',
-};
-
-/** What each callback says. */
-const callbackSummaries: Record<(typeof callbackTypes)[number], string> = {
-  'payin.paid': 'A pay-in was paid',
-  'payin.failed': 'A pay-in failed',
-  'payin.unpaid': 'A pay-in expired unpaid',
-  'payout.success': 'A payout was paid out',
-  'payout.failed': 'A payout failed (its amount and fee are back in the payout balance)',
-  'settlement.updated': 'A settlement application entered a status',
-};
-
-/** What each operation does, as a merchant's developer reads it. */
-const summaries: Record<string, string> = {
-  payinCreate: 'Create a pay-in order (a payment page for the payer)',
-  payinGet: 'Read a pay-in order by its order number',
-  payinFind: "Read a pay-in order by the merchant's order number",
-  balance: "Read the merchant's balances",
-  payoutCreate: 'Create a payout order (the amount and fee are frozen at once)',
-  payoutGet: 'Read a payout order by its order number',
-  payoutFind: "Read a payout order by the merchant's order number",
-};
 
 let cached: Record<string, unknown> | undefined;
 
@@ -74,12 +40,13 @@ export function gatewayOpenApi(): Record<string, unknown> {
             schema,
           }))
         : [];
+    const success = successSchema(schemaOf(ep.output, 'output'));
     paths[path] = {
       ...paths[path],
       [ep.method.toLowerCase()]: {
         operationId: ep.id,
-        summary: summaries[ep.id] ?? ep.id,
-        description: descriptions[ep.id] ?? '',
+        summary: ep.summary,
+        description: ep.description,
         tags: [ep.id.replace(/(Create|Get|Find)$/, '')],
         ...(pathParams.length + query.length ? { parameters: [...pathParams, ...query] } : {}),
         ...(ep.method === 'POST'
@@ -88,7 +55,7 @@ export function gatewayOpenApi(): Record<string, unknown> {
         responses: {
           [String(ep.status)]: {
             description: 'Success: errno 0 and the data.',
-            content: { 'application/json': { schema: successSchema(schemaOf(ep.output, 'output')) } },
+            content: { 'application/json': { schema: success } },
           },
           ...(ep.status === 201
             ? {
@@ -96,7 +63,7 @@ export function gatewayOpenApi(): Record<string, unknown> {
                   description:
                     'A repeat of a create with the same merchantOrderNo and content: the original order, with `Idempotent-Replayed: true`.',
                   headers: { 'Idempotent-Replayed': { schema: { type: 'string', const: 'true' } } },
-                  content: { 'application/json': { schema: successSchema(schemaOf(ep.output, 'output')) } },
+                  content: { 'application/json': { schema: success } },
                 },
               }
             : {}),
@@ -112,7 +79,7 @@ export function gatewayOpenApi(): Record<string, unknown> {
       {
         post: {
           operationId: `callback.${type}`,
-          summary: callbackSummaries[type],
+          summary: callbackSummary[type],
           description:
             "POSTed to the notifyUrl, signed per Standard Webhooks with the merchant's webhook secret (`whsec_…`): verify `webhook-signature` over `webhook-id.webhook-timestamp.body` before reading it. Any 2xx within 15 s is delivered; anything else is retried on the platform's schedule with the same `webhook-id`.",
           tags: ['callbacks'],

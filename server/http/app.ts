@@ -150,7 +150,7 @@ export function createApp(
     const bodyLimit = ep.maxBodyBytes ?? defaultLimit;
     app.on(ep.method, `/api${ep.path}`, async (c) => {
       if (ep.method !== 'GET' && declaredTooLarge(c.req.raw.headers, bodyLimit))
-        return jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.payloadTooLarge), 413);
+        return envelopeAnswer(c, langFrom(c.req.header('accept-language')), errno.payloadTooLarge);
       const meta: RequestMeta = {
         ip: clientIp(c, deps.config.trustProxy),
         requestId: c.get('requestId'),
@@ -182,7 +182,7 @@ export function createApp(
           if (ep.id === 'auth.info') delete (raw as Record<string, unknown>).token;
         } else {
           if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
-            return jsonAnswer(c, envelope(meta.lang, errno.unsupportedMediaType), 415);
+            return envelopeAnswer(c, meta.lang, errno.unsupportedMediaType);
           }
           raw = await readBodyJson(c.req.raw, bodyLimit);
         }
@@ -288,7 +288,7 @@ export function createApp(
         log.error({ rid: meta.requestId, endpoint: ep.id, err: errorForLog(err) }, 'handler failed');
         if (user && ep.method === 'POST')
           await writeLog(db, ep, meta, user, 'failed', errno.internal, audit).catch(() => {});
-        return jsonAnswer(c, envelope(meta.lang, errno.internal), 500);
+        return envelopeAnswer(c, meta.lang, errno.internal);
       }
     });
   }
@@ -325,7 +325,7 @@ export function createApp(
   });
   app.onError((err, c) => {
     log.error({ rid: c.get('requestId'), err: errorForLog(err) }, 'unhandled');
-    return jsonAnswer(c, envelope(langFrom(c.req.header('accept-language')), errno.internal), 500);
+    return envelopeAnswer(c, langFrom(c.req.header('accept-language')), errno.internal);
   });
   return app;
 }

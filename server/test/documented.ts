@@ -6,7 +6,8 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
+import { schemaOf } from '../http/openapi.ts';
 
 export type JsonSchema = {
   type?: string | string[];
@@ -18,8 +19,7 @@ export type JsonSchema = {
 };
 
 /** A zod schema as the gateway's OpenAPI document writes an answer's data. */
-export const documentOf = (schema: z.ZodMiniType): JsonSchema =>
-  z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as JsonSchema;
+export const documentOf = (schema: z.ZodMiniType): JsonSchema => schemaOf(schema, 'output') as JsonSchema;
 
 /**
  * Where `value`'s keys differ from what `schema` documents, at every depth: a key it carries that the

@@ -18,7 +18,7 @@ import * as z from 'zod/mini';
 import { type Errno, httpStatus } from '../../contract/errno.ts';
 import { allEndpoints, type Endpoint, endpoints } from '../../contract/index.ts';
 import { operationLog } from '../db/schema.ts';
-import { openApiDocument } from '../http/openapi.ts';
+import { openApiDocument, schemaOf } from '../http/openapi.ts';
 import { csvMapping } from '../modules/receiving/testkit.ts';
 import { documentChecker } from './documented.ts';
 import { fingerprinter } from './fingerprint.ts';
@@ -164,7 +164,7 @@ function plausible(name: string, schema: Record<string, unknown>): fc.Arbitrary<
 
 /** An input near the schema: plausible fields, then maybe one dropped, retyped or added. */
 function nearValid(ep: Endpoint): fc.Arbitrary<unknown> {
-  const json = z.toJSONSchema(ep.input, { io: 'input', unrepresentable: 'any' }) as {
+  const json = schemaOf(ep.input, 'input') as {
     properties?: Record<string, Record<string, unknown>>;
   };
   const props = Object.entries(json.properties ?? {});
@@ -273,17 +273,14 @@ const examples: Record<string, unknown[]> = {
 
 /** An input its schema accepts, or (rarely: a refinement the JSON Schema cannot say) one it refuses. */
 function validInput(ep: Endpoint): fc.Arbitrary<unknown> {
-  const json = z.toJSONSchema(ep.input, { io: 'input', unrepresentable: 'any' }) as Schema;
+  const json = schemaOf(ep.input, 'input') as Schema;
   const known = examples[ep.id];
   return known ? fc.oneof(acceptedBy(json), fc.constantFrom(...known)) : acceptedBy(json);
 }
 
 /** Anything at all: a random object with schema and random keys, or (as a JSON body) a non-object. */
 function random(ep: Endpoint): fc.Arbitrary<unknown> {
-  const keys = Object.keys(
-    (z.toJSONSchema(ep.input, { io: 'input', unrepresentable: 'any' }) as { properties?: object })
-      .properties ?? {},
-  );
+  const keys = Object.keys((schemaOf(ep.input, 'input') as { properties?: object }).properties ?? {});
   const key = keys.length
     ? fc.oneof(fc.constantFrom(...keys), fc.string({ unit: 'binary', maxLength: 20 }))
     : fc.string();

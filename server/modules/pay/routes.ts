@@ -12,7 +12,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
 import QRCode from 'qrcode';
-import { type Errno, errno, httpStatus } from '../../../contract/errno.ts';
+import { type Errno, errno } from '../../../contract/errno.ts';
 import { type PayinStatus, payin } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import {
@@ -27,7 +27,7 @@ import zh from '../../../locales/zh_CN.json' with { type: 'json' };
 import { type Db, inTransaction } from '../../db/index.ts';
 import { operationLog, payinOrders, receivingAccounts } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
-import { jsonAnswer } from '../../http/answer.ts';
+import { envelopeAnswer, jsonAnswer } from '../../http/answer.ts';
 import { readBodyText } from '../../http/body.ts';
 import { clientIp } from '../../http/clientIp.ts';
 import { AppError } from '../../http/errors.ts';
@@ -182,15 +182,13 @@ const refusalKey: Partial<Record<Errno, string>> = {
   [errno.tooManyRequests]: 'pay.errors.tooMany',
 };
 
+/** A refusal as every API answers one (its status beside its errno; JSON answers are never stored). */
 function refuse(c: Context, lang: Lang, code: Errno, data: unknown = null, errmsg?: string) {
-  const key = refusalKey[code] ?? `errno.${code}`;
-  return jsonAnswer(c, { errno: code, errmsg: errmsg ?? t(lang, key), data }, httpStatus[code], {
-    'cache-control': 'no-store',
-  });
+  const key = refusalKey[code];
+  return envelopeAnswer(c, lang, code, data, errmsg ?? (key && t(lang, key)));
 }
 
-const ok = (c: Context, data: unknown) =>
-  jsonAnswer(c, { errno: errno.ok, errmsg: '', data }, 200, { 'cache-control': 'no-store' });
+const ok = (c: Context, data: unknown) => jsonAnswer(c, { errno: errno.ok, errmsg: '', data });
 
 /** The page's HTML with its language and both languages' `pay.*` strings written in. */
 function pageHtml(template: string, lang: Lang): string {
