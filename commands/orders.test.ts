@@ -26,6 +26,7 @@ const payin = (
   extra: Partial<Contexts['payin']> = {},
 ): Contexts['payin'] => ({
   id: 11,
+  refundedAmount: '0.00',
   orderNo: 'PI26112016200280863153',
   merchantOrderNo: 'ORD26112001463',
   merchantId: 1,

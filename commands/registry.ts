@@ -11,6 +11,7 @@ import { orderCommands } from './orders.ts';
 import { parameterCommands } from './parameter.ts';
 import { payoutCommands } from './payouts.ts';
 import { receivingCommands } from './receiving.ts';
+import { refundCommands } from './refund.ts';
 import { settingCommands } from './settings.ts';
 import { settlementCommands } from './settlement.ts';
 import { slipCommands } from './slip.ts';
@@ -66,6 +67,7 @@ export const commands: readonly Command[] = assemble([
   ...accountActions,
   ...orderCommands,
   ...payoutCommands,
+  ...refundCommands,
   ...fundCommands,
   ...settlementCommands,
   ...approvalCommands,

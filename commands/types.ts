@@ -11,6 +11,8 @@ export interface Contexts {
   mail: Output<typeof endpoints.mailOutbox.list>['list'][number];
   payin: Output<typeof endpoints.merchantOrder.list>['list'][number];
   payout: Output<typeof endpoints.merchantPayout.list>['list'][number];
+  /** A refund of a paid pay-in. */
+  refund: Output<typeof endpoints.refund.list>['list'][number];
   recharge: Output<typeof endpoints.merchantRechargeLog.list>['list'][number];
   merchant: Output<typeof endpoints.merchant.list>['list'][number];
   /** A user of one merchant, as the platform manages it (merchant users screen). */

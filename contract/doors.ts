@@ -142,6 +142,20 @@ export const moneyDoors = {
     dailySum: true,
     approval: 'agentCommission.pay',
   },
+  /**
+   * A paid pay-in's money given back to the payer: from the console with the code, or the merchant's
+   * signed gateway call (no code: the signature stands in for it), counted in the day's sums of the
+   * merchant's collection wallet either way.
+   */
+  'refund.create': {
+    endpoints: [endpoints.refund.create],
+    moves: 'pays',
+    code: true,
+    reason: 'reason',
+    secondPerson: 'approval',
+    dailySum: true,
+    approval: 'refund.create',
+  },
   /** A payout marked failed by hand: its hold goes back to the merchant's wallet. */
   'payout.markFailed': {
     endpoints: [merchantPayout.markFailed],

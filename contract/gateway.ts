@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { accountName, accountNumber, ifsc, payinStatus } from './endpoints/orders.ts';
+import { refundPayee, refundStatus } from './endpoints/refund.ts';
 import { settlementRow } from './endpoints/settlement.ts';
 import { payout } from './machines.ts';
 import { amount, moneyOut } from './money.ts';
@@ -165,6 +166,61 @@ export const payoutGatewayEndpoints = {
   }),
 };
 
+/** A refund as the gateway answers it and its callbacks carry it (docs/MONEY-BACK.md section 1). */
+export const gatewayRefund = z.object({
+  /** The merchant's own refund number. */
+  refundNo: z.string(),
+  /** Ours. */
+  platformRefundNo: z.string(),
+  orderNo: z.string(),
+  merchantOrderNo: z.string(),
+  status: refundStatus,
+  currency: z.string(),
+  amount: moneyOut,
+  /** The pay-in's paid amount, and what its refunds under way or paid add up to now. */
+  paidAmount: moneyOut,
+  refundedAmount: moneyOut,
+  /** The bank's reference of the transfer back to the payer, once paid. */
+  utr: z.nullable(z.string()),
+  failureReason: z.nullable(z.string()),
+  createdAt: z.string(),
+  completedAt: z.nullable(z.string()),
+});
+
+const refundNo = merchantOrderNo;
+
+/** Refunds of paid pay-ins. */
+export const refundGatewayEndpoints = {
+  refundCreate: gw({
+    id: 'refundCreate',
+    summary: 'Refund a paid pay-in, in full or in part',
+    description:
+      "Answers 201 with the refund: `processing` (its money is on its way back to the payer, held from the collection balance) or `requested` (above the day's limit, a platform user approves it first). Refused (403) from an address outside the payout whitelist, as payouts are: the money goes to an account the request may name. Never more than is left of what was paid (422); 422 with insufficientBalance when the collection balance does not cover it. `payee` is required when the order was not refunded before. A repeat with the same refundNo and content answers the original (200, `Idempotent-Replayed: true`), with other content 409. The outcome comes as a `payin.refunded` or `refund.failed` callback to the order's notifyUrl.",
+    method: 'POST',
+    path: '/gateway/v1/refund',
+    status: 201,
+    input: z.strictObject({
+      orderNo: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
+      refundNo,
+      amount,
+      reason: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+      payee: z.optional(refundPayee),
+    }),
+    output: gatewayRefund,
+  }),
+  refundGet: gw({
+    id: 'refundGet',
+    summary: "Read a refund by the merchant's refund number",
+    description:
+      'The refund as its callbacks carry it; 404 when the merchant has no refund with that number.',
+    method: 'GET',
+    path: '/gateway/v1/refund/:refundNo',
+    status: 200,
+    input: z.object({}),
+    output: gatewayRefund,
+  }),
+};
+
 /**
  * The gateway registry: the parts whose routes exist. The server refuses to start when a registered
  * endpoint has no route; a part joins here together with its routes.
@@ -172,6 +228,7 @@ export const payoutGatewayEndpoints = {
 export const gatewayEndpoints = {
   ...payinGatewayEndpoints,
   ...payoutGatewayEndpoints,
+  ...refundGatewayEndpoints,
 };
 
 export const allGatewayEndpoints: readonly GatewayEndpoint[] = Object.values(
@@ -187,6 +244,10 @@ export const callbackTypes = [
   'payout.failed',
   /** A settlement application entered a status (applied, confirmed, settled, failed). */
   'settlement.updated',
+  /** A refund of a pay-in was paid out to the payer. */
+  'payin.refunded',
+  /** A refund ended without paying (failed, rejected, cancelled): its amount is refundable again. */
+  'refund.failed',
 ] as const;
 export type CallbackType = (typeof callbackTypes)[number];
 
@@ -198,6 +259,8 @@ export const callbackSummary: Record<CallbackType, string> = {
   'payout.success': 'A payout was paid out',
   'payout.failed': 'A payout failed (its amount and fee are back in the payout balance)',
   'settlement.updated': 'A settlement application entered a status',
+  'payin.refunded': 'A refund of a pay-in was paid out to the payer',
+  'refund.failed': 'A refund ended without paying (failed, rejected or cancelled)',
 };
 
 /**
@@ -238,6 +301,8 @@ export const callbackData = {
   'payout.success': gatewayPayout,
   'payout.failed': gatewayPayout,
   'settlement.updated': gatewaySettlement,
+  'payin.refunded': gatewayRefund,
+  'refund.failed': gatewayRefund,
 } as const satisfies Record<CallbackType, z.ZodMiniType>;
 
 /** Signing: the canonical string the merchant signs with HMAC-SHA256 (lowercase hex) under its API secret. */

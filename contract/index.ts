@@ -21,6 +21,7 @@ import {
 } from './endpoints/orders.ts';
 import { parameter } from './endpoints/parameter.ts';
 import { accountHolder, cardBinding, holderNumber, receivingAccount } from './endpoints/receiving.ts';
+import { refundEndpoints } from './endpoints/refund.ts';
 import { role } from './endpoints/role.ts';
 import { settlementPayment, settlementPayout, settlementQuery } from './endpoints/settlement.ts';
 import { withdrawalSlip } from './endpoints/slip.ts';
@@ -48,6 +49,7 @@ export const endpoints = {
   merchantRechargeLog,
   merchantPayout,
   merchantOrder,
+  refund: refundEndpoints,
   dashboard,
   approval: approvalEndpoints,
   settlementPayment,

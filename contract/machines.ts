@@ -37,6 +37,8 @@ export const payin = machine({
     push: { from: ['paid', 'failed', 'unpaid'] },
     /** Remove an order no money reached (the handler also checks that it was never paid). */
     delete: { from: ['creation_failed', 'unpaid', 'failed'] },
+    /** Give some or all of what was paid back to the payer (a refund, docs/MONEY-BACK.md section 1). */
+    refund: { from: ['paid'] },
   },
   sets: {
     /** Not yet decided: counted live on the dashboard. */
@@ -290,6 +292,39 @@ export const telegramDelivery = machine({
   sets: {},
 });
 
+/**
+ * A refund of a paid pay-in (docs/MONEY-BACK.md section 1). Its amount counts in the order's
+ * `refunded_amount` while `open` or `success`, so refunds never pass what was paid. Above the day's sums
+ * it waits `requested` for a second platform user; once decided its money moves by a payout order of its
+ * own (held from the merchant's collection balance), whose outcome it follows: a person's decision on an
+ * unclear hand-over is taken on that payout, as on any other.
+ */
+export const refund = machine({
+  name: 'refund',
+  states: ['requested', 'processing', 'success', 'failed', 'rejected', 'cancelled'],
+  initial: 'requested',
+  final: ['success', 'failed', 'rejected', 'cancelled'],
+  actions: {
+    /** A second platform user approved the request: the hold is taken and the payout made. */
+    approve: { from: ['requested'], to: 'processing' },
+    /** A second platform user refused it. */
+    reject: { from: ['requested'], to: 'rejected' },
+    /** Withdrawn by whoever may ask for it, before a second person decided. */
+    cancel: { from: ['requested'], to: 'cancelled' },
+    /** Its payout was paid out. */
+    paid: { from: ['processing'], to: 'success' },
+    /** Its payout failed (or no channel took it): the hold is back, the amount refundable again. */
+    fail: { from: ['processing'], to: 'failed' },
+  },
+  sets: {
+    /** Counted in the order's refunded amount: under way, or paid. */
+    counted: ['requested', 'processing', 'success'],
+    /** Not decided yet: listed first. */
+    open: ['requested', 'processing'],
+    succeeded: ['success'],
+  },
+});
+
 /** Every machine, for the tests that sweep them and check their labels. */
 export const machines = [
   payin,
@@ -303,6 +338,7 @@ export const machines = [
   slipLine,
   statementLine,
   telegramDelivery,
+  refund,
 ] as const;
 
 export type PayinStatus = StateOf<typeof payin>;
@@ -319,3 +355,4 @@ export type TnLineStatus = StateOf<typeof tnLine>;
 export type SlipStatus = StateOf<typeof slip>;
 export type SlipLineStatus = StateOf<typeof slipLine>;
 export type StatementLineStatus = StateOf<typeof statementLine>;
+export type RefundStatus = StateOf<typeof refund>;

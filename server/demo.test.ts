@@ -326,6 +326,16 @@ describe.each(engines)('demo workspace on %s', (engine) => {
     ).toBeGreaterThan(20);
   });
 
+  it('has a refunded order and a partly refunded one, each within what was paid', async () => {
+    const rows = await q<{ status: string; amount: string; paid: string; refunded: string }>(sql`
+      select r.status, r.amount, o.paid_amount as paid, o.refunded_amount as refunded
+      from refunds r join payin_orders o on o.id = r.payin_id order by r.id`);
+    expect(rows.map((r) => r.status)).toEqual(['success', 'processing']);
+    expect(Number(rows[0]!.amount)).toBe(Number(rows[0]!.paid));
+    expect(Number(rows[1]!.amount)).toBeLessThan(Number(rows[1]!.paid));
+    for (const r of rows) expect(Number(r.refunded)).toBe(Number(r.amount));
+  });
+
   it('has one callback per state change, with its history written as the worker would have', async () => {
     // One event per order and outcome: paid orders each have exactly one payin.paid, and so on.
     for (const [status, type] of [
@@ -344,7 +354,13 @@ describe.each(engines)('demo workspace on %s', (engine) => {
     ).toBe(0);
     expect(
       await n(sql`select count(*) as n from payout_orders o where o.status in ('success', 'failed', 'creation_failed')
+        and o.refund_id is null
         and not exists (select 1 from webhook_events e where e.order_type = 'payout' and e.order_id = o.id)`),
+    ).toBe(0);
+    // A refund's payout is not the merchant's payout: its refund is what the merchant hears of.
+    expect(
+      await n(sql`select count(*) as n from refunds r where r.status in ('success', 'failed')
+        and not exists (select 1 from webhook_events e where e.order_type = 'refund' and e.order_id = r.id)`),
     ).toBe(0);
     // Attempts recorded for every one tried; delivered ones pushed their order.
     expect(

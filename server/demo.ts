@@ -40,6 +40,7 @@ import { openMerchants, scheduleReceiversDown } from './demo/merchants.ts';
 import { type LostCallback, planPayins, schedulePayins } from './demo/payins.ts';
 import { planPayouts, schedulePayouts } from './demo/payouts.ts';
 import { openReceiving } from './demo/receiving.ts';
+import { openRefunds } from './demo/refunds.ts';
 import { openSeed } from './demo/seed.ts';
 import { openPlatformUser, scheduleSettlements, scheduleTnRuns } from './demo/settlements.ts';
 import { scheduleRecharges, scheduleTransfers } from './demo/wallets.ts';
@@ -158,6 +159,7 @@ async function seedInto(deps: Deps, tx: Db, seedNumber: number): Promise<DemoSee
   scheduleSettlements(seed, ms, finance);
   await seed.run();
   await openReceiving(seed, ms, { finance, operator });
+  await openRefunds(seed, ms, finance);
 
   await settleQueuedCallbacks(seed);
   // The simulator adapter stamps its books with database time; give them the time of their orders.

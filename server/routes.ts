@@ -21,6 +21,7 @@ import { payoutGatewayRoutes } from './modules/payout/gateway.ts';
 import { payoutRoutes } from './modules/payout/routes.ts';
 import { receivingRoutes } from './modules/receiving/routes.ts';
 import { rechargeRoutes } from './modules/recharge/routes.ts';
+import { refundGatewayRoutes, refundRoutes } from './modules/refund/routes.ts';
 import { roleRoutes } from './modules/role/routes.ts';
 import { settlementRoutes } from './modules/settlement/routes.ts';
 import { tnRoutes } from './modules/settlement/tnRoutes.ts';
@@ -51,6 +52,7 @@ export const routes: readonly Route[] = [
   ...rechargeRoutes,
   ...payoutRoutes,
   ...payinRoutes,
+  ...refundRoutes,
   ...exportRoutes,
   ...dashboardRoutes,
   ...approvalRoutes,
@@ -66,4 +68,8 @@ export const routes: readonly Route[] = [
 ];
 
 /** Every gateway route; `mountGateway` refuses to start when a registered gateway endpoint has none. */
-export const gatewayRoutes: readonly GatewayRoute[] = [...payinGatewayRoutes, ...payoutGatewayRoutes];
+export const gatewayRoutes: readonly GatewayRoute[] = [
+  ...payinGatewayRoutes,
+  ...payoutGatewayRoutes,
+  ...refundGatewayRoutes,
+];

@@ -18,6 +18,7 @@ export const approvalActions = [
   'agentCommission.pay',
   'statement.pay',
   'recharge.confirm',
+  'refund.create',
   'parameter.update',
   'statementFeed.save',
 ] as const;

@@ -19,6 +19,8 @@ import {
 export const payinRowFields = {
   ...orderHead,
   paidAmount: field.moneyOrNull,
+  /** What its refunds under way or paid add up to (docs/MONEY-BACK.md section 1). */
+  refundedAmount: field.money,
   fee: field.money,
   status: field.oneOf(payinStatus),
   pushStatus: field.oneOf(pushStatus),

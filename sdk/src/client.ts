@@ -15,6 +15,9 @@ import {
   type PayoutCreateData,
   type PayoutFindData,
   type PayoutGetData,
+  type RefundCreateBody,
+  type RefundCreateData,
+  type RefundGetData,
 } from './types.js';
 
 export type OperationId = keyof typeof operations;
@@ -144,6 +147,20 @@ export class PaygateClient {
   /** A payout by your own order number. */
   async findPayout(merchantOrderNo: string): Promise<PayoutFindData> {
     return (await this.request<PayoutFindData>('payoutFind', { query: { merchantOrderNo } })).data;
+  }
+
+  /**
+   * Refunds a paid pay-in, in full or in part (from the collection balance); idempotent by your own
+   * `refundNo`. The outcome comes as a `payin.refunded` or `refund.failed` callback.
+   */
+  async createRefund(body: RefundCreateBody): Promise<Created<RefundCreateData>> {
+    const { data, replayed } = await this.request<RefundCreateData>('refundCreate', { body });
+    return { order: data, replayed };
+  }
+
+  /** A refund by your own refund number. */
+  async getRefund(refundNo: string): Promise<RefundGetData> {
+    return (await this.request<RefundGetData>('refundGet', { params: { refundNo } })).data;
   }
 
   /** The merchant's collection and payout balances. */

@@ -112,6 +112,51 @@ export type PayoutGetParams = PayinGetParams;
 /** `GET /gateway/v1/payout/{orderNo}` (payoutGet): `data` of its 200 answer. */
 export type PayoutGetData = PayoutCreateData;
 
+/** `POST /gateway/v1/refund` (refundCreate): JSON body. */
+export interface RefundCreateBody {
+  /** minLength 1, maxLength 64. */
+  orderNo: string;
+  /** pattern `^[A-Za-z0-9_.:-]{1,64}$`. */
+  refundNo: string;
+  /** pattern `^(0|[1-9]\d{0,10})(\.\d{1,2})?$`. */
+  amount: string;
+  /** minLength 1, maxLength 200. */
+  reason?: string;
+  payee?: {
+    /** minLength 1, maxLength 100. */
+    accountName: string;
+    /** pattern `^[0-9]{6,20}$`. */
+    accountNumber: string;
+    /** pattern `^[A-Z]{4}0[A-Z0-9]{6}$`. */
+    ifsc: string;
+  };
+}
+
+/** `POST /gateway/v1/refund` (refundCreate): `data` of its 201 answer. */
+export interface RefundCreateData {
+  refundNo: string;
+  platformRefundNo: string;
+  orderNo: string;
+  merchantOrderNo: string;
+  status: 'requested' | 'processing' | 'success' | 'failed' | 'rejected' | 'cancelled';
+  currency: string;
+  amount: string;
+  paidAmount: string;
+  refundedAmount: string;
+  utr: string | null;
+  failureReason: string | null;
+  createdAt: string;
+  completedAt: string | null;
+}
+
+/** `GET /gateway/v1/refund/{refundNo}` (refundGet): path parameters. */
+export interface RefundGetParams {
+  refundNo: string;
+}
+
+/** `GET /gateway/v1/refund/{refundNo}` (refundGet): `data` of its 200 answer. */
+export type RefundGetData = RefundCreateData;
+
 /** The `payin.failed` callback's body: `data` is PayinCreateData. */
 export interface PayinFailedCallback {
   type: 'payin.failed';
@@ -122,6 +167,12 @@ export interface PayinFailedCallback {
 export interface PayinPaidCallback {
   type: 'payin.paid';
   data: PayinCreateData;
+}
+
+/** The `payin.refunded` callback's body: `data` is RefundCreateData. */
+export interface PayinRefundedCallback {
+  type: 'payin.refunded';
+  data: RefundCreateData;
 }
 
 /** The `payin.unpaid` callback's body: `data` is PayinCreateData. */
@@ -140,6 +191,12 @@ export interface PayoutFailedCallback {
 export interface PayoutSuccessCallback {
   type: 'payout.success';
   data: PayoutCreateData;
+}
+
+/** The `refund.failed` callback's body: `data` is RefundCreateData. */
+export interface RefundFailedCallback {
+  type: 'refund.failed';
+  data: RefundCreateData;
 }
 
 /** The `settlement.updated` callback's body. */
@@ -173,9 +230,11 @@ export interface SettlementUpdatedCallback {
 export const callbackTypes = [
   'payin.failed',
   'payin.paid',
+  'payin.refunded',
   'payin.unpaid',
   'payout.failed',
   'payout.success',
+  'refund.failed',
   'settlement.updated',
 ] as const;
 
@@ -183,9 +242,11 @@ export const callbackTypes = [
 export type AnyCallback =
   | PayinFailedCallback
   | PayinPaidCallback
+  | PayinRefundedCallback
   | PayinUnpaidCallback
   | PayoutFailedCallback
   | PayoutSuccessCallback
+  | RefundFailedCallback
   | SettlementUpdatedCallback;
 
 /** Each operation's method, path and success status, as the document declares them. */
@@ -197,4 +258,6 @@ export const operations = {
   payoutCreate: { method: 'POST', path: '/gateway/v1/payout', status: 201 },
   payoutFind: { method: 'GET', path: '/gateway/v1/payout', status: 200 },
   payoutGet: { method: 'GET', path: '/gateway/v1/payout/{orderNo}', status: 200 },
+  refundCreate: { method: 'POST', path: '/gateway/v1/refund', status: 201 },
+  refundGet: { method: 'GET', path: '/gateway/v1/refund/{refundNo}', status: 200 },
 } as const;

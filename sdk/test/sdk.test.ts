@@ -8,12 +8,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints } from '../../contract/index.ts';
+import { refunds } from '../../server/db/schema.ts';
+import { inTransaction } from '../../server/db/transaction.ts';
 import { deliverDue } from '../../server/jobs/webhooks.ts';
 import { hmacHex } from '../../server/lib/crypto.ts';
 import { expectBalanced, simPay, startReceiver } from '../../server/modules/payin/testkit.ts';
 import { drainQueue, seedPayoutBalance, simulatorMerchant } from '../../server/modules/payout/testkit.ts';
+import { completePayout } from '../../server/modules/payout/transitions.ts';
 import { engines, startTestServer, type TestServer } from '../../server/test/harness.ts';
 import {
   type Callback,
@@ -112,6 +116,50 @@ describe.each(engines)('the merchant SDK against the server on %s', (engine) => 
     const after = await client.balance();
     const collected = (b: typeof after) => Number(b.collection.available) + Number(b.collection.pending);
     expect(collected(after) - collected(before)).toBeCloseTo(250 - Number(callback.data.fee), 2);
+    await expectBalanced(s);
+  });
+
+  it('refunds part of a paid pay-in, replays the refund, and verifies its callback', async () => {
+    const { order } = await client.createPayin({
+      merchantOrderNo: orderNo('PI'),
+      amount: '300.00',
+      notifyUrl: receiver.url,
+    });
+    await simPay(s, admin, order.orderNo, 'success');
+    const body = {
+      orderNo: order.orderNo,
+      refundNo: orderNo('RF'),
+      amount: '120.00',
+      payee: { accountName: 'Asha Verma', accountNumber: '50100200300', ifsc: 'HDFC0001234' },
+    };
+    const made = await client.createRefund(body);
+    expect(made.replayed).toBe(false);
+    expect(made.order).toMatchObject({
+      refundNo: body.refundNo,
+      status: 'processing',
+      refundedAmount: '120.00',
+    });
+    const again = await client.createRefund(body);
+    expect(again).toEqual({ order: made.order, replayed: true });
+    // The refund's payout is handed to the simulator and paid; the merchant hears `payin.refunded`.
+    await drainQueue(s);
+    const [r] = await s.db.select().from(refunds).where(eq(refunds.merchantRefundNo, body.refundNo));
+    await inTransaction(s.db, (tx) =>
+      completePayout(s.deps, tx, {
+        orderId: r!.payoutId!,
+        result: 'success',
+        by: 'channel',
+        utr: 'SDKRF0001',
+      }),
+    );
+    await deliver();
+    const got = receiver.received.filter((x) => x.body.includes(`"refundNo":"${body.refundNo}"`));
+    expect(got).toHaveLength(1);
+    const callback = verifyCallback(m.webhookSecret, got[0]!.headers, got[0]!.body);
+    expect(callback.type).toBe('payin.refunded');
+    if (callback.type !== 'payin.refunded') return;
+    expect(callback.data).toEqual(await client.getRefund(body.refundNo));
+    expect(callback.data).toMatchObject({ status: 'success', utr: 'SDKRF0001' });
     await expectBalanced(s);
   });
 

@@ -8,3 +8,4 @@ export * from './schema/moneyOut.ts';
 export * from './schema/orders.ts';
 export * from './schema/receiving.ts';
 export * from './schema/tenancy.ts';
+export * from './schema/refunds.ts';

@@ -335,6 +335,7 @@ function bulkPayin(seed: Seed, a: Arrival, req: PayinRequest): void {
   const channelOrderId = refused ? null : seed.simId('SIMP', a.t);
   const order: PayinOrder = {
     id: 0,
+    refundedAmount: 0,
     orderNo,
     merchantId: m.row.id,
     merchantOrderNo: req.merchantOrderNo,

@@ -346,6 +346,7 @@ function bulkPayout(seed: Seed, p: PayoutPlan): void {
     const userId = p.source === 'api' ? null : m.ownerId;
     const created: PayoutOrder = {
       id: 0,
+      refundId: null,
       orderNo,
       merchantId: m.row.id,
       merchantOrderNo,

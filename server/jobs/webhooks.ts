@@ -39,7 +39,7 @@ export async function callbackSchedule(db: Db): Promise<number[]> {
 }
 
 /** What a callback is about (`webhook_events.order_type`): an order, or a settlement application. */
-export type CallbackObject = 'payin' | 'payout' | 'settlement';
+export type CallbackObject = 'payin' | 'payout' | 'settlement' | 'refund';
 
 /** An order's callbacks with every delivery attempt, oldest first, as the order's detail shows them. */
 export async function callbacksOf(tx: Db, orderType: CallbackObject, orderId: number) {

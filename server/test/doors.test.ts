@@ -38,12 +38,14 @@ import { writeParameter } from '../lib/parameters.ts';
 import { pendingApproval } from '../modules/approval/service.ts';
 import { forgetDayDecisions } from '../modules/approval/testkit.ts';
 import { codeAt } from '../modules/auth/totp.ts';
-import { createOrder, expectBalanced, merchantOn } from '../modules/payin/testkit.ts';
+import { createOrder, expectBalanced, merchantOn, simPay } from '../modules/payin/testkit.ts';
 import { createPayout } from '../modules/payout/service.ts';
 import { drainQueue, payoutBody, seedPayoutBalance, simulatorMerchant } from '../modules/payout/testkit.ts';
 import { bankPayin, bankSetup } from '../modules/receiving/testkit.ts';
 import { merchantWithOwner, bank as payee } from '../modules/settlement/testkit.ts';
 import { engines, errno, startTestServer, type TestServer } from './harness.ts';
+
+const refundPayee = { accountName: 'Asha Rao', accountNumber: '50100200300', ifsc: 'HDFC0001234' };
 
 /** The threshold the trials run with: 1,000.00; each decision of a split is 600.00. */
 const threshold = 100_000;
@@ -126,6 +128,7 @@ describe.each(engines)('every money door on %s', (engine) => {
 
     const payinMerchant = await merchantOn(s);
     const payoutMerchant = await simulatorMerchant(s, { payoutIpWhitelist: ['203.0.113.0/24'] });
+    const refundMerchant = await merchantWithOwner(s, {}, { collection: 100_000_000 }).then((o) => o.m);
     await seedPayoutBalance(s, payoutMerchant.id, 100_000_000);
     const bank = await bankSetup(s);
     const manual = await s.call(
@@ -212,6 +215,18 @@ describe.each(engines)('every money door on %s', (engine) => {
               r.errno === 0 && r.data.approval
                 ? { ...r, errno: errno.approvalRequested, data: { approvalId: r.data.approval.id } }
                 : r,
+            );
+        },
+      },
+      'refund.create': {
+        async prepare(amount) {
+          const o = await createOrder(s, refundMerchant, { amount: money(amount) });
+          expect((await simPay(s, root, o.orderNo, 'success')).errno).toBe(0);
+          return (by, code) =>
+            s.call(
+              endpoints.refund.create,
+              { payinId: o.id, amount: money(amount), reason, payee: refundPayee, code } as never,
+              by.token,
             );
         },
       },

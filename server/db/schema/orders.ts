@@ -127,6 +127,8 @@ export const payinOrders = pgTable(
     receivingAccountId: integer('receiving_account_id'),
     /** The UTR the payer says they paid with (normalised: trimmed, upper case): recorded, never trusted. */
     payerUtr: text('payer_utr'),
+    /** What its refunds under way or paid add up to: never more than was paid (the check below). */
+    refundedAmount: minorUnits('refunded_amount').notNull().default(0),
   },
   (t) => [
     primaryKey({ name: 'payin_orders_pkey', columns: [t.id, t.createdAt] }),
@@ -165,6 +167,10 @@ export const payinOrders = pgTable(
       'payin_orders_amounts',
       sql`${t.amount} > 0 and ${t.fee} >= 0 and ${t.agentCommission} >= 0 and ${t.agentCommission} <= ${t.fee}`,
     ),
+    check(
+      'payin_orders_refunded',
+      sql`${t.refundedAmount} >= 0 and ${t.refundedAmount} <= coalesce(${t.paidAmount}, 0)`,
+    ),
   ],
 );
 
@@ -200,6 +206,8 @@ export const payoutOrders = pgTable(
     callbackAt: at('callback_at'),
     createdBy: integer('created_by'),
     ...timestamps(),
+    /** The refund whose money this payout carries (its hold comes from the collection balance). */
+    refundId: integer('refund_id'),
   },
   (t) => [
     primaryKey({ name: 'payout_orders_pkey', columns: [t.id, t.createdAt] }),
@@ -288,8 +296,8 @@ export const webhookEvents = pgTable(
     /** `webhook-id`: the same on every attempt of this event. */
     messageId: text('message_id').notNull(),
     merchantId: merchantRef(),
-    /** What it is about: a pay-in, a payout, or a settlement application (`orderId` is its id). */
-    orderType: text('order_type').notNull().$type<'payin' | 'payout' | 'settlement'>(),
+    /** What it is about: a pay-in, a payout, a settlement application or a refund (`orderId` is its id). */
+    orderType: text('order_type').notNull().$type<'payin' | 'payout' | 'settlement' | 'refund'>(),
     orderId: bigint('order_id', { mode: 'number' }).notNull(),
     type: text('type').notNull(),
     url: text('url').notNull(),

@@ -17,6 +17,7 @@ import {
   payinOrders,
   payoutOrders,
   recharges,
+  refunds,
   settlements,
   users,
 } from '../../db/schema.ts';
@@ -26,7 +27,7 @@ import { handle } from '../../http/handle.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { keysetList } from '../../list/engine.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
-import { type Approval, executorOf } from './service.ts';
+import { type Approval, executorOf, rejecterOf } from './service.ts';
 
 type ApprovalRow = z.output<typeof approvalRow>;
 
@@ -36,6 +37,7 @@ const labelSources = [
   { refType: 'payout', table: payoutOrders, id: payoutOrders.id, no: payoutOrders.orderNo },
   { refType: 'settlement', table: settlements, id: settlements.id, no: settlements.settlementNo },
   { refType: 'recharge', table: recharges, id: recharges.id, no: recharges.reference },
+  { refType: 'refund', table: refunds, id: refunds.id, no: refunds.refundNo },
 ] as const;
 
 /** Requests whose object has no number of its own are named from what they ask. */
@@ -132,7 +134,8 @@ async function rowsOf(tx: Db, rows: readonly Approval[]): Promise<ApprovalRow[]>
     reason: r.reason,
     barred: r.barred.map((id) => names.get(id) ?? String(id)),
     status: r.status,
-    requestedBy: names.get(r.requestedBy) ?? String(r.requestedBy),
+    // A negative requester is a merchant's server through the gateway (a refund it asked for).
+    requestedBy: names.get(r.requestedBy) ?? (r.requestedBy < 0 ? 'gateway' : String(r.requestedBy)),
     requestedAt: r.requestedAt.toISOString(),
     decidedBy: r.decidedBy === null ? null : (names.get(r.decidedBy) ?? String(r.decidedBy)),
     decidedAt: r.decidedAt?.toISOString() ?? null,
@@ -242,6 +245,7 @@ export const approvalRoutes = [
       decidedAt: deps.clock.now(),
       decisionNote: input.reason,
     });
+    await rejecterOf(row.action)?.(deps, tx, row, user.id);
     audit({
       changes: { status: { before: request.status, after: row.status } },
       detail: {

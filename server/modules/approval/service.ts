@@ -57,6 +57,19 @@ export function onApproved(action: ApprovalAction, run: Executor): void {
   executors.set(action, run);
 }
 
+const rejecters = new Map<ApprovalAction, Executor>();
+
+/**
+ * Registers what runs when a request of `action` is rejected, for an object that waits for its decision
+ * (a refund `requested` ends `rejected`): in the rejecter's transaction. Most requests need none.
+ */
+export function onRejected(action: ApprovalAction, run: Executor): void {
+  if (rejecters.has(action)) throw new Error(`rejection handler for ${action} registered twice`);
+  rejecters.set(action, run);
+}
+
+export const rejecterOf = (action: string): Executor | undefined => rejecters.get(action as ApprovalAction);
+
 export function executorOf(action: string): Executor {
   const run = executors.get(action as ApprovalAction);
   if (!run) throw new Error(`no approval executor for ${action}`);

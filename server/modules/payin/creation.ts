@@ -230,6 +230,7 @@ export async function createPayin(
   }
 
   const draft: Omit<PayinOrder, 'id'> = {
+    refundedAmount: 0,
     orderNo,
     merchantId: merchant.id,
     merchantOrderNo: req.merchantOrderNo,

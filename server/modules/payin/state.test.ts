@@ -255,6 +255,11 @@ describe.each(engines)('pay-in state machine on %s', (engine) => {
           return (await s.call(endpoints.merchantOrder.push, { id: o.id }, admin)).errno;
         case 'delete':
           return (await s.call(endpoints.merchantOrder.delete, { id: o.id }, admin)).errno;
+        case 'refund': {
+          const payee = { accountName: 'Asha Rao', accountNumber: '50100200300', ifsc: 'HDFC0001234' };
+          const input = { payinId: o.id, amount: '1.00', reason: 'payer asked', payee, code: adminCode() };
+          return (await s.call(endpoints.refund.create, input, admin)).errno;
+        }
         default:
           throw new Error(`the sweep cannot run ${action} yet`);
       }

@@ -26,6 +26,7 @@ const rowView = payinOrderRow.view;
 
 const order = (over: Partial<RowOrder>): RowOrder => ({
   id: 1,
+  refundedAmount: 0,
   orderNo: 'PI2611210000000001',
   merchantOrderNo: 'INV-1',
   merchantId: 7,
@@ -106,6 +107,7 @@ describe('rowJson', () => {
 describe('the payout row', () => {
   const payout = (over: Partial<PayoutOrder>): PayoutOrder => ({
     id: 5,
+    refundId: null,
     orderNo: 'PO2611210000000001',
     merchantId: 7,
     merchantOrderNo: 'PAY-1',

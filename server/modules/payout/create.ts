@@ -111,18 +111,20 @@ function replayOf(existing: PayoutOrder, hash: string): Created {
 
 /**
  * The journal entry of a step of the order's open hold (the header lists them): the freeze moves amount +
- * fee from the payout wallet to frozen, the release moves it back, the spend sends the amount out and
+ * fee from the payout wallet (a refund's payout: the collection wallet) to frozen, the release moves it back, the spend sends the amount out and
  * gives the fee to the platform. The demo seed posts the same entries in bulk.
  */
 export function holdEntry(
-  o: Pick<PayoutOrder, 'id' | 'merchantId' | 'currency' | 'amount' | 'fee' | 'holds'>,
+  o: Pick<PayoutOrder, 'id' | 'merchantId' | 'currency' | 'amount' | 'fee' | 'holds' | 'refundId'>,
   step: 'freeze' | 'release' | 'spend',
   memo: string,
   userId: number | null,
   at: Date,
 ): Entry {
   const total = o.amount + o.fee;
-  const available = merchantAccount(o.merchantId, 'payout_available', o.currency);
+  // A refund's money comes from the collection balance its pay-in was paid into (docs/MONEY-BACK.md).
+  const wallet = o.refundId === null ? 'payout_available' : 'collection_available';
+  const available = merchantAccount(o.merchantId, wallet, o.currency);
   const frozen = merchantAccount(o.merchantId, 'frozen', o.currency);
   const lines: EntryLine[] =
     step === 'freeze'
@@ -161,7 +163,14 @@ export async function createPayout(
   tx: Db,
   merchant: Merchant,
   req: PayoutRequest,
-  opts: { source: PayoutOrder['source']; lang: Lang; userId?: number | null; snapshot?: unknown },
+  opts: {
+    source: PayoutOrder['source'];
+    lang: Lang;
+    userId?: number | null;
+    snapshot?: unknown;
+    /** The refund it carries: no fee, and not the merchant's payout limits (the refund's own rules hold). */
+    refundId?: number;
+  },
 ): Promise<Created> {
   if (merchant.status !== 'active') throw new AppError(errno.forbidden, null, 'merchant frozen');
   const now = deps.clock.now();
@@ -170,8 +179,9 @@ export async function createPayout(
     const existing = await byMerchantOrderNo(tx, merchant.id, req.merchantOrderNo);
     if (existing) return replayOf(existing, payoutRequestHash(req.merchantOrderNo, req));
   }
-  checkAmountLimits(merchant, req.amount, opts.lang);
-  const fee = feeOf(req.amount, merchant.payoutRatePpm, merchant.payoutFee);
+  const refundId = opts.refundId ?? null;
+  if (refundId === null) checkAmountLimits(merchant, req.amount, opts.lang);
+  const fee = refundId === null ? feeOf(req.amount, merchant.payoutRatePpm, merchant.payoutFee) : 0;
   for (let attempt = 0; attempt < 5; attempt++) {
     const orderNo = newPayoutOrderNo(now);
     const merchantOrderNo = req.merchantOrderNo || orderNo;
@@ -198,6 +208,7 @@ export async function createPayout(
       createdBy: opts.userId ?? null,
       createdAt: now,
       updatedAt: now,
+      refundId,
     };
     const answer = gatewayViewOf({
       ...values,

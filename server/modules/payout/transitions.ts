@@ -2,7 +2,7 @@
  * Transitions of a payout: each names its action of the declaration (contract/machines.ts), which gives the
  * states its compare-and-set starts from and the state it writes.
  */
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { type PayoutAction, payout } from '../../../contract/machines.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
@@ -16,6 +16,7 @@ import { post } from '../../ledger/index.ts';
 import { cancelPendingApproval } from '../approval/service.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { routesOf } from '../merchant/service.ts';
+import { followPayout } from '../refund/service.ts';
 import { weightedOrder } from '../payin/routing.ts';
 import { freeze, holdEntry } from './create.ts';
 import { gatewayViewOf, type PayoutOrder, payoutRefType } from './views.ts';
@@ -36,8 +37,12 @@ export async function refuseMissingOr409(tx: Db, orderId: number, note: string):
   throw row ? conflict(note) : new AppError(errno.notFound);
 }
 
-/** Queues the outcome's callback in the caller's transaction; `round` tells a retried order's outcomes apart. */
+/**
+ * Queues the outcome's callback in the caller's transaction; `round` tells a retried order's outcomes
+ * apart. A refund's payout is not the merchant's payout: its refund follows it and is what they hear of.
+ */
 async function notify(deps: Pick<Deps, 'clock'>, tx: Db, o: PayoutOrder) {
+  if (o.refundId !== null) return followPayout(deps, tx, o);
   const type = payout.is('succeeded', o.status) ? 'payout.success' : 'payout.failed';
   await enqueueCallback(deps, tx, {
     merchantId: o.merchantId,
@@ -208,7 +213,15 @@ export async function retryPayout(
       nextAttemptAt: now,
       updatedAt: now,
     })
-    .where(and(eq(payoutOrders.id, orderId), startsFrom('retry'), eq(payoutOrders.holdOpen, false)))
+    // A refund's payout is not retried: its refund failed, and a new refund is asked instead.
+    .where(
+      and(
+        eq(payoutOrders.id, orderId),
+        startsFrom('retry'),
+        eq(payoutOrders.holdOpen, false),
+        isNull(payoutOrders.refundId),
+      ),
+    )
     .returning();
   if (!o) return refuseMissingOr409(tx, orderId, `retry: not from ${failed?.status}`);
   await freeze(deps, tx, o, userId);

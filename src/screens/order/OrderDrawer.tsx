@@ -1,8 +1,11 @@
 import { useEffect } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { payin } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
+import { Can } from '../../ui/Can.tsx';
 import { DetailSection } from '../../ui/DetailDrawer.tsx';
+import { OrderRefunds } from '../refund/OrderRefunds.tsx';
 import { ProofImage } from './history.tsx';
 import { OrderDetail, type OrderDrawerProps, orderHead } from './OrderDetail.tsx';
 
@@ -24,6 +27,7 @@ export function OrderDrawer(props: OrderDrawerProps<'payin'>) {
       fields={(o) => [
         ...orderHead,
         'paidAmount',
+        ...(o.refundedAmount !== '0.00' ? ['refundedAmount'] : []),
         'fee',
         ...(o.agentCommission !== '0.00' ? ['agentCommission'] : []),
         'utr',
@@ -42,17 +46,24 @@ export function OrderDrawer(props: OrderDrawerProps<'payin'>) {
       ]}
     >
       {(o) => (
-        <DetailSection title={t('screens.order.images')}>
-          {o.images.length === 0 ? (
-            <p className="muted">{t('screens.order.noImages')}</p>
-          ) : (
-            <div className="proof-images">
-              {o.images.map((img, i) => (
-                <ProofImage key={img.id} id={img.id} label={t('screens.order.imageN', { n: i + 1 })} />
-              ))}
-            </div>
+        <>
+          {o.status === payin.state.paid && (
+            <Can needs={[endpoints.refund.ofOrder]}>
+              <OrderRefunds payinId={o.id} />
+            </Can>
           )}
-        </DetailSection>
+          <DetailSection title={t('screens.order.images')}>
+            {o.images.length === 0 ? (
+              <p className="muted">{t('screens.order.noImages')}</p>
+            ) : (
+              <div className="proof-images">
+                {o.images.map((img, i) => (
+                  <ProofImage key={img.id} id={img.id} label={t('screens.order.imageN', { n: i + 1 })} />
+                ))}
+              </div>
+            )}
+          </DetailSection>
+        </>
       )}
     </OrderDetail>
   );
