@@ -108,10 +108,16 @@ describe('order commands', () => {
       'merchantOrder.delete',
     ]);
     // Paid is final: nothing that would pay it again; a payment seen through its channel cannot be deleted.
-    expect(ids(actionsFor(operator, 'payin', payin('paid', { paidAt: '2026-11-20T16:22:00Z' })))).toEqual([
+    // A paid order may be refunded while something is left of what was paid.
+    const paid = { paidAt: '2026-11-20T16:22:00Z', paidAmount: '411.00' };
+    expect(ids(actionsFor(operator, 'payin', payin('paid', paid)))).toEqual([
       'merchantOrder.uploadImage',
       'merchantOrder.push',
+      'refund.create',
     ]);
+    expect(
+      ids(actionsFor(operator, 'payin', payin('paid', { ...paid, refundedAmount: '411.00' }))),
+    ).toEqual(['merchantOrder.uploadImage', 'merchantOrder.push']);
     expect(ids(actionsFor(operator, 'payin', payin('creation_failed')))).toEqual(['merchantOrder.delete']);
   });
 
@@ -124,9 +130,10 @@ describe('order commands', () => {
       push: 'merchantOrder.push',
       update: 'merchantOrder.update',
       delete: 'merchantOrder.delete',
+      refund: 'refund.create',
     };
     for (const state of payinMachine.states) {
-      const shown = ids(actionsFor(operator, 'payin', payin(state)));
+      const shown = ids(actionsFor(operator, 'payin', payin(state, { paidAmount: '411.00' })));
       for (const [action, id] of Object.entries(commandOf) as [PayinAction, string][])
         expect(shown.includes(id), `${id} on ${state}`).toBe(payinMachine.can(action, state));
     }

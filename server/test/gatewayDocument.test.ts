@@ -5,6 +5,7 @@
  * depth, and parses with the contract's output schema; every callback body is `{type, data}` with the
  * data its type declares (`callbackData`). `settlement.updated` is checked in settlement.test.ts.
  */
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   allGatewayEndpoints,
@@ -15,11 +16,13 @@ import {
   gatewayEndpoints,
 } from '../../contract/gateway.ts';
 import { endpoints } from '../../contract/index.ts';
+import { payoutOrders, refunds } from '../db/schema.ts';
 import { gatewayOpenApi } from '../gateway/openapi.ts';
 import { deliverDue } from '../jobs/webhooks.ts';
 import { expireDuePayins } from '../modules/payin/expiry.ts';
 import { merchantOn, payinBody, simPay, startReceiver } from '../modules/payin/testkit.ts';
 import { drainQueue, payoutBody, seedPayoutBalance } from '../modules/payout/testkit.ts';
+import { fund } from '../modules/settlement/testkit.ts';
 import { documentOf, type JsonSchema, undocumentedKeys } from './documented.ts';
 import { engines, errno, startTestServer, type TestServer } from './harness.ts';
 
@@ -94,9 +97,26 @@ describe.each(engines)('gateway answers carry exactly the documented keys on %s'
       s.clock.advance(31 * 60_000);
       expect(await expireDuePayins(s.deps)).toBeGreaterThan(0);
       admin = await s.adminToken();
+      // Refunds of the paid order: one paid back (payin.refunded), one whose payout fails (refund.failed).
+      await fund(s, m.id, 'collection', 1_000_000);
+      const payee = { accountName: 'Asha Rao', accountNumber: '50100200300', ifsc: 'HDFC0001234' };
+      const back = { orderNo: made.orderNo, refundNo: `RF-${made.orderNo}`, amount: '10.00', payee };
+      const lost = { ...back, refundNo: `RF2-${made.orderNo}`, amount: '5.00' };
+      await answered(g.refundCreate, ['POST', '/gateway/v1/refund', back]);
+      await answered(g.refundCreate, ['POST', '/gateway/v1/refund', back], 200);
+      await answered(g.refundCreate, ['POST', '/gateway/v1/refund', lost]);
+      await answered(g.refundGet, ['GET', `/gateway/v1/refund/${back.refundNo}`]);
+      await drainQueue(s);
+      const payoutOfRefund = async (refundNo: string) => {
+        const [r] = await s.db.select().from(refunds).where(eq(refunds.merchantRefundNo, refundNo));
+        const [p] = await s.db.select().from(payoutOrders).where(eq(payoutOrders.id, r!.payoutId!));
+        return { orderNo: p!.orderNo };
+      };
       for (const [o, result] of [
         [sent, 'success'],
         [refused, 'fail'],
+        [await payoutOfRefund(back.refundNo), 'success'],
+        [await payoutOfRefund(lost.refundNo), 'fail'],
       ] as const) {
         const settled = await s.call(endpoints.simulator.payout, { orderNo: o.orderNo, result }, admin);
         expect(settled.errno, settled.errmsg).toBe(errno.ok);
