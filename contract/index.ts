@@ -21,6 +21,7 @@ import {
 } from './endpoints/orders.ts';
 import { parameter } from './endpoints/parameter.ts';
 import { accountHolder, cardBinding, holderNumber, receivingAccount } from './endpoints/receiving.ts';
+import { blocklist } from './endpoints/risk.ts';
 import { role } from './endpoints/role.ts';
 import { settlementPayment, settlementPayout, settlementQuery } from './endpoints/settlement.ts';
 import { withdrawalSlip } from './endpoints/slip.ts';
@@ -68,6 +69,7 @@ export const endpoints = {
   telegram,
   balanceAdjustment,
   agentCommission,
+  blocklist,
   simulator: { ...simulatorPay, ...simulatorPayout },
 };
 

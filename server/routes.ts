@@ -21,6 +21,7 @@ import { payoutGatewayRoutes } from './modules/payout/gateway.ts';
 import { payoutRoutes } from './modules/payout/routes.ts';
 import { receivingRoutes } from './modules/receiving/routes.ts';
 import { rechargeRoutes } from './modules/recharge/routes.ts';
+import { riskRoutes } from './modules/risk/routes.ts';
 import { roleRoutes } from './modules/role/routes.ts';
 import { settlementRoutes } from './modules/settlement/routes.ts';
 import { tnRoutes } from './modules/settlement/tnRoutes.ts';
@@ -45,6 +46,7 @@ export const routes: readonly Route[] = [
   ...agentRoutes,
   ...commissionRoutes,
   ...adjustmentRoutes,
+  ...riskRoutes,
   ...channelRoutes,
   ...ledgerRoutes,
   ...walletRoutes,
