@@ -11,6 +11,7 @@ import { orderCommands } from './orders.ts';
 import { parameterCommands } from './parameter.ts';
 import { payoutCommands } from './payouts.ts';
 import { receivingCommands } from './receiving.ts';
+import { riskCommands } from './risk.ts';
 import { settingCommands } from './settings.ts';
 import { settlementCommands } from './settlement.ts';
 import { slipCommands } from './slip.ts';
@@ -82,6 +83,7 @@ export const commands: readonly Command[] = assemble([
   ...parameterCommands,
   ...telegramCommands,
   ...adjustmentCommands,
+  ...riskCommands,
   ...appCommands,
   ...tableCommands,
 ]);
