@@ -151,7 +151,7 @@ async function pageRule(db: Db, order: Order, ip: string, now: Date): Promise<Ri
       velocityPayinsPerDay: order.velocityPayinsPerDay,
       velocityAmountPerDay: order.velocityAmountPerDay,
     };
-    rule = await velocityBroken(db, merchant, key, order.createdAt, { count: 0, amount: 0 });
+    rule = await velocityBroken(db, merchant, key, order.createdAt, { count: 0, amount: 0 }, order.id);
   }
   if (!rule) return null;
   await recordRefusal(db, { rule, merchantId: order.merchantId, at: now, orderNo: order.orderNo });

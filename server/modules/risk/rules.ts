@@ -92,7 +92,7 @@ const notCounted = statesSql([payin.state.creation_failed]);
 /**
  * The velocity rule `key`'s pay-ins of `merchant` break, if any: those created on the business day of
  * `upTo` until `upTo` (a creation: before it, plus the one asked, `adding`; the pay page: up to and
- * including its own order) through `payin_orders_payer_day_idx`. A creation that failed is not counted.
+ * including its own order, `ownId`) through `payin_orders_payer_day_idx`. A creation that failed is not counted.
  */
 export async function velocityBroken(
   tx: Db,
@@ -100,6 +100,8 @@ export async function velocityBroken(
   key: string,
   upTo: Date,
   adding: { count: number; amount: number },
+  /** The pay page's own order: of those created in the same instant, only the ones before it count. */
+  ownId?: number,
 ): Promise<RiskRule | null> {
   const maxCount = merchant.velocityPayinsPerDay;
   const maxAmount = merchant.velocityAmountPerDay;
@@ -112,7 +114,9 @@ export async function velocityBroken(
       from payin_orders, z
       where merchant_id = ${merchant.id} and payer_key = ${key}
         and created_at >= (((${at}::timestamptz at time zone z.zone)::date)::timestamp at time zone z.zone)
-        and created_at <= ${at}::timestamptz
+        and created_at <= ${at}::timestamptz${
+          ownId === undefined ? sql`` : sql` and (created_at < ${at}::timestamptz or id <= ${ownId})`
+        }
         and status not in (${notCounted})`),
   );
   const count = Number(row?.n ?? 0) + adding.count;
