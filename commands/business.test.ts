@@ -19,6 +19,7 @@ const businessScreens = [
   'statement.list',
   'statement.exceptions',
   'agentCommission.statement',
+  'blocklist.list',
 ];
 
 const merchant: Contexts['merchant'] = {
@@ -42,6 +43,8 @@ const merchant: Contexts['merchant'] = {
   settlementCycle: 'D0',
   payoutIpWhitelist: [],
   callbackUrl: '',
+  velocityPayinsPerDay: null,
+  velocityAmountPerDay: null,
   apiSecretMasked: 'sk_12345…abcd',
   webhookSecretMasked: 'whsec_12…abcd',
   channels: [],

@@ -115,9 +115,10 @@ describe('order commands', () => {
       'merchantOrder.push',
       'refund.create',
     ]);
-    expect(
-      ids(actionsFor(operator, 'payin', payin('paid', { ...paid, refundedAmount: '411.00' }))),
-    ).toEqual(['merchantOrder.uploadImage', 'merchantOrder.push']);
+    expect(ids(actionsFor(operator, 'payin', payin('paid', { ...paid, refundedAmount: '411.00' })))).toEqual([
+      'merchantOrder.uploadImage',
+      'merchantOrder.push',
+    ]);
     expect(ids(actionsFor(operator, 'payin', payin('creation_failed')))).toEqual(['merchantOrder.delete']);
   });
 

@@ -12,6 +12,7 @@ import { parameterCommands } from './parameter.ts';
 import { payoutCommands } from './payouts.ts';
 import { receivingCommands } from './receiving.ts';
 import { refundCommands } from './refund.ts';
+import { riskCommands } from './risk.ts';
 import { settingCommands } from './settings.ts';
 import { settlementCommands } from './settlement.ts';
 import { slipCommands } from './slip.ts';
@@ -84,6 +85,7 @@ export const commands: readonly Command[] = assemble([
   ...parameterCommands,
   ...telegramCommands,
   ...adjustmentCommands,
+  ...riskCommands,
   ...appCommands,
   ...tableCommands,
 ]);

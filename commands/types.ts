@@ -19,6 +19,8 @@ export interface Contexts {
   merchantUser: Output<typeof endpoints.merchantUser.list>['list'][number];
   /** A notice of the system memo. */
   memo: Output<typeof endpoints.memo.list>['list'][number];
+  /** An entry of the blocklist (risk rules), applying or removed. */
+  blocklistEntry: Output<typeof endpoints.blocklist.list>['list'][number];
   agent: Output<typeof endpoints.agent.list>['list'][number];
   channel: Output<typeof endpoints.channel.list>['list'][number];
   /** A line of the wallet's balance change log (a ledger posting with before / change / after). */

@@ -80,6 +80,13 @@ export const errno = {
   telegramNoBot: 1060,
   /** The Telegram group is disabled: enable it before sending it a test message. */
   telegramGroupDisabled: 1061,
+  /**
+   * Risk rules (1070–1079, docs/MONEY-BACK.md section 4). A blocklist entry refuses the request (`data.rule`
+   * names its kind, never the value): nothing is created.
+   */
+  riskBlocked: 1070,
+  /** The merchant's per-payer day limit (count or amount, `data.rule`) is reached: nothing is created. */
+  velocityExceeded: 1071,
 } as const;
 
 export type Errno = (typeof errno)[keyof typeof errno];
@@ -148,4 +155,6 @@ export const httpStatus: Readonly<Record<Errno, number>> = {
   1052: 409,
   1060: 409,
   1061: 409,
+  1070: 403,
+  1071: 429,
 };

@@ -22,6 +22,7 @@ import {
 import { parameter } from './endpoints/parameter.ts';
 import { accountHolder, cardBinding, holderNumber, receivingAccount } from './endpoints/receiving.ts';
 import { refundEndpoints } from './endpoints/refund.ts';
+import { blocklist } from './endpoints/risk.ts';
 import { role } from './endpoints/role.ts';
 import { settlementPayment, settlementPayout, settlementQuery } from './endpoints/settlement.ts';
 import { withdrawalSlip } from './endpoints/slip.ts';
@@ -70,6 +71,7 @@ export const endpoints = {
   telegram,
   balanceAdjustment,
   agentCommission,
+  blocklist,
   simulator: { ...simulatorPay, ...simulatorPayout },
 };
 

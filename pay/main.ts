@@ -32,6 +32,12 @@ const root = document.getElementById('pay')!;
 let info: PayInfo | null = null;
 let missing = false;
 /**
+ * Refused by a risk rule (errno 1070 riskBlocked, 1071 velocityExceeded; contract/errno.ts, by number:
+ * the page imports types only): no account to pay into is shown.
+ */
+let refused = false;
+const refusals = [1070, 1071];
+/**
  * Server clock minus this device's, from the first answer: the countdown runs on the server's time. Once:
  * a later answer's network delay would make the countdown jump back and forth.
  */
@@ -251,6 +257,7 @@ function message(kind: string, title: string, text: string, ...more: Child[]) {
 
 function view(): Child[] {
   if (missing) return [message('bad', t('notFoundTitle'), t('notFoundText'))];
+  if (refused) return [message('bad', t('refusedTitle'), t('refusedText'))];
   const order = info;
   switch (status()) {
     case null:
@@ -302,7 +309,7 @@ function header() {
 }
 
 function render(force = false) {
-  const key = `${lang}|${missing}|${status()}|${info?.payerUtr}|${info?.supportText}`;
+  const key = `${lang}|${missing}|${refused}|${status()}|${info?.payerUtr}|${info?.supportText}`;
   if (!force && key === shown) {
     if (countdown) countdown.textContent = mmss(remainingMs());
     return;
@@ -342,6 +349,9 @@ async function load() {
       skewMs ??= Date.parse(info.now) - Date.now();
     } else if (answer.errno === 404) {
       missing = true;
+    } else if (refusals.includes(answer.errno)) {
+      refused = true;
+      info = null;
     }
   } catch {
     // Offline for a moment: the next poll tries again; the page keeps what it shows.
@@ -351,7 +361,7 @@ async function load() {
 
 function poll() {
   // Once paid or unknown nothing more can happen here; a hidden tab waits for the payer to come back.
-  if (missing || info?.status === 'paid') return;
+  if (missing || refused || info?.status === 'paid') return;
   if (!document.hidden) void load();
   setTimeout(poll, pollMs);
 }

@@ -22,6 +22,7 @@ import { payoutRoutes } from './modules/payout/routes.ts';
 import { receivingRoutes } from './modules/receiving/routes.ts';
 import { rechargeRoutes } from './modules/recharge/routes.ts';
 import { refundGatewayRoutes, refundRoutes } from './modules/refund/routes.ts';
+import { riskRoutes } from './modules/risk/routes.ts';
 import { roleRoutes } from './modules/role/routes.ts';
 import { settlementRoutes } from './modules/settlement/routes.ts';
 import { tnRoutes } from './modules/settlement/tnRoutes.ts';
@@ -46,6 +47,7 @@ export const routes: readonly Route[] = [
   ...agentRoutes,
   ...commissionRoutes,
   ...adjustmentRoutes,
+  ...riskRoutes,
   ...channelRoutes,
   ...ledgerRoutes,
   ...walletRoutes,

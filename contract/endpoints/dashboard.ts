@@ -5,6 +5,7 @@ import { moneyOut } from '../money.ts';
 import { id } from '../schemas.ts';
 import { approvalEndpoints } from './approval.ts';
 import { merchantOrder, merchantPayout, merchantRechargeLog } from './orders.ts';
+import { riskRules } from './risk.ts';
 import { settlementQuery } from './settlement.ts';
 import { withdrawalSlip } from './slip.ts';
 import { statement } from './statement.ts';
@@ -153,6 +154,8 @@ export const dashboard = {
       ),
       /** Work that needs a person, each a count behind a link into the filtered list (`dashboardQueues`). */
       queues: queueCounts,
+      /** Requests the risk rules refused today, by rule (only rules that refused), most first. */
+      riskRefusals: z.array(z.object({ rule: z.enum(riskRules), count: z.number() })),
     }),
   }),
   /** The queues alone, as the summary counts them: what the palette offers with its live counts. */

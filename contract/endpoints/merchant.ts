@@ -50,6 +50,9 @@ export const channelAssignment = z.object({
   weight: z._default(z.number().check(z.int(), z.minimum(0), z.maximum(10_000)), 100),
 });
 
+/** A per-payer day count: a whole number from 1. */
+const velocityCount = z.number().check(z.int(), z.minimum(1), z.maximum(1_000_000));
+
 /** The terms a platform user sets on a merchant (all optional on update). */
 const terms = {
   agentId: z.optional(z.nullable(id)),
@@ -68,6 +71,10 @@ const terms = {
   payoutIpWhitelist: z.optional(ipWhitelist),
   callbackUrl: z.optional(optionalUrl),
   channels: z.optional(z.array(channelAssignment).check(z.maxLength(50))),
+  /** Velocity (docs/MONEY-BACK.md section 4): pay-ins one payer may make in a business day; null: no limit. */
+  velocityPayinsPerDay: z.optional(z.nullable(velocityCount)),
+  /** The amount one payer's pay-ins of a business day may add up to; null: no limit. */
+  velocityAmountPerDay: z.optional(z.nullable(amount)),
 };
 
 const minNotAboveMax = z.refine<{ minAmount?: number; maxAmount?: number }>(
@@ -96,6 +103,8 @@ export const merchantDetail = z.object({
   settlementFee: moneyOut,
   payoutIpWhitelist: z.array(z.string()),
   callbackUrl: z.string(),
+  velocityPayinsPerDay: z.nullable(z.number()),
+  velocityAmountPerDay: z.nullable(moneyOut),
   /** Masked: the secrets are answered in full only when created or reset. */
   apiSecretMasked: z.string(),
   webhookSecretMasked: z.string(),

@@ -7,5 +7,6 @@ export * from './schema/ledger.ts';
 export * from './schema/moneyOut.ts';
 export * from './schema/orders.ts';
 export * from './schema/receiving.ts';
-export * from './schema/tenancy.ts';
 export * from './schema/refunds.ts';
+export * from './schema/risk.ts';
+export * from './schema/tenancy.ts';

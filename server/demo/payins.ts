@@ -370,6 +370,7 @@ function bulkPayin(seed: Seed, a: Arrival, req: PayinRequest): void {
     updatedAt: createdAt,
     receivingAccountId: null,
     payerUtr: null,
+    payerKey: null,
   };
   order.responseSnapshot = gatewayView(order);
   let outcomeAt: number;

@@ -14,7 +14,6 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
 import { type Errno, httpStatus } from '../../contract/errno.ts';
 import { allEndpoints, type Endpoint, endpoints } from '../../contract/index.ts';
 import { operationLog } from '../db/schema.ts';

@@ -129,6 +129,11 @@ export const payinOrders = pgTable(
     payerUtr: text('payer_utr'),
     /** What its refunds under way or paid add up to: never more than was paid (the check below). */
     refundedAmount: minorUnits('refunded_amount').notNull().default(0),
+    /**
+     * Who pays, for the merchant's velocity limits (docs/MONEY-BACK.md section 4): `phone:<n>` or
+     * `email:<e>` from the creation's payer, else `ip:<address>` of the pay page's first view.
+     */
+    payerKey: text('payer_key'),
   },
   (t) => [
     primaryKey({ name: 'payin_orders_pkey', columns: [t.id, t.createdAt] }),
@@ -140,6 +145,10 @@ export const payinOrders = pgTable(
     index('payin_orders_utr_idx').on(t.utr).where(sql`${t.utr} is not null`),
     /** A statement credit's UTR is looked up among what payers said (never unique: a payer may lie). */
     index('payin_orders_payer_utr_idx').on(t.payerUtr).where(sql`${t.payerUtr} is not null`),
+    /** A payer's pay-ins of one merchant since a day's start: the velocity count, one range read. */
+    index('payin_orders_payer_day_idx')
+      .on(t.merchantId, t.payerKey, t.createdAt)
+      .where(sql`${t.payerKey} is not null`),
     /** Matching's amount candidates: the open pay-ins of one amount on one receiving account. */
     index('payin_orders_account_amount_idx')
       .on(t.receivingAccountId, t.amount, t.createdAt)

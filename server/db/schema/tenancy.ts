@@ -61,6 +61,10 @@ export const merchants = pgTable(
     settlementFee: minorUnits('settlement_fee').notNull().default(0),
     payoutIpWhitelist: jsonb('payout_ip_whitelist').notNull().$type<string[]>().default([]),
     callbackUrl: text('callback_url').notNull().default(''),
+    /** Velocity (docs/MONEY-BACK.md section 4): pay-ins per payer per business day; null: no limit. */
+    velocityPayinsPerDay: integer('velocity_payins_per_day'),
+    /** Amount per payer per business day, minor units; null: no limit. */
+    velocityAmountPerDay: minorUnits('velocity_amount_per_day'),
     /** API and webhook secrets, sealed with the server key: answered once, then only masked. */
     apiSecret: text('api_secret').notNull().default(''),
     webhookSecret: text('webhook_secret').notNull().default(''),
@@ -80,6 +84,10 @@ export const merchants = pgTable(
       sql`${t.settlementRatePpm} between 0 and 1000000 and ${t.settlementFee} >= 0`,
     ),
     check('merchants_settlement_days', sql`${t.settlementDays} between 0 and 30`),
+    check(
+      'merchants_velocity',
+      sql`coalesce(${t.velocityPayinsPerDay}, 1) > 0 and coalesce(${t.velocityAmountPerDay}, 1) > 0`,
+    ),
   ],
 );
 

@@ -6,6 +6,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { type DashboardQueue, dashboardQueues } from '../../../contract/endpoints/dashboard.ts';
+import type { RiskRule } from '../../../contract/endpoints/risk.ts';
 import { addDays } from '../../../contract/endpoints/tn.ts';
 import { allows, endpoints } from '../../../contract/index.ts';
 import { payin, payout } from '../../../contract/machines.ts';
@@ -331,6 +332,14 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date, nam
     })
     .sort((a, b) => b.payinCount - a.payinCount || a.channelCode.localeCompare(b.channelCode));
 
+  // Today's refusals by the risk rules, through risk_refusals_at_idx.
+  const refusals = rowsOf<{ rule: RiskRule; n: number }>(
+    await db.execute(sql`
+      select rule, count(*)::int as n from risk_refusals
+      where at >= ${cal.from1} and at < ${cal.to}${ofTenant('merchant_id')}
+      group by rule order by 2 desc, 1`),
+  );
+
   return {
     businessTimeZone: cal.zone,
     today: period(cal.from1, cal.today),
@@ -339,6 +348,7 @@ export async function dashboardSummary(db: Db, user: SessionUser, now: Date, nam
     daily,
     channels,
     queues: queued.counts,
+    riskRefusals: refusals.map((r) => ({ rule: r.rule, count: Number(r.n) })),
   };
 }
 

@@ -83,6 +83,8 @@ export const merchantRoutes = [
         settlementFee: input.settlementFee,
         payoutIpWhitelist: whitelist,
         callbackUrl: input.callbackUrl,
+        velocityPayinsPerDay: input.velocityPayinsPerDay,
+        velocityAmountPerDay: input.velocityAmountPerDay,
         channels: input.channels,
       });
     } catch (err) {

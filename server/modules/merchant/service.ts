@@ -42,6 +42,8 @@ export interface NewMerchant {
   settlementFee?: number;
   payoutIpWhitelist?: string[];
   callbackUrl?: string;
+  velocityPayinsPerDay?: number | null;
+  velocityAmountPerDay?: number | null;
   /** Channels to route through; default: none. */
   channels?: { channelId: number; weight: number }[];
 }
@@ -100,6 +102,8 @@ export async function createMerchant(deps: Pick<Deps, 'sealer'>, tx: Db, m: NewM
       settlementFee: m.settlementFee ?? 0,
       payoutIpWhitelist: m.payoutIpWhitelist ?? [],
       callbackUrl: m.callbackUrl ?? '',
+      velocityPayinsPerDay: m.velocityPayinsPerDay ?? null,
+      velocityAmountPerDay: m.velocityAmountPerDay ?? null,
       apiSecret: deps.sealer.seal(apiSecret),
       webhookSecret: deps.sealer.seal(webhookSecret),
     })

@@ -44,6 +44,8 @@ export function termsOf(m: Merchant) {
     settlementFee: formatMinor(m.settlementFee),
     payoutIpWhitelist: m.payoutIpWhitelist,
     callbackUrl: m.callbackUrl,
+    velocityPayinsPerDay: m.velocityPayinsPerDay,
+    velocityAmountPerDay: m.velocityAmountPerDay === null ? null : formatMinor(m.velocityAmountPerDay),
   };
 }
 
@@ -63,6 +65,8 @@ export interface TermsInput {
   settlementFee?: number;
   payoutIpWhitelist?: string[];
   callbackUrl?: string;
+  velocityPayinsPerDay?: number | null;
+  velocityAmountPerDay?: number | null;
   channels?: { channelId: number; weight: number }[];
 }
 
@@ -91,6 +95,8 @@ export function termsSet(input: TermsInput, lang: Lang): Partial<typeof merchant
   if (input.payoutIpWhitelist !== undefined)
     set.payoutIpWhitelist = checkedWhitelist(input.payoutIpWhitelist, lang);
   if (input.callbackUrl !== undefined) set.callbackUrl = input.callbackUrl;
+  if (input.velocityPayinsPerDay !== undefined) set.velocityPayinsPerDay = input.velocityPayinsPerDay;
+  if (input.velocityAmountPerDay !== undefined) set.velocityAmountPerDay = input.velocityAmountPerDay;
   return set;
 }
 

@@ -9,9 +9,10 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
 import QRCode from 'qrcode';
+import type { RiskRule } from '../../../contract/endpoints/risk.ts';
 import { type Errno, errno } from '../../../contract/errno.ts';
 import { type PayinStatus, payin } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
@@ -25,7 +26,7 @@ import {
 import en from '../../../locales/en.json' with { type: 'json' };
 import zh from '../../../locales/zh_CN.json' with { type: 'json' };
 import { type Db, inTransaction } from '../../db/index.ts';
-import { operationLog, payinOrders, receivingAccounts } from '../../db/schema.ts';
+import { merchants, operationLog, payinOrders, receivingAccounts } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { envelopeAnswer, jsonAnswer } from '../../http/answer.ts';
 import { readBodyText } from '../../http/body.ts';
@@ -39,6 +40,7 @@ import { errorForLog } from '../../lib/logger.ts';
 import { readParameter } from '../../lib/parameters.ts';
 import { rateLimiter } from '../../lib/rateLimit.ts';
 import { orderUsingUtr } from '../payin/utr.ts';
+import { blockedBy, ipPayerKey, RiskRefusal, recordRefusal, velocityBroken } from '../risk/rules.ts';
 import { matchPayerUtr } from '../statement/service.ts';
 
 /** Page loads and polls per address per minute: a payer's tab polls 12 times a minute, a shared NAT a few. */
@@ -59,6 +61,12 @@ type Order = NonNullable<Awaited<ReturnType<typeof loadOrder>>>;
 function loadOrder(db: Deps['database']['db'], orderNo: string) {
   return db
     .select({
+      id: payinOrders.id,
+      createdAt: payinOrders.createdAt,
+      merchantId: payinOrders.merchantId,
+      payerKey: payinOrders.payerKey,
+      velocityPayinsPerDay: merchants.velocityPayinsPerDay,
+      velocityAmountPerDay: merchants.velocityAmountPerDay,
       orderNo: payinOrders.orderNo,
       status: payinOrders.status,
       amount: payinOrders.amount,
@@ -74,6 +82,7 @@ function loadOrder(db: Deps['database']['db'], orderNo: string) {
     })
     .from(payinOrders)
     .innerJoin(receivingAccounts, eq(receivingAccounts.id, payinOrders.receivingAccountId))
+    .innerJoin(merchants, eq(merchants.id, payinOrders.merchantId))
     .where(eq(payinOrders.orderNo, orderNo))
     .then((rows) => rows[0]);
 }
@@ -116,6 +125,37 @@ async function qrSvg(uri: string): Promise<string> {
   if (qrCache.size >= 1000) qrCache.delete(qrCache.keys().next().value!);
   qrCache.set(uri, svg);
   return svg;
+}
+
+/**
+ * The risk rule the payer at `ip` breaks on an open order, if any (docs/MONEY-BACK.md section 4): the
+ * address on the blocklist, or the merchant's velocity limits for the order's payer. An order whose
+ * creation named no payer is keyed by the address of its first view, so that the payer's orders of the
+ * day are counted up to this one, whoever polls. Written once per order and rule.
+ */
+async function pageRule(db: Db, order: Order, ip: string, now: Date): Promise<RiskRefusal | null> {
+  let rule: RiskRule | null = await blockedBy(db, now, [{ kind: 'payer_ip', value: ip }]);
+  if (!rule) {
+    let key = order.payerKey;
+    if (key === null) {
+      // By its primary key (id and month); a concurrent first view's address stays if it came first.
+      const [kept] = await db
+        .update(payinOrders)
+        .set({ payerKey: sql`coalesce(${payinOrders.payerKey}, ${ipPayerKey(ip)})` })
+        .where(and(eq(payinOrders.id, order.id), eq(payinOrders.createdAt, order.createdAt)))
+        .returning({ payerKey: payinOrders.payerKey });
+      key = kept?.payerKey ?? ipPayerKey(ip);
+    }
+    const merchant = {
+      id: order.merchantId,
+      velocityPayinsPerDay: order.velocityPayinsPerDay,
+      velocityAmountPerDay: order.velocityAmountPerDay,
+    };
+    rule = await velocityBroken(db, merchant, key, order.createdAt, { count: 0, amount: 0 }, order.id);
+  }
+  if (!rule) return null;
+  await recordRefusal(db, { rule, merchantId: order.merchantId, at: now, orderNo: order.orderNo });
+  return new RiskRefusal(rule);
 }
 
 /** Enough of a submitted UTR for the payer to recognise it, too little for anyone else to use it. */
@@ -180,6 +220,8 @@ const refusalKey: Partial<Record<Errno, string>> = {
   [errno.notFound]: 'pay.errors.notFound',
   [errno.utrUsed]: 'pay.errors.utrUsed',
   [errno.tooManyRequests]: 'pay.errors.tooMany',
+  [errno.riskBlocked]: 'pay.errors.refused',
+  [errno.velocityExceeded]: 'pay.errors.refused',
 };
 
 /** A refusal as every API answers one (its status beside its errno; JSON answers are never stored). */
@@ -228,8 +270,14 @@ export function mountPay(app: Hono<{ Variables: { requestId: string } }>, deps: 
     const orderNo = c.req.param('orderNo');
     const order = orderNoShape.test(orderNo) ? await loadOrder(db, orderNo) : undefined;
     if (!order) return refuse(c, lang, errno.notFound);
+    const now = deps.clock.now();
+    // While there is an account to show, the rules are met on every poll: an entry added refuses at once.
+    if (pageStatus(order.status, order.expiresAt, now) === 'pending') {
+      const refusal = await pageRule(db, order, ip, now);
+      if (refusal) return refuse(c, lang, refusal.errno, refusal.data);
+    }
     // Read per poll: a change of the parameter shows on the next one, in every server process.
-    return ok(c, await infoOf(order, deps.clock.now(), await readParameter(db, 'pay_page_support_text')));
+    return ok(c, await infoOf(order, now, await readParameter(db, 'pay_page_support_text')));
   });
 
   app.post('/pay/:orderNo/utr', async (c) => {

@@ -21,6 +21,7 @@ import { invalidField } from '../../http/validation.ts';
 import { parameterOf } from '../../lib/parameters.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { archivedNumber, byMerchantNumber } from '../orders/keys.ts';
+import { checkCreation, payerKeyOf } from '../risk/rules.ts';
 import { creationTerms, routesFor, weightedOrder } from './routing.ts';
 import { destination } from './state.ts';
 import { type GatewayPayin, gatewayView, type PayinOrder, storedGatewayView } from './views.ts';
@@ -166,6 +167,8 @@ export async function createPayin(
     userId?: number | null;
     /** Whether an order with this merchant order number exists (read by the caller), if known. */
     exists?: boolean;
+    /** The risk rules were met already (a bank channel's retry in a transaction of its own). */
+    risked?: boolean;
   },
 ): Promise<CreateResult> {
   const hash = requestHash(req);
@@ -179,6 +182,9 @@ export async function createPayin(
       max: formatMinor(merchant.maxAmount),
     });
   }
+  // The blocklist and the velocity limits refuse before anything is made (RiskRefusal, the refusal
+  // written on `tx`): on the database itself for the gateway, so that it stays when nothing else does.
+  if (!meta.risked) await checkCreation(tx, merchant, req, deps.clock.now());
   const terms = await creationTerms(deps, tx, merchant);
   const routes = routesFor(terms.routes, req.amount, req.channel);
   if (!routes.length) throw new AppError(errno.noChannel, null, `no channel for ${req.amount}`);
@@ -187,7 +193,7 @@ export async function createPayin(
   if (tx === deps.database.db && routes.some((r) => r.channel.adapter === bankAdapterName)) {
     // Without `exists`: a retry after losing the number to a concurrent create looks the order up again.
     const { exists: _known, ...asked } = meta;
-    return inTransaction(tx, (t) => createPayin(deps, t, merchant, req, asked));
+    return inTransaction(tx, (t) => createPayin(deps, t, merchant, req, { ...asked, risked: true }));
   }
 
   const now = deps.clock.now();
@@ -265,6 +271,7 @@ export async function createPayin(
     updatedAt: now,
     receivingAccountId: made?.receivingAccountId ?? null,
     payerUtr: null,
+    payerKey: payerKeyOf(req.payer),
   };
   const answer = gatewayView({ id: 0, ...draft });
   // The response snapshot is the answer, made from the draft itself.

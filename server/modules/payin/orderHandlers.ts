@@ -6,7 +6,7 @@ import { callback, payin } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { journalEntries, orderImages, payinOrders, webhookAttempts, webhookEvents } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, refuse } from '../../http/errors.ts';
 import { type Context, handle } from '../../http/handle.ts';
 import { invalidField } from '../../http/validation.ts';
 import { callbacksOf, wakeWebhookWorkers } from '../../jobs/webhooks.ts';
@@ -16,6 +16,7 @@ import { tenantOf } from '../../list/scope.ts';
 import { recordOrderMoves } from '../dashboard/stats.ts';
 import { loadMerchant } from '../merchant/scope.ts';
 import { pushByHand } from '../orders/push.ts';
+import { RiskRefusal } from '../risk/rules.ts';
 import { allowed, auditTarget, channelOf, orderFor } from './access.ts';
 import { createPayin, newOrderNo } from './creation.ts';
 import { removeOrderImages } from './images.ts';
@@ -62,17 +63,30 @@ async function createOrder(ctx: Context<typeof endpoints.merchantOrder.create>) 
   const notifyUrl = input.notifyUrl?.trim() || merchant.callbackUrl;
   if (notifyUrl && !/^https?:\/\/\S+$/.test(notifyUrl))
     throw invalidField(req.lang, 'notifyUrl', 'validation.url');
-  const result = await createPayin(
-    deps,
-    tx,
-    merchant,
-    {
-      merchantOrderNo: input.merchantOrderNo ?? newOrderNo(deps.clock.now(), 'CO'),
-      amount: input.amount,
-      notifyUrl,
-    },
-    { source: 'console', ip: req.ip, lang: req.lang, userId: user.id },
-  );
+  let result: Awaited<ReturnType<typeof createPayin>>;
+  try {
+    result = await createPayin(
+      deps,
+      tx,
+      merchant,
+      {
+        merchantOrderNo: input.merchantOrderNo ?? newOrderNo(deps.clock.now(), 'CO'),
+        amount: input.amount,
+        notifyUrl,
+      },
+      { source: 'console', ip: req.ip, lang: req.lang, userId: user.id },
+    );
+  } catch (err) {
+    // Answered as a refusal so that its record commits: nothing else was written before the rules refused.
+    if (err instanceof RiskRefusal) {
+      audit({
+        target: `merchant:${merchant.id}`,
+        detail: { amount: formatMinor(input.amount), rule: err.rule },
+      });
+      return refuse(err.errno, err.data);
+    }
+    throw err;
+  }
   audit({
     target: auditTarget(result.order),
     detail: { amount: formatMinor(input.amount), replayed: result.replayed },

@@ -16,8 +16,8 @@ import { post } from '../../ledger/index.ts';
 import { cancelPendingApproval } from '../approval/service.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { routesOf } from '../merchant/service.ts';
-import { followPayout } from '../refund/service.ts';
 import { weightedOrder } from '../payin/routing.ts';
+import { followPayout } from '../refund/service.ts';
 import { freeze, holdEntry } from './create.ts';
 import { gatewayViewOf, type PayoutOrder, payoutRefType } from './views.ts';
 

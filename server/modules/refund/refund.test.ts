@@ -73,7 +73,11 @@ describe.each(engines)('refunds on %s', (engine) => {
   async function merchantHolder(merchantId: number, perms: string[]) {
     const user = await s.makeUser({ kind: 'merchant', merchantId, perms });
     const secret = await s.bindGoogle(user.token);
-    return { ...user, secret, code: () => (s.clock.advance(30_000), codeAt(secret, s.clock.now())) };
+    const code = () => {
+      s.clock.advance(30_000);
+      return codeAt(secret, s.clock.now());
+    };
+    return { ...user, secret, code };
   }
   const refundOf = async (id: number) => (await s.db.select().from(refunds).where(eq(refunds.id, id)))[0]!;
   const orderOf = async (id: number) =>

@@ -18,6 +18,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { Page } from '../Page.tsx';
 import './dashboard.css';
 import { Notices } from './Notices.tsx';
+import { RiskRefusals } from './RiskRefusals.tsx';
 import { rateBases, ratePercent, rateTone } from './rates.ts';
 
 // Charts load with their own chunk, after the figures are on screen (PERFORMANCE.md rule 5).
@@ -294,6 +295,7 @@ function LiveFigures({ merchantView }: { merchantView: boolean }) {
         <FigureCard kind="payin" figures={chosen.payin} range={period.range} merchantView={merchantView} />
         <FigureCard kind="payout" figures={chosen.payout} range={period.range} merchantView={merchantView} />
         <Queues queues={s.queues} merchantView={merchantView} />
+        <RiskRefusals refusals={s.riskRefusals} />
         <DailyChart daily={s.daily} />
         <ChannelRates channels={s.channels} />
       </div>

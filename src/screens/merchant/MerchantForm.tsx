@@ -72,6 +72,8 @@ export default function MerchantForm({ merchant, close }: Props) {
     settlementFee: merchant?.settlementFee ?? defaults.fee,
     callbackUrl: merchant?.callbackUrl ?? '',
     whitelist: (merchant?.payoutIpWhitelist ?? []).join('\n'),
+    velocityPayinsPerDay: merchant?.velocityPayinsPerDay?.toString() ?? '',
+    velocityAmountPerDay: merchant?.velocityAmountPerDay ?? '',
   });
   const [routes, setRoutes] = useState<Record<number, Route>>(() =>
     Object.fromEntries(
@@ -142,6 +144,10 @@ export default function MerchantForm({ merchant, close }: Props) {
       settlementFee: blankToUndefined(values.settlementFee),
       payoutIpWhitelist: whitelistOf(values.whitelist),
       callbackUrl: values.callbackUrl.trim(),
+      // Empty: no limit (null clears one set before).
+      velocityPayinsPerDay:
+        values.velocityPayinsPerDay.trim() === '' ? null : Number(values.velocityPayinsPerDay.trim()),
+      velocityAmountPerDay: values.velocityAmountPerDay.trim() === '' ? null : values.velocityAmountPerDay,
       ...(channels.data ? { channels: assigned } : {}),
     };
   };
@@ -265,6 +271,17 @@ export default function MerchantForm({ merchant, close }: Props) {
           </div>
           {term('settlementRate', percentHint)}
           {term('settlementFee', t('screens.merchant.settlementFeeHint'))}
+        </FieldGroup>
+
+        <FieldGroup title={t('screens.merchant.groups.velocity')}>
+          <Field
+            label={t('screens.merchant.velocityPayinsPerDay')}
+            {...field('velocityPayinsPerDay')}
+            hint={t('screens.merchant.velocityHint')}
+            inputMode="numeric"
+            autoComplete="off"
+          />
+          {term('velocityAmountPerDay', t('screens.merchant.velocityHint'))}
         </FieldGroup>
 
         {channels.data && (
