@@ -14,8 +14,8 @@ import {
   accountFreezeLines,
   accountFreezes,
   journalEntries,
-  payinOrders,
   ledgerAccounts,
+  payinOrders,
   postings,
   receivingAccounts,
 } from '../../db/schema.ts';
@@ -245,8 +245,32 @@ describe.each(engines)('frozen accounts on %s', (engine) => {
     const { accountId, a, b } = await twoMerchants();
     const rec = await recordAs(s, one, accountId, '650.00');
     expect(rec.data).toMatchObject({ held: '650.00', unattributed: '0.00' });
+    // The day's reconciliation of the account shows what the bank holds; the D0 summary the hold.
+    const day = s.clock.now().toLocaleDateString('en-CA', { timeZone: 'Asia/Kolkata' });
+    const reconciled = async () => {
+      const r = await s.call(
+        endpoints.statOrder.balance,
+        { view: 'account', from: day, to: day, accountId },
+        root,
+      );
+      expect(r.errno, r.errmsg).toBe(0);
+      return r.data.list[0].frozen;
+    };
+    const d0 = async () => {
+      const r = await s.call(
+        endpoints.statOrder.balance,
+        { view: 'd0', from: day, to: day, merchantId: a.id },
+        root,
+      );
+      expect(r.errno, r.errmsg).toBe(0);
+      return r.data.list[0];
+    };
+    expect(await reconciled()).toBe('650.00');
+    expect(await d0()).toMatchObject({ frozen: '400.00', writtenOff: '0.00', mismatch: false });
     const res = await settleAs(two, rec.data.id, '0.00', '650.00');
     expect(res.errno, res.errmsg).toBe(0);
+    expect(await reconciled()).toBe('0.00');
+    expect(await d0()).toMatchObject({ frozen: '400.00', writtenOff: '400.00', mismatch: false });
     expect(await frozenOf(a.id)).toBe(0);
     expect(await frozenOf(b.id)).toBe(0);
     // Each line: what the hold froze is what its write-off spent.
