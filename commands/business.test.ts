@@ -15,6 +15,7 @@ const businessScreens = [
   'accountHolder.list',
   'cardBinding.list',
   'holderNumber.list',
+  'accountFreeze.list',
   'statement.import',
   'statement.list',
   'statement.exceptions',

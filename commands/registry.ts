@@ -1,5 +1,6 @@
 import { allows, type Grants } from '../contract/index.ts';
 import { accountActions, accountScreens, publicScreens } from './account.ts';
+import { accountFreezeCommands } from './accountFreeze.ts';
 import { adjustmentCommands } from './adjustment.ts';
 import { appCommands, tableCommands } from './app.ts';
 import { approvalCommands } from './approval.ts';
@@ -78,6 +79,7 @@ export const commands: readonly Command[] = assemble([
   ...businessCommands,
   ...merchantUserCommands,
   ...receivingCommands,
+  ...accountFreezeCommands,
   ...statementCommands,
   ...settingCommands,
   ...systemCommands,

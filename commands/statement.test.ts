@@ -58,6 +58,7 @@ const row = (extra: Partial<Contexts['accountRow']> = {}): Contexts['accountRow'
   unmatchedCredits: { count: 0, sum: '0.00' },
   unproved: { count: 1, sum: '1500.00' },
   clearing: null,
+  frozen: null,
   statement: null,
   difference: '1500.00',
   ...extra,

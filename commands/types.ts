@@ -57,6 +57,8 @@ export interface Contexts {
   accountHolder: Output<typeof endpoints.accountHolder.list>['list'][number];
   cardBinding: Output<typeof endpoints.cardBinding.list>['list'][number];
   holderNumber: Output<typeof endpoints.holderNumber.list>['list'][number];
+  /** A bank's freeze of a receiving account (its drawer lists whose money it holds). */
+  accountFreeze: Output<typeof endpoints.accountFreeze.list>['list'][number];
   /** A platform parameter: its value in force, its default and its kind (which input edits it). */
   parameter: Output<typeof endpoints.parameter.list>['list'][number];
   /** A balance adjustment the platform applied to a merchant wallet. */

@@ -17,8 +17,8 @@ import type { Endpoint } from './endpoint.ts';
 import type { ApprovalAction } from './endpoints/approval.ts';
 import { endpoints } from './index.ts';
 
-/** What the door does to money. */
-export type DoorMove = 'pays' | 'completes' | 'credits' | 'releases';
+/** What the door does to money (`writesOff`: a merchant's hold spent on a bank's word, a loss). */
+export type DoorMove = 'pays' | 'completes' | 'credits' | 'releases' | 'writesOff';
 
 /**
  * What stands in for a person's reason: a typed `reason`, the bank's `reference` (a completion names
@@ -30,8 +30,8 @@ export type DoorReason = 'reason' | 'reference' | 'application';
 /**
  * Who is the second person: `approval` (beyond the day's sums a request waits for a second platform
  * user), `anotherUser` (beyond them, or always for what the user confirmed, another user must do it),
- * `confirmer` (never the user who confirmed the object: two people always), `none` (no second person;
- * the reason is in `why`).
+ * `confirmer` (never the user who confirmed the object, or for an account freeze the user who recorded
+ * it: two people always), `none` (no second person; the reason is in `why`).
  */
 export type SecondPerson = 'approval' | 'anotherUser' | 'confirmer' | 'none';
 
@@ -165,6 +165,19 @@ export const moneyDoors = {
     secondPerson: 'none',
     dailySum: false,
     why: 'The hold returns to the wallet it came from; nothing leaves the platform or is credited from outside.',
+  },
+  /**
+   * A frozen account settled by the bank's letter: released shares go back to the merchants' wallets,
+   * written-off shares are spent from their holds to channel clearing.
+   */
+  'accountFreeze.settle': {
+    endpoints: [endpoints.accountFreeze.settle],
+    moves: 'writesOff',
+    code: true,
+    reason: 'reason',
+    secondPerson: 'confirmer',
+    dailySum: false,
+    why: 'Recording a freeze and settling it are always two people: the recorder never settles. The amounts are the bank’s letter, whatever their size, so no day’s sum applies.',
   },
 } as const satisfies Record<string, MoneyDoor>;
 

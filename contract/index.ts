@@ -3,6 +3,7 @@
  * checks permissions from it and generates OpenAPI from it; the console calls the API through it.
  */
 import type { Endpoint } from './endpoint.ts';
+import { accountFreezeEndpoints } from './endpoints/accountFreeze.ts';
 import { agentCommission, balanceAdjustment } from './endpoints/adjustment.ts';
 import { admin } from './endpoints/admin.ts';
 import { approvalEndpoints } from './endpoints/approval.ts';
@@ -66,6 +67,7 @@ export const endpoints = {
   accountHolder,
   cardBinding,
   holderNumber,
+  accountFreeze: accountFreezeEndpoints,
   statOrder,
   parameter,
   telegram,

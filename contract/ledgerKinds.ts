@@ -35,6 +35,15 @@ export const entryKinds = {
   adjustment: 'once',
   /** An agent's commission paid out. */
   commission_paid: 'once',
+  /**
+   * A frozen receiving account's share held from one merchant (docs/MONEY-BACK.md section 3); its cause is
+   * the freeze's line of that merchant, which holds once.
+   */
+  freeze_hold: 'once',
+  /** What the bank released of a freeze, back to the wallets the line's hold came from. */
+  freeze_release: 'once',
+  /** What the bank wrote off of a freeze: the line's hold spent to channel clearing. */
+  freeze_written_off: 'once',
 } as const satisfies Record<string, HoldRule>;
 
 export type EntryKind = keyof typeof entryKinds;

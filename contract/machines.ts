@@ -325,6 +325,26 @@ export const refund = machine({
   },
 });
 
+/**
+ * A freeze of one of our receiving accounts by its bank or a cyber-crime cell (docs/MONEY-BACK.md section
+ * 3). Recorded `frozen`: the account leaves routing and each attributed merchant's share is held. Settled
+ * once, by what the bank released and wrote off: the holds are released back or spent, in proportion.
+ */
+export const accountFreeze = machine({
+  name: 'accountFreeze',
+  states: ['frozen', 'settled'],
+  initial: 'frozen',
+  final: ['settled'],
+  actions: {
+    /** The bank's outcome recorded (released + written off = the frozen amount): every hold resolved. */
+    settle: { from: ['frozen'], to: 'settled' },
+  },
+  sets: {
+    /** The account's money is still held: the account may not be made active or paused. */
+    open: ['frozen'],
+  },
+});
+
 /** Every machine, for the tests that sweep them and check their labels. */
 export const machines = [
   payin,
@@ -339,6 +359,7 @@ export const machines = [
   statementLine,
   telegramDelivery,
   refund,
+  accountFreeze,
 ] as const;
 
 export type PayinStatus = StateOf<typeof payin>;
@@ -356,3 +377,4 @@ export type SlipStatus = StateOf<typeof slip>;
 export type SlipLineStatus = StateOf<typeof slipLine>;
 export type StatementLineStatus = StateOf<typeof statementLine>;
 export type RefundStatus = StateOf<typeof refund>;
+export type AccountFreezeStatus = StateOf<typeof accountFreeze>;

@@ -1,5 +1,6 @@
 import type { GatewayRoute } from './gateway/app.ts';
 import type { Route } from './http/handle.ts';
+import { accountFreezeRoutes } from './modules/accountFreeze/routes.ts';
 import { adjustmentRoutes } from './modules/adjustment/routes.ts';
 import { merchantUserRoutes } from './modules/admin/merchantUsers.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -63,6 +64,7 @@ export const routes: readonly Route[] = [
   ...tnRoutes,
   ...slipRoutes,
   ...receivingRoutes,
+  ...accountFreezeRoutes,
   ...statementRoutes,
   ...statementFeedRoutes,
   ...parameterRoutes,

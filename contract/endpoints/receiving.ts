@@ -139,7 +139,10 @@ export const receivingAccount = {
     }),
     output: okFlag,
   }),
-  /** Active, paused (takes no new orders) or frozen (the bank froze it: takes none until cleared). */
+  /**
+   * Active, paused (takes no new orders) or frozen (the bank froze it: takes none until cleared). While a
+   * recorded freeze (`accountFreeze.record`) is open, only `frozen` is accepted (409).
+   */
   status: endpoint({
     method: 'POST',
     path: '/receivingAccount/status',

@@ -41,7 +41,14 @@ const d0Figures = {
   transferred: moneyOut,
   /** Balance adjustments by the platform (signed). */
   adjustments: moneyOut,
-  /** opening + netCredited − settledOut − transferred + adjustments. */
+  /** Held for frozen receiving accounts that day, less what their settlements gave back (signed). */
+  frozen: moneyOut,
+  /**
+   * What frozen accounts' settlements wrote off that day of the merchant's holds (outside the wallet: it
+   * left the wallet when held, so it is not in the closing).
+   */
+  writtenOff: moneyOut,
+  /** opening + netCredited − settledOut − transferred + adjustments − frozen. */
   closing: moneyOut,
   /** The ledger's balance of the wallet when the day (the period) ended. */
   ledgerClosing: moneyOut,
@@ -103,6 +110,11 @@ export const accountRow = z.object({
   label: z.string(),
   ...accountFigures,
   statement: z.nullable(statementCoverage),
+  /**
+   * By account: what a bank's freeze (`accountFreeze.record`) held of the account's money when the day
+   * ended, the line between the book and the bank (bank balance = book balance − frozen); null by channel.
+   */
+  frozen: z.nullable(moneyOut),
 });
 
 /**

@@ -3,6 +3,7 @@
  * (`npm run db:generate`, which reads this index) and committed; rules the ORM cannot express
  * (append-only triggers) live in hand-written migrations beside them.
  */
+export * from './schema/accountFreezes.ts';
 export * from './schema/ledger.ts';
 export * from './schema/moneyOut.ts';
 export * from './schema/orders.ts';

@@ -25,6 +25,7 @@ import {
 
 export * from './accounts.ts';
 export { type BatchEntry, LedgerBatch } from './batch.ts';
+export * from './merchantHold.ts';
 export { rowsOf } from './postings.ts';
 
 /**

@@ -35,6 +35,7 @@ import {
 } from '../db/schema.ts';
 import { agentAccount, platformAccount, post } from '../ledger/index.ts';
 import { writeParameter } from '../lib/parameters.ts';
+import { bareAccount } from '../modules/accountFreeze/testkit.ts';
 import { pendingApproval } from '../modules/approval/service.ts';
 import { forgetDayDecisions } from '../modules/approval/testkit.ts';
 import { codeAt } from '../modules/auth/totp.ts';
@@ -359,6 +360,23 @@ describe.each(engines)('every money door on %s', (engine) => {
                 reference: `ref-${randomInt(1e9)}`,
                 code,
               },
+              by.token,
+            );
+        },
+      },
+      'accountFreeze.settle': {
+        async prepare(amount, maker) {
+          const accountId = await bareAccount(s, root);
+          const recorded = await s.call(
+            endpoints.accountFreeze.record,
+            { accountId, amount: money(amount), reference: `CYBER${randomInt(1e9)}`, code: maker.code() },
+            maker.token,
+          );
+          expect(recorded.errno, recorded.errmsg).toBe(0);
+          return (by, code) =>
+            s.call(
+              endpoints.accountFreeze.settle,
+              { id: recorded.data.id, released: money(amount), writtenOff: '0.00', reason, code },
               by.token,
             );
         },

@@ -1,10 +1,11 @@
 /** Receiving accounts (`receivingAccount.*`): the bank accounts and UPI addresses payers pay into, with today's figures. */
 import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { errno } from '../../../contract/errno.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { accountHolders, receivingAccountDays, receivingAccounts } from '../../db/schema.ts';
-import { found, foundOne } from '../../http/errors.ts';
+import { AppError, found, foundOne } from '../../http/errors.ts';
 import { type Context, handle } from '../../http/handle.ts';
 import type { Lang } from '../../http/i18n.ts';
 import { invalidField } from '../../http/validation.ts';
@@ -12,6 +13,7 @@ import { storedZone } from '../../lib/businessDay.ts';
 import { changes } from '../../lib/redact.ts';
 import { pagedList } from '../../list/engine.ts';
 import { textContains } from '../../list/scope.ts';
+import { openFreezeOf } from '../accountFreeze/service.ts';
 import type { Account } from './shared.ts';
 import { holderOr422, orTaken } from './shared.ts';
 
@@ -192,6 +194,8 @@ async function setAccountStatus({ input, tx, deps, audit }: Context<typeof recei
     target: `receivingAccount:${old.id}`,
     changes: changes({ status: old.status }, { status: input.status }),
   });
+  // A bank's freeze holds the account until it is settled (docs/MONEY-BACK.md section 3).
+  if (input.status !== 'frozen' && (await openFreezeOf(tx, old.id))) throw new AppError(errno.conflict);
   await tx
     .update(receivingAccounts)
     .set({ status: input.status, updatedAt: deps.clock.now() })

@@ -190,6 +190,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       difference: '300.00',
       // Paid into the account, and no statement line of that day kept.
       statement: 'missing',
+      frozen: '0.00',
     },
     {
       day: '2026-03-11',
@@ -204,6 +205,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       clearing: null,
       difference: '0.00',
       statement: null,
+      frozen: '0.00',
     },
     {
       day: '2026-03-10',
@@ -218,6 +220,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       clearing: null,
       difference: '250.00',
       statement: null,
+      frozen: '0.00',
     },
     {
       day: '2026-03-10',
@@ -232,6 +235,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       clearing: null,
       difference: '0.00',
       statement: null,
+      frozen: '0.00',
     },
   ];
 
@@ -270,6 +274,7 @@ describe.each(engines)('reconciliation on %s', (engine) => {
       label: channelId === null ? '' : 'Bank collections',
       clearing,
       statement: null,
+      frozen: null,
     });
     // Every pay-in paid on the 10th (1,650.00) and the 11th (300.00) left the one clearing account.
     expect(data.list).toEqual([

@@ -5,7 +5,8 @@
  * statement lines (migration `0017_reconciliation_rollup`): a period is a few hundred rollup rows, never a
  * scan of the orders or lines. By channel, a credit that paid no order counts under the bank channel its
  * account is bound to (the earliest binding), under none when it is bound to no bank channel; `clearing`
- * is the ledger's channel clearing account's movement that day (`ledger_daily`), as the ledger signs it.
+ * is the ledger's channel clearing account's movement that day (`ledger_daily`), as the ledger signs it;
+ * `frozen` (by account) what a bank's freeze held of the account's money when the day ended.
  */
 import { type SQL, sql } from 'drizzle-orm';
 import { accountLabel } from '../../../contract/endpoints/receiving.ts';
@@ -130,6 +131,16 @@ const coverageOf = (account: SQL, day: SQL, paidCount: SQL) => sql`(
         where x.account_id = ${account} and x.day = (
           select max(l.day) from statement_lines l where l.account_id = ${account} and l.day < ${day})) p)`;
 
+/**
+ * What the bank held frozen on the account when the day ended (docs/MONEY-BACK.md section 3): its freezes
+ * recorded as frozen by then and not settled by then. The bank's balance is the book's less this.
+ */
+const frozenAt = (account: SQL, day: SQL, currency: SQL) => sql`(
+  select coalesce(sum(fr.amount), 0)::text from account_freezes fr,
+    (select ((${day} + 1)::timestamp at time zone ${storedZone}) as day_end) e
+  where fr.receiving_account_id = ${account} and fr.currency = ${currency} and fr.frozen_at < e.day_end
+    and (fr.settled_at is null or fr.settled_at >= e.day_end))`;
+
 /** One page of rows, newest day first, then by account (or channel) and currency, and the period's row count. */
 export async function accountPage(db: Db, f: AccountFilters, after: AccountKey | null, pageSize: number) {
   const rows = rowsOf<
@@ -141,6 +152,7 @@ export async function accountPage(db: Db, f: AccountFilters, after: AccountKey |
       account_number: string | null;
       channel_name: string | null;
       statement: 'missing' | 'gap' | null;
+      frozen: string | null;
     }
   >(
     await db.execute(sql`
@@ -158,7 +170,8 @@ export async function accountPage(db: Db, f: AccountFilters, after: AccountKey |
           k.matched_sum::text, k.unmatched_count, k.unmatched_sum::text, k.unproved_count, k.unproved_sum::text,
           ${f.by === 'channel' ? sql`${clearingOf(sql`k.day`, sql`k.day`, sql`k.currency`)}::text` : sql`null::text`} as clearing,
           ra.bank_name, ra.account_number, ch.name as channel_name,
-          ${f.by === 'account' ? coverageOf(sql`k.key_id`, sql`k.day`, sql`k.paid_count`) : sql`null::text`} as statement
+          ${f.by === 'account' ? coverageOf(sql`k.key_id`, sql`k.day`, sql`k.paid_count`) : sql`null::text`} as statement,
+          ${f.by === 'account' ? frozenAt(sql`k.key_id`, sql`k.day`, sql`k.currency`) : sql`null::text`} as frozen
         from page k
         left join receiving_accounts ra on ${f.by === 'account' ? sql`ra.id = k.key_id` : sql`false`}
         left join channels ch on ${f.by === 'channel' ? sql`ch.id = k.key_id` : sql`false`}
@@ -182,6 +195,7 @@ export async function accountPage(db: Db, f: AccountFilters, after: AccountKey |
             : (r.channel_name ?? ''),
         ...figuresOf(r),
         statement: r.statement ?? null,
+        frozen: r.frozen === null ? null : formatMinor(Number(r.frozen)),
       };
     },
     (last) => encodeAccountCursor({ day: last.day, key: Number(last.key_id), currency: last.currency }),

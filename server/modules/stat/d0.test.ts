@@ -49,6 +49,8 @@ type Row = {
   settledOut: string;
   transferred: string;
   adjustments: string;
+  frozen: string;
+  writtenOff: string;
   closing: string;
   ledgerClosing: string;
   mismatch: boolean;
@@ -64,6 +66,8 @@ const still = (balanceNow: string) => ({
   settledOut: '0.00',
   transferred: '0.00',
   adjustments: '0.00',
+  frozen: '0.00',
+  writtenOff: '0.00',
   closing: balanceNow,
   ledgerClosing: balanceNow,
   mismatch: false,
@@ -226,6 +230,8 @@ describe.each(engines)('D0 settlement summary on %s', (engine) => {
         settledOut: '192.00',
         transferred: '30.00',
         adjustments: '0.00',
+        frozen: '0.00',
+        writtenOff: '0.00',
         closing: '802.00',
         ledgerClosing: '802.00',
         mismatch: false,

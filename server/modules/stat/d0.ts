@@ -8,12 +8,12 @@
  *   of the wallet's two accounts, by the entries' cause (`flowOf`);
  * - opening and ledger closing: the ledger's own balance at the day's start and end, one probe of
  *   `postings_account_at_idx` per account and boundary (the last posting before it).
- * closing = opening + netCredited − settledOut − transferred + adjustments; a closing that differs from
+ * closing = opening + netCredited − settledOut − transferred + adjustments − frozen; a closing that differs from
  * the ledger's is a mismatch: a posting on the wallet of a cause no column accounts for (a T+N release
  * moves pending to available and leaves the wallet as it was), or daily movements that lost a posting.
  * Days are cut in the stored business time zone, the one the rollups were bucketed in.
  */
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import type { Lang } from '../../http/i18n.ts';
@@ -34,13 +34,16 @@ const walletKinds = sql`('collection_available', 'collection_pending')`;
  *   (`settlement`/`settlement_hold`, `settlement_hold_<n>`, `settlement_release`); completion spends the
  *   frozen hold and no longer touches the wallet;
  * - transferred: the merchant's move to its payout wallet (`wallet_transfer`);
- * - adjusted: a balance adjustment by the platform (`adjustment`, any kind).
+ * - adjusted: a balance adjustment by the platform (`adjustment`, any kind);
+ * - frozen: held for a frozen receiving account (`account_freeze_line`/`freeze_hold`), less what its
+ *   settlement gave back (`freeze_release`).
  */
 const flowOf = sql`case
   when d.ref_type = 'payin' and d.kind = 'payin_paid' then 'credited'
   when d.ref_type = 'settlement' and d.kind ~ '^settlement_(hold(_[0-9]+)?|release)$' then 'settled'
   when d.ref_type = 'wallet_transfer' and d.kind = 'wallet_transfer' then 'transferred'
   when d.ref_type = 'adjustment' then 'adjusted'
+  when d.ref_type = 'account_freeze_line' then 'frozen'
 end`;
 
 /** Sums of the daily movements `d` by column (money in is positive, as the ledger signs it). */
@@ -48,7 +51,23 @@ const flowSums = sql`
   coalesce(sum(d.amount) filter (where ${flowOf} = 'credited'), 0)::text as credited,
   coalesce(sum(d.amount) filter (where ${flowOf} = 'settled'), 0)::text as settled,
   coalesce(sum(d.amount) filter (where ${flowOf} = 'transferred'), 0)::text as transferred,
-  coalesce(sum(d.amount) filter (where ${flowOf} = 'adjusted'), 0)::text as adjusted`;
+  coalesce(sum(d.amount) filter (where ${flowOf} = 'adjusted'), 0)::text as adjusted,
+  coalesce(sum(d.amount) filter (where ${flowOf} = 'frozen'), 0)::text as frozen`;
+
+/**
+ * What frozen accounts' settlements wrote off of the holds on the merchants' `frozen` wallets (`fz`) in
+ * `day`'s range: outside the collection wallet (it left it when held), shown beside it.
+ */
+const writtenOffIn = (from: SQL, to: SQL, where: SQL) => sql`(
+  select coalesce(-sum(d.amount), 0)::text from fz join ledger_daily d on d.account_id = fz.id
+  where d.day between ${from} and ${to} and d.ref_type = 'account_freeze_line' and d.kind = 'freeze_written_off'
+    and ${where})`;
+
+/** The `frozen` wallets of the merchants in view. */
+const frozenAccounts = (merchantId: number | null) => sql`
+  select a.id, a.owner_id as merchant_id, a.currency from ledger_accounts a
+  where a.owner_type = 'merchant' and a.kind = 'frozen'
+    ${merchantId === null ? sql`` : sql`and a.owner_id = ${merchantId}`}`;
 
 /** The wallet accounts of the merchants in view. */
 const walletAccounts = (merchantId: number | null) => sql`
@@ -67,7 +86,11 @@ const keysIn = (f: D0Filters) => sql`
   union
   select s.merchant_id, s.currency, s.day from order_stats_daily s
   where s.kind = 'payin' and s.success_count > 0 and s.day between ${f.from}::date and ${f.to}::date
-    ${f.merchantId === null ? sql`` : sql`and s.merchant_id = ${f.merchantId}`}`;
+    ${f.merchantId === null ? sql`` : sql`and s.merchant_id = ${f.merchantId}`}
+  union
+  select fz.merchant_id, fz.currency, d.day
+  from fz join ledger_daily d on d.account_id = fz.id
+  where d.day between ${f.from}::date and ${f.to}::date and d.kind = 'freeze_written_off'`;
 
 export interface D0Key {
   day: string;
@@ -106,6 +129,8 @@ interface Flows {
   settled: string;
   transferred: string;
   adjusted: string;
+  frozen: string;
+  written_off: string;
 }
 
 interface Figures extends Flows, OpeningAndClosing {
@@ -121,7 +146,8 @@ function figuresOf(r: Figures) {
   const settledOut = -Number(r.settled);
   const transferred = -Number(r.transferred);
   const adjustments = Number(r.adjusted);
-  const { opening, ...closing } = balancesOf(r, credited - settledOut - transferred + adjustments);
+  const frozen = -Number(r.frozen);
+  const { opening, ...closing } = balancesOf(r, credited - settledOut - transferred + adjustments - frozen);
   return {
     currency: r.currency,
     opening,
@@ -132,6 +158,8 @@ function figuresOf(r: Figures) {
     settledOut: formatMinor(settledOut),
     transferred: formatMinor(transferred),
     adjustments: formatMinor(adjustments),
+    frozen: formatMinor(frozen),
+    writtenOff: formatMinor(Number(r.written_off)),
     ...closing,
   };
 }
@@ -148,6 +176,7 @@ export async function d0Page(db: Db, f: D0Filters, after: D0Key | null, pageSize
     await db.execute(sql`
       with z as (select ${storedZone} as zone),
       acc as (${walletAccounts(f.merchantId)}),
+      fz as (${frozenAccounts(f.merchantId)}),
       period as (${keysIn(f)}),
       keys as (${newestDayFirst(
         sql`k.merchant_id, k.currency, k.day`,
@@ -159,7 +188,8 @@ export async function d0Page(db: Db, f: D0Filters, after: D0Key | null, pageSize
       select t.total, p.* from (select count(*)::int as total from period) t left join (
       select k.day::text as day, k.merchant_id, m.code as merchant_code, k.currency,
         coalesce(st.paid, 0)::int as paid, coalesce(st.gross, 0)::text as gross, coalesce(st.fees, 0)::text as fees,
-        fl.credited, fl.settled, fl.transferred, fl.adjusted, b.opening, b.ledger_closing
+        fl.credited, fl.settled, fl.transferred, fl.adjusted, fl.frozen, b.opening, b.ledger_closing,
+        ${writtenOffIn(sql`k.day`, sql`k.day`, sql`fz.merchant_id = k.merchant_id and fz.currency = k.currency`)} as written_off
       from keys k
       cross join z
       join merchants m on m.id = k.merchant_id
@@ -204,6 +234,7 @@ export async function d0Totals(db: Db, f: D0Filters) {
     await db.execute(sql`
       with z as (select ${storedZone} as zone),
       acc as (${walletAccounts(f.merchantId)}),
+      fz as (${frozenAccounts(f.merchantId)}),
       -- Summed by cause first: the columns' rule then reads a handful of rows, not every day's.
       fl as (
         select d.currency, ${flowSums}
@@ -229,7 +260,9 @@ export async function d0Totals(db: Db, f: D0Filters) {
       select z.zone, bal.currency, bal.merchants, bal.opening, bal.ledger_closing,
         coalesce(st.paid, 0)::int as paid, coalesce(st.gross, 0)::text as gross, coalesce(st.fees, 0)::text as fees,
         coalesce(fl.credited, '0') as credited, coalesce(fl.settled, '0') as settled,
-        coalesce(fl.transferred, '0') as transferred, coalesce(fl.adjusted, '0') as adjusted
+        coalesce(fl.transferred, '0') as transferred, coalesce(fl.adjusted, '0') as adjusted,
+        coalesce(fl.frozen, '0') as frozen,
+        ${writtenOffIn(sql`${f.from}::date`, sql`${f.to}::date`, sql`fz.currency = bal.currency`)} as written_off
       from z
       left join bal on true
       left join fl on fl.currency = bal.currency

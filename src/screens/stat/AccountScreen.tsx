@@ -87,6 +87,11 @@ function columnsFor(by: By): Column<Row>[] {
             cell: (r) => <Coverage value={r.statement} />,
             width: 'minmax(104px, 0.7fr)',
           }),
+          // Held by the bank's freeze at the day's end: the bank's balance is the book's less this.
+          c.of('frozen', (r) => (r.frozen === null ? null : Number(r.frozen)), {
+            cell: (r) => (r.frozen === null || Number(r.frozen) === 0 ? '—' : <Money value={r.frozen} />),
+            width: 'minmax(104px, 0.7fr)',
+          }),
         ]
       : []),
     figure('paid'),

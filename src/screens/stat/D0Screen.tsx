@@ -18,7 +18,16 @@ import './stat.css';
 type Row = Contexts['d0Row'];
 type Answer = Extract<Output<typeof endpoints.statOrder.balance>, { view: 'd0' }>;
 
-type MoneyField = 'opening' | 'gross' | 'fees' | 'netCredited' | 'settledOut' | 'transferred' | 'adjustments';
+type MoneyField =
+  | 'opening'
+  | 'gross'
+  | 'fees'
+  | 'netCredited'
+  | 'settledOut'
+  | 'transferred'
+  | 'adjustments'
+  | 'frozen'
+  | 'writtenOff';
 type Amount = MoneyField | 'closing' | 'ledgerClosing';
 
 const c = columnsOf<Row>('screens.d0');
@@ -48,8 +57,10 @@ function columnsFor(platform: boolean, t: Translate): Column<Row>[] {
     c.money('settledOut', amountWidth),
     c.money('transferred', 'minmax(90px, 0.7fr)'),
     c.money('adjustments', 'minmax(90px, 0.6fr)'),
+    c.money('frozen', 'minmax(90px, 0.6fr)'),
     closing('closing'),
     closing('ledgerClosing'),
+    c.money('writtenOff', 'minmax(90px, 0.6fr)'),
     c.text('currency', '84px', { sortable: false }),
   ];
 }
@@ -81,8 +92,10 @@ function totalsOf(answer: Answer | undefined, t: Translate): TotalItem[] {
       amount('settledOut', true),
       amount('transferred'),
       amount('adjustments'),
+      amount('frozen'),
       amount('closing', true),
       amount('ledgerClosing'),
+      amount('writtenOff'),
       {
         id: `check-${c.currency}`,
         label: t('screens.d0.check'),
