@@ -336,6 +336,25 @@ describe.each(engines)('demo workspace on %s', (engine) => {
     for (const r of rows) expect(Number(r.refunded)).toBe(Number(r.amount));
   });
 
+  it("has a donor card frozen with two merchants' money in it, each share held", async () => {
+    const lines = await q<{ code: string; amount: string; held: string }>(sql`
+      select m.code, l.amount, l.held_collection_available + l.held_payout_available as held
+      from account_freeze_lines l join merchants m on m.id = l.merchant_id
+      join account_freezes f on f.id = l.freeze_id join receiving_accounts a on a.id = f.receiving_account_id
+      where a.account_number = '50100234567812' and a.status = 'frozen' order by l.amount desc`);
+    // 3,500.00 back from the freeze: Masala's 1,200.00, the Demo Merchant's 1,800.00, Masala's 500.00 of 2,400.00.
+    expect(lines.map((l) => [l.code, Number(l.amount)])).toEqual([
+      ['M10001', 180_000],
+      ['M10003', 170_000],
+    ]);
+    for (const l of lines) expect(Number(l.held)).toBeGreaterThan(0);
+  });
+
+  it('has a blocked payer, refused at creation and counted', async () => {
+    expect(await n(sql`select count(*) as n from blocklist_entries where kind = 'payer_phone'`)).toBe(1);
+    expect(await n(sql`select count(*) as n from risk_refusals where rule = 'payer_phone'`)).toBe(1);
+  });
+
   it('has one callback per state change, with its history written as the worker would have', async () => {
     // One event per order and outcome: paid orders each have exactly one payin.paid, and so on.
     for (const [status, type] of [

@@ -36,11 +36,13 @@ import {
   demoUsernames,
 } from './demo/business.ts';
 import { settleQueuedCallbacks } from './demo/callbacks.ts';
+import { openFreeze } from './demo/freeze.ts';
 import { openMerchants, scheduleReceiversDown } from './demo/merchants.ts';
 import { type LostCallback, planPayins, schedulePayins } from './demo/payins.ts';
 import { planPayouts, schedulePayouts } from './demo/payouts.ts';
 import { openReceiving } from './demo/receiving.ts';
 import { openRefunds } from './demo/refunds.ts';
+import { openRiskRules } from './demo/risk.ts';
 import { openSeed } from './demo/seed.ts';
 import { openPlatformUser, scheduleSettlements, scheduleTnRuns } from './demo/settlements.ts';
 import { scheduleRecharges, scheduleTransfers } from './demo/wallets.ts';
@@ -160,6 +162,8 @@ async function seedInto(deps: Deps, tx: Db, seedNumber: number): Promise<DemoSee
   await seed.run();
   await openReceiving(seed, ms, { finance, operator });
   await openRefunds(seed, ms, finance);
+  await openRiskRules(seed, ms, operator);
+  await openFreeze(seed, ms, finance);
 
   await settleQueuedCallbacks(seed);
   // The simulator adapter stamps its books with database time; give them the time of their orders.
