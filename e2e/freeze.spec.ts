@@ -135,8 +135,8 @@ for (const lang of ['en', 'zh_CN'] as const) {
 }
 
 /** The operator's own API session (its '*' role holds the finance doors the workspace uses). */
-async function operatorApi(operator: { username: string; password: string }): Promise<Api> {
+async function operatorApi(operator: { username: string; password: string; secret: string }): Promise<Api> {
   const api = await Api.create();
-  await api.signIn(operator.username, operator.password);
+  await api.signInWithCode(operator.username, operator.password, await nextCode(operator.secret));
   return api;
 }
