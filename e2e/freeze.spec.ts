@@ -6,26 +6,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { adminApi, nextCode, platformOperator, signIn } from './orders-support.ts';
-import { type Lang, setLanguage, tr, widths } from './shots.ts';
+import { setLanguage, shootWidths, tr } from './shots.ts';
 import { digits } from './statement-support.ts';
 import { Api, gatewayPayin, grouped, watchConsole } from './support.ts';
 
 const dir = process.env.FREEZE_SHOTS_DIR;
 
-async function shoot(page: Page, name: string, lang: Lang) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    await page.screenshot({
-      path: dir
-        ? `${dir}/${name}-${lang}-${width}.png`
-        : test.info().outputPath(`${name}-${lang}-${width}.png`),
-    });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = shootWidths(dir);
 
 /** A donor card on a bank channel, and two merchants routed to it, each with one pay-in paid into it. */
 async function cardWithTwoMerchants(admin: Api, operator: { secret: string }) {

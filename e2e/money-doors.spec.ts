@@ -6,11 +6,11 @@
  * (into `MONEY_DOORS_SHOTS_DIR` when set, else the test's output folder).
  */
 import { mkdirSync } from 'node:fs';
-import { type Browser, expect, type Page, request, test } from '@playwright/test';
+import { type Browser, expect, request, test } from '@playwright/test';
 import { formatMinor } from '../contract/money.ts';
 import { parameterDefs } from '../contract/parameters.ts';
 import { adminApi, nextCode, type Operator, roleUser, signIn } from './orders-support.ts';
-import { type Lang, setLanguage, tr, widths } from './shots.ts';
+import { type Lang, setLanguage, shootWidths, tr } from './shots.ts';
 import { digits } from './statement-support.ts';
 import { type Api, baseURL, watchConsole } from './support.ts';
 
@@ -104,17 +104,7 @@ async function newPage(browser: Browser, user: Operator, lang: Lang) {
 }
 
 /** The screen at both widths, back at 1280 after. */
-async function shoot(page: Page, name: string, lang: Lang) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    const path = dir
-      ? `${dir}/${name}-${lang}-${width}.png`
-      : test.info().outputPath(`${name}-${lang}-${width}.png`);
-    await page.screenshot({ path });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = shootWidths(dir);
 
 for (const lang of ['en', 'zh_CN'] as const) {
   test(`walk-through (${lang}): import as evidence, post with a code, the rest waits for a second person`, async ({

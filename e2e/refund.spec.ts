@@ -5,24 +5,14 @@
  * `REFUND_SHOTS_DIR` when set, else the test's output folder).
  */
 import { mkdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { adminApi, newPayin, nextCode, platformOperator, signIn } from './orders-support.ts';
-import { type Lang, setLanguage, tr, widths } from './shots.ts';
+import { setLanguage, shootWidths, tr } from './shots.ts';
 import { grouped, watchConsole } from './support.ts';
 
 const dir = process.env.REFUND_SHOTS_DIR;
 
-async function shoot(page: Page, name: string, lang: Lang) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.waitForTimeout(300);
-    const path = dir
-      ? `${dir}/${name}-${lang}-${width}.png`
-      : test.info().outputPath(`${name}-${lang}-${width}.png`);
-    await page.screenshot({ path });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+const shoot = shootWidths(dir);
 
 for (const lang of ['en', 'zh_CN'] as const) {
   test(`refund part of a paid order from its drawer by keyboard (${lang})`, async ({ browser }) => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import en from '../locales/en.json' with { type: 'json' };
 import zh from '../locales/zh_CN.json' with { type: 'json' };
 
@@ -32,4 +32,18 @@ export async function setLanguage(page: Page, language: Lang) {
 export const shooter = (dir: string) => async (page: Page, name: string, language: string, width: number) => {
   await page.waitForTimeout(400);
   await page.screenshot({ path: join(dir, `${name}-${language}-${width}.png`) });
+};
+
+/**
+ * `shootWidths(dir)(page, name, lang)`: the view at both widths (back at 1280 after), as
+ * `<name>-<lang>-<width>.png` in `dir` when set, else in the running test's output folder.
+ */
+export const shootWidths = (dir: string | undefined) => async (page: Page, name: string, lang: Lang) => {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(300);
+    const file = `${name}-${lang}-${width}.png`;
+    await page.screenshot({ path: dir ? join(dir, file) : test.info().outputPath(file) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 };
