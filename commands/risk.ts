@@ -19,7 +19,7 @@ export const riskCommands: readonly Command[] = [
     screen: () => import('../src/screens/risk/BlocklistScreen.tsx'),
   }),
   // Shift-K from anywhere: a payer is often blocked from the order that gave them away.
-  createAction([blocklist.add], openDialog(blocklistForm), { shortcut: 'K' }),
+  createAction([blocklist.add], openDialog(blocklistForm), { shortcut: 'K', id: 'blocklist.create' }),
   rowAction('blocklistEntry', {
     id: 'blocklist.remove',
     icon: 'trash',

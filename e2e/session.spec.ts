@@ -30,8 +30,14 @@ for (const [locale, title, message, ok] of [
     const ended = await page.request.get('/api/auth/info', { headers: { 'admin-token': token } });
     expect([ended.status(), ((await ended.json()) as { errno: number }).errno]).toEqual([401, 501]);
 
-    await menu.locator('a[href="/order"]').click();
+    // The next call the console makes finds out: the menu's next screen, or a screen's own refresh if it
+    // comes first (then its alert already covers the menu, and the click has nothing to do).
     const alert = page.getByRole('alertdialog');
+    try {
+      await menu.locator('a[href="/order"]').click({ timeout: 5_000 });
+    } catch {
+      await expect(alert).toBeVisible();
+    }
     await expect(alert).toBeVisible();
     await expect(alert).toContainText(title);
     await expect(alert).toContainText(message);

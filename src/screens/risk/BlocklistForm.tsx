@@ -28,7 +28,7 @@ export default function BlocklistForm({ close }: { close: (result?: unknown) => 
     );
   };
   return (
-    <Modal title={t('commands.blocklist.add.title')} onClose={() => close()}>
+    <Modal title={t('commands.blocklist.create.title')} onClose={() => close()}>
       <form ref={formRef} className="form" onSubmit={onSubmit} noValidate>
         <SelectField
           label={t('screens.blocklist.kind')}
