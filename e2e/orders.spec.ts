@@ -81,7 +81,7 @@ async function expectPaidAndDelivered(drawer: Locator) {
   const callbacks = drawer.getByRole('region', { name: 'Callbacks' });
   const paidEvent = callbacks.locator('.callback-event', { hasText: 'payin.paid' });
   await expect(paidEvent.getByText('Delivered')).toBeVisible({ timeout: 20_000 });
-  await expect(paidEvent.getByRole('cell', { name: '200' })).toBeVisible();
+  await expect(paidEvent.getByRole('cell', { name: '200', exact: true })).toBeVisible();
   await expect(drawer.getByText('Pushed', { exact: true }).first()).toBeVisible();
 }
 
