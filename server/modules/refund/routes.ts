@@ -110,7 +110,7 @@ async function rowsOf(tx: Db, rows: readonly Refund[], withNames: boolean): Prom
         : null,
       utr: p?.utr ?? null,
       failureReason: r.failureReason,
-      requestedBy: r.requestedBy === null ? null : withNames ? (names.get(r.requestedBy) ?? null) : null,
+      requestedBy: (r.requestedBy !== null && names.get(r.requestedBy)) || null,
       approvalId: r.approvalId,
       createdAt: r.createdAt.toISOString(),
       completedAt: r.completedAt?.toISOString() ?? null,
