@@ -120,6 +120,8 @@ test('keyboard only: write a slip, the file downloads; mark its line withdrawn; 
   await expect(format).toHaveValue('hdfc_bulk');
   // The public account the bank pays it from: only its statement's debits may propose closing the line.
   const paidFrom = dialog.getByLabel('Paid from');
+  // Its choices come from the API: the arrow waits for them (under load they come after the focus).
+  await expect(paidFrom.locator('option').nth(1)).toBeAttached();
   await tabTo(paidFrom);
   await page.keyboard.press('ArrowDown');
   await expect(paidFrom).not.toHaveValue('');
