@@ -31,7 +31,7 @@ export type DoorReason = 'reason' | 'reference' | 'application';
  * Who is the second person: `approval` (beyond the day's sums a request waits for a second platform
  * user), `anotherUser` (beyond them, or always for what the user confirmed, another user must do it),
  * `confirmer` (never the user who confirmed the object, or for an account freeze the user who recorded
- * it: two people always), `none` (no second person; the reason is in `why`).
+ * it, or for a dispute the user who opened it: two people always), `none` (no second person; the reason is in `why`).
  */
 export type SecondPerson = 'approval' | 'anotherUser' | 'confirmer' | 'none';
 
@@ -178,6 +178,19 @@ export const moneyDoors = {
     secondPerson: 'confirmer',
     dailySum: false,
     why: 'Recording a freeze and settling it are always two people: the recorder never settles. The amounts are the bank’s letter, whatever their size, so no day’s sum applies.',
+  },
+  /**
+   * A dispute decided: won releases the hold; lost spends it (a chargeback to channel clearing, a
+   * complaint or wrong payment paid back to the payer by a refund from the hold).
+   */
+  'dispute.decide': {
+    endpoints: [endpoints.dispute.decide],
+    moves: 'writesOff',
+    code: true,
+    reason: 'reason',
+    secondPerson: 'confirmer',
+    dailySum: false,
+    why: 'Opening a case and deciding it are always two people: the opener never decides. The amount is the case’s, held since it was opened, so no day’s sum applies.',
   },
 } as const satisfies Record<string, MoneyDoor>;
 

@@ -4,6 +4,7 @@
  */
 import type { Endpoint } from './endpoint.ts';
 import { accountFreezeEndpoints } from './endpoints/accountFreeze.ts';
+import { disputeEndpoints } from './endpoints/dispute.ts';
 import { agentCommission, balanceAdjustment } from './endpoints/adjustment.ts';
 import { admin } from './endpoints/admin.ts';
 import { approvalEndpoints } from './endpoints/approval.ts';
@@ -68,6 +69,7 @@ export const endpoints = {
   cardBinding,
   holderNumber,
   accountFreeze: accountFreezeEndpoints,
+  dispute: disputeEndpoints,
   statOrder,
   parameter,
   telegram,

@@ -345,6 +345,31 @@ export const accountFreeze = machine({
   },
 });
 
+/**
+ * A dispute of a paid pay-in (docs/MONEY-BACK.md section 2): opened `open` with its amount held from the
+ * merchant; decided once by a platform user who did not open it, or withdrawn by the side that opened it.
+ * Evidence and the owner are not states.
+ */
+export const dispute = machine({
+  name: 'dispute',
+  states: ['open', 'won', 'lost', 'withdrawn'],
+  initial: 'open',
+  final: ['won', 'lost', 'withdrawn'],
+  actions: {
+    /** Decided for the merchant: the hold goes back to the wallets it came from. */
+    win: { from: ['open'], to: 'won' },
+    /** Decided against the merchant: the hold is spent (channel clearing, or a refund to the payer). */
+    lose: { from: ['open'], to: 'lost' },
+    /** The opener gave it up: the hold goes back. */
+    withdraw: { from: ['open'], to: 'withdrawn' },
+    /** Evidence added or the owner changed: only while open. */
+    work: { from: ['open'] },
+  },
+  sets: {
+    open: ['open'],
+  },
+});
+
 /** Every machine, for the tests that sweep them and check their labels. */
 export const machines = [
   payin,
@@ -360,6 +385,7 @@ export const machines = [
   telegramDelivery,
   refund,
   accountFreeze,
+  dispute,
 ] as const;
 
 export type PayinStatus = StateOf<typeof payin>;
@@ -378,3 +404,4 @@ export type SlipLineStatus = StateOf<typeof slipLine>;
 export type StatementLineStatus = StateOf<typeof statementLine>;
 export type RefundStatus = StateOf<typeof refund>;
 export type AccountFreezeStatus = StateOf<typeof accountFreeze>;
+export type DisputeStatus = StateOf<typeof dispute>;
