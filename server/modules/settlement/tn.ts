@@ -7,7 +7,9 @@
  * transaction and one journal entry per merchant and currency, so a merchant is released whole or not at
  * all and no transaction spans merchants. A line is released once (compare-and-set through the `tnLine`
  * machine), so a second run for a day releases nothing more; `collection_pending` always equals the sum
- * of the merchant's pending lines (`checkTnLines`).
+ * of the merchant's pending lines (`checkTnLines`). A line's net is what went to pending: the rolling
+ * reserve's share and debt repaid are `withheld`. The same run, in the same merchant transaction, releases
+ * the merchant's rolling reserve lines due by its day (reserve.ts); its totals count the T+N lines only.
  */
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { tnLine } from '../../../contract/machines.ts';
