@@ -46,6 +46,8 @@ const merchant: Contexts['merchant'] = {
   callbackUrl: '',
   velocityPayinsPerDay: null,
   velocityAmountPerDay: null,
+  reservePercent: null,
+  reserveDays: null,
   apiSecretMasked: 'sk_12345…abcd',
   webhookSecretMasked: 'whsec_12…abcd',
   channels: [],

@@ -31,6 +31,13 @@ export const entryKinds = {
   settlement_paid: 'once',
   /** A T+N run released a merchant's pending collection. */
   tn_release: 'once',
+  /** The settlement run released a merchant's rolling reserve lines due by its day into collection. */
+  reserve_release: 'once',
+  /**
+   * A merchant's debt recorded (`recordMerchantDebt`): its `merchant_debt` down by what it owes, against
+   * the platform account that bore the loss. Its repayment is a line of the next `payin_paid` entries.
+   */
+  debt_recorded: 'once',
   /** A balance adjusted by hand. */
   adjustment: 'once',
   /** An agent's commission paid out. */

@@ -196,6 +196,21 @@ export const tnLine = machine({
   sets: {},
 });
 
+/**
+ * A rolling reserve line (docs/MONEY-BACK.md section 4): a merchant's reserve due on one day, `held` until
+ * the settlement run of that day releases it into collection, once.
+ */
+export const reserveLine = machine({
+  name: 'reserveLine',
+  states: ['held', 'released'],
+  initial: 'held',
+  final: ['released'],
+  actions: {
+    release: { from: ['held'], to: 'released' },
+  },
+  sets: {},
+});
+
 /** A withdrawal slip: a bank bulk-transfer file an operator uploads to the bank's portal. */
 export const slip = machine({
   name: 'slip',
@@ -379,6 +394,7 @@ export const machines = [
   settlement,
   approval,
   tnLine,
+  reserveLine,
   slip,
   slipLine,
   statementLine,
@@ -399,6 +415,7 @@ export type SettlementAction = ActionOf<typeof settlement>;
 export type ApprovalStatus = StateOf<typeof approval>;
 export type TelegramDeliveryStatus = StateOf<typeof telegramDelivery>;
 export type TnLineStatus = StateOf<typeof tnLine>;
+export type ReserveLineStatus = StateOf<typeof reserveLine>;
 export type SlipStatus = StateOf<typeof slip>;
 export type SlipLineStatus = StateOf<typeof slipLine>;
 export type StatementLineStatus = StateOf<typeof statementLine>;

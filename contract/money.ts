@@ -76,6 +76,27 @@ export const ratePercent = z.pipe(
   z.transform(percentToPpm),
 );
 
+/**
+ * A rolling reserve's share of each payment's net (docs/MONEY-BACK.md section 4): a percentage from 0 to
+ * 50 with at most two decimals ("10" = 10 %), stored as basis points (1000); 0 means no reserve.
+ */
+const percent2 = /^(0|[1-9]\d?)(\.\d{1,2})?$/;
+export function percentToBp(s: string): number {
+  const [whole = '0', frac = ''] = s.split('.');
+  return Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+}
+/** 1000 → `10.00`: basis points as the percentage the form shows, two decimals. */
+export const bpToPercent = (bp: number): string =>
+  `${Math.floor(bp / 100)}.${String(bp % 100).padStart(2, '0')}`;
+export const reservePercent = z.pipe(
+  z.string().check(
+    z.trim(),
+    z.regex(percent2, { message: 'validation.reservePercent' }),
+    z.refine((s) => percentToBp(s) <= 5_000, { message: 'validation.reservePercent' }),
+  ),
+  z.transform(percentToBp),
+);
+
 /** fee = round_half_up(amount × rate) + fixed, in integer arithmetic. */
 export function feeOf(amountMinor: number, ratePpm: number, fixedMinor = 0): number {
   const variable = (BigInt(amountMinor) * BigInt(ratePpm) + 500_000n) / 1_000_000n;

@@ -7,11 +7,12 @@ import { demoEnabled } from './config.ts';
 import { demoCallbackUrls, demoFinanceUser, demoMerchantSpecs, mountDemoSink, seedDemo } from './demo.ts';
 import { createApp } from './http/app.ts';
 import { checkLedger } from './ledger/check.ts';
-import { rowsOf } from './ledger/index.ts';
+import { checkMerchantDebt, rowsOf } from './ledger/index.ts';
 import { checkOrderStats } from './modules/dashboard/stats.ts';
 import { checkDisputeHolds } from './modules/dispute/service.ts';
 import { checkPayoutInvariants } from './modules/payout/invariants.ts';
 import { checkSettlementHolds } from './modules/settlement/invariants.ts';
+import { checkReserveLines } from './modules/settlement/reserve.ts';
 import { checkTnLines } from './modules/settlement/tn.ts';
 import { gatewayRoutes, routes } from './routes.ts';
 import { engines, startTestServer, type TestServer } from './test/harness.ts';
@@ -99,6 +100,13 @@ describe.each(engines)('demo workspace on %s', (engine) => {
     // The T+1 merchant's pending balance is its pending settlement lines, bulk-written ones included.
     expect(await checkTnLines(s.db)).toEqual({ ok: true, mismatches: [] });
     expect(await n(sql`select count(*)::int as n from tn_lines`)).toBeGreaterThan(0);
+    // The T+1 merchant's 10 % reserve for 7 days: the last week's lines held, the older ones released.
+    expect(await checkReserveLines(s.db)).toEqual({ ok: true, mismatches: [] });
+    expect(await checkMerchantDebt(s.db)).toEqual({ ok: true, mismatches: [] });
+    const reserve = await q<{ status: string; n: number }>(sql`
+      select l.status, count(*)::int as n from reserve_lines l join merchants m on m.id = l.merchant_id
+      where m.code = 'M10002' group by 1 order by 1`);
+    expect(reserve.map((r) => r.status)).toEqual(['held', 'released']);
     // The dashboard's order stats were made from the bulk-written orders, and hold figures.
     expect(await checkOrderStats(s.db)).toEqual({ ok: true, mismatches: [] });
     const [stats] = await q<{ n: number }>(sql`select count(*)::int as n from order_stats_daily`);

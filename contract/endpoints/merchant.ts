@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { endpoint } from '../endpoint.ts';
-import { amount, amountOrZero, moneyOut, ratePercent } from '../money.ts';
+import { amount, amountOrZero, moneyOut, ratePercent, reservePercent } from '../money.ts';
 import {
   adminPassword,
   code6,
@@ -53,6 +53,9 @@ export const channelAssignment = z.object({
 /** A per-payer day count: a whole number from 1. */
 const velocityCount = z.number().check(z.int(), z.minimum(1), z.maximum(1_000_000));
 
+/** How long a rolling reserve is held: days after the payment's business day, 1 to 180. */
+const reserveDays = z.number().check(z.int(), z.minimum(1), z.maximum(180));
+
 /** The terms a platform user sets on a merchant (all optional on update). */
 const terms = {
   agentId: z.optional(z.nullable(id)),
@@ -75,6 +78,13 @@ const terms = {
   velocityPayinsPerDay: z.optional(z.nullable(velocityCount)),
   /** The amount one payer's pay-ins of a business day may add up to; null: no limit. */
   velocityAmountPerDay: z.optional(z.nullable(amount)),
+  /**
+   * Rolling reserve (docs/MONEY-BACK.md section 4): the share of each paid pay-in's net held, a
+   * percentage with two decimals at most, up to 50; null or 0: none. Given with `reserveDays` (both or
+   * neither, once merged with the stored terms: else 422 on the missing one).
+   */
+  reservePercent: z.optional(z.nullable(reservePercent)),
+  reserveDays: z.optional(z.nullable(reserveDays)),
 };
 
 const minNotAboveMax = z.refine<{ minAmount?: number; maxAmount?: number }>(
@@ -105,6 +115,9 @@ export const merchantDetail = z.object({
   callbackUrl: z.string(),
   velocityPayinsPerDay: z.nullable(z.number()),
   velocityAmountPerDay: z.nullable(moneyOut),
+  /** The rolling reserve's share (`10.00`) and days; both null: none. */
+  reservePercent: z.nullable(z.string()),
+  reserveDays: z.nullable(z.number()),
   /** Masked: the secrets are answered in full only when created or reset. */
   apiSecretMasked: z.string(),
   webhookSecretMasked: z.string(),

@@ -35,6 +35,11 @@ const d0Figures = {
    * an order paid on a later day than it was created counts here on the day it was paid.
    */
   netCredited: moneyOut,
+  /**
+   * The rolling reserve settlement runs released into the wallet that day (docs/MONEY-BACK.md section 4);
+   * a payment's reserve share and the debt it repaid never reach the wallet, so `netCredited` is without them.
+   */
+  reserveReleased: moneyOut,
   /** Held for settlement applications of this wallet (amount + fee), less holds given back that day. */
   settledOut: moneyOut,
   /** Moved to the payout wallet by the merchant. */
@@ -48,7 +53,7 @@ const d0Figures = {
    * left the wallet when held, so it is not in the closing).
    */
   writtenOff: moneyOut,
-  /** opening + netCredited − settledOut − transferred + adjustments − frozen. */
+  /** opening + netCredited + reserveReleased − settledOut − transferred + adjustments − frozen. */
   closing: moneyOut,
   /** The ledger's balance of the wallet when the day (the period) ended. */
   ledgerClosing: moneyOut,

@@ -53,7 +53,9 @@ export const tnLineRow = z.object({
   /** What the payers paid. */
   gross: moneyOut,
   fee: moneyOut,
-  /** What the merchant gets: gross less fee (pending until released). */
+  /** What of the net went elsewhere than pending: the rolling reserve's share and debt repaid. */
+  withheld: moneyOut,
+  /** What the merchant gets when released: gross less fee less withheld (pending until then). */
   net: moneyOut,
   status: tnLineStatus,
   /** The run that released it. */
@@ -127,7 +129,14 @@ export const merchantSettlementtn = {
       to: z.string(),
       /** Sums of the filtered set, per currency. */
       totals: z.array(
-        z.object({ currency: z.string(), orders: z.number(), gross: moneyOut, fee: moneyOut, net: moneyOut }),
+        z.object({
+          currency: z.string(),
+          orders: z.number(),
+          gross: moneyOut,
+          fee: moneyOut,
+          withheld: moneyOut,
+          net: moneyOut,
+        }),
       ),
     }),
   }),

@@ -21,6 +21,10 @@ const balances = z.object({
   collection: z.object({ available: moneyOut, pending: moneyOut }),
   payout: z.object({ available: moneyOut }),
   frozen: moneyOut,
+  /** The rolling reserve held until its lines are released (docs/MONEY-BACK.md section 4). */
+  reserve: moneyOut,
+  /** What the merchant owes the platform (its `merchant_debt`, shown positive); next collections repay it. */
+  owed: moneyOut,
 });
 
 const walletOf = z.object({ merchantId: z.optional(id) });
@@ -54,7 +58,14 @@ export const merchantWallet = {
     input: z.object({
       merchantId: z.optional(id),
       account: z.optional(
-        z.enum(['collection_available', 'collection_pending', 'payout_available', 'frozen']),
+        z.enum([
+          'collection_available',
+          'collection_pending',
+          'payout_available',
+          'frozen',
+          'reserve',
+          'merchant_debt',
+        ]),
       ),
       kind: z.optional(z.string().check(z.maxLength(40))),
       from: z.optional(isoTime),

@@ -94,7 +94,7 @@ export const demoMerchantSpecs: MerchantSpec[] = [
       password: 'Bharat12345',
       nickname: 'Bharat accounts',
     },
-    note: 'T+1 settlement, larger tickets, payouts funded by recharges',
+    note: 'T+1 settlement, a 10 % rolling reserve for 7 days, larger tickets, payouts funded by recharges',
     terms: {
       collectionRatePpm: 18_000,
       platformFee: 300,
@@ -103,6 +103,8 @@ export const demoMerchantSpecs: MerchantSpec[] = [
       minAmount: rupees(500),
       maxAmount: rupees(200_000),
       settlementDays: 1,
+      reserveBp: 1_000,
+      reserveDays: 7,
       payoutIpWhitelist: ['198.51.100.24'],
     },
     withAgent: false,

@@ -21,6 +21,12 @@ import {
 import { type AccountRef, accountKey, type BatchEntry, LedgerBatch } from '../ledger/index.ts';
 import { chunks } from '../lib/chunks.ts';
 import { paymentEntry } from '../modules/payin/state.ts';
+import {
+  addToReserveLines,
+  type ReservePayment,
+  type ReserveTerms,
+  reservePaymentOf,
+} from '../modules/settlement/reserve.ts';
 import { addToTnLines, type TnPayment, tnPaymentOf } from '../modules/settlement/tn.ts';
 
 type PayinInsert = typeof payinOrders.$inferInsert;
@@ -76,6 +82,7 @@ export class BulkWriter {
   private events: { values: Omit<EventInsert, 'orderId'>; order: Ref; attempts: AttemptInsert[] }[] = [];
   private logs: LogInsert[] = [];
   private tnPayments: TnPayment[] = [];
+  private reservePayments: ReservePayment[] = [];
 
   constructor(private readonly tx: Db) {
     this.ledger = new LedgerBatch(tx);
@@ -89,7 +96,8 @@ export class BulkWriter {
       !this.ledger.pending &&
       !this.events.length &&
       !this.logs.length &&
-      !this.tnPayments.length
+      !this.tnPayments.length &&
+      !this.reservePayments.length
     );
   }
 
@@ -121,17 +129,21 @@ export class BulkWriter {
   }
 
   /**
-   * A paid pay-in's money, as the payment path moves it: its journal entry and, under T+N, its share of
-   * the merchant's settlement line of the day.
+   * A paid pay-in's money, as the payment path moves it: its journal entry, its reserve line's share
+   * and, under T+N, its share of the merchant's settlement line of the day.
    */
   async payment(
     order: Parameters<typeof paymentEntry>[0] & Parameters<typeof tnPaymentOf>[0],
-    terms: Parameters<typeof paymentEntry>[1],
+    terms: Parameters<typeof paymentEntry>[1] & ReserveTerms,
     at: Date,
     ref: Ref,
   ): Promise<void> {
-    await this.post({ ...paymentEntry(order, terms, null, at), ref });
-    const tn = tnPaymentOf(order, terms, at);
+    // The demo's merchants owe no debt: only the reserve's share is split off.
+    const reserve = reservePaymentOf(order, terms, at);
+    const split = { reserve: reserve?.amount ?? 0, recovery: 0 };
+    await this.post({ ...paymentEntry(order, terms, null, at, undefined, split), ref });
+    if (reserve) this.reservePayments.push(reserve);
+    const tn = tnPaymentOf(order, terms, at, split.reserve);
     if (tn) this.tnPayments.push(tn);
   }
 
@@ -175,6 +187,8 @@ export class BulkWriter {
     // The seed writes in time order and runs no settlement between, so no line is released yet.
     const released = await addToTnLines(tx, this.tnPayments);
     if (released.length) throw new Error('demo writer: a T+N payment on a released settlement line');
+    if ((await addToReserveLines(tx, this.reservePayments)).length)
+      throw new Error('demo writer: a reserve on a released reserve line');
 
     const attempts: (AttemptInsert & { eventId: number })[] = [];
     for (const chunk of chunks(this.events, 500)) {
@@ -197,5 +211,6 @@ export class BulkWriter {
     this.events = [];
     this.logs = [];
     this.tnPayments = [];
+    this.reservePayments = [];
   }
 }

@@ -11,7 +11,8 @@ export interface AccountRef {
 
 /**
  * Clearing accounts mirror money held by channels and banks; they may go below zero. So may the
- * platform's balance adjustments: crediting a merchant by hand must not wait for fee income.
+ * platform's balance adjustments: crediting a merchant by hand must not wait for fee income. A merchant's
+ * debt is below zero by nature (what it owes); it never goes above (`checkMerchantDebt`).
  */
 const mayBeNegative = new Set<AccountKind>([
   'channel_clearing',
@@ -46,6 +47,13 @@ export const merchantWalletKinds = [
   'payout_available',
   'frozen',
 ] as const;
+
+/**
+ * Every merchant account a merchant's balances and log show: the wallets, the rolling reserve and the
+ * debt. The reserve and the debt are created when first posted to (a merchant without them reads zero).
+ */
+export const merchantAccountKinds = [...merchantWalletKinds, 'reserve', 'merchant_debt'] as const;
+export type MerchantAccountKind = (typeof merchantAccountKinds)[number];
 
 /** An account's identity as a string, to key maps by. */
 export const accountKey = (a: AccountRef) => `${a.ownerType}:${a.ownerId}:${a.kind}:${a.currency}`;

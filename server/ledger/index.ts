@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { formatMinor } from '../../contract/money.ts';
 import type { Db } from '../db/index.ts';
 import { journalEntries, ledgerAccounts, postings } from '../db/schema.ts';
-import { type Entry, merchantWalletKinds, type PostedLine } from './accounts.ts';
+import { type Entry, type MerchantAccountKind, merchantAccountKinds, type PostedLine } from './accounts.ts';
 import { LedgerBatch } from './batch.ts';
 import {
   alreadyPosted,
@@ -25,6 +25,7 @@ import {
 
 export * from './accounts.ts';
 export { type BatchEntry, LedgerBatch } from './batch.ts';
+export * from './debt.ts';
 export * from './merchantHold.ts';
 export { rowsOf } from './postings.ts';
 
@@ -107,7 +108,10 @@ export async function postMany(tx: Db, entries: readonly Entry[]): Promise<Poste
   return posted;
 }
 
-/** Balances of a merchant's wallets (missing accounts read as zero). */
+/**
+ * Balances of a merchant's accounts (missing accounts read as zero): the wallets, `reserve`, and
+ * `merchant_debt` (zero or negative: minus what it owes).
+ */
 export async function merchantBalances(tx: Db, merchantId: number, currency: string) {
   const rows = await tx
     .select({ kind: ledgerAccounts.kind, balance: ledgerAccounts.balance })
@@ -117,11 +121,18 @@ export async function merchantBalances(tx: Db, merchantId: number, currency: str
         eq(ledgerAccounts.ownerType, 'merchant'),
         eq(ledgerAccounts.ownerId, merchantId),
         eq(ledgerAccounts.currency, currency),
-        inArray(ledgerAccounts.kind, [...merchantWalletKinds]),
+        inArray(ledgerAccounts.kind, [...merchantAccountKinds]),
       ),
     );
-  const out = { collection_available: 0, collection_pending: 0, payout_available: 0, frozen: 0 };
-  for (const r of rows) out[r.kind as keyof typeof out] = r.balance;
+  const out: Record<MerchantAccountKind, number> = {
+    collection_available: 0,
+    collection_pending: 0,
+    payout_available: 0,
+    frozen: 0,
+    reserve: 0,
+    merchant_debt: 0,
+  };
+  for (const r of rows) out[r.kind as MerchantAccountKind] = r.balance;
   return out;
 }
 

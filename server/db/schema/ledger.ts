@@ -16,12 +16,19 @@ import {
 } from 'drizzle-orm/pg-core';
 import { at, createdAt, minorUnits } from './columns.ts';
 
-/** Account kinds: a merchant's four wallets, an agent's payable commission, the platform's books. */
+/**
+ * Account kinds: a merchant's four wallets, its rolling reserve and its debt, an agent's payable
+ * commission, the platform's books.
+ */
 export const accountKinds = [
   'collection_available',
   'collection_pending',
   'payout_available',
   'frozen',
+  /** The rolling reserve's share of paid pay-ins, until its reserve line is released (a wallet). */
+  'reserve',
+  /** What the merchant owes the platform, as a negative balance (never positive); collections repay it. */
+  'merchant_debt',
   'agent_commission_payable',
   'fee_income',
   'channel_clearing',

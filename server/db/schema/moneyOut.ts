@@ -19,7 +19,7 @@ import {
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { approval, settlement, slip, slipLine, tnLine } from '../../../contract/machines.ts';
+import { approval, reserveLine, settlement, slip, slipLine, tnLine } from '../../../contract/machines.ts';
 import { statesSql } from '../states.ts';
 import {
   at,
@@ -189,7 +189,8 @@ export const decisionsAlone = pgTable(
  * A T+N settlement line: a merchant's pending collection net of one business day (`orderDay`, the day
  * the orders were paid in the business time zone), due on `dueDay` (orderDay + the cycle's N when paid).
  * Released once, by the run of a day on or after its due day; `collection_pending` equals the sum of
- * a merchant's pending lines.
+ * a merchant's pending lines. `net` is what went to pending: the orders' gross less fees less what was
+ * `withheld` from it (the rolling reserve's share and debt recovery, credited elsewhere).
  */
 export const tnLines = pgTable(
   'tn_lines',
@@ -202,6 +203,7 @@ export const tnLines = pgTable(
     orders: integer('orders').notNull().default(0),
     gross: minorUnits('gross').notNull().default(0),
     fee: minorUnits('fee').notNull().default(0),
+    withheld: minorUnits('withheld').notNull().default(0),
     net: minorUnits('net').notNull().default(0),
     status: machineStatus(tnLine),
     runId: integer('run_id'),
@@ -216,7 +218,40 @@ export const tnLines = pgTable(
     index('tn_lines_order_day_idx').on(t.orderDay, t.merchantId),
     machineStatusCheck('tn_lines_status', t.status, tnLine),
     check('tn_lines_days', sql`${t.dueDay} > ${t.orderDay}`),
-    check('tn_lines_figures', sql`${t.orders} >= 0 and ${t.net} = ${t.gross} - ${t.fee}`),
+    check(
+      'tn_lines_figures',
+      sql`${t.orders} >= 0 and ${t.withheld} >= 0 and ${t.net} = ${t.gross} - ${t.fee} - ${t.withheld}`,
+    ),
+  ],
+);
+
+/**
+ * A rolling reserve line (docs/MONEY-BACK.md section 4): what a merchant's payments put in its `reserve`
+ * account to be released on `releaseDay` (the payment's business day + the merchant's reserve days).
+ * Released once, by the settlement run of a day on or after it (`reserve_release`, reserve →
+ * collection_available); `reserve` equals the sum of a merchant's held lines (`checkReserveLines`).
+ */
+export const reserveLines = pgTable(
+  'reserve_lines',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    merchantId: merchantRef(),
+    currency: text('currency').notNull(),
+    releaseDay: date('release_day', { mode: 'string' }).notNull(),
+    orders: integer('orders').notNull().default(0),
+    amount: minorUnits('amount').notNull().default(0),
+    status: machineStatus(reserveLine),
+    runId: integer('run_id'),
+    releasedAt: at('released_at'),
+  },
+  (t) => [
+    unique('reserve_lines_key').on(t.merchantId, t.currency, t.releaseDay),
+    /** What a run for day D releases: held lines due on or before D. */
+    index('reserve_lines_due_idx')
+      .on(t.releaseDay, t.merchantId)
+      .where(sql`${t.status} = ${statesSql([reserveLine.state.held])}`),
+    machineStatusCheck('reserve_lines_status', t.status, reserveLine),
+    check('reserve_lines_figures', sql`${t.orders} >= 0 and ${t.amount} >= 0`),
   ],
 );
 

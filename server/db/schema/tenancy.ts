@@ -65,6 +65,13 @@ export const merchants = pgTable(
     velocityPayinsPerDay: integer('velocity_payins_per_day'),
     /** Amount per payer per business day, minor units; null: no limit. */
     velocityAmountPerDay: minorUnits('velocity_amount_per_day'),
+    /**
+     * Rolling reserve (docs/MONEY-BACK.md section 4): the share of each paid pay-in's net held in the
+     * `reserve` account, in basis points (1000 = 10 %); null: no reserve. Set with `reserveDays`.
+     */
+    reserveBp: integer('reserve_bp'),
+    /** Days after the payment's business day that its reserve is released. */
+    reserveDays: integer('reserve_days'),
     /** API and webhook secrets, sealed with the server key: answered once, then only masked. */
     apiSecret: text('api_secret').notNull().default(''),
     webhookSecret: text('webhook_secret').notNull().default(''),
@@ -87,6 +94,10 @@ export const merchants = pgTable(
     check(
       'merchants_velocity',
       sql`coalesce(${t.velocityPayinsPerDay}, 1) > 0 and coalesce(${t.velocityAmountPerDay}, 1) > 0`,
+    ),
+    check(
+      'merchants_reserve',
+      sql`(${t.reserveBp} is null) = (${t.reserveDays} is null) and coalesce(${t.reserveBp}, 1) between 1 and 5000 and coalesce(${t.reserveDays}, 1) between 1 and 180`,
     ),
   ],
 );

@@ -24,6 +24,7 @@ import {
   merchantAccount,
   platformAccount,
   post,
+  recordMerchantDebt,
   releaseMerchantHold,
   rowsOf,
   spendMerchantHold,
@@ -228,12 +229,12 @@ export async function loseDispute(
       'channel_clearing',
     );
     if (ended.unheldAmount)
-      await post(tx, {
+      await recordMerchantDebt(tx, {
         ...cause(ended, 'dispute_debt', now, userId),
-        lines: [
-          { account: debt, amount: -ended.unheldAmount },
-          { account: platformAccount('channel_clearing', ended.currency), amount: ended.unheldAmount },
-        ],
+        merchantId: ended.merchantId,
+        currency: ended.currency,
+        amount: ended.unheldAmount,
+        against: platformAccount('channel_clearing', ended.currency),
       });
   } else {
     const order = await lockedOrder(tx, refund.order);

@@ -18,6 +18,7 @@ import {
   checkAgent,
   checkChannels,
   checkLimits,
+  checkReserve,
   cycleDays,
   defaultLimits,
   detailsOf,
@@ -58,6 +59,7 @@ export const merchantRoutes = [
     const whitelist =
       input.payoutIpWhitelist === undefined ? undefined : checkedWhitelist(input.payoutIpWhitelist, req.lang);
     if (input.channels) await checkChannels(tx, input.channels, req.lang);
+    checkReserve(input, { reserveBp: null, reserveDays: null }, req.lang);
     let made: Awaited<ReturnType<typeof createMerchant>>;
     try {
       made = await createMerchant(deps, tx, {
@@ -85,6 +87,8 @@ export const merchantRoutes = [
         callbackUrl: input.callbackUrl,
         velocityPayinsPerDay: input.velocityPayinsPerDay,
         velocityAmountPerDay: input.velocityAmountPerDay,
+        reserveBp: input.reservePercent,
+        reserveDays: input.reserveDays,
         channels: input.channels,
       });
     } catch (err) {
@@ -148,6 +152,7 @@ export const merchantRoutes = [
     checkLimits(input.minAmount ?? old.minAmount, input.maxAmount ?? old.maxAmount, req.lang);
     await checkAgent(tx, input.agentId);
     if (input.channels) await checkChannels(tx, input.channels, req.lang);
+    checkReserve(input, old, req.lang);
     const set = termsSet(input, req.lang);
     if (input.name !== undefined) set.name = input.name;
     const [updated] = await tx

@@ -44,6 +44,9 @@ export interface NewMerchant {
   callbackUrl?: string;
   velocityPayinsPerDay?: number | null;
   velocityAmountPerDay?: number | null;
+  /** Rolling reserve: basis points of each payment's net, and days; both or neither (null: none). */
+  reserveBp?: number | null;
+  reserveDays?: number | null;
   /** Channels to route through; default: none. */
   channels?: { channelId: number; weight: number }[];
 }
@@ -104,6 +107,8 @@ export async function createMerchant(deps: Pick<Deps, 'sealer'>, tx: Db, m: NewM
       callbackUrl: m.callbackUrl ?? '',
       velocityPayinsPerDay: m.velocityPayinsPerDay ?? null,
       velocityAmountPerDay: m.velocityAmountPerDay ?? null,
+      reserveBp: m.reserveBp || null,
+      reserveDays: m.reserveBp ? (m.reserveDays ?? null) : null,
       apiSecret: deps.sealer.seal(apiSecret),
       webhookSecret: deps.sealer.seal(webhookSecret),
     })

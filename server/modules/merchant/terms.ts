@@ -6,7 +6,7 @@ import { and, asc, eq, getTableColumns, inArray } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { merchantDetail } from '../../../contract/endpoints/merchant.ts';
 import { errno } from '../../../contract/errno.ts';
-import { formatMinor, ppmToPercent } from '../../../contract/money.ts';
+import { bpToPercent, formatMinor, ppmToPercent } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { agents, channels, merchantChannels, merchants } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
@@ -46,6 +46,8 @@ export function termsOf(m: Merchant) {
     callbackUrl: m.callbackUrl,
     velocityPayinsPerDay: m.velocityPayinsPerDay,
     velocityAmountPerDay: m.velocityAmountPerDay === null ? null : formatMinor(m.velocityAmountPerDay),
+    reservePercent: m.reserveBp === null ? null : bpToPercent(m.reserveBp),
+    reserveDays: m.reserveDays,
   };
 }
 
@@ -67,6 +69,9 @@ export interface TermsInput {
   callbackUrl?: string;
   velocityPayinsPerDay?: number | null;
   velocityAmountPerDay?: number | null;
+  /** Basis points (0: none). */
+  reservePercent?: number | null;
+  reserveDays?: number | null;
   channels?: { channelId: number; weight: number }[];
 }
 
@@ -97,7 +102,25 @@ export function termsSet(input: TermsInput, lang: Lang): Partial<typeof merchant
   if (input.callbackUrl !== undefined) set.callbackUrl = input.callbackUrl;
   if (input.velocityPayinsPerDay !== undefined) set.velocityPayinsPerDay = input.velocityPayinsPerDay;
   if (input.velocityAmountPerDay !== undefined) set.velocityAmountPerDay = input.velocityAmountPerDay;
+  if (input.reservePercent !== undefined) set.reserveBp = input.reservePercent || null;
+  if (input.reserveDays !== undefined) set.reserveDays = input.reserveDays;
   return set;
+}
+
+/**
+ * A rolling reserve is a share and days together, or neither: checked on the terms as they will be (the
+ * request's over the stored ones), 422 naming the one missing.
+ */
+export function checkReserve(
+  input: Pick<TermsInput, 'reservePercent' | 'reserveDays'>,
+  stored: { reserveBp: number | null; reserveDays: number | null },
+  lang: Lang,
+): void {
+  const bp = input.reservePercent !== undefined ? input.reservePercent || null : stored.reserveBp;
+  const days = input.reserveDays !== undefined ? input.reserveDays : stored.reserveDays;
+  if (bp !== null && days === null) throw invalidField(lang, 'reserveDays', 'validation.reserveDaysRequired');
+  if (bp === null && days !== null)
+    throw invalidField(lang, 'reservePercent', 'validation.reservePercentRequired');
 }
 
 /** max ≥ min, also when only one side changes and the other is the stored (or default) value. */

@@ -1,16 +1,16 @@
 /**
  * The pay-in state machine (declared once in contract/machines.ts; PRODUCT.md section 6 tells it) as
- * compare-and-set updates, and what entering a state does: entering `paid` posts one journal entry (and,
- * under T+N, adds to the merchant's settlement line of the day), entering an announced state queues the
+ * compare-and-set updates, and what entering a state does: entering `paid` posts one journal entry (and
+ * adds to the merchant's reserve line and, under T+N, its settlement line of the day), entering an announced state queues the
  * merchant callback, all in the same transaction.
  */
-import { and, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, lt, lte, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { type CallbackType, callbackTypes } from '../../../contract/gateway.ts';
 import { type PayinAction, type PayinStatus, payin } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import { merchants, payinOrders } from '../../db/schema.ts';
+import { ledgerAccounts, merchants, payinOrders } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -20,15 +20,16 @@ import {
   agentAccount,
   type Entry,
   type EntryLine,
+  LedgerBatch,
   merchantAccount,
   platformAccount,
-  post,
-  postMany,
+  recoveryOf,
 } from '../../ledger/index.ts';
 import { cancelPendingApproval, cancelPendingApprovals } from '../approval/service.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { recordCapacityMoves } from '../receiving/capacity.ts';
-import { addToTnLines, tnPaymentOf } from '../settlement/tn.ts';
+import { addToReserveLines, type ReserveTerms, reservePaymentOf } from '../settlement/reserve.ts';
+import { addToTnLines, tnPaymentOf, withholdOnTnLines } from '../settlement/tn.ts';
 import { gatewayView, type PayinOrder } from './views.ts';
 
 /** Where a state-changing action leads; asking it of an action that changes no state is a programming error. */
@@ -242,22 +243,36 @@ const walletOf = (terms: { settlementDays: number }): PaymentWallet =>
   terms.settlementDays > 0 ? 'collection_pending' : 'collection_available';
 
 /**
+ * What of a paid order's net does not go to its collection wallet: the rolling reserve's share, then
+ * what repays the merchant's debt (from the rest).
+ */
+export interface PaymentSplit {
+  reserve: number;
+  recovery: number;
+}
+const noSplit: PaymentSplit = { reserve: 0, recovery: 0 };
+
+/**
  * One entry per paid order: the channel's clearing account gives what the payer paid; the merchant gets
- * it net of the fee (pending under T+N, available under D0, or `wallet` when the caller knows better);
- * the platform keeps the fee less the agent's commission; the agent's commission becomes payable. Zero
- * lines are left out.
+ * it net of the fee (pending under T+N, available under D0, or `wallet` when the caller knows better),
+ * less the reserve's share (to `reserve`) and the debt it repays (to `merchant_debt`); the platform keeps
+ * the fee less the agent's commission; the agent's commission becomes payable. Zero lines are left out.
  */
 export function paymentLines(
   order: Pick<PayinOrder, 'merchantId' | 'currency' | 'paidAmount' | 'amount' | 'fee' | 'agentCommission'>,
   terms: { settlementDays: number; agentId: number | null },
   wallet: PaymentWallet = walletOf(terms),
+  split: PaymentSplit = noSplit,
 ): EntryLine[] {
   const paid = order.paidAmount ?? order.amount;
   const cur = order.currency;
   const commission = terms.agentId === null ? 0 : order.agentCommission;
+  const net = paid - order.fee;
   const lines: EntryLine[] = [
     { account: platformAccount('channel_clearing', cur), amount: -paid },
-    { account: merchantAccount(order.merchantId, wallet, cur), amount: paid - order.fee },
+    { account: merchantAccount(order.merchantId, wallet, cur), amount: net - split.reserve - split.recovery },
+    { account: merchantAccount(order.merchantId, 'reserve', cur), amount: split.reserve },
+    { account: merchantAccount(order.merchantId, 'merchant_debt', cur), amount: split.recovery },
     { account: platformAccount('fee_income', cur), amount: order.fee - commission },
   ];
   if (terms.agentId !== null) lines.push({ account: agentAccount(terms.agentId, cur), amount: commission });
@@ -265,22 +280,18 @@ export function paymentLines(
 }
 
 async function postPayment(deps: Pick<Deps, 'clock'>, tx: Db, order: PayinOrder, userId: number | null) {
-  const [m] = await tx
-    .select({ settlementDays: merchants.settlementDays, agentId: merchants.agentId })
-    .from(merchants)
-    .where(eq(merchants.id, order.merchantId));
-  if (!m) throw new Error(`merchant ${order.merchantId} of pay-in ${order.id} is missing`);
-  checkCoversFee(order);
-  const at = deps.clock.now();
-  // Under T+N the payment joins its business day's line. When the run has released that line already (a
-  // payment committing past midnight after the run), its money is due: straight to available, so that
-  // pending stays the sum of the pending lines.
-  const tn = tnPaymentOf(order, m, at);
-  const due = tn !== null && (await addToTnLines(tx, [tn])).length > 0;
-  await post(tx, paymentEntry(order, m, userId, at, due ? 'collection_available' : undefined));
+  await postPayments(deps, tx, [order], userId);
 }
 
-/** `postPayment` for many orders: one terms read, one T+N statement, one ledger batch (`postMany`). */
+type PaymentTerms = { settlementDays: number; agentId: number | null } & ReserveTerms;
+
+/**
+ * The money of paid orders, in the caller's transaction: per order its reserve share (added to its
+ * reserve line), its T+N line (under T+N), then, with the ledger's accounts locked (in id order, after
+ * the lines as every payment and the settlement run take them), the debt it repays, read under the
+ * debt account's lock and order by order, so concurrent payments never repay more than is owed; then one
+ * ledger batch. One order is a batch of one (`postPayment`).
+ */
 async function postPayments(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
@@ -288,12 +299,19 @@ async function postPayments(
   userId: number | null,
 ) {
   if (!orders.length) return;
-  const terms = new Map(
+  const merchantIds = [...new Set(orders.map((o) => o.merchantId))];
+  const terms = new Map<number, PaymentTerms>(
     (
       await tx
-        .select({ id: merchants.id, settlementDays: merchants.settlementDays, agentId: merchants.agentId })
+        .select({
+          id: merchants.id,
+          settlementDays: merchants.settlementDays,
+          agentId: merchants.agentId,
+          reserveBp: merchants.reserveBp,
+          reserveDays: merchants.reserveDays,
+        })
         .from(merchants)
-        .where(inArray(merchants.id, [...new Set(orders.map((o) => o.merchantId))]))
+        .where(inArray(merchants.id, merchantIds))
     ).map((m) => [m.id, m]),
   );
   const termsOf = (o: PayinOrder) => {
@@ -303,21 +321,70 @@ async function postPayments(
   };
   for (const o of orders) checkCoversFee(o);
   const at = deps.clock.now();
-  const tn = orders.map((o) => tnPaymentOf(o, termsOf(o), at));
-  const missed = await addToTnLines(
-    tx,
-    tn.flatMap((p) => p ?? []),
-  );
+  const netOf = (o: PayinOrder) => (o.paidAmount ?? o.amount) - o.fee;
+  const keyOf = (o: { merchantId: number; currency: string }) => `${o.merchantId}:${o.currency}`;
   // Every payment of the batch has the same instant, so one business day: a merchant's line of that day
   // in a currency is the one released already, when it is.
-  const released = new Set(missed.map((k) => `${k.merchantId}:${k.currency}`));
-  await postMany(
-    tx,
-    orders.map((o, i) => {
-      const due = tn[i] !== null && released.has(`${o.merchantId}:${o.currency}`);
-      return paymentEntry(o, termsOf(o), userId, at, due ? 'collection_available' : undefined);
-    }),
+  const reserves = orders.map((o) => reservePaymentOf(o, termsOf(o), at));
+  const reserveMissed = new Set(
+    (
+      await addToReserveLines(
+        tx,
+        reserves.flatMap((r) => r ?? []),
+      )
+    ).map(keyOf),
   );
+  const reserveOf = orders.map((o, i) => (reserveMissed.has(keyOf(o)) ? 0 : (reserves[i]?.amount ?? 0)));
+  const tn = orders.map((o, i) => tnPaymentOf(o, termsOf(o), at, reserveOf[i]));
+  const tnMissed = new Set(
+    (
+      await addToTnLines(
+        tx,
+        tn.flatMap((p) => p ?? []),
+      )
+    ).map(keyOf),
+  );
+  const walletOfOrder = orders.map((o, i) =>
+    tn[i] !== null && tnMissed.has(keyOf(o)) ? ('collection_available' as const) : undefined,
+  );
+  // Who owes: read without a lock first, so that only their debt accounts are locked (and none created).
+  const owing = new Set(
+    (
+      await tx
+        .select({ merchantId: ledgerAccounts.ownerId, currency: ledgerAccounts.currency })
+        .from(ledgerAccounts)
+        .where(
+          and(
+            eq(ledgerAccounts.ownerType, 'merchant'),
+            eq(ledgerAccounts.kind, 'merchant_debt'),
+            inArray(ledgerAccounts.ownerId, merchantIds),
+            lt(ledgerAccounts.balance, 0),
+          ),
+        )
+    ).map(keyOf),
+  );
+  const debtOf = (o: PayinOrder) => merchantAccount(o.merchantId, 'merchant_debt', o.currency);
+  const batch = new LedgerBatch(tx);
+  await batch.hold(
+    orders.flatMap((o, i) => [
+      ...paymentLines(o, termsOf(o), walletOfOrder[i], { reserve: reserveOf[i]!, recovery: 0 }).map(
+        (l) => l.account,
+      ),
+      ...(owing.has(keyOf(o)) ? [debtOf(o)] : []),
+    ]),
+  );
+  const withheld: Parameters<typeof withholdOnTnLines>[1][number][] = [];
+  for (const [i, o] of orders.entries()) {
+    const reserve = reserveOf[i]!;
+    // The debt as this batch has it: the locked balance less what earlier orders of the batch repaid.
+    const owed = owing.has(keyOf(o)) ? -(await batch.balance(debtOf(o))) : 0;
+    const recovery = recoveryOf(netOf(o) - reserve, owed);
+    const p = tn[i];
+    if (recovery > 0 && p && !walletOfOrder[i]) withheld.push({ ...p, amount: recovery });
+    await batch.post(paymentEntry(o, termsOf(o), userId, at, walletOfOrder[i], { reserve, recovery }));
+  }
+  await withholdOnTnLines(tx, withheld);
+  await batch.write();
 }
 
 /** A payment below its fee cannot be posted: the merchant's net would be negative. */
@@ -336,14 +403,18 @@ function checkCoversFee(order: PayinOrder): void {
   }
 }
 
-/** The journal entry of a paid order (its lines: `paymentLines`); the demo seed posts the same in bulk. */
+/**
+ * The journal entry of a paid order (its lines: `paymentLines`); the demo seed posts the same in bulk.
+ * `split`: its reserve share and debt recovery (`postPayments` works them out).
+ */
 export function paymentEntry(
   order: Parameters<typeof paymentLines>[0] & Pick<PayinOrder, 'id' | 'orderNo'>,
   terms: Parameters<typeof paymentLines>[1],
   userId: number | null,
   at: Date,
   wallet?: PaymentWallet,
+  split?: PaymentSplit,
 ): Entry {
-  const lines = paymentLines(order, terms, wallet);
+  const lines = paymentLines(order, terms, wallet, split);
   return { kind: 'payin_paid', refType: 'payin', refId: order.id, memo: order.orderNo, userId, at, lines };
 }

@@ -7,7 +7,9 @@
  * transaction and one journal entry per merchant and currency, so a merchant is released whole or not at
  * all and no transaction spans merchants. A line is released once (compare-and-set through the `tnLine`
  * machine), so a second run for a day releases nothing more; `collection_pending` always equals the sum
- * of the merchant's pending lines (`checkTnLines`).
+ * of the merchant's pending lines (`checkTnLines`). A line's net is what went to pending: the rolling
+ * reserve's share and debt repaid are `withheld`. The same run, in the same merchant transaction, releases
+ * the merchant's rolling reserve lines due by its day (reserve.ts); its totals count the T+N lines only.
  */
 import { and, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import { tnLine } from '../../../contract/machines.ts';
@@ -20,6 +22,7 @@ import { storedZone } from '../../lib/businessDay.ts';
 import { chunks } from '../../lib/chunks.ts';
 import { errorForLog } from '../../lib/logger.ts';
 import { readParameter } from '../../lib/parameters.ts';
+import { type ReserveReleased, releaseReserve, reserveDue } from './reserve.ts';
 
 // ---- Tagging ----------------------------------------------------------------------------------------
 
@@ -33,13 +36,19 @@ export interface TnPayment {
   days: number;
   gross: number;
   fee: number;
+  /** What of its net went elsewhere than pending: the rolling reserve's share (reserve.ts). */
+  withheld: number;
 }
 
-/** The line figures of a paid order (the payment path and the demo's bulk writer both use it); null under D0. */
+/**
+ * The line figures of a paid order (the payment path and the demo's bulk writer both use it); null under
+ * D0. `withheld`: the part of its net credited elsewhere (the reserve), not to pending.
+ */
 export function tnPaymentOf(
   order: { merchantId: number; currency: string; paidAmount: number | null; amount: number; fee: number },
   terms: { settlementDays: number },
   paidAt: Date,
+  withheld = 0,
 ): TnPayment | null {
   if (terms.settlementDays <= 0) return null;
   return {
@@ -49,6 +58,7 @@ export function tnPaymentOf(
     days: terms.settlementDays,
     gross: order.paidAmount ?? order.amount,
     fee: order.fee,
+    withheld,
   };
 }
 
@@ -74,25 +84,28 @@ export async function addToTnLines(tx: Db, payments: readonly TnPayment[]): Prom
   for (const chunk of chunks(payments, 1000)) {
     const values = chunk.map(
       (p) =>
-        sql`(${p.paidAt.toISOString()}::timestamptz, ${p.merchantId}::int, ${p.currency}::text, ${p.days}::int, ${p.gross}::bigint, ${p.fee}::bigint)`,
+        sql`(${p.paidAt.toISOString()}::timestamptz, ${p.merchantId}::int, ${p.currency}::text, ${p.days}::int, ${p.gross}::bigint, ${p.fee}::bigint, ${p.withheld}::bigint)`,
     );
     const rows = rowsOf<{ merchant_id: number; currency: string; order_day: string; due_day: string }>(
       await tx.execute(sql`
         with g as (
           select v.merchant_id, v.currency, d.day as order_day, d.day + v.days as due_day,
-            count(*)::int as orders, sum(v.gross)::bigint as gross, sum(v.fee)::bigint as fee
-          from (values ${sql.join(values, sql`, `)}) as v(paid_at, merchant_id, currency, days, gross, fee)
+            count(*)::int as orders, sum(v.gross)::bigint as gross, sum(v.fee)::bigint as fee,
+            sum(v.withheld)::bigint as withheld
+          from (values ${sql.join(values, sql`, `)}) as v(paid_at, merchant_id, currency, days, gross, fee, withheld)
           cross join lateral (select (v.paid_at at time zone ${storedZone})::date as day) d
           group by 1, 2, 3, 4
         ),
         added as (
-          insert into tn_lines as l (merchant_id, currency, order_day, due_day, orders, gross, fee, net)
-          select merchant_id, currency, order_day, due_day, orders, gross, fee, gross - fee from g
+          insert into tn_lines as l (merchant_id, currency, order_day, due_day, orders, gross, fee, withheld, net)
+          select merchant_id, currency, order_day, due_day, orders, gross, fee, withheld, gross - fee - withheld
+          from g
           order by 1, 2, 3, 4
           on conflict (merchant_id, currency, order_day, due_day) do update set
             orders = l.orders + excluded.orders,
             gross = l.gross + excluded.gross,
             fee = l.fee + excluded.fee,
+            withheld = l.withheld + excluded.withheld,
             net = l.net + excluded.net
           where ${open('l.status')}
           returning l.merchant_id, l.currency, l.order_day, l.due_day
@@ -111,6 +124,33 @@ export async function addToTnLines(tx: Db, payments: readonly TnPayment[]): Prom
     }
   }
   return missed;
+}
+
+/**
+ * Takes `amount` more out of the pending net of the lines these payments were just added to (their debt
+ * recovery, worked out once the ledger's accounts are locked): the caller's own `addToTnLines` locked
+ * those lines in this transaction, so no run has released them meanwhile.
+ */
+export async function withholdOnTnLines(
+  tx: Db,
+  moves: readonly (Pick<TnPayment, 'merchantId' | 'currency' | 'paidAt' | 'days'> & { amount: number })[],
+): Promise<void> {
+  for (const chunk of chunks(moves, 1000)) {
+    const values = chunk.map(
+      (m) =>
+        sql`(${m.paidAt.toISOString()}::timestamptz, ${m.merchantId}::int, ${m.currency}::text, ${m.days}::int, ${m.amount}::bigint)`,
+    );
+    await tx.execute(sql`
+      update tn_lines l set withheld = l.withheld + g.amount, net = l.net - g.amount
+      from (
+        select v.merchant_id, v.currency, d.day as order_day, d.day + v.days as due_day, sum(v.amount) as amount
+        from (values ${sql.join(values, sql`, `)}) as v(paid_at, merchant_id, currency, days, amount)
+        cross join lateral (select (v.paid_at at time zone ${storedZone})::date as day) d
+        group by 1, 2, 3, 4
+      ) g
+      where l.merchant_id = g.merchant_id and l.currency = g.currency and l.order_day = g.order_day
+        and l.due_day = g.due_day and ${open('l.status')}`);
+  }
 }
 
 // ---- The business day -------------------------------------------------------------------------------
@@ -153,15 +193,16 @@ function failureText(err: unknown): string {
 /**
  * Releases merchant `merchantId`'s pending lines due on or before the run's day, in the caller's (its
  * own) transaction: the lines are locked in id order and marked released by compare-and-set, then one
- * entry per currency moves their net from pending to available. Lines a payment holds wait at most the
- * lock timeout; then the merchant fails whole and the next run takes it.
+ * entry per currency moves their net from pending to available; then its reserve lines due by then
+ * (reserve.ts). Lines a payment holds wait at most the lock timeout; then the merchant fails whole and
+ * the next run takes it.
  */
 async function releaseMerchant(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
   run: Pick<TnRun, 'id' | 'day'>,
   merchantId: number,
-): Promise<Released[]> {
+): Promise<{ released: Released[]; reserve: ReserveReleased[] }> {
   await tx.execute(sql`set local lock_timeout = '10s'`);
   const now = deps.clock.now();
   const lines = rowsOf<{ currency: string; net: string }>(
@@ -208,7 +249,9 @@ async function releaseMerchant(
       outcome: 'released',
     });
   }
-  return released;
+  // The merchant's rolling reserve due by the run's day, in the same transaction (recorded on its lines).
+  const reserve = await releaseReserve(tx, run, merchantId, now);
+  return { released, reserve };
 }
 
 /**
@@ -237,7 +280,8 @@ export async function runTnSettlement(
   if (!run) return null;
   const runId = Number(run.id);
   try {
-    // Who has lines to release: read through the pending lines' due-day index, never the released ones.
+    // Who has lines to release: read through the pending lines' and the reserve lines' due-day indexes,
+    // never the released ones.
     const due = rowsOf<{ merchant_id: number; currency: string }>(
       await db.execute(sql`
         select merchant_id, currency from tn_lines
@@ -245,9 +289,11 @@ export async function runTnSettlement(
         group by 1, 2 order by 1, 2`),
     );
     const currencies = new Map<number, string[]>();
-    for (const r of due) {
+    for (const r of [...due, ...(await reserveDue(db, day))]) {
       const id = Number(r.merchant_id);
-      currencies.set(id, [...(currencies.get(id) ?? []), r.currency]);
+      const list = currencies.get(id) ?? [];
+      if (!list.includes(r.currency)) list.push(r.currency);
+      currencies.set(id, list);
     }
     let merchantsReleased = 0;
     let lines = 0;
@@ -255,11 +301,11 @@ export async function runTnSettlement(
     let failed = 0;
     for (const [merchantId, merchantCurrencies] of currencies) {
       try {
-        const released = await inTransaction(db, (tx) =>
+        const { released, reserve } = await inTransaction(db, (tx) =>
           releaseMerchant(deps, tx, { id: runId, day }, merchantId),
         );
         // Released meanwhile by another run: nothing of it is this run's.
-        if (!released.length) continue;
+        if (!released.length && !reserve.length) continue;
         merchantsReleased += 1;
         for (const r of released) {
           lines += r.lines;

@@ -95,6 +95,7 @@ export const tnRoutes = [
         orders: sql<number>`coalesce(sum(${tnLines.orders}), 0)::int`,
         gross: sql<string>`coalesce(sum(${tnLines.gross}), 0)::text`,
         fee: sql<string>`coalesce(sum(${tnLines.fee}), 0)::text`,
+        withheld: sql<string>`coalesce(sum(${tnLines.withheld}), 0)::text`,
         net: sql<string>`coalesce(sum(${tnLines.net}), 0)::text`,
       })
       .from(tnLines)
@@ -112,6 +113,7 @@ export const tnRoutes = [
         orders: l.orders,
         gross: formatMinor(l.gross),
         fee: formatMinor(l.fee),
+        withheld: formatMinor(l.withheld),
         net: formatMinor(l.net),
         status: l.status,
         runId: l.runId,
@@ -126,6 +128,7 @@ export const tnRoutes = [
         orders: Number(s.orders),
         gross: formatMinor(BigInt(s.gross)),
         fee: formatMinor(BigInt(s.fee)),
+        withheld: formatMinor(BigInt(s.withheld)),
         net: formatMinor(BigInt(s.net)),
       })),
     };

@@ -46,6 +46,7 @@ type Row = {
   gross: string;
   fees: string;
   netCredited: string;
+  reserveReleased: string;
   settledOut: string;
   transferred: string;
   adjustments: string;
@@ -63,6 +64,7 @@ const still = (balanceNow: string) => ({
   gross: '0.00',
   fees: '0.00',
   netCredited: '0.00',
+  reserveReleased: '0.00',
   settledOut: '0.00',
   transferred: '0.00',
   adjustments: '0.00',
@@ -227,6 +229,7 @@ describe.each(engines)('D0 settlement summary on %s', (engine) => {
         gross: '1050.00',
         fees: '26.00',
         netCredited: '1024.00',
+        reserveReleased: '0.00',
         settledOut: '192.00',
         transferred: '30.00',
         adjustments: '0.00',

@@ -8,8 +8,8 @@
  *   of the wallet's two accounts, by the entries' cause (`flowOf`);
  * - opening and ledger closing: the ledger's own balance at the day's start and end, one probe of
  *   `postings_account_at_idx` per account and boundary (the last posting before it).
- * closing = opening + netCredited − settledOut − transferred + adjustments − frozen; a closing that differs from
- * the ledger's is a mismatch: a posting on the wallet of a cause no column accounts for (a T+N release
+ * closing = opening + netCredited + reserveReleased − settledOut − transferred + adjustments − frozen; a
+ * closing that differs from the ledger's is a mismatch: a posting on the wallet of a cause no column accounts for (a T+N release
  * moves pending to available and leaves the wallet as it was), or daily movements that lost a posting.
  * Days are cut in the stored business time zone, the one the rollups were bucketed in.
  */
@@ -29,7 +29,9 @@ const walletKinds = sql`('collection_available', 'collection_pending')`;
 /**
  * The column a daily movement (`d`) of the wallet adds to, by its entries' cause; null for causes that
  * must leave the wallet unchanged (a T+N release, `tn_run`/`tn_release`).
- * - credited: a paid pay-in (`payin`/`payin_paid`), its amount net of the fee;
+ * - credited: a paid pay-in (`payin`/`payin_paid`), its amount net of the fee, of the rolling reserve's
+ *   share and of the debt it repaid (neither reaches the wallet);
+ * - released: the rolling reserve a settlement run released into the wallet (`tn_run`/`reserve_release`);
  * - settled: a settlement application's hold on this wallet and its later changes and release
  *   (`settlement`/`settlement_hold`, `settlement_hold_<n>`, `settlement_release`); completion spends the
  *   frozen hold and no longer touches the wallet;
@@ -40,6 +42,7 @@ const walletKinds = sql`('collection_available', 'collection_pending')`;
  */
 const flowOf = sql`case
   when d.ref_type = 'payin' and d.kind = 'payin_paid' then 'credited'
+  when d.ref_type = 'tn_run' and d.kind = 'reserve_release' then 'released'
   when d.ref_type = 'settlement' and d.kind ~ '^settlement_(hold(_[0-9]+)?|release)$' then 'settled'
   when d.ref_type = 'wallet_transfer' and d.kind = 'wallet_transfer' then 'transferred'
   when d.ref_type = 'adjustment' then 'adjusted'
@@ -49,6 +52,7 @@ end`;
 /** Sums of the daily movements `d` by column (money in is positive, as the ledger signs it). */
 const flowSums = sql`
   coalesce(sum(d.amount) filter (where ${flowOf} = 'credited'), 0)::text as credited,
+  coalesce(sum(d.amount) filter (where ${flowOf} = 'released'), 0)::text as released,
   coalesce(sum(d.amount) filter (where ${flowOf} = 'settled'), 0)::text as settled,
   coalesce(sum(d.amount) filter (where ${flowOf} = 'transferred'), 0)::text as transferred,
   coalesce(sum(d.amount) filter (where ${flowOf} = 'adjusted'), 0)::text as adjusted,
@@ -126,6 +130,7 @@ export function decodeD0Cursor(cursor: string, lang: Lang): D0Key {
 
 interface Flows {
   credited: string;
+  released: string;
   settled: string;
   transferred: string;
   adjusted: string;
@@ -143,11 +148,15 @@ interface Figures extends Flows, OpeningAndClosing {
 /** The answer's figures: leaving money positive, the closing worked out and checked. */
 function figuresOf(r: Figures) {
   const credited = Number(r.credited);
+  const released = Number(r.released);
   const settledOut = -Number(r.settled);
   const transferred = -Number(r.transferred);
   const adjustments = Number(r.adjusted);
   const frozen = -Number(r.frozen);
-  const { opening, ...closing } = balancesOf(r, credited - settledOut - transferred + adjustments - frozen);
+  const { opening, ...closing } = balancesOf(
+    r,
+    credited + released - settledOut - transferred + adjustments - frozen,
+  );
   return {
     currency: r.currency,
     opening,
@@ -155,6 +164,7 @@ function figuresOf(r: Figures) {
     gross: formatMinor(Number(r.gross)),
     fees: formatMinor(Number(r.fees)),
     netCredited: formatMinor(credited),
+    reserveReleased: formatMinor(released),
     settledOut: formatMinor(settledOut),
     transferred: formatMinor(transferred),
     adjustments: formatMinor(adjustments),
@@ -188,7 +198,7 @@ export async function d0Page(db: Db, f: D0Filters, after: D0Key | null, pageSize
       select t.total, p.* from (select count(*)::int as total from period) t left join (
       select k.day::text as day, k.merchant_id, m.code as merchant_code, k.currency,
         coalesce(st.paid, 0)::int as paid, coalesce(st.gross, 0)::text as gross, coalesce(st.fees, 0)::text as fees,
-        fl.credited, fl.settled, fl.transferred, fl.adjusted, fl.frozen, b.opening, b.ledger_closing,
+        fl.credited, fl.released, fl.settled, fl.transferred, fl.adjusted, fl.frozen, b.opening, b.ledger_closing,
         ${writtenOffIn(sql`k.day`, sql`k.day`, sql`fz.merchant_id = k.merchant_id and fz.currency = k.currency`)} as written_off
       from keys k
       cross join z
@@ -259,7 +269,8 @@ export async function d0Totals(db: Db, f: D0Filters) {
       )
       select z.zone, bal.currency, bal.merchants, bal.opening, bal.ledger_closing,
         coalesce(st.paid, 0)::int as paid, coalesce(st.gross, 0)::text as gross, coalesce(st.fees, 0)::text as fees,
-        coalesce(fl.credited, '0') as credited, coalesce(fl.settled, '0') as settled,
+        coalesce(fl.credited, '0') as credited, coalesce(fl.released, '0') as released,
+        coalesce(fl.settled, '0') as settled,
         coalesce(fl.transferred, '0') as transferred, coalesce(fl.adjusted, '0') as adjusted,
         coalesce(fl.frozen, '0') as frozen,
         ${writtenOffIn(sql`${f.from}::date`, sql`${f.to}::date`, sql`fz.currency = bal.currency`)} as written_off

@@ -9,8 +9,8 @@ import { refuse } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
 import {
   merchantAccount,
+  merchantAccountKinds,
   merchantBalances,
-  merchantWalletKinds,
   post,
   postingMoves,
 } from '../../ledger/index.ts';
@@ -30,6 +30,8 @@ export async function balancesOf(tx: Db, merchantId: number, currency: string) {
     },
     payout: { available: formatMinor(b.payout_available) },
     frozen: formatMinor(b.frozen),
+    reserve: formatMinor(b.reserve),
+    owed: formatMinor(-b.merchant_debt),
   };
 }
 
@@ -56,7 +58,7 @@ export const walletRoutes = [
           eq(ledgerAccounts.ownerId, m.id),
           input.account
             ? eq(ledgerAccounts.kind, input.account)
-            : inArray(ledgerAccounts.kind, [...merchantWalletKinds]),
+            : inArray(ledgerAccounts.kind, [...merchantAccountKinds]),
         ),
       );
     const c = input.cursor ? decodeCursor(input.cursor) : undefined;

@@ -61,6 +61,8 @@ describe.each(engines)('merchant wallet on %s', (engine) => {
       collection: { available: '123.45', pending: '0.00' },
       payout: { available: '0.00' },
       frozen: '0.00',
+      reserve: '0.00',
+      owed: '0.00',
     });
     expect((await s.call(wallet.info, { merchantId: m.id }, root)).data).toEqual(own.data);
     const missing = await s.call(wallet.info, {}, root);

@@ -23,6 +23,8 @@ function Balances({ merchantId }: { merchantId: number }) {
     ['screens.merchant.balance.collectionPending', w.collection.pending],
     ['screens.merchant.balance.payoutAvailable', w.payout.available],
     ['screens.merchant.balance.frozen', w.frozen],
+    ['screens.merchant.balance.reserve', w.reserve],
+    ['screens.merchant.balance.owed', w.owed],
   ];
   return (
     <dl className="balance-grid">

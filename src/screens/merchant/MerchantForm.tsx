@@ -74,6 +74,8 @@ export default function MerchantForm({ merchant, close }: Props) {
     whitelist: (merchant?.payoutIpWhitelist ?? []).join('\n'),
     velocityPayinsPerDay: merchant?.velocityPayinsPerDay?.toString() ?? '',
     velocityAmountPerDay: merchant?.velocityAmountPerDay ?? '',
+    reservePercent: merchant?.reservePercent ?? '',
+    reserveDays: merchant?.reserveDays?.toString() ?? '',
   });
   const [routes, setRoutes] = useState<Record<number, Route>>(() =>
     Object.fromEntries(
@@ -148,6 +150,9 @@ export default function MerchantForm({ merchant, close }: Props) {
       velocityPayinsPerDay:
         values.velocityPayinsPerDay.trim() === '' ? null : Number(values.velocityPayinsPerDay.trim()),
       velocityAmountPerDay: values.velocityAmountPerDay.trim() === '' ? null : values.velocityAmountPerDay,
+      // Empty: no reserve (both or neither; the server names the one missing).
+      reservePercent: values.reservePercent.trim() === '' ? null : values.reservePercent,
+      reserveDays: values.reserveDays.trim() === '' ? null : Number(values.reserveDays.trim()),
       ...(channels.data ? { channels: assigned } : {}),
     };
   };
@@ -282,6 +287,17 @@ export default function MerchantForm({ merchant, close }: Props) {
             autoComplete="off"
           />
           {term('velocityAmountPerDay', t('screens.merchant.velocityHint'))}
+        </FieldGroup>
+
+        <FieldGroup title={t('screens.merchant.groups.reserve')}>
+          {term('reservePercent', t('screens.merchant.reservePercentHint'))}
+          <Field
+            label={t('screens.merchant.reserveDays')}
+            {...field('reserveDays')}
+            hint={t('screens.merchant.reserveDaysHint')}
+            inputMode="numeric"
+            autoComplete="off"
+          />
         </FieldGroup>
 
         {channels.data && (

@@ -23,6 +23,7 @@ type MoneyField =
   | 'gross'
   | 'fees'
   | 'netCredited'
+  | 'reserveReleased'
   | 'settledOut'
   | 'transferred'
   | 'adjustments'
@@ -54,6 +55,7 @@ function columnsFor(platform: boolean, t: Translate): Column<Row>[] {
     c.money('gross', amountWidth),
     c.money('fees', 'minmax(90px, 0.6fr)'),
     c.money('netCredited', amountWidth),
+    c.money('reserveReleased', 'minmax(90px, 0.6fr)'),
     c.money('settledOut', amountWidth),
     c.money('transferred', 'minmax(90px, 0.7fr)'),
     c.money('adjustments', 'minmax(90px, 0.6fr)'),
@@ -89,6 +91,7 @@ function totalsOf(answer: Answer | undefined, t: Translate): TotalItem[] {
       amount('gross'),
       amount('fees'),
       amount('netCredited', true),
+      amount('reserveReleased'),
       amount('settledOut', true),
       amount('transferred'),
       amount('adjustments'),

@@ -34,6 +34,7 @@ function columnsFor(platform: boolean): Column<Line>[] {
     c.count('orders', '80px'),
     c.money('gross', amountWidth),
     c.money('fee', 'minmax(90px, 0.6fr)'),
+    c.money('withheld', 'minmax(90px, 0.6fr)'),
     c.money('net', amountWidth),
     c.text('currency', '84px', { sortable: false }),
     c.text('status', '100px', {
@@ -107,6 +108,11 @@ export default function TnLinesScreen() {
         value: `${thousands(c.gross)} ${c.currency}`,
       },
       { id: `fee-${c.currency}`, label: t('screens.tn.fee'), value: `${thousands(c.fee)} ${c.currency}` },
+      {
+        id: `withheld-${c.currency}`,
+        label: t('screens.tn.withheld'),
+        value: `${thousands(c.withheld)} ${c.currency}`,
+      },
       {
         id: `net-${c.currency}`,
         label: t('screens.tn.net'),

@@ -59,7 +59,7 @@ function KindName({ kind }: { kind: string }) {
   return <>{entryKindLabel(t, kind)}</>;
 }
 
-/** The four balances; each one filters the change log to its account. */
+/** The balances (wallets, reserve, what is owed); each one filters the change log to its account. */
 function Balances({ merchantId }: { merchantId: number | undefined }) {
   const t = useT();
   const [params] = useSearchParams();
@@ -84,6 +84,9 @@ function Balances({ merchantId }: { merchantId: number | undefined }) {
         { account: 'collection_pending', value: b.collection.pending },
         { account: 'payout_available', value: b.payout.available },
         { account: 'frozen', value: b.frozen },
+        { account: 'reserve', value: b.reserve },
+        // The debt shown as what is owed (positive); its log shows the account's own signed balance.
+        { account: 'merchant_debt', value: b.owed },
       ]
     : [];
   return (
@@ -125,6 +128,7 @@ const walletLogKinds: readonly EntryKind[] = [
   'settlement_hold',
   'settlement_release',
   'settlement_paid',
+  'reserve_release',
 ];
 
 function ChangeLog({ merchantId }: { merchantId: number | undefined }) {

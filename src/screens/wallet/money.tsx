@@ -1,11 +1,13 @@
 import { thousands } from '../../lib/format.ts';
 
-/** The merchant's wallet accounts, in the order the balances show them. */
+/** The merchant's wallet accounts, its reserve and its debt, in the order the balances show them. */
 export const walletAccounts = [
   'collection_available',
   'collection_pending',
   'payout_available',
   'frozen',
+  'reserve',
+  'merchant_debt',
 ] as const;
 
 /** An amount string as the API answers it ("-1234.50"), with thousands separators; `signed` marks + and −. */
