@@ -1,0 +1,115 @@
+/**
+ * Disputes by keyboard, in English and in Chinese (issue 30): an operator opens a paid order's drawer, `D`
+ * opens a chargeback of part of it with its deadline, a reason and a Google code; the dispute's drawer shows
+ * the amount held from the merchant's wallets; the disputes list has it; the merchant's wallet shows the
+ * hold in its frozen balance and change log. Screenshots at 1280 and 800 px (into `DISPUTE_SHOTS_DIR` when
+ * set, else the test's output folder).
+ */
+import { mkdirSync } from 'node:fs';
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { adminApi, newPayin, nextCode, platformOperator, signIn } from './orders-support.ts';
+import { setLanguage, shootWidths, tr } from './shots.ts';
+import { grouped, watchConsole } from './support.ts';
+
+const dir = process.env.DISPUTE_SHOTS_DIR;
+
+const shoot = shootWidths(dir);
+
+/** Tab until `target` has the focus (a date-time input takes one Tab per part: month, day, year…). */
+async function tabTo(page: Page, target: Locator, most = 12) {
+  for (let i = 0; i < most; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+  }
+  await expect(target).toBeFocused();
+}
+
+for (const lang of ['en', 'zh_CN'] as const) {
+  test(`dispute part of a paid order from its drawer and see the hold by keyboard (${lang})`, async ({
+    browser,
+  }) => {
+    test.setTimeout(150_000);
+    if (dir) mkdirSync(dir, { recursive: true });
+    const admin = await adminApi();
+    const operator = await platformOperator(admin);
+    const order = await newPayin('1500.00');
+    await admin.ok('POST', '/simulator/pay', { orderNo: order.orderNo, result: 'success' });
+    // An amount no other hold of the demo merchant has, so its line in the wallet's log is this one.
+    const amount = `6${String(Date.now() % 100).padStart(2, '0')}.${String(Math.floor(Math.random() * 90) + 10)}`;
+
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    await signIn(page, operator);
+    await setLanguage(page, lang);
+    await page.goto(`/order?range=7d&order=${order.orderNo}`);
+    const orderDrawer = page.getByRole('dialog', { name: order.orderNo });
+    await expect(orderDrawer).toBeVisible();
+    await expect(orderDrawer.getByText(tr(lang, 'screens.dispute.none'), { exact: true })).toBeVisible();
+
+    // D: the dispute form, its kind first (a chargeback), then the amount (what is left of what was paid).
+    await page.keyboard.press('D');
+    const form = page.getByRole('dialog', {
+      name: tr(lang, 'screens.dispute.openTitle', { orderNo: order.orderNo }),
+    });
+    await expect(form.getByLabel(tr(lang, 'screens.dispute.kind'))).toBeFocused();
+    const amountField = form.getByLabel(tr(lang, 'screens.dispute.amount'));
+    await expect(amountField).toHaveValue('1500.00');
+    await page.keyboard.press('Tab');
+    await expect(amountField).toBeFocused();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type(amount);
+    // The deadline keeps its default, a week ahead.
+    const deadline = form.getByLabel(tr(lang, 'screens.dispute.deadline'));
+    await expect(deadline).not.toHaveValue('');
+    await tabTo(page, form.getByLabel(tr(lang, 'screens.dispute.reason')));
+    await page.keyboard.type(
+      lang === 'en' ? 'Chargeback notice from the payer’s bank' : '付款人银行的拒付通知',
+    );
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(await nextCode(operator.secret));
+    await shoot(page, 'dispute-1-open', lang);
+    await page.keyboard.press('Enter');
+    await expect(form).toBeHidden();
+
+    // The dispute's drawer: the amount held from the merchant's wallets, nothing left unheld.
+    const made = await admin.ok<{
+      list: { id: number; disputeNo: string; merchantId: number; held: string; unheld: string }[];
+    }>('GET', '/dispute/list', { payinId: String(order.id) });
+    const dispute = made.list[0]!;
+    expect(dispute).toMatchObject({ held: amount, unheld: '0.00' });
+    const drawer = page.getByRole('dialog', { name: dispute.disputeNo });
+    await expect(drawer).toBeVisible();
+    const held = drawer.locator('.detail-field').filter({
+      has: page.getByText(tr(lang, 'screens.dispute.held'), { exact: true }),
+    });
+    await expect(held).toContainText(`${grouped(amount)} INR`);
+    await expect(drawer.getByRole('button', { name: tr(lang, 'commands.dispute.win.title') })).toBeVisible();
+    await shoot(page, 'dispute-2-drawer', lang);
+
+    // Escape: the disputes list behind it has the case, open, with its held amount.
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    const grid = page.getByRole('grid', { name: tr(lang, 'commands.dispute.list.title') });
+    const row = grid.getByRole('row').filter({ hasText: dispute.disputeNo });
+    await expect(row).toContainText(grouped(amount));
+    await expect(row).toContainText(tr(lang, 'status.dispute.open'));
+    await shoot(page, 'dispute-3-list', lang);
+
+    // The merchant's wallet: the frozen balance holds it, and its log names the hold.
+    const wallet = await admin.ok<{ frozen: string }>('GET', '/merchantWallet/info', {
+      merchantId: String(dispute.merchantId),
+    });
+    await page.goto(`/wallet?merchantId=${dispute.merchantId}&account=frozen`);
+    await expect(page.locator('[data-account="frozen"]')).toContainText(grouped(wallet.frozen));
+    const log = page
+      .getByRole('grid')
+      .getByRole('row')
+      .filter({ hasText: grouped(amount) });
+    await expect(log.first()).toBeVisible();
+    await shoot(page, 'dispute-4-wallet', lang);
+    expect(errors).toEqual([]);
+    await context.close();
+    await admin.dispose();
+  });
+}
