@@ -4,6 +4,7 @@
  * `/gateway/openapi.json`.
  */
 import * as z from 'zod/mini';
+import { disputeKind, disputeStatus } from './endpoints/dispute.ts';
 import { accountName, accountNumber, ifsc, payinStatus } from './endpoints/orders.ts';
 import { refundPayee, refundStatus } from './endpoints/refund.ts';
 import { settlementRow } from './endpoints/settlement.ts';
@@ -235,6 +236,27 @@ export const allGatewayEndpoints: readonly GatewayEndpoint[] = Object.values(
   gatewayEndpoints as Record<string, GatewayEndpoint>,
 );
 
+/** A dispute of a pay-in as its `dispute.updated` callback carries it (docs/MONEY-BACK.md section 2). */
+export const gatewayDispute = z.object({
+  /** Ours. */
+  disputeNo: z.string(),
+  orderNo: z.string(),
+  merchantOrderNo: z.string(),
+  kind: disputeKind,
+  /** `open`, then `won`, `lost` or `withdrawn`. */
+  status: disputeStatus,
+  currency: z.string(),
+  amount: moneyOut,
+  /** Held from the merchant's balances while open, and what they could not cover. */
+  held: moneyOut,
+  unheld: moneyOut,
+  deadline: z.string(),
+  reason: z.string(),
+  outcomeReason: z.nullable(z.string()),
+  createdAt: z.string(),
+  decidedAt: z.nullable(z.string()),
+});
+
 /** Callback event types (`type` in the callback body). */
 export const callbackTypes = [
   'payin.paid',
@@ -248,6 +270,8 @@ export const callbackTypes = [
   'payin.refunded',
   /** A refund ended without paying (failed, rejected, cancelled): its amount is refundable again. */
   'refund.failed',
+  /** A dispute of a pay-in was opened (its amount held) or ended (won, lost, withdrawn). */
+  'dispute.updated',
 ] as const;
 export type CallbackType = (typeof callbackTypes)[number];
 
@@ -261,6 +285,7 @@ export const callbackSummary: Record<CallbackType, string> = {
   'settlement.updated': 'A settlement application entered a status',
   'payin.refunded': 'A refund of a pay-in was paid out to the payer',
   'refund.failed': 'A refund ended without paying (failed, rejected or cancelled)',
+  'dispute.updated': 'A dispute of a pay-in was opened (its amount held) or ended (won, lost or withdrawn)',
 };
 
 /**
@@ -303,6 +328,7 @@ export const callbackData = {
   'settlement.updated': gatewaySettlement,
   'payin.refunded': gatewayRefund,
   'refund.failed': gatewayRefund,
+  'dispute.updated': gatewayDispute,
 } as const satisfies Record<CallbackType, z.ZodMiniType>;
 
 /** Signing: the canonical string the merchant signs with HMAC-SHA256 (lowercase hex) under its API secret. */

@@ -4,12 +4,12 @@
  */
 import type { Endpoint } from './endpoint.ts';
 import { accountFreezeEndpoints } from './endpoints/accountFreeze.ts';
-import { disputeEndpoints } from './endpoints/dispute.ts';
 import { agentCommission, balanceAdjustment } from './endpoints/adjustment.ts';
 import { admin } from './endpoints/admin.ts';
 import { approvalEndpoints } from './endpoints/approval.ts';
 import { auth } from './endpoints/auth.ts';
 import { dashboard } from './endpoints/dashboard.ts';
+import { disputeEndpoints } from './endpoints/dispute.ts';
 import { memo } from './endpoints/memo.ts';
 import { agent, channel, ledger, merchant } from './endpoints/merchant.ts';
 import { merchantUser } from './endpoints/merchantUser.ts';

@@ -44,6 +44,19 @@ export const entryKinds = {
   freeze_release: 'once',
   /** What the bank wrote off of a freeze: the line's hold spent to channel clearing. */
   freeze_written_off: 'once',
+  /** A dispute's amount held from the merchant at opening (docs/MONEY-BACK.md section 2). */
+  dispute_hold: 'once',
+  /** A dispute won or withdrawn: its hold back to the wallets it came from. */
+  dispute_release: 'once',
+  /** A chargeback lost: its hold spent to channel clearing (the payer's bank took the money). */
+  dispute_lost: 'once',
+  /**
+   * A complaint or wrong payment lost: its hold (and what the platform advances for the unheld part) to
+   * the merchant's collection balance, from which the refund to the payer is held at once.
+   */
+  dispute_refund: 'once',
+  /** What a lost case could never hold: the merchant's debt. */
+  dispute_debt: 'once',
 } as const satisfies Record<string, HoldRule>;
 
 export type EntryKind = keyof typeof entryKinds;

@@ -1,6 +1,7 @@
 import type { GatewayRoute } from './gateway/app.ts';
 import type { Route } from './http/handle.ts';
 import { accountFreezeRoutes } from './modules/accountFreeze/routes.ts';
+import { disputeRoutes } from './modules/dispute/routes.ts';
 import { adjustmentRoutes } from './modules/adjustment/routes.ts';
 import { merchantUserRoutes } from './modules/admin/merchantUsers.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -65,6 +66,7 @@ export const routes: readonly Route[] = [
   ...slipRoutes,
   ...receivingRoutes,
   ...accountFreezeRoutes,
+  ...disputeRoutes,
   ...statementRoutes,
   ...statementFeedRoutes,
   ...parameterRoutes,

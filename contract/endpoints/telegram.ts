@@ -18,6 +18,7 @@ export const telegramAlertKinds = [
   'channelRate',
   'nearThreshold',
   'statementFeed',
+  'disputeDeadline',
   'test',
 ] as const;
 export type TelegramAlertKind = (typeof telegramAlertKinds)[number];
@@ -38,6 +39,8 @@ const alertsIn = strictObject({
   nearThreshold: z._default(z.boolean(), false),
   /** A bank feed that cannot be read, or a file of it refused (docs/STATEMENTS.md "Bank feed (SFTP)"). */
   statementFeed: z._default(z.boolean(), false),
+  /** An open dispute 48 hours and 4 hours before its deadline, and when it passes (docs/MONEY-BACK.md section 2). */
+  disputeDeadline: z._default(z.boolean(), false),
   /** A merchant's payout wallet below this amount. */
   payoutBalanceFloor: z._default(z.nullable(amount), null),
   /** A channel's pay-in success rate over the last hour below this percentage. */
@@ -53,6 +56,7 @@ const alertsOut = z.object({
   settlementApplied: z.boolean(),
   nearThreshold: z.boolean(),
   statementFeed: z.boolean(),
+  disputeDeadline: z.boolean(),
   payoutBalanceFloor: z.nullable(moneyOut),
   channelSuccessFloorPct: z.nullable(z.number()),
 });

@@ -4,6 +4,7 @@
  * (append-only triggers) live in hand-written migrations beside them.
  */
 export * from './schema/accountFreezes.ts';
+export * from './schema/disputes.ts';
 export * from './schema/ledger.ts';
 export * from './schema/moneyOut.ts';
 export * from './schema/orders.ts';

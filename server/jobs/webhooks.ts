@@ -39,7 +39,7 @@ export async function callbackSchedule(db: Db): Promise<number[]> {
 }
 
 /** What a callback is about (`webhook_events.order_type`): an order, or a settlement application. */
-export type CallbackObject = 'payin' | 'payout' | 'settlement' | 'refund';
+export type CallbackObject = 'payin' | 'payout' | 'settlement' | 'refund' | 'dispute';
 
 /** An order's callbacks with every delivery attempt, oldest first, as the order's detail shows them. */
 export async function callbacksOf(tx: Db, orderType: CallbackObject, orderId: number) {
@@ -205,8 +205,9 @@ async function secretOf(deps: Deps, merchantId: number): Promise<string> {
 }
 
 async function markPushed(tx: Db, event: Event, at: Date) {
-  // Orders show whether their merchant heard of them; a settlement's callbacks are their own record.
-  if (event.orderType === 'settlement') return;
+  // Orders show whether their merchant heard of them; a settlement's, refund's or dispute's callbacks are
+  // their own record (their ids are not orders' ids).
+  if (event.orderType !== 'payin' && event.orderType !== 'payout') return;
   const table = event.orderType === 'payin' ? payinOrders : payoutOrders;
   await tx.update(table).set({ pushStatus: 'pushed', callbackAt: at }).where(eq(table.id, event.orderId));
 }

@@ -18,6 +18,7 @@ const mayBeNegative = new Set<AccountKind>([
   'settlement_clearing',
   'payout_clearing',
   'balance_adjustment',
+  'merchant_debt',
 ]);
 
 export const merchantAccount = (merchantId: number, kind: AccountKind, currency: string): AccountRef => ({

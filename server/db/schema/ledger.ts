@@ -29,6 +29,8 @@ export const accountKinds = [
   'payout_clearing',
   /** The platform's side of balance adjustments: what it gave (negative) or took (positive) by hand. */
   'balance_adjustment',
+  /** What a merchant owes the platform (a negative balance): a lost dispute its wallets could not cover. */
+  'merchant_debt',
 ] as const;
 export type AccountKind = (typeof accountKinds)[number];
 

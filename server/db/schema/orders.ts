@@ -306,7 +306,7 @@ export const webhookEvents = pgTable(
     messageId: text('message_id').notNull(),
     merchantId: merchantRef(),
     /** What it is about: a pay-in, a payout, a settlement application or a refund (`orderId` is its id). */
-    orderType: text('order_type').notNull().$type<'payin' | 'payout' | 'settlement' | 'refund'>(),
+    orderType: text('order_type').notNull().$type<'payin' | 'payout' | 'settlement' | 'refund' | 'dispute'>(),
     orderId: bigint('order_id', { mode: 'number' }).notNull(),
     type: text('type').notNull(),
     url: text('url').notNull(),

@@ -406,6 +406,8 @@ export interface TelegramAlerts {
   nearThreshold?: boolean;
   /** A bank feed that cannot be read, or a file of it refused (absent in older groups). */
   statementFeed?: boolean;
+  /** An open dispute's deadline near or passed (absent in older groups). */
+  disputeDeadline?: boolean;
   /** A merchant's payout wallet below this many minor units. */
   payoutBalanceFloor: number | null;
   /** A channel's pay-in success rate over the last hour below this percentage. */

@@ -80,7 +80,7 @@ export async function byMerchantRefundNo(tx: Db, merchantId: number, merchantRef
 }
 
 /** Where the money goes: what the request names, else the payee of the order's last refund. */
-async function payeeOf(tx: Db, order: PayinOrder, given: Payee | undefined, lang: Lang): Promise<Payee> {
+export async function payeeOf(tx: Db, order: PayinOrder, given: Payee | undefined, lang: Lang): Promise<Payee> {
   if (given) return given;
   const [last] = await tx
     .select({ accountName: refunds.accountName, accountNumber: refunds.accountNumber, ifsc: refunds.ifsc })
@@ -120,12 +120,11 @@ function tooMuch(order: Pick<PayinOrder, 'paidAmount' | 'refundedAmount'>, amoun
 }
 
 /**
- * Records the refund and reserves its amount on the order (the compare-and-set that twenty concurrent
- * refunds meet: each waits for the one before and sees what it left), then lets the door decide: alone
- * within the day's sums (the payout is made and the hold taken now), or an approval request for a second
- * platform user (the refund stays `requested`). Runs in the caller's transaction after `checkRefund`.
+ * Records the refund and reserves its amount on the order: the compare-and-set that twenty concurrent
+ * refunds meet (each waits for the one before and sees what it left). Answers the earlier refund of a
+ * repeated merchant number as `replayOf`. Runs in the caller's transaction, with nothing decided yet.
  */
-export async function placeRefund(
+export async function recordRefund(
   deps: Pick<Deps, 'clock'>,
   tx: Db,
   order: PayinOrder,
@@ -134,7 +133,7 @@ export async function placeRefund(
   payee: Payee,
   asker: Asker,
   lang: Lang,
-): Promise<{ refund: Refund; approval: Approval | null; replayOf?: Refund }> {
+): Promise<{ row: Refund; replayOf?: Refund }> {
   const now = deps.clock.now();
   const refundNo = newOrderNo(now, 'RF');
   // The row first: a concurrent repeat of the merchant's number waits here for the first to commit.
@@ -163,7 +162,7 @@ export async function placeRefund(
     .returning();
   if (!row) {
     const first = ask.merchantRefundNo && (await byMerchantRefundNo(tx, merchant.id, ask.merchantRefundNo));
-    if (first) return { refund: first, approval: null, replayOf: first };
+    if (first) return { row: first, replayOf: first };
     throw new Error('refund: could not draw a free refund number');
   }
   const [reserved] = await tx
@@ -186,6 +185,26 @@ export async function placeRefund(
     tooMuch(now_ ?? { paidAmount: 0, refundedAmount: 0 }, ask.amount, lang);
     throw new AppError(errno.conflict, null, 'refund: the order moved on');
   }
+  return { row };
+}
+
+/**
+ * Records the refund (`recordRefund`), then lets the door decide: alone within the day's sums (the payout
+ * is made and the hold taken now), or an approval request for a second platform user (the refund stays
+ * `requested`). Runs in the caller's transaction after `checkRefund`.
+ */
+export async function placeRefund(
+  deps: Pick<Deps, 'clock'>,
+  tx: Db,
+  order: PayinOrder,
+  merchant: Merchant,
+  ask: RefundAsk,
+  payee: Payee,
+  asker: Asker,
+  lang: Lang,
+): Promise<{ refund: Refund; approval: Approval | null; replayOf?: Refund }> {
+  const { row, replayOf } = await recordRefund(deps, tx, order, merchant, ask, payee, asker, lang);
+  if (replayOf) return { refund: replayOf, approval: null, replayOf };
   const request = await aloneOrApprovalOnMerchant(deps, tx, 'refund.create', askerId(asker), {
     merchantId: merchant.id,
     currency: order.currency,
@@ -194,7 +213,7 @@ export async function placeRefund(
     ref: `refund:${row.id}`,
     refType: refundRefType,
     refId: row.id,
-    payload: { orderNo: order.orderNo, refundNo, amount: ask.amount, account: payee.accountNumber },
+    payload: { orderNo: order.orderNo, refundNo: row.refundNo, amount: ask.amount, account: payee.accountNumber },
     reason: ask.reason,
   });
   if (request) {

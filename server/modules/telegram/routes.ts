@@ -42,6 +42,7 @@ const groupRowOf = (g: Group): TelegramGroupRow => ({
     ...g.alerts,
     nearThreshold: g.alerts.nearThreshold ?? false,
     statementFeed: g.alerts.statementFeed ?? false,
+    disputeDeadline: g.alerts.disputeDeadline ?? false,
     payoutBalanceFloor: g.alerts.payoutBalanceFloor == null ? null : formatMinor(g.alerts.payoutBalanceFloor),
   },
   status: g.status,

@@ -326,9 +326,58 @@ async function fallingChannels(deps: Pick<Deps, 'clock'>, tx: Db, g: Group, floo
   );
 }
 
+/** How long before an open dispute's deadline each alert is said (the last at the deadline itself). */
+export const disputeAlertStages = [
+  { stage: '48h', beforeMs: 48 * 3_600_000 },
+  { stage: '4h', beforeMs: 4 * 3_600_000 },
+  { stage: 'due', beforeMs: 0 },
+] as const;
+
 /**
- * The periodic check (once a minute): stuck payouts, low payout wallets and falling channels, for each
- * active group by its own thresholds. Answers how many alerts it recorded.
+ * Open disputes whose deadline is within 48 hours: each stage it reached is said once (the nearest one
+ * reached only, so a case opened 3 hours before its deadline says "4h" and later "due", never "48h").
+ */
+async function disputeDeadlines(deps: Pick<Deps, 'clock'>, tx: Db, g: Group, now: Date) {
+  const horizon = new Date(now.getTime() + disputeAlertStages[0].beforeMs).toISOString();
+  const rows = rowsOf<{
+    no: string;
+    kind: string;
+    amount: number;
+    currency: string;
+    merchant: string;
+    deadline: Date | string;
+  }>(
+    await tx.execute(sql`
+      select d.dispute_no as no, d.kind, d.amount::bigint as amount, d.currency, m.code as merchant, d.deadline
+      from disputes d join merchants m on m.id = d.merchant_id
+      where d.status = 'open' and d.deadline <= ${horizon}::timestamptz ${within(sql`d.merchant_id`, g.merchantIds)}
+      order by d.deadline limit ${perCheck}`),
+  );
+  const found = rows.flatMap((r) => {
+    const left = new Date(r.deadline).getTime() - now.getTime();
+    const reached = disputeAlertStages.filter((s) => left <= s.beforeMs).at(-1);
+    if (!reached) return [];
+    return [
+      {
+        dedupeKey: `disputeDeadline:${r.no}:${reached.stage}`,
+        params: {
+          no: r.no,
+          merchant: r.merchant,
+          kind: r.kind,
+          amount: formatMinor(Number(r.amount)),
+          currency: r.currency,
+          deadline: new Date(r.deadline).toISOString().slice(0, 16).replace('T', ' '),
+          left: reached.stage === 'due' ? 'now' : reached.stage,
+        },
+      },
+    ];
+  });
+  return recordFound(deps, tx, g, 'disputeDeadline', found);
+}
+
+/**
+ * The periodic check (once a minute): stuck payouts, low payout wallets, falling channels and dispute
+ * deadlines, for each active group by its own thresholds. Answers how many alerts it recorded.
  */
 export async function runTelegramChecks(deps: Pick<Deps, 'clock' | 'database'>): Promise<number> {
   const db = deps.database.db;
@@ -340,6 +389,7 @@ export async function runTelegramChecks(deps: Pick<Deps, 'clock' | 'database'>):
     if (a.payoutStuckMinutes) n += await stuckPayouts(deps, db, g, a.payoutStuckMinutes, now);
     if (a.payoutBalanceFloor != null) n += await lowPayoutBalances(deps, db, g, a.payoutBalanceFloor, now);
     if (a.channelSuccessFloorPct) n += await fallingChannels(deps, db, g, a.channelSuccessFloorPct, now);
+    if (a.disputeDeadline) n += await disputeDeadlines(deps, db, g, now);
   }
   return n;
 }

@@ -71,7 +71,13 @@ function Picks({
 }
 
 /** The alerts a group switches on or off, in the order the form shows them. */
-const flagRules = ['callbackGaveUp', 'settlementApplied', 'nearThreshold', 'statementFeed'] as const;
+const flagRules = [
+  'callbackGaveUp',
+  'settlementApplied',
+  'nearThreshold',
+  'statementFeed',
+  'disputeDeadline',
+] as const;
 type Flag = (typeof flagRules)[number];
 
 /** A number rule's state: whether it is on, and its threshold as typed. */
@@ -138,6 +144,7 @@ export default function GroupForm({ group, close }: Props) {
     settlementApplied: a?.settlementApplied ?? false,
     nearThreshold: a?.nearThreshold ?? false,
     statementFeed: a?.statementFeed ?? true,
+    disputeDeadline: a?.disputeDeadline ?? true,
   });
   const stuck = useRule(a ? a.payoutStuckMinutes !== null : true, String(a?.payoutStuckMinutes ?? 30));
   const floor = useRule(a ? a.payoutBalanceFloor !== null : false, a?.payoutBalanceFloor ?? '10000.00');
