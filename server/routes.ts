@@ -1,7 +1,6 @@
 import type { GatewayRoute } from './gateway/app.ts';
 import type { Route } from './http/handle.ts';
 import { accountFreezeRoutes } from './modules/accountFreeze/routes.ts';
-import { disputeRoutes } from './modules/dispute/routes.ts';
 import { adjustmentRoutes } from './modules/adjustment/routes.ts';
 import { merchantUserRoutes } from './modules/admin/merchantUsers.ts';
 import { adminRoutes } from './modules/admin/routes.ts';
@@ -12,6 +11,7 @@ import { moneySessionRoutes } from './modules/auth/moneySession.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { channelRoutes } from './modules/channel/routes.ts';
 import { dashboardRoutes } from './modules/dashboard/routes.ts';
+import { disputeRoutes } from './modules/dispute/routes.ts';
 import { exportRoutes } from './modules/export/routes.ts';
 import { ledgerRoutes } from './modules/ledger/routes.ts';
 import { memoRoutes } from './modules/memo/routes.ts';

@@ -157,6 +157,27 @@ export interface RefundGetParams {
 /** `GET /gateway/v1/refund/{refundNo}` (refundGet): `data` of its 200 answer. */
 export type RefundGetData = RefundCreateData;
 
+/** The `dispute.updated` callback's body. */
+export interface DisputeUpdatedCallback {
+  type: 'dispute.updated';
+  data: {
+    disputeNo: string;
+    orderNo: string;
+    merchantOrderNo: string;
+    kind: 'chargeback' | 'complaint' | 'wrong_payment';
+    status: 'open' | 'won' | 'lost' | 'withdrawn';
+    currency: string;
+    amount: string;
+    held: string;
+    unheld: string;
+    deadline: string;
+    reason: string;
+    outcomeReason: string | null;
+    createdAt: string;
+    decidedAt: string | null;
+  };
+}
+
 /** The `payin.failed` callback's body: `data` is PayinCreateData. */
 export interface PayinFailedCallback {
   type: 'payin.failed';
@@ -228,6 +249,7 @@ export interface SettlementUpdatedCallback {
 
 /** Every callback type the gateway sends (its document's webhooks). */
 export const callbackTypes = [
+  'dispute.updated',
   'payin.failed',
   'payin.paid',
   'payin.refunded',
@@ -240,6 +262,7 @@ export const callbackTypes = [
 
 /** Any callback the gateway sends, told apart by `type`. */
 export type AnyCallback =
+  | DisputeUpdatedCallback
   | PayinFailedCallback
   | PayinPaidCallback
   | PayinRefundedCallback

@@ -388,7 +388,14 @@ describe.each(engines)('every money door on %s', (engine) => {
           const deadline = new Date(s.clock.now().getTime() + 86_400_000).toISOString();
           const opened = await s.call(
             endpoints.dispute.open,
-            { payinId: o.id, kind: 'chargeback', amount: money(amount), deadline, reason, code: maker.code() },
+            {
+              payinId: o.id,
+              kind: 'chargeback',
+              amount: money(amount),
+              deadline,
+              reason,
+              code: maker.code(),
+            },
             maker.token,
           );
           expect(opened.errno, opened.errmsg).toBe(0);

@@ -16,7 +16,7 @@ import {
   gatewayEndpoints,
 } from '../../contract/gateway.ts';
 import { endpoints } from '../../contract/index.ts';
-import { payoutOrders, refunds } from '../db/schema.ts';
+import { payinOrders, payoutOrders, refunds } from '../db/schema.ts';
 import { gatewayOpenApi } from '../gateway/openapi.ts';
 import { deliverDue } from '../jobs/webhooks.ts';
 import { expireDuePayins } from '../modules/payin/expiry.ts';
@@ -121,6 +121,22 @@ describe.each(engines)('gateway answers carry exactly the documented keys on %s'
         const settled = await s.call(endpoints.simulator.payout, { orderNo: o.orderNo, result }, admin);
         expect(settled.errno, settled.errmsg).toBe(errno.ok);
       }
+      // A dispute of the paid order, opened by a platform user: its dispute.updated callback.
+      const opener = await s.makeKeyHolder(['*']);
+      const [paidOrder] = await s.db.select().from(payinOrders).where(eq(payinOrders.orderNo, made.orderNo));
+      const opened = await s.call(
+        endpoints.dispute.open,
+        {
+          payinId: paidOrder!.id,
+          kind: 'chargeback',
+          amount: '1.00',
+          deadline: new Date(s.clock.now().getTime() + 86_400_000).toISOString(),
+          reason: 'NPCI chargeback',
+          code: opener.code(),
+        },
+        opener.token,
+      );
+      expect(opened.errno, opened.errmsg).toBe(errno.ok);
       await answered(g.balance, ['GET', '/gateway/v1/balance']);
       // The balance's nested wallets are checked too: a key added to one of them shows.
       expect(

@@ -80,7 +80,12 @@ export async function byMerchantRefundNo(tx: Db, merchantId: number, merchantRef
 }
 
 /** Where the money goes: what the request names, else the payee of the order's last refund. */
-export async function payeeOf(tx: Db, order: PayinOrder, given: Payee | undefined, lang: Lang): Promise<Payee> {
+export async function payeeOf(
+  tx: Db,
+  order: PayinOrder,
+  given: Payee | undefined,
+  lang: Lang,
+): Promise<Payee> {
   if (given) return given;
   const [last] = await tx
     .select({ accountName: refunds.accountName, accountNumber: refunds.accountNumber, ifsc: refunds.ifsc })
@@ -213,7 +218,12 @@ export async function placeRefund(
     ref: `refund:${row.id}`,
     refType: refundRefType,
     refId: row.id,
-    payload: { orderNo: order.orderNo, refundNo: row.refundNo, amount: ask.amount, account: payee.accountNumber },
+    payload: {
+      orderNo: order.orderNo,
+      refundNo: row.refundNo,
+      amount: ask.amount,
+      account: payee.accountNumber,
+    },
     reason: ask.reason,
   });
   if (request) {
