@@ -1,8 +1,8 @@
 /**
  * Disputes by keyboard, in English and in Chinese (issue 30): an operator opens a paid order's drawer, `D`
  * opens a chargeback of part of it with its deadline, a reason and a Google code; the dispute's drawer shows
- * the amount held from the merchant's wallets; the disputes list has it; the merchant's wallet shows the
- * hold in its frozen balance and change log. Screenshots at 1280 and 800 px (into `DISPUTE_SHOTS_DIR` when
+ * the amount held from the merchant's wallets; `o` goes back to the order, whose drawer lists the case; `g D`
+ * lists it among the disputes; the merchant's wallet shows the hold in its frozen balance and change log. Screenshots at 1280 and 800 px (into `DISPUTE_SHOTS_DIR` when
  * set, else the test's output folder).
  */
 import { mkdirSync } from 'node:fs';
@@ -78,6 +78,15 @@ for (const lang of ['en', 'zh_CN'] as const) {
     }>('GET', '/dispute/list', { payinId: String(order.id) });
     const dispute = made.list[0]!;
     expect(dispute).toMatchObject({ held: amount, unheld: '0.00' });
+    const said = tr(lang, 'screens.dispute.openedDone', {
+      disputeNo: dispute.disputeNo,
+      held: grouped(amount),
+      currency: 'INR',
+    });
+    const toast = page.getByRole('status').filter({ hasText: said });
+    await expect(toast).toBeVisible();
+    // Its toast gone, the drawer's title is in the shot.
+    await expect(toast).toBeHidden({ timeout: 10_000 });
     const drawer = page.getByRole('dialog', { name: dispute.disputeNo });
     await expect(drawer).toBeVisible();
     const held = drawer.locator('.detail-field').filter({
@@ -87,18 +96,30 @@ for (const lang of ['en', 'zh_CN'] as const) {
     await expect(drawer.getByRole('button', { name: tr(lang, 'commands.dispute.win.title') })).toBeVisible();
     await shoot(page, 'dispute-2-drawer', lang);
 
-    // Escape: the disputes list behind it has the case, open, with its held amount.
+    // o: its pay-in, whose drawer lists the case with what it holds.
+    await page.keyboard.press('o');
+    await expect(orderDrawer).toBeVisible();
+    const part = orderDrawer.getByRole('region', { name: tr(lang, 'screens.dispute.section') });
+    const line = part.getByRole('row').filter({ hasText: dispute.disputeNo });
+    await expect(line).toContainText(grouped(amount));
+    await expect(line).toContainText(tr(lang, 'status.dispute.open'));
+    await line.scrollIntoViewIfNeeded();
+    await shoot(page, 'dispute-3-order', lang);
+
+    // g D: the disputes list has the case, open, with its held amount.
     await page.keyboard.press('Escape');
-    await expect(drawer).toBeHidden();
+    await expect(orderDrawer).toBeHidden();
+    await page.keyboard.press('g');
+    await page.keyboard.press('D');
     const grid = page.getByRole('grid', { name: tr(lang, 'commands.dispute.list.title') });
     const row = grid.getByRole('row').filter({ hasText: dispute.disputeNo });
     await expect(row).toContainText(grouped(amount));
     await expect(row).toContainText(tr(lang, 'status.dispute.open'));
-    await shoot(page, 'dispute-3-list', lang);
+    await shoot(page, 'dispute-4-list', lang);
 
     // The merchant's wallet: the frozen balance holds it, and its log names the hold.
-    const wallet = await admin.ok<{ frozen: string }>('GET', '/merchantWallet/info', {
-      merchantId: String(dispute.merchantId),
+    const wallet = await admin.ok<{ frozen: string }>('POST', '/merchantWallet/info', {
+      merchantId: dispute.merchantId,
     });
     await page.goto(`/wallet?merchantId=${dispute.merchantId}&account=frozen`);
     await expect(page.locator('[data-account="frozen"]')).toContainText(grouped(wallet.frozen));
@@ -107,7 +128,7 @@ for (const lang of ['en', 'zh_CN'] as const) {
       .getByRole('row')
       .filter({ hasText: grouped(amount) });
     await expect(log.first()).toBeVisible();
-    await shoot(page, 'dispute-4-wallet', lang);
+    await shoot(page, 'dispute-5-wallet', lang);
     expect(errors).toEqual([]);
     await context.close();
     await admin.dispose();

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { endpoints, errno } from '../../../contract/index.ts';
+import { dispute } from '../../../contract/machines.ts';
 import { api } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
 import { DetailDrawer, DetailFields } from '../../ui/DetailDrawer.tsx';
@@ -75,16 +76,28 @@ export function DisputeDrawer({
             value: `${side(d.openedSide)} · ${byAt(d.openedBy, d.createdAt)}`,
           },
           { label: t('screens.dispute.reason'), value: d.reason },
-          { label: t('screens.dispute.decided'), value: byAt(d.decidedBy, d.decidedAt) },
-          { label: t('screens.dispute.outcomeReason'), value: d.outcomeReason },
-          {
-            label: t('screens.dispute.refund'),
-            value: d.refundNo && (
-              <Link className="link mono" href={`/order?range=60d&order=${encodeURIComponent(d.orderNo)}`}>
-                {d.refundNo}
-              </Link>
-            ),
-          },
+          // Decided or withdrawn: by whom and why, and for a lost complaint the refund that paid the payer.
+          ...(dispute.is('open', d.status)
+            ? []
+            : [
+                { label: t('screens.dispute.decided'), value: byAt(d.decidedBy, d.decidedAt) },
+                { label: t('screens.dispute.outcomeReason'), value: d.outcomeReason },
+              ]),
+          ...(d.refundNo
+            ? [
+                {
+                  label: t('screens.dispute.refund'),
+                  value: (
+                    <Link
+                      className="link mono"
+                      href={`/order?range=60d&order=${encodeURIComponent(d.orderNo)}`}
+                    >
+                      {d.refundNo}
+                    </Link>
+                  ),
+                },
+              ]
+            : []),
         ]}
       />
       <EvidenceList dispute={d} />

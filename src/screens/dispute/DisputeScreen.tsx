@@ -18,17 +18,19 @@ const c = columnsOf<Dispute>('screens.dispute');
 const unsorted = { sortable: false } as const;
 const amountCell = (value: string) => <span className="num">{money(value)}</span>;
 
+// What a case needs looked at comes first (its state, money and deadline), so that it shows at 800 px too;
+// whose and which order follow.
 function columnsFor(platform: boolean): Column<Dispute>[] {
   return [
-    c.text('disputeNo', '210px', { cell: (r) => <span className="mono">{r.disputeNo}</span>, ...unsorted }),
+    c.text('disputeNo', '190px', { cell: (r) => <span className="mono">{r.disputeNo}</span>, ...unsorted }),
+    c.text('status', '100px', { cell: (r) => <DisputeStatus status={r.status} />, ...unsorted }),
+    c.money('amount', '100px', { cell: (r) => amountCell(r.amount), ...unsorted }),
+    c.money('held', '100px', { cell: (r) => amountCell(r.held), ...unsorted }),
+    c.money('unheld', '100px', { cell: (r) => amountCell(r.unheld), ...hidden }),
+    c.text('deadline', '190px', { cell: (r) => <Deadline row={r} />, ...unsorted }),
+    c.of('kind', (r) => kindLabel(r.kind), { width: '110px', ...unsorted }),
     ...(platform ? [c.text('merchantCode', '100px', unsorted)] : []),
-    c.text('orderNo', '210px', { cell: (r) => <span className="mono">{r.orderNo}</span>, ...unsorted }),
-    c.of('kind', (r) => kindLabel(r.kind), { width: '120px', ...unsorted }),
-    c.money('amount', '110px', { cell: (r) => amountCell(r.amount), ...unsorted }),
-    c.money('held', '110px', { cell: (r) => amountCell(r.held), ...unsorted }),
-    c.money('unheld', '110px', { cell: (r) => amountCell(r.unheld), ...hidden }),
-    c.text('status', '110px', { cell: (r) => <DisputeStatus status={r.status} />, ...unsorted }),
-    c.text('deadline', '200px', { cell: (r) => <Deadline row={r} />, ...unsorted }),
+    c.text('orderNo', '190px', { cell: (r) => <span className="mono">{r.orderNo}</span>, ...unsorted }),
     c.text('owner', 'minmax(90px, 1fr)', { cell: (r) => r.owner ?? '—', ...unsorted }),
     c.time('createdAt', '150px', hidden),
   ];
