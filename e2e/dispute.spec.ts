@@ -2,14 +2,16 @@
  * Disputes by keyboard, in English and in Chinese (issue 30): an operator opens a paid order's drawer, `D`
  * opens a chargeback of part of it with its deadline, a reason and a Google code; the dispute's drawer shows
  * the amount held from the merchant's wallets; `o` goes back to the order, whose drawer lists the case; `g D`
- * lists it among the disputes; the merchant's wallet shows the hold in its frozen balance and change log. Screenshots at 1280 and 800 px (into `DISPUTE_SHOTS_DIR` when
+ * lists it among the disputes; the merchant's wallet shows the hold in its frozen balance and change log.
+ * Then a second operator adds evidence to a complaint another opened (`n`) and decides it lost (`l`): the
+ * order has no refund to take the payer's account from, so the server asks for it at the account's fields. Screenshots at 1280 and 800 px (into `DISPUTE_SHOTS_DIR` when
  * set, else the test's output folder).
  */
 import { mkdirSync } from 'node:fs';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { adminApi, newPayin, nextCode, platformOperator, signIn } from './orders-support.ts';
 import { setLanguage, shootWidths, tr } from './shots.ts';
-import { grouped, watchConsole } from './support.ts';
+import { Api, grouped, watchConsole } from './support.ts';
 
 const dir = process.env.DISPUTE_SHOTS_DIR;
 
@@ -22,6 +24,11 @@ async function tabTo(page: Page, target: Locator, most = 12) {
     if (await target.evaluate((el) => el === document.activeElement)) return;
   }
   await expect(target).toBeFocused();
+}
+
+/** Waits out the toasts that name `text` (they would cover a drawer's title in a shot). */
+async function toastsGone(page: Page, text: string) {
+  await expect(page.getByRole('status').filter({ hasText: text })).toHaveCount(0, { timeout: 10_000 });
 }
 
 for (const lang of ['en', 'zh_CN'] as const) {
@@ -83,10 +90,8 @@ for (const lang of ['en', 'zh_CN'] as const) {
       held: grouped(amount),
       currency: 'INR',
     });
-    const toast = page.getByRole('status').filter({ hasText: said });
-    await expect(toast).toBeVisible();
-    // Its toast gone, the drawer's title is in the shot.
-    await expect(toast).toBeHidden({ timeout: 10_000 });
+    await expect(page.getByRole('status').filter({ hasText: said })).toBeVisible();
+    await toastsGone(page, dispute.disputeNo);
     const drawer = page.getByRole('dialog', { name: dispute.disputeNo });
     await expect(drawer).toBeVisible();
     const held = drawer.locator('.detail-field').filter({
@@ -131,6 +136,84 @@ for (const lang of ['en', 'zh_CN'] as const) {
     await shoot(page, 'dispute-5-wallet', lang);
     expect(errors).toEqual([]);
     await context.close();
+    await admin.dispose();
+  });
+}
+
+for (const lang of ['en', 'zh_CN'] as const) {
+  test(`add evidence to a complaint and decide it lost with the payer's account by keyboard (${lang})`, async ({
+    browser,
+  }) => {
+    test.setTimeout(150_000);
+    if (dir) mkdirSync(dir, { recursive: true });
+    const admin = await adminApi();
+    const opener = await platformOperator(admin);
+    const decider = await platformOperator(admin);
+    const order = await newPayin('900.00');
+    await admin.ok('POST', '/simulator/pay', { orderNo: order.orderNo, result: 'success' });
+    const own = await Api.create();
+    await own.signInWithCode(opener.username, opener.password, await nextCode(opener.secret));
+    const opened = await own.ok<{ id: number; disputeNo: string }>('POST', '/dispute/open', {
+      payinId: order.id,
+      kind: 'complaint',
+      amount: '400.00',
+      deadline: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+      reason: 'Payer says the goods never came',
+      code: await nextCode(opener.secret),
+    });
+
+    const context = await browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    await signIn(page, decider);
+    await setLanguage(page, lang);
+    await page.goto(`/dispute?dispute=${opened.id}`);
+    const drawer = page.getByRole('dialog', { name: opened.disputeNo });
+    await expect(drawer.getByText(tr(lang, 'screens.dispute.noEvidence'))).toBeVisible();
+
+    // n: a note, added.
+    await page.keyboard.press('n');
+    const evidence = page.getByRole('dialog', { name: tr(lang, 'commands.dispute.evidence.title') });
+    await expect(evidence.getByLabel(tr(lang, 'screens.dispute.note'))).toBeFocused();
+    const note = lang === 'en' ? 'Courier confirms delivery on 28 Nov' : '快递确认 11 月 28 日已签收';
+    await page.keyboard.type(note);
+    await tabTo(page, evidence.getByRole('button', { name: tr(lang, 'commands.dispute.evidence.title') }));
+    await page.keyboard.press('Enter');
+    await expect(evidence).toBeHidden();
+    await expect(drawer.getByText(note)).toBeVisible();
+
+    // l: lost, without the payer's account first: the server asks for it above the account's fields.
+    await page.keyboard.press('l');
+    const decide = page.getByRole('dialog', { name: tr(lang, 'commands.dispute.lose.title') });
+    await expect(decide.getByLabel(tr(lang, 'screens.dispute.outcomeReason'))).toBeFocused();
+    await page.keyboard.type(lang === 'en' ? 'No proof of delivery to the payer' : '无法证明已交付给付款人');
+    await tabTo(page, decide.getByLabel(tr(lang, 'screens.order.googleCode')));
+    await page.keyboard.type(await nextCode(decider.secret));
+    await page.keyboard.press('Enter');
+    await expect(decide.getByText(tr(lang, 'validation.refundPayee'))).toBeVisible();
+    await toastsGone(page, opened.disputeNo);
+    await shoot(page, 'dispute-6-payee', lang);
+    await tabTo(page, decide.getByLabel(tr(lang, 'screens.refund.accountName')));
+    await page.keyboard.type('Asha Rao');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('50100200300');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('HDFC0001234');
+    await page.keyboard.press('Enter');
+    await expect(decide).toBeHidden();
+
+    // Lost: the payer is refunded from the hold, and the drawer names the refund.
+    await expect(drawer.getByText(tr(lang, 'status.dispute.lost'), { exact: true })).toBeVisible();
+    const info = await admin.ok<{ status: string; refundNo: string | null }>('GET', '/dispute/info', {
+      id: String(opened.id),
+    });
+    expect(info.status).toBe('lost');
+    await expect(drawer.getByRole('link', { name: info.refundNo! })).toBeVisible();
+    await toastsGone(page, opened.disputeNo);
+    await shoot(page, 'dispute-7-lost', lang);
+    expect(errors).toEqual([]);
+    await context.close();
+    await own.dispose();
     await admin.dispose();
   });
 }
