@@ -53,6 +53,9 @@ const views: Record<DashboardQueue, QueueView> = {
   // The exception queue with no kind chosen is every open line.
   statementExceptions: { href: '/receiving/exceptions', icon: 'filter' },
   slipsToWithdraw: { href: `/withdrawalslip?${statesOf('slipsToWithdraw')}`, icon: 'clipboard' },
+  // The dispute list puts the open cases first, the overdue first among them.
+  disputesOpen: { href: `/dispute?${statesOf('disputesOpen')}`, icon: 'shield' },
+  disputesOverdue: { href: `/dispute?${statesOf('disputesOverdue')}`, icon: 'zap' },
 };
 
 /** One queue as the dashboard's panel and the palette show it. */

@@ -9,6 +9,7 @@ import { createApp } from './http/app.ts';
 import { checkLedger } from './ledger/check.ts';
 import { rowsOf } from './ledger/index.ts';
 import { checkOrderStats } from './modules/dashboard/stats.ts';
+import { checkDisputeHolds } from './modules/dispute/service.ts';
 import { checkPayoutInvariants } from './modules/payout/invariants.ts';
 import { checkSettlementHolds } from './modules/settlement/invariants.ts';
 import { checkTnLines } from './modules/settlement/tn.ts';
@@ -348,6 +349,21 @@ describe.each(engines)('demo workspace on %s', (engine) => {
       ['M10003', 170_000],
     ]);
     for (const l of lines) expect(Number(l.held)).toBeGreaterThan(0);
+  });
+
+  it('has an open dispute due within a day and a lost one, every hold resolved once', async () => {
+    const cases = await q<{ code: string; status: string; held: string; amount: string; hours: string }>(sql`
+      select m.code, d.status, d.held_collection_available + d.held_payout_available as held, d.amount,
+        extract(epoch from d.deadline - now()) / 3600 as hours
+      from disputes d join merchants m on m.id = d.merchant_id order by d.id`);
+    expect(cases.map((c) => [c.code, c.status])).toEqual([
+      ['M10002', 'open'],
+      ['M10001', 'lost'],
+    ]);
+    expect(Number(cases[0]!.held)).toBeGreaterThan(0);
+    expect(Number(cases[0]!.hours)).toBeGreaterThan(0);
+    expect(Number(cases[0]!.hours)).toBeLessThan(24);
+    expect(await checkDisputeHolds(s.db)).toEqual([]);
   });
 
   it('has a blocked payer, refused at creation and counted', async () => {

@@ -36,6 +36,7 @@ import {
   demoUsernames,
 } from './demo/business.ts';
 import { settleQueuedCallbacks } from './demo/callbacks.ts';
+import { openDisputes } from './demo/disputes.ts';
 import { openFreeze } from './demo/freeze.ts';
 import { openMerchants, scheduleReceiversDown } from './demo/merchants.ts';
 import { type LostCallback, planPayins, schedulePayins } from './demo/payins.ts';
@@ -164,6 +165,7 @@ async function seedInto(deps: Deps, tx: Db, seedNumber: number): Promise<DemoSee
   await openRefunds(seed, ms, finance);
   await openRiskRules(seed, ms, operator);
   await openFreeze(seed, ms, finance);
+  await openDisputes(seed, ms, { finance, operator });
 
   await settleQueuedCallbacks(seed);
   // The simulator adapter stamps its books with database time; give them the time of their orders.

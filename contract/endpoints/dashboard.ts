@@ -1,9 +1,19 @@
 import * as z from 'zod/mini';
 import { type Endpoint, endpoint } from '../endpoint.ts';
-import { approval, callback, payout, recharge, settlement, slip, statementLine } from '../machines.ts';
+import {
+  approval,
+  callback,
+  dispute,
+  payout,
+  recharge,
+  settlement,
+  slip,
+  statementLine,
+} from '../machines.ts';
 import { moneyOut } from '../money.ts';
 import { id } from '../schemas.ts';
 import { approvalEndpoints } from './approval.ts';
+import { disputeEndpoints } from './dispute.ts';
 import { merchantOrder, merchantPayout, merchantRechargeLog } from './orders.ts';
 import { riskRules } from './risk.ts';
 import { settlementQuery } from './settlement.ts';
@@ -60,6 +70,9 @@ export const dashboardQueues = {
   statementExceptions: { needs: [statement.exceptions], states: statementLine.sets.open },
   /** Withdrawal slips at the bank: lines still to be marked withdrawn (or dropped). */
   slipsToWithdraw: { needs: [withdrawalSlip.list], states: slip.from('withdraw') },
+  /** Disputes still open (their amounts held from the merchants), and of those the ones past their deadline. */
+  disputesOpen: { needs: [disputeEndpoints.list], states: dispute.sets.open },
+  disputesOverdue: { needs: [disputeEndpoints.list], states: dispute.sets.open },
 } as const satisfies Record<string, QueueDeclaration>;
 
 export type DashboardQueue = keyof typeof dashboardQueues;

@@ -322,6 +322,9 @@ describe.each(engines)('dashboard on %s', (engine) => {
       approvalsPending: null,
       statementExceptions: null,
       slipsToWithdraw: null,
+      // The merchant's own disputes: none here.
+      disputesOpen: 0,
+      disputesOverdue: 0,
     });
     expect((await summary(admin)).queues).toMatchObject({ callbacksGaveUp: 1, payoutsQueued: 2 });
     const viewer = await s.makeUser({

@@ -118,6 +118,9 @@ const queueSource: Record<DashboardQueue, { table: string; also?: SQL; merchant:
   statementExceptions: { table: 'statement_lines', merchant: null },
   // withdrawal_slips_waiting_idx
   slipsToWithdraw: { table: 'withdrawal_slips', merchant: null },
+  // disputes_open_deadline_idx
+  disputesOpen: { table: 'disputes', merchant: 'merchant_id' },
+  disputesOverdue: { table: 'disputes', also: sql` and deadline <= now()`, merchant: 'merchant_id' },
 };
 
 /**

@@ -140,36 +140,39 @@ export async function recordRefund(
   lang: Lang,
 ): Promise<{ row: Refund; replayOf?: Refund }> {
   const now = deps.clock.now();
-  const refundNo = newOrderNo(now, 'RF');
-  // The row first: a concurrent repeat of the merchant's number waits here for the first to commit.
-  const [row] = await tx
-    .insert(refunds)
-    .values({
-      refundNo,
-      merchantId: merchant.id,
-      merchantRefundNo: ask.merchantRefundNo ?? refundNo,
-      payinId: order.id,
-      payinCreatedAt: order.createdAt,
-      orderNo: order.orderNo,
-      merchantOrderNo: order.merchantOrderNo,
-      currency: order.currency,
-      amount: ask.amount,
-      status: refund.initial,
-      reason: ask.reason,
-      ...payee,
-      source: ask.source,
-      requestHash: refundRequestHash(order.orderNo, ask),
-      requestedBy: 'userId' in asker ? asker.userId : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) {
+  // The row first: a concurrent repeat of the merchant's number waits here for the first to commit. A
+  // number of ours drawn twice in one second (one in 10^8) is drawn again.
+  let row: Refund | undefined;
+  for (let draw = 0; !row && draw < 3; draw++) {
+    const refundNo = newOrderNo(now, 'RF');
+    [row] = await tx
+      .insert(refunds)
+      .values({
+        refundNo,
+        merchantId: merchant.id,
+        merchantRefundNo: ask.merchantRefundNo ?? refundNo,
+        payinId: order.id,
+        payinCreatedAt: order.createdAt,
+        orderNo: order.orderNo,
+        merchantOrderNo: order.merchantOrderNo,
+        currency: order.currency,
+        amount: ask.amount,
+        status: refund.initial,
+        reason: ask.reason,
+        ...payee,
+        source: ask.source,
+        requestHash: refundRequestHash(order.orderNo, ask),
+        requestedBy: 'userId' in asker ? asker.userId : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (row) break;
     const first = ask.merchantRefundNo && (await byMerchantRefundNo(tx, merchant.id, ask.merchantRefundNo));
     if (first) return { row: first, replayOf: first };
-    throw new Error('refund: could not draw a free refund number');
   }
+  if (!row) throw new AppError(errno.conflict, null, 'refund: no free refund number in three draws');
   const [reserved] = await tx
     .update(payinOrders)
     .set({ refundedAmount: sql`${payinOrders.refundedAmount} + ${ask.amount}`, updatedAt: now })
