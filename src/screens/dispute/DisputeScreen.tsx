@@ -27,7 +27,7 @@ function columnsFor(platform: boolean): Column<Dispute>[] {
     c.money('amount', '100px', { cell: (r) => amountCell(r.amount), ...unsorted }),
     c.money('held', '100px', { cell: (r) => amountCell(r.held), ...unsorted }),
     c.money('unheld', '100px', { cell: (r) => amountCell(r.unheld), ...hidden }),
-    c.text('deadline', '210px', { cell: (r) => <Deadline row={r} />, ...unsorted }),
+    c.text('deadline', '225px', { cell: (r) => <Deadline row={r} />, ...unsorted }),
     c.of('kind', (r) => kindLabel(r.kind), { width: '110px', ...unsorted }),
     ...(platform ? [c.text('merchantCode', '100px', unsorted)] : []),
     c.text('orderNo', '190px', { cell: (r) => <span className="mono">{r.orderNo}</span>, ...unsorted }),
