@@ -59,7 +59,7 @@ export default function DisputeScreen() {
       id="disputes"
       endpoint={endpoints.dispute.list}
       context="dispute"
-      hint="screens.dispute.hint"
+      hint={platform ? 'screens.dispute.hint' : 'screens.dispute.hintMerchant'}
       columns={columns}
       filters={filters}
       toInput={toInput}
