@@ -108,12 +108,13 @@ describe('order commands', () => {
       'merchantOrder.delete',
     ]);
     // Paid is final: nothing that would pay it again; a payment seen through its channel cannot be deleted.
-    // A paid order may be refunded while something is left of what was paid.
+    // A paid order may be refunded or disputed while something is left of what was paid.
     const paid = { paidAt: '2026-11-20T16:22:00Z', paidAmount: '411.00' };
     expect(ids(actionsFor(operator, 'payin', payin('paid', paid)))).toEqual([
       'merchantOrder.uploadImage',
       'merchantOrder.push',
       'refund.create',
+      'dispute.open',
     ]);
     expect(ids(actionsFor(operator, 'payin', payin('paid', { ...paid, refundedAmount: '411.00' })))).toEqual([
       'merchantOrder.uploadImage',

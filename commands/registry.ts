@@ -5,6 +5,7 @@ import { adjustmentCommands } from './adjustment.ts';
 import { appCommands, tableCommands } from './app.ts';
 import { approvalCommands } from './approval.ts';
 import { businessCommands } from './business.ts';
+import { disputeCommands } from './dispute.ts';
 import { fundCommands } from './funds.ts';
 import { memoCommands } from './memo.ts';
 import { merchantUserCommands } from './merchantUser.ts';
@@ -70,6 +71,7 @@ export const commands: readonly Command[] = assemble([
   ...orderCommands,
   ...payoutCommands,
   ...refundCommands,
+  ...disputeCommands,
   ...fundCommands,
   ...settlementCommands,
   ...approvalCommands,

@@ -59,6 +59,8 @@ export interface Contexts {
   holderNumber: Output<typeof endpoints.holderNumber.list>['list'][number];
   /** A bank's freeze of a receiving account (its drawer lists whose money it holds). */
   accountFreeze: Output<typeof endpoints.accountFreeze.list>['list'][number];
+  /** A dispute of a paid pay-in: a chargeback, a complaint or a wrong payment (its drawer lists the evidence). */
+  dispute: Output<typeof endpoints.dispute.list>['list'][number];
   /** A platform parameter: its value in force, its default and its kind (which input edits it). */
   parameter: Output<typeof endpoints.parameter.list>['list'][number];
   /** A balance adjustment the platform applied to a merchant wallet. */

@@ -5,6 +5,7 @@ import { payin } from '../../../contract/machines.ts';
 import { useT } from '../../lib/useT.ts';
 import { Can } from '../../ui/Can.tsx';
 import { DetailSection } from '../../ui/DetailDrawer.tsx';
+import { OrderDisputes } from '../dispute/OrderDisputes.tsx';
 import { OrderRefunds } from '../refund/OrderRefunds.tsx';
 import { ProofImage } from './history.tsx';
 import { OrderDetail, type OrderDrawerProps, orderHead } from './OrderDetail.tsx';
@@ -50,6 +51,11 @@ export function OrderDrawer(props: OrderDrawerProps<'payin'>) {
           {o.status === payin.state.paid && (
             <Can needs={[endpoints.refund.ofOrder]}>
               <OrderRefunds payinId={o.id} />
+            </Can>
+          )}
+          {o.status === payin.state.paid && (
+            <Can needs={[endpoints.dispute.list]}>
+              <OrderDisputes payinId={o.id} />
             </Can>
           )}
           <DetailSection title={t('screens.order.images')}>
