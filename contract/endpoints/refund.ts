@@ -52,6 +52,7 @@ export const refundRow = z.object({
 export const orderRefunds = z.object({
   paidAmount: z.nullable(moneyOut),
   refundedAmount: moneyOut,
+  /** Paid, less refunded, less what the order's open disputes hold. */
   refundable: moneyOut,
   list: z.array(refundRow),
 });

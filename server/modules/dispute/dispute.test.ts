@@ -192,6 +192,27 @@ describe.each(engines)('disputes on %s', (engine) => {
     });
   });
 
+  it('keeps what an open dispute holds out of what may be refunded, until it ends', async () => {
+    await fund(s, m.id, 'collection', 1_000_000);
+    const o = await paid(10_000);
+    const res = await open(o.id, 7_000);
+    expect(res.errno, res.errmsg).toBe(0);
+    const refund = (amount: number) =>
+      s.call(
+        endpoints.refund.create,
+        { payinId: o.id, amount: formatMinor(amount), reason: 'goods returned', payee, code: one.code() },
+        one.token,
+      );
+    const left = await s.call(endpoints.refund.ofOrder, { payinId: o.id }, root);
+    expect(left.data.refundable).toBe('30.00');
+    const over = await refund(3_001);
+    expect(over.errno).toBe(errno.invalid);
+    expect(JSON.stringify(over.data)).toContain('30.00');
+    expect((await refund(3_000)).errno).toBe(0);
+    await decide(res.data.id, 'won');
+    expect((await refund(7_000)).errno).toBe(0);
+  });
+
   it('never lets the opener decide, and a merchant opens only complaints and wrong payments of its own', async () => {
     await fund(s, m.id, 'collection', 1_000_000);
     const o = await paid(10_000);

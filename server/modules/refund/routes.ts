@@ -30,6 +30,7 @@ import type { PayinOrder } from '../payin/views.ts';
 import {
   byMerchantRefundNo,
   checkRefund,
+  disputedOf,
   endRequested,
   gatewayRefundView,
   type Payee,
@@ -184,7 +185,7 @@ export const refundRoutes = [
     return {
       paidAmount: order.paidAmount === null ? null : formatMinor(order.paidAmount),
       refundedAmount: formatMinor(order.refundedAmount),
-      refundable: formatMinor(refundable(order)),
+      refundable: formatMinor(Math.max(0, refundable(order) - (await disputedOf(tx, order.id)))),
       list: await rowsOf(tx, list, user.kind === 'platform'),
     };
   }),

@@ -12,10 +12,17 @@ import { and, eq, sql } from 'drizzle-orm';
 import type * as z from 'zod/mini';
 import type { refundPayee } from '../../../contract/endpoints/refund.ts';
 import { errno } from '../../../contract/errno.ts';
-import { type PayoutStatus, payin, payout, type RefundStatus, refund } from '../../../contract/machines.ts';
+import {
+  dispute,
+  type PayoutStatus,
+  payin,
+  payout,
+  type RefundStatus,
+  refund,
+} from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import { payinOrders, payoutOrders, refunds } from '../../db/schema.ts';
+import { disputes, payinOrders, payoutOrders, refunds } from '../../db/schema.ts';
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
@@ -112,14 +119,32 @@ export async function checkRefund(
   if (!payin.can('refund', order.status))
     throw new AppError(errno.conflict, null, `refund from ${order.status}`);
   if (merchant.status !== 'active') throw new AppError(errno.forbidden, null, 'merchant frozen');
-  tooMuch(order, ask.amount, lang);
+  tooMuch(order, ask.amount, lang, await disputedOf(tx, order.id));
   const balance = await merchantBalances(tx, merchant.id, order.currency);
   if (balance.collection_available < ask.amount) throw new AppError(errno.insufficientBalance);
   return payeeOf(tx, order, ask.payee, lang);
 }
 
-function tooMuch(order: Pick<PayinOrder, 'paidAmount' | 'refundedAmount'>, amount: number, lang: Lang) {
-  const left = refundable(order);
+/**
+ * What the order's open disputes hold (docs/MONEY-BACK.md section 2): not refundable while they are open,
+ * so that a payer whose chargeback is pending is not also paid back by a refund. A lost complaint's own
+ * refund is made once its case has ended.
+ */
+export async function disputedOf(tx: Db, payinId: number): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<string>`coalesce(sum(${disputes.amount}), 0)` })
+    .from(disputes)
+    .where(and(eq(disputes.payinId, payinId), inStates(disputes.status, dispute.sets.open)));
+  return Number(row?.n ?? 0);
+}
+
+function tooMuch(
+  order: Pick<PayinOrder, 'paidAmount' | 'refundedAmount'>,
+  amount: number,
+  lang: Lang,
+  disputed: number,
+) {
+  const left = Math.max(0, refundable(order) - disputed);
   if (amount > left)
     throw invalidField(lang, 'amount', 'validation.refundTooMuch', { max: formatMinor(left) }, 'too_big');
 }
@@ -173,6 +198,13 @@ export async function recordRefund(
     if (first) return { row: first, replayOf: first };
   }
   if (!row) throw new AppError(errno.conflict, null, 'refund: no free refund number in three draws');
+  // The order locked, what its open disputes hold is read after any opening that locked it first.
+  const [locked] = await tx
+    .select({ paidAmount: payinOrders.paidAmount, refundedAmount: payinOrders.refundedAmount })
+    .from(payinOrders)
+    .where(and(eq(payinOrders.id, order.id), eq(payinOrders.createdAt, order.createdAt)))
+    .for('update');
+  tooMuch(locked ?? { paidAmount: 0, refundedAmount: 0 }, ask.amount, lang, await disputedOf(tx, order.id));
   const [reserved] = await tx
     .update(payinOrders)
     .set({ refundedAmount: sql`${payinOrders.refundedAmount} + ${ask.amount}`, updatedAt: now })
@@ -190,7 +222,7 @@ export async function recordRefund(
       .select({ paidAmount: payinOrders.paidAmount, refundedAmount: payinOrders.refundedAmount })
       .from(payinOrders)
       .where(and(eq(payinOrders.id, order.id), eq(payinOrders.createdAt, order.createdAt)));
-    tooMuch(now_ ?? { paidAmount: 0, refundedAmount: 0 }, ask.amount, lang);
+    tooMuch(now_ ?? { paidAmount: 0, refundedAmount: 0 }, ask.amount, lang, 0);
     throw new AppError(errno.conflict, null, 'refund: the order moved on');
   }
   return { row };
