@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { storedZone } from '../lib/businessDay.ts';
 import { rowsOf } from './index.ts';
@@ -125,4 +125,39 @@ export async function checkLedger(db: Db): Promise<LedgerReport> {
     !accountMismatches.length &&
     !dailyMismatches.length;
   return { balanced, totals, unbalancedEntries, brokenChains, accountMismatches, dailyMismatches };
+}
+
+/**
+ * A merchant account kind that mirrors lines (`collection_pending` the pending T+N lines' net, `reserve`
+ * the held reserve lines): per merchant and currency, the balance must equal the lines' sum of `column`
+ * where `live` holds. Answers the accounts where it does not.
+ */
+export async function checkLinesMatch(
+  db: Db,
+  lines: { table: 'tn_lines' | 'reserve_lines'; column: 'net' | 'amount'; live: SQL; kind: string },
+) {
+  const rows = rowsOf<{ merchant_id: number; currency: string; balance: string; lines: string }>(
+    await db.execute(sql`
+      with l as (
+        select merchant_id, currency, sum(${sql.raw(lines.column)}) as lines from ${sql.raw(lines.table)}
+        where ${lines.live} group by 1, 2
+      ),
+      a as (
+        select owner_id as merchant_id, currency, balance from ledger_accounts
+        where owner_type = 'merchant' and kind = ${lines.kind}
+      )
+      select coalesce(a.merchant_id, l.merchant_id) as merchant_id, coalesce(a.currency, l.currency) as currency,
+        coalesce(a.balance, 0)::text as balance, coalesce(l.lines, 0)::text as lines
+      from a full join l on l.merchant_id = a.merchant_id and l.currency = a.currency
+      where coalesce(a.balance, 0) <> coalesce(l.lines, 0)
+      order by 1, 2
+      limit 100`),
+  );
+  const mismatches = rows.map((r) => ({
+    merchantId: Number(r.merchant_id),
+    currency: r.currency,
+    balance: Number(r.balance),
+    lines: Number(r.lines),
+  }));
+  return { ok: mismatches.length === 0, mismatches };
 }

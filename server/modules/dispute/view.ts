@@ -6,7 +6,7 @@ import { dispute } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { disputeEvidence, merchants, refunds, users } from '../../db/schema.ts';
-import { type Dispute, heldOf } from './service.ts';
+import { type Dispute, gatewayDisputeView } from './service.ts';
 
 type Row = z.output<typeof disputeRow>;
 
@@ -61,34 +61,22 @@ export async function disputeRows(
       ),
   );
   const nameOf = (id: number | null) => (id === null ? null : (names.get(id) ?? null));
+  // What the merchant's callback says of a case, and the console's own fields beside it.
   return list.map((d) => ({
+    ...gatewayDisputeView(d),
     id: d.id,
-    disputeNo: d.disputeNo,
     merchantId: d.merchantId,
     merchantCode: codes.get(d.merchantId) ?? '',
     payinId: d.payinId,
-    orderNo: d.orderNo,
-    merchantOrderNo: d.merchantOrderNo,
-    kind: d.kind,
-    status: d.status,
-    currency: d.currency,
-    amount: formatMinor(d.amount),
-    held: formatMinor(heldOf(d)),
-    unheld: formatMinor(d.unheldAmount),
-    deadline: d.deadline.toISOString(),
     overdue: dispute.is('open', d.status) && d.deadline <= now,
     owner: nameOf(d.ownerId),
     ownerId: withNames ? d.ownerId : null,
     openedSide: d.openedSide,
     openedBy: nameOf(d.openedBy),
-    reason: d.reason,
-    outcomeReason: d.outcomeReason,
     decidedBy: nameOf(d.decidedBy),
-    decidedAt: d.decidedAt?.toISOString() ?? null,
     refundId: d.refundId,
     refundNo: d.refundId === null ? null : (refundNos.get(d.refundId) ?? null),
     evidenceCount: evidence.get(d.id) ?? 0,
-    createdAt: d.createdAt.toISOString(),
   }));
 }
 

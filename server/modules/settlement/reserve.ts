@@ -13,6 +13,7 @@ import { sql } from 'drizzle-orm';
 import { reserveLine } from '../../../contract/machines.ts';
 import type { Db } from '../../db/index.ts';
 import { inStates, statesSql } from '../../db/states.ts';
+import { checkLinesMatch } from '../../ledger/check.ts';
 import { merchantAccount, post, rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
 import { chunks } from '../../lib/chunks.ts';
@@ -171,33 +172,6 @@ export async function reserveDue(db: Db, day: string) {
   );
 }
 
-/**
- * The reserve invariant (like `checkTnLines`): every merchant's `reserve` balance equals the sum of its
- * held reserve lines, per currency. Answers the accounts where it does not.
- */
-export async function checkReserveLines(db: Db) {
-  const rows = rowsOf<{ merchant_id: number; currency: string; balance: string; held: string }>(
-    await db.execute(sql`
-      with h as (
-        select merchant_id, currency, sum(amount) as held from reserve_lines where ${held('status')}
-        group by 1, 2
-      ),
-      a as (
-        select owner_id as merchant_id, currency, balance from ledger_accounts
-        where owner_type = 'merchant' and kind = 'reserve'
-      )
-      select coalesce(a.merchant_id, h.merchant_id) as merchant_id, coalesce(a.currency, h.currency) as currency,
-        coalesce(a.balance, 0)::text as balance, coalesce(h.held, 0)::text as held
-      from a full join h on h.merchant_id = a.merchant_id and h.currency = a.currency
-      where coalesce(a.balance, 0) <> coalesce(h.held, 0)
-      order by 1, 2
-      limit 100`),
-  );
-  const mismatches = rows.map((r) => ({
-    merchantId: Number(r.merchant_id),
-    currency: r.currency,
-    balance: Number(r.balance),
-    heldLines: Number(r.held),
-  }));
-  return { ok: mismatches.length === 0, mismatches };
-}
+/** The reserve invariant (like `checkTnLines`): `reserve` = the sum of the merchant's held reserve lines. */
+export const checkReserveLines = (db: Db) =>
+  checkLinesMatch(db, { table: 'reserve_lines', column: 'amount', live: held('status'), kind: 'reserve' });

@@ -17,6 +17,7 @@ import { type Db, inTransaction } from '../../db/index.ts';
 import { merchants, tnRunMerchants, tnRuns, users } from '../../db/schema.ts';
 import { inStates, statesSql } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
+import { checkLinesMatch } from '../../ledger/check.ts';
 import { merchantAccount, post, rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
 import { chunks } from '../../lib/chunks.ts';
@@ -401,33 +402,6 @@ export async function tnRunCount(db: Db, where: SQL | undefined): Promise<number
 
 // ---- The invariant ----------------------------------------------------------------------------------
 
-/**
- * The T+N invariant checker (like `checkLedger`): every merchant's `collection_pending` balance equals the
- * net of its pending lines, per currency. Answers the accounts where it does not.
- */
-export async function checkTnLines(db: Db) {
-  const rows = rowsOf<{ merchant_id: number; currency: string; balance: string; pending: string }>(
-    await db.execute(sql`
-      with p as (
-        select merchant_id, currency, sum(net) as pending from tn_lines where ${open('status')}
-        group by 1, 2
-      ),
-      a as (
-        select owner_id as merchant_id, currency, balance from ledger_accounts
-        where owner_type = 'merchant' and kind = 'collection_pending'
-      )
-      select coalesce(a.merchant_id, p.merchant_id) as merchant_id, coalesce(a.currency, p.currency) as currency,
-        coalesce(a.balance, 0)::text as balance, coalesce(p.pending, 0)::text as pending
-      from a full join p on p.merchant_id = a.merchant_id and p.currency = a.currency
-      where coalesce(a.balance, 0) <> coalesce(p.pending, 0)
-      order by 1, 2
-      limit 100`),
-  );
-  const mismatches = rows.map((r) => ({
-    merchantId: Number(r.merchant_id),
-    currency: r.currency,
-    balance: Number(r.balance),
-    pendingLines: Number(r.pending),
-  }));
-  return { ok: mismatches.length === 0, mismatches };
-}
+/** The T+N invariant (like `checkLedger`): `collection_pending` = the net of the merchant's pending lines. */
+export const checkTnLines = (db: Db) =>
+  checkLinesMatch(db, { table: 'tn_lines', column: 'net', live: open('status'), kind: 'collection_pending' });
