@@ -89,6 +89,8 @@ export const payinGatewayEndpoints = {
           name: z.optional(z.string().check(z.maxLength(100))),
           email: z.optional(z.string().check(z.maxLength(254))),
           phone: z.optional(z.string().check(z.maxLength(32))),
+          /** The payer's UPI ID (or bank account number), when the merchant knows it: met by the blocklist. */
+          vpa: z.optional(z.string().check(z.maxLength(100))),
         }),
       ),
       /** A channel code to use instead of routing. */

@@ -32,6 +32,8 @@ export interface PayinCreateBody {
     email?: string;
     /** maxLength 32. */
     phone?: string;
+    /** maxLength 100. */
+    vpa?: string;
   };
   /** maxLength 32. */
   channel?: string;

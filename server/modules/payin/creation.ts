@@ -46,7 +46,14 @@ export interface PayinRequest {
   amount: number;
   notifyUrl: string;
   returnUrl?: string | undefined;
-  payer?: { name?: string | undefined; email?: string | undefined; phone?: string | undefined } | undefined;
+  payer?:
+    | {
+        name?: string | undefined;
+        email?: string | undefined;
+        phone?: string | undefined;
+        vpa?: string | undefined;
+      }
+    | undefined;
   /** A channel code instead of routing. */
   channel?: string | undefined;
 }

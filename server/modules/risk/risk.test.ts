@@ -73,7 +73,7 @@ describe.each(engines)('risk rules on %s', (engine) => {
     expect(logged).toMatchObject({ outcome: 'failed', errno: errno.riskBlocked });
   });
 
-  it("refuses a blocked payer's phone and e-mail as written differently, naming the rule, never the value", async () => {
+  it("refuses a blocked payer's phone, e-mail and UPI ID as written differently, naming the rule, never the value", async () => {
     const m = await s.makeMerchant();
     expect((await add({ kind: 'payer_phone', value: '+91 98765-43210' })).errno).toBe(0);
     expect((await add({ kind: 'payer_email', value: ' Fraud@Example.COM ' })).errno).toBe(0);
@@ -88,11 +88,17 @@ describe.each(engines)('risk rules on %s', (engine) => {
     expect(email.json.data).toEqual({ rule: 'payer_email' });
     expect(JSON.stringify(email.json)).not.toContain('fraud@');
 
+    // A UPI ID the merchant passes along is met too.
+    expect((await add({ kind: 'payer_vpa', value: 'mule.account@okaxis' })).errno).toBe(0);
+    const vpa = await create(m, { payer: { vpa: ' Mule.Account@OKAXIS' } });
+    expect(vpa.status).toBe(403);
+    expect(vpa.json.data).toEqual({ rule: 'payer_vpa' });
+
     // Another payer, or none, is not refused.
-    expect((await create(m, { payer: { phone: '9000000001' } })).status).toBe(201);
+    expect((await create(m, { payer: { phone: '9000000001', vpa: 'honest@okicici' } })).status).toBe(201);
     expect((await create(m)).status).toBe(201);
     expect(await ordersOf(m.id)).toBe(2);
-    expect((await refusalsOf(m.id)).map((r) => r.rule).sort()).toEqual(['payer_email', 'payer_phone']);
+    expect((await refusalsOf(m.id)).map((r) => r.rule).sort()).toEqual(['payer_email', 'payer_phone', 'payer_vpa']);
   });
 
   it('shows a blocked address no account on the pay page, and counts it once per order', async () => {

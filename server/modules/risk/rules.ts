@@ -127,21 +127,25 @@ export async function velocityBroken(
 }
 
 /**
- * The rules a new pay-in meets before anything is made: the merchant and the payer's phone and e-mail on
- * the blocklist, then the merchant's velocity limits for the payer the request names. A refusal is
+ * The rules a new pay-in meets before anything is made: the merchant and the payer's phone, e-mail and
+ * UPI ID (or account) on the blocklist, then the merchant's velocity limits for the payer the request names. A refusal is
  * written on `tx` and thrown (`RiskRefusal`): a caller inside a transaction returns it as a `Refusal`
  * so that the record commits (nothing else was written).
  */
 export async function checkCreation(
   tx: Db,
   merchant: Merchant,
-  req: { amount: number; payer?: { email?: string | undefined; phone?: string | undefined } | undefined },
+  req: {
+    amount: number;
+    payer?: { email?: string | undefined; phone?: string | undefined; vpa?: string | undefined } | undefined;
+  },
   now: Date,
 ): Promise<void> {
   const blocked = await blockedBy(tx, now, [
     { kind: 'merchant', value: merchant.code },
     { kind: 'payer_phone', value: req.payer?.phone ?? '' },
     { kind: 'payer_email', value: req.payer?.email ?? '' },
+    { kind: 'payer_vpa', value: req.payer?.vpa ?? '' },
   ]);
   const key = payerKeyOf(req.payer);
   const rule =
