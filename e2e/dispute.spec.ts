@@ -87,7 +87,7 @@ for (const lang of ['en', 'zh_CN'] as const) {
     expect(dispute).toMatchObject({ held: amount, unheld: '0.00' });
     const said = tr(lang, 'screens.dispute.openedDone', {
       disputeNo: dispute.disputeNo,
-      held: grouped(amount),
+      held: grouped(amount, lang),
       currency: 'INR',
     });
     await expect(page.getByRole('status').filter({ hasText: said })).toBeVisible();
@@ -97,7 +97,7 @@ for (const lang of ['en', 'zh_CN'] as const) {
     const held = drawer.locator('.detail-field').filter({
       has: page.getByText(tr(lang, 'screens.dispute.held'), { exact: true }),
     });
-    await expect(held).toContainText(`${grouped(amount)} INR`);
+    await expect(held).toContainText(`${grouped(amount, lang)} INR`);
     await expect(drawer.getByRole('button', { name: tr(lang, 'commands.dispute.win.title') })).toBeVisible();
     await shoot(page, 'dispute-2-drawer', lang);
 
@@ -106,7 +106,7 @@ for (const lang of ['en', 'zh_CN'] as const) {
     await expect(orderDrawer).toBeVisible();
     const part = orderDrawer.getByRole('region', { name: tr(lang, 'screens.dispute.section') });
     const line = part.getByRole('row').filter({ hasText: dispute.disputeNo });
-    await expect(line).toContainText(grouped(amount));
+    await expect(line).toContainText(grouped(amount, lang));
     await expect(line).toContainText(tr(lang, 'status.dispute.open'));
     await line.scrollIntoViewIfNeeded();
     await shoot(page, 'dispute-3-order', lang);
@@ -118,7 +118,7 @@ for (const lang of ['en', 'zh_CN'] as const) {
     await page.keyboard.press('D');
     const grid = page.getByRole('grid', { name: tr(lang, 'commands.dispute.list.title') });
     const row = grid.getByRole('row').filter({ hasText: dispute.disputeNo });
-    await expect(row).toContainText(grouped(amount));
+    await expect(row).toContainText(grouped(amount, lang));
     await expect(row).toContainText(tr(lang, 'status.dispute.open'));
     await shoot(page, 'dispute-4-list', lang);
 
@@ -127,11 +127,11 @@ for (const lang of ['en', 'zh_CN'] as const) {
       merchantId: dispute.merchantId,
     });
     await page.goto(`/wallet?merchantId=${dispute.merchantId}&account=frozen`);
-    await expect(page.locator('[data-account="frozen"]')).toContainText(grouped(wallet.frozen));
+    await expect(page.locator('[data-account="frozen"]')).toContainText(grouped(wallet.frozen, lang));
     const log = page
       .getByRole('grid')
       .getByRole('row')
-      .filter({ hasText: grouped(amount) });
+      .filter({ hasText: grouped(amount, lang) });
     await expect(log.first()).toBeVisible();
     await shoot(page, 'dispute-5-wallet', lang);
     expect(errors).toEqual([]);

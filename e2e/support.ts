@@ -222,13 +222,14 @@ export async function cursorOnOnlyRow(page: Page, grid: Locator): Promise<void> 
 }
 
 /**
- * An amount or count as the English console groups it (src/lib/format.ts `thousands`): India's lakh and
- * crore, 2644104.96 → "26,44,104.96", written out here rather than imported.
+ * An amount or count as the console groups it (src/lib/format.ts `thousands`), written out here rather
+ * than imported: in English India's lakh and crore, 2644104.96 → "26,44,104.96"; in Chinese by thousands,
+ * "2,644,104.96".
  */
-export function grouped(value: string | number): string {
+export function grouped(value: string | number, lang: 'en' | 'zh_CN' = 'en'): string {
   return String(value).replace(/^(-?)(\d+)/, (_, sign: string, int: string) =>
-    int.length <= 3
-      ? sign + int
+    int.length <= 3 || lang === 'zh_CN'
+      ? sign + int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
       : `${sign}${int.slice(0, -3).replace(/\B(?=(\d{2})+(?!\d))/g, ',')},${int.slice(-3)}`,
   );
 }
