@@ -1,8 +1,8 @@
 /** The change feed: committed changes to the tables whose rows the server keeps in memory. */
 /**
  * Committed changes to the watched tables (users, roles, user_roles, sessions, parameters, merchants,
- * merchant_channels, channels, agents), as triggers announce them with `NOTIFY paygate_changes`
- * (migration 0008). What the server keeps in memory from those tables (resolved sessions, gateway
+ * merchant_channels, channels, agents; blocklist_entries since migration 0034), as triggers announce them
+ * with `NOTIFY paygate_changes` (migration 0008). What the server keeps in memory from those tables (resolved sessions, gateway
  * merchants and their routes) is valid only while `live` and only at the `version` it was read at.
  *
  * - A change committed by this process moves `version` before the committing call returns: on

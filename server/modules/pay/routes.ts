@@ -25,7 +25,7 @@ import {
 } from '../../../contract/pay.ts';
 import en from '../../../locales/en.json' with { type: 'json' };
 import zh from '../../../locales/zh_CN.json' with { type: 'json' };
-import { type Db, inTransaction } from '../../db/index.ts';
+import { type Database, type Db, inTransaction } from '../../db/index.ts';
 import { merchants, operationLog, payinOrders, receivingAccounts } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
 import { envelopeAnswer, jsonAnswer } from '../../http/answer.ts';
@@ -133,8 +133,14 @@ async function qrSvg(uri: string): Promise<string> {
  * creation named no payer is keyed by the address of its first view, so that the payer's orders of the
  * day are counted up to this one, whoever polls. Written once per order and rule.
  */
-async function pageRule(db: Db, order: Order, ip: string, now: Date): Promise<RiskRefusal | null> {
-  let rule: RiskRule | null = await blockedBy(db, now, [{ kind: 'payer_ip', value: ip }]);
+async function pageRule(
+  database: Database,
+  order: Order,
+  ip: string,
+  now: Date,
+): Promise<RiskRefusal | null> {
+  const db: Db = database.db;
+  let rule: RiskRule | null = await blockedBy(db, now, [{ kind: 'payer_ip', value: ip }], database);
   if (!rule) {
     let key = order.payerKey;
     if (key === null) {
@@ -273,7 +279,7 @@ export function mountPay(app: Hono<{ Variables: { requestId: string } }>, deps: 
     const now = deps.clock.now();
     // While there is an account to show, the rules are met on every poll: an entry added refuses at once.
     if (pageStatus(order.status, order.expiresAt, now) === 'pending') {
-      const refusal = await pageRule(db, order, ip, now);
+      const refusal = await pageRule(deps.database, order, ip, now);
       if (refusal) return refuse(c, lang, refusal.errno, refusal.data);
     }
     // Read per poll: a change of the parameter shows on the next one, in every server process.

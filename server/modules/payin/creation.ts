@@ -191,7 +191,7 @@ export async function createPayin(
   }
   // The blocklist and the velocity limits refuse before anything is made (RiskRefusal, the refusal
   // written on `tx`): on the database itself for the gateway, so that it stays when nothing else does.
-  if (!meta.risked) await checkCreation(tx, merchant, req, deps.clock.now());
+  if (!meta.risked) await checkCreation(tx, merchant, req, deps.clock.now(), deps.database);
   const terms = await creationTerms(deps, tx, merchant);
   const routes = routesFor(terms.routes, req.amount, req.channel);
   if (!routes.length) throw new AppError(errno.noChannel, null, `no channel for ${req.amount}`);

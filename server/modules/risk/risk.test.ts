@@ -98,7 +98,11 @@ describe.each(engines)('risk rules on %s', (engine) => {
     expect((await create(m, { payer: { phone: '9000000001', vpa: 'honest@okicici' } })).status).toBe(201);
     expect((await create(m)).status).toBe(201);
     expect(await ordersOf(m.id)).toBe(2);
-    expect((await refusalsOf(m.id)).map((r) => r.rule).sort()).toEqual(['payer_email', 'payer_phone', 'payer_vpa']);
+    expect((await refusalsOf(m.id)).map((r) => r.rule).sort()).toEqual([
+      'payer_email',
+      'payer_phone',
+      'payer_vpa',
+    ]);
   });
 
   it('shows a blocked address no account on the pay page, and counts it once per order', async () => {

@@ -7,12 +7,13 @@ import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import { type BlocklistKind, normalBlockValue, type RiskRule } from '../../../contract/endpoints/risk.ts';
 import { errno } from '../../../contract/errno.ts';
 import { payin } from '../../../contract/machines.ts';
-import type { Db } from '../../db/index.ts';
+import type { Database, Db } from '../../db/index.ts';
 import { blocklistEntries, type merchants, riskRefusals } from '../../db/schema.ts';
 import { statesSql } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
 import { rowsOf } from '../../ledger/index.ts';
 import { storedZone } from '../../lib/businessDay.ts';
+import { FeedKept } from '../../lib/feedKept.ts';
 
 type Merchant = typeof merchants.$inferSelect;
 
@@ -33,19 +34,56 @@ export interface BlockCheck {
   value: string;
 }
 
+/** The entries not removed, by kind and value, with when each stops applying (null: until removed). */
+type LiveEntries = Map<string, Date | null>;
+const entryKey = (kind: BlocklistKind, value: string) => `${kind}\u0000${value}`;
+
+/**
+ * Kept per open database while the change feed shows no change to `blocklist_entries` (migration 0034):
+ * every signed creation and every pay page poll meets the list, which changes only from the console, so
+ * the next read after a change (in any server process) sees it.
+ */
+const kept = new FeedKept<0, LiveEntries>(1);
+
+async function liveEntries(database: Database): Promise<LiveEntries> {
+  const hit = kept.get(database, 0);
+  if (hit) return hit;
+  const read = kept.mark(database);
+  const rows = await database.db
+    .select({ kind: blocklistEntries.kind, value: blocklistEntries.value, endsAt: blocklistEntries.endsAt })
+    .from(blocklistEntries)
+    .where(isNull(blocklistEntries.removedAt));
+  const entries: LiveEntries = new Map(rows.map((r) => [entryKey(r.kind, r.value), r.endsAt]));
+  kept.keep(database, 0, entries, read);
+  return entries;
+}
+
 /**
  * The first of `checks` (in their order) a live entry names at `now`: not removed, not past its end.
- * One probe of `blocklist_entries_live_key` per check, in one statement.
+ * Outside a transaction (`tx` is `database`'s own handle: the gateway's creation, the pay page) from the
+ * entries kept in memory; inside one (the console's creation, the demo), which may hold entries of its
+ * own not committed yet, one probe of `blocklist_entries_live_key` per check, in one statement.
  */
 export async function blockedBy(
   tx: Db,
   now: Date,
   checks: readonly BlockCheck[],
+  database?: Database,
 ): Promise<BlocklistKind | null> {
   const wanted = checks
     .map((c) => ({ kind: c.kind, value: normalBlockValue(c.kind, c.value) }))
     .filter((c) => c.value !== '');
   if (!wanted.length) return null;
+  if (database && tx === database.db) {
+    const live = await liveEntries(database);
+    const applies = (c: BlockCheck) => {
+      const key = entryKey(c.kind, c.value);
+      if (!live.has(key)) return false;
+      const end = live.get(key);
+      return end == null || end > now;
+    };
+    return wanted.find(applies)?.kind ?? null;
+  }
   const found = await tx
     .select({ kind: blocklistEntries.kind })
     .from(blocklistEntries)
@@ -140,13 +178,20 @@ export async function checkCreation(
     payer?: { email?: string | undefined; phone?: string | undefined; vpa?: string | undefined } | undefined;
   },
   now: Date,
+  /** The database, whose kept entries serve a check outside a transaction. */
+  database?: Database,
 ): Promise<void> {
-  const blocked = await blockedBy(tx, now, [
-    { kind: 'merchant', value: merchant.code },
-    { kind: 'payer_phone', value: req.payer?.phone ?? '' },
-    { kind: 'payer_email', value: req.payer?.email ?? '' },
-    { kind: 'payer_vpa', value: req.payer?.vpa ?? '' },
-  ]);
+  const blocked = await blockedBy(
+    tx,
+    now,
+    [
+      { kind: 'merchant', value: merchant.code },
+      { kind: 'payer_phone', value: req.payer?.phone ?? '' },
+      { kind: 'payer_email', value: req.payer?.email ?? '' },
+      { kind: 'payer_vpa', value: req.payer?.vpa ?? '' },
+    ],
+    database,
+  );
   const key = payerKeyOf(req.payer);
   const rule =
     blocked ??
