@@ -150,9 +150,10 @@ function tooMuch(
 }
 
 /**
- * Records the refund and reserves its amount on the order: the compare-and-set that twenty concurrent
- * refunds meet (each waits for the one before and sees what it left). Answers the earlier refund of a
- * repeated merchant number as `replayOf`. Runs in the caller's transaction, with nothing decided yet.
+ * Records the refund and reserves its amount on the order: the order's row locked (twenty concurrent
+ * refunds each wait for the one before and see what it left, with what open disputes hold), then one
+ * compare-and-set that the database's check backs. Answers the earlier refund of a repeated merchant
+ * number as `replayOf`. Runs in the caller's transaction, with nothing decided yet.
  */
 export async function recordRefund(
   deps: Pick<Deps, 'clock'>,
@@ -217,14 +218,8 @@ export async function recordRefund(
       ),
     )
     .returning({ refundedAmount: payinOrders.refundedAmount });
-  if (!reserved) {
-    const [now_] = await tx
-      .select({ paidAmount: payinOrders.paidAmount, refundedAmount: payinOrders.refundedAmount })
-      .from(payinOrders)
-      .where(and(eq(payinOrders.id, order.id), eq(payinOrders.createdAt, order.createdAt)));
-    tooMuch(now_ ?? { paidAmount: 0, refundedAmount: 0 }, ask.amount, lang, 0);
-    throw new AppError(errno.conflict, null, 'refund: the order moved on');
-  }
+  // The amount was judged under the lock just now: only the order's state can refuse it here.
+  if (!reserved) throw new AppError(errno.conflict, null, 'refund: the order moved on');
   return { row };
 }
 
