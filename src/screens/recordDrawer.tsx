@@ -1,7 +1,8 @@
-import type { UseQueryResult } from '@tanstack/react-query';
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { Endpoint, Input, Output } from '../../contract/endpoint.ts';
 import { errno } from '../../contract/index.ts';
-import { isApiError } from '../lib/api.ts';
+import { api, isApiError } from '../lib/api.ts';
 import { formatTime } from '../lib/format.ts';
 import { t } from '../lib/i18n.ts';
 import { DetailDrawer } from '../ui/DetailDrawer.tsx';
@@ -23,6 +24,26 @@ export function useDrawerRecord<R>(
   const record = info.data && !missing ? info.data : null;
   useEffect(() => onShown?.(record), [record, onShown]);
   return { record, missing };
+}
+
+/**
+ * `useDrawerRecord` of a record read by its id from an `info` endpoint (cached under `[key, id]`): a
+ * missing record (404, or 422 for a malformed id in a link) is the drawer's to say, not a toast, and is
+ * not asked again.
+ */
+export function useInfoRecord<E extends Endpoint>(
+  key: string,
+  endpoint: E,
+  id: number,
+  onShown: ((record: Output<E> | null) => void) | undefined,
+): { record: Output<E> | null; missing: boolean } {
+  const info = useQuery({
+    queryKey: [key, id],
+    queryFn: ({ signal }) =>
+      api(endpoint, { id } as Input<E>, { signal, quiet: [errno.notFound, errno.invalid] }),
+    retry: false,
+  });
+  return useDrawerRecord(info, onShown);
 }
 
 /**

@@ -264,7 +264,7 @@ export async function loseDispute(
         { userId },
         refund.lang,
       );
-      const started = await startRefund(deps, tx, row, refund.merchant, userId);
+      const started = await startRefund(deps, tx, row, refund.merchant, userId, order);
       const [linked] = await tx
         .update(disputes)
         .set({ refundId: started.id })

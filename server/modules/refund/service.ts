@@ -264,7 +264,7 @@ export async function placeRefund(
       .returning();
     return { refund: waiting!, approval: request };
   }
-  return { refund: await startRefund(deps, tx, row, merchant, askerId(asker)), approval: null };
+  return { refund: await startRefund(deps, tx, row, merchant, askerId(asker), order), approval: null };
 }
 
 /**
@@ -277,12 +277,16 @@ export async function startRefund(
   r: Refund,
   merchant: Merchant,
   userId: number,
+  /** The pay-in, when the caller holds it (an approval reads it here). */
+  held?: Pick<PayinOrder, 'notifyUrl'>,
 ): Promise<Refund> {
   const now = deps.clock.now();
-  const [order] = await tx
-    .select({ notifyUrl: payinOrders.notifyUrl })
-    .from(payinOrders)
-    .where(and(eq(payinOrders.id, r.payinId), eq(payinOrders.createdAt, r.payinCreatedAt)));
+  const [order] = held
+    ? [held]
+    : await tx
+        .select({ notifyUrl: payinOrders.notifyUrl })
+        .from(payinOrders)
+        .where(and(eq(payinOrders.id, r.payinId), eq(payinOrders.createdAt, r.payinCreatedAt)));
   const made = await createPayout(
     deps,
     tx,

@@ -1,12 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
-import { endpoints, errno } from '../../../contract/index.ts';
-import { api } from '../../lib/api.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { formatTime } from '../../lib/format.ts';
 import { useT } from '../../lib/useT.ts';
 import { DetailDrawer, DetailFields, DetailSection } from '../../ui/DetailDrawer.tsx';
 import { MerchantCell } from '../../ui/MerchantCell.tsx';
 import { money } from '../order/parts.tsx';
-import { byAt, pendingDrawer, useDrawerRecord } from '../recordDrawer.tsx';
+import { byAt, pendingDrawer, useInfoRecord } from '../recordDrawer.tsx';
 import { type Freeze, FreezeStatus } from './parts.tsx';
 import '../order/order.css';
 
@@ -26,13 +24,12 @@ export function FreezeDrawer({
   onShown?: (freeze: Freeze | null) => void;
 }) {
   const t = useT();
-  const info = useQuery({
-    queryKey: ['account-freeze-info', id],
-    queryFn: ({ signal }) =>
-      api(endpoints.accountFreeze.info, { id }, { signal, quiet: [errno.notFound, errno.invalid] }),
-    retry: false,
-  });
-  const { record: f, missing } = useDrawerRecord(info, onShown);
+  const { record: f, missing } = useInfoRecord(
+    'account-freeze-info',
+    endpoints.accountFreeze.info,
+    id,
+    onShown,
+  );
   if (!f) {
     return pendingDrawer({
       title: t('screens.accountFreeze.title', { id }),

@@ -1,12 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { endpoints, errno } from '../../../contract/index.ts';
+import { endpoints } from '../../../contract/index.ts';
 import { dispute } from '../../../contract/machines.ts';
-import { api } from '../../lib/api.ts';
 import { useT } from '../../lib/useT.ts';
 import { DetailDrawer, DetailFields } from '../../ui/DetailDrawer.tsx';
 import { money } from '../order/parts.tsx';
-import { byAt, pendingDrawer, useDrawerRecord } from '../recordDrawer.tsx';
+import { byAt, pendingDrawer, useInfoRecord } from '../recordDrawer.tsx';
 import { EvidenceList } from './EvidenceList.tsx';
 import { Deadline, type DisputeInfo, DisputeStatus, kindLabel } from './parts.tsx';
 import '../order/order.css';
@@ -28,13 +26,7 @@ export function DisputeDrawer({
   onShown?: (dispute: DisputeInfo | null) => void;
 }) {
   const t = useT();
-  const info = useQuery({
-    queryKey: ['dispute-info', id],
-    queryFn: ({ signal }) =>
-      api(endpoints.dispute.info, { id }, { signal, quiet: [errno.notFound, errno.invalid] }),
-    retry: false,
-  });
-  const { record: d, missing } = useDrawerRecord(info, onShown);
+  const { record: d, missing } = useInfoRecord('dispute-info', endpoints.dispute.info, id, onShown);
   if (!d) {
     return pendingDrawer({
       title: t('screens.dispute.title', { id }),

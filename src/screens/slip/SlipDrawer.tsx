@@ -1,15 +1,13 @@
 import { useStore } from '@nanostores/react';
-import { useQuery } from '@tanstack/react-query';
-import { allows, endpoints, errno } from '../../../contract/index.ts';
+import { allows, endpoints } from '../../../contract/index.ts';
 import { slipLine } from '../../../contract/machines.ts';
-import { api } from '../../lib/api.ts';
 import { $grants } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { runContext } from '../../shell/runtime.ts';
 import { DetailDrawer, DetailFields, DetailSection } from '../../ui/DetailDrawer.tsx';
 import { Icon } from '../../ui/Icon.tsx';
 import { money } from '../order/parts.tsx';
-import { byAt, pendingDrawer, useDrawerRecord } from '../recordDrawer.tsx';
+import { byAt, pendingDrawer, useInfoRecord } from '../recordDrawer.tsx';
 import { formatName, LineStatus, objectName, type Slip, type SlipLine, SlipStatus } from './parts.tsx';
 import '../order/order.css';
 import './slip.css';
@@ -34,13 +32,7 @@ export function SlipDrawer({
 }) {
   const t = useT();
   const grants = useStore($grants);
-  const info = useQuery({
-    queryKey: ['slip-info', id],
-    queryFn: ({ signal }) =>
-      api(endpoints.withdrawalSlip.info, { id }, { signal, quiet: [errno.notFound, errno.invalid] }),
-    retry: false,
-  });
-  const { record: s, missing } = useDrawerRecord(info, onShown);
+  const { record: s, missing } = useInfoRecord('slip-info', endpoints.withdrawalSlip.info, id, onShown);
   if (!s) {
     return pendingDrawer({
       title: t('screens.slip.title', { id }),
