@@ -7,11 +7,10 @@
 import { and, eq, ne } from 'drizzle-orm';
 import { cardBindings, channels, merchantChannels, receivingAccounts } from '../db/schema.ts';
 import { recordFreeze } from '../modules/accountFreeze/service.ts';
-import { createPayin } from '../modules/payin/creation.ts';
 import { transition } from '../modules/payin/state.ts';
 import { hour, minute, rupees } from './business.ts';
-import { type DemoMerchant, merchantOrderNoOf, notifyUrlAt } from './merchants.ts';
-import { demoBankChannel } from './receiving.ts';
+import type { DemoMerchant } from './merchants.ts';
+import { bankPayinAt, demoBankChannel } from './receiving.ts';
 import type { Actor, Seed } from './seed.ts';
 
 /** The card the bank froze (opened in receiving.ts). */
@@ -45,20 +44,7 @@ export async function openFreeze(seed: Seed, ms: readonly DemoMerchant[], financ
   ];
   for (const [m, hoursAgo, amount] of paid) {
     const at = now - hoursAgo * hour;
-    clock.set(new Date(at));
-    const { order } = await createPayin(
-      deps,
-      tx,
-      m.row,
-      {
-        merchantOrderNo: merchantOrderNoOf(seed, m, at),
-        amount,
-        notifyUrl: notifyUrlAt(seed, m, at),
-        channel: demoBankChannel,
-      },
-      { source: 'api', ip: m.spec.serverIp, lang: 'en' },
-    );
-    seed.takenNos.add(order.orderNo);
+    const order = await bankPayinAt(seed, m, at, amount);
     clock.set(new Date(at + 4 * minute));
     await transition(deps, tx, order.id, 'supplement', {
       utr: seed.newUtr(),

@@ -49,6 +49,31 @@ interface Credit {
   debit?: boolean;
 }
 
+/** A pay-in of `m` made through the demo's bank channel at `at`, as its server would have asked. */
+export async function bankPayinAt(
+  seed: Seed,
+  m: DemoMerchant,
+  at: number,
+  amount: number,
+): Promise<PayinOrder> {
+  const { tx, deps, clock } = seed;
+  clock.set(new Date(at));
+  const { order } = await createPayin(
+    deps,
+    tx,
+    m.row,
+    {
+      merchantOrderNo: merchantOrderNoOf(seed, m, at),
+      amount,
+      notifyUrl: notifyUrlAt(seed, m, at),
+      channel: demoBankChannel,
+    },
+    { source: 'api', ip: m.spec.serverIp, lang: 'en' },
+  );
+  seed.takenNos.add(order.orderNo);
+  return order;
+}
+
 export async function openReceiving(
   seed: Seed,
   ms: readonly DemoMerchant[],
@@ -177,23 +202,7 @@ export async function openReceiving(
     .values({ accountId: pub.id, channelId: bank!.id, weight: 100, createdAt: created });
   await tx.insert(merchantChannels).values({ merchantId: masala.row.id, channelId: bank!.id, weight: 100 });
 
-  const make = async (at: number, amount: number): Promise<PayinOrder> => {
-    clock.set(new Date(at));
-    const { order } = await createPayin(
-      deps,
-      tx,
-      masala.row,
-      {
-        merchantOrderNo: merchantOrderNoOf(seed, masala, at),
-        amount,
-        notifyUrl: notifyUrlAt(seed, masala, at),
-        channel: demoBankChannel,
-      },
-      { source: 'api', ip: masala.spec.serverIp, lang: 'en' },
-    );
-    seed.takenNos.add(order.orderNo);
-    return order;
-  };
+  const make = (at: number, amount: number) => bankPayinAt(seed, masala, at, amount);
   const todayIst = seed.todayIst;
   const yesterday = todayIst - day;
   /** A moment of yesterday (IST), `h` hours after its midnight (a negative `h`: the day before). */
