@@ -1,10 +1,10 @@
 import { useStore } from '@nanostores/react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { allows, endpoints } from '../../contract/index.ts';
 import { api } from '../lib/api.ts';
-import { $grants } from '../lib/session.ts';
+import { $grants, $user } from '../lib/session.ts';
 import { useT } from '../lib/useT.ts';
 import './merchant-picker.css';
 import { merchantIdInView } from './merchantInView.ts';
@@ -26,6 +26,26 @@ export function useMerchantParam(): [number | undefined, (id: number | undefined
       return out;
     });
   return [value, set];
+}
+
+/**
+ * A list of several merchants' records: a platform user sees every merchant's or the one picked in the
+ * toolbar (`merchantId` in the list's input), a merchant user its own (the server's scope). Answers
+ * whether the user is the platform's, the list's `toInput` and the toolbar's picker.
+ */
+export function useMerchantList(): {
+  platform: boolean;
+  toInput: (filters: Record<string, string>) => Record<string, unknown>;
+  picker: ReactNode;
+} {
+  const platform = useStore($user)?.kind === 'platform';
+  const [merchantId, setMerchantId] = useMerchantParam();
+  const toInput = useCallback(
+    (filters: Record<string, string>) => ({ ...filters, merchantId: platform ? merchantId : undefined }),
+    [platform, merchantId],
+  );
+  const picker = platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />;
+  return { platform, toInput, picker };
 }
 
 interface MerchantPickerProps {

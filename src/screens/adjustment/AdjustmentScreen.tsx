@@ -1,11 +1,9 @@
-import { useStore } from '@nanostores/react';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
-import { $user } from '../../lib/session.ts';
 import { type Translate, useT } from '../../lib/useT.ts';
 import type { Column } from '../../ui/DataTable.tsx';
-import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { useMerchantList } from '../../ui/MerchantPicker.tsx';
 import { columnsOf } from '../columns.tsx';
 import { ListScreen } from '../ListScreen.tsx';
 import { Money } from '../wallet/money.tsx';
@@ -54,14 +52,8 @@ function columnsFor(platform: boolean, t: Translate): Column<Adjustment>[] {
  */
 export default function AdjustmentScreen() {
   const t = useT();
-  const user = useStore($user);
-  const platform = user?.kind === 'platform';
-  const [merchantId, setMerchantId] = useMerchantParam();
+  const { platform, toInput, picker } = useMerchantList();
   const columns = useMemo(() => columnsFor(platform, t), [platform, t]);
-  const toInput = useCallback(
-    () => ({ merchantId: platform ? merchantId : undefined }),
-    [platform, merchantId],
-  );
   return (
     <ListScreen
       id="balanceAdjustments"
@@ -85,7 +77,7 @@ export default function AdjustmentScreen() {
           )}
         </dl>
       )}
-      toolbarStart={platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+      toolbarStart={picker}
     />
   );
 }

@@ -1,12 +1,10 @@
-import { useStore } from '@nanostores/react';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import { endpoints } from '../../../contract/index.ts';
 import { dispute } from '../../../contract/machines.ts';
-import { $user } from '../../lib/session.ts';
 import { useT } from '../../lib/useT.ts';
 import { type Column, type Filter, statusFilter } from '../../ui/DataTable.tsx';
 import { useDrawerParam } from '../../ui/drawerParam.ts';
-import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { useMerchantList } from '../../ui/MerchantPicker.tsx';
 import { columnsOf, hidden } from '../columns.tsx';
 import { ListScreen } from '../ListScreen.tsx';
 import { money } from '../order/parts.tsx';
@@ -43,17 +41,11 @@ function columnsFor(platform: boolean): Column<Dispute>[] {
  */
 export default function DisputeScreen() {
   const t = useT();
-  const user = useStore($user);
-  const platform = user?.kind === 'platform';
-  const [merchantId, setMerchantId] = useMerchantParam();
+  const { platform, toInput, picker } = useMerchantList();
   const drawer = useDrawerParam<Dispute>('dispute', (r) => String(r.id));
   const open = Number(drawer.value) || null;
   const columns = useMemo(() => columnsFor(platform), [platform]);
   const filters: Filter[] = [statusFilter(t, dispute, { label: t('screens.dispute.status') })];
-  const toInput = useCallback(
-    (f: Record<string, string>) => ({ ...f, merchantId: platform ? merchantId : undefined }),
-    [platform, merchantId],
-  );
   return (
     <ListScreen
       id="disputes"
@@ -67,7 +59,7 @@ export default function DisputeScreen() {
       detailTitle={(r) => r.disputeNo}
       onOpen={drawer.open}
       openRecord={drawer.record}
-      toolbarStart={platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+      toolbarStart={picker}
     >
       {open !== null && <DisputeDrawer id={open} onClose={drawer.close} onShown={drawer.setShown} />}
     </ListScreen>

@@ -1,13 +1,11 @@
-import { useStore } from '@nanostores/react';
-import { useCallback, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { Contexts } from '../../../commands/index.ts';
 import { endpoints } from '../../../contract/index.ts';
 import { stateLabel } from '../../../contract/machine.ts';
 import { refund } from '../../../contract/machines.ts';
-import { $user } from '../../lib/session.ts';
 import { type Translate, useT } from '../../lib/useT.ts';
 import type { Column } from '../../ui/DataTable.tsx';
-import { MerchantPicker, useMerchantParam } from '../../ui/MerchantPicker.tsx';
+import { useMerchantList } from '../../ui/MerchantPicker.tsx';
 import { columnsOf } from '../columns.tsx';
 import { ListScreen } from '../ListScreen.tsx';
 import { Money } from '../wallet/money.tsx';
@@ -36,14 +34,8 @@ function columnsFor(platform: boolean, t: Translate): Column<Refund>[] {
  */
 export default function RefundScreen() {
   const t = useT();
-  const user = useStore($user);
-  const platform = user?.kind === 'platform';
-  const [merchantId, setMerchantId] = useMerchantParam();
+  const { platform, toInput, picker } = useMerchantList();
   const columns = useMemo(() => columnsFor(platform, t), [platform, t]);
-  const toInput = useCallback(
-    () => ({ merchantId: platform ? merchantId : undefined }),
-    [platform, merchantId],
-  );
   return (
     <ListScreen
       id="refunds"
@@ -80,7 +72,7 @@ export default function RefundScreen() {
           )}
         </dl>
       )}
-      toolbarStart={platform && <MerchantPicker value={merchantId} onValue={setMerchantId} allowAll />}
+      toolbarStart={picker}
     />
   );
 }
