@@ -29,10 +29,13 @@
  *
  *   npx tsx bench/day.ts --dir bench/out/pg-day --url postgres://postgres@127.0.0.1:5432/bench_day
  * Options: --start 50 (events/s of the first step), --factor 2 (each step's rate over the last's),
- *   --step-seconds 10, --warmup-seconds 5 (at the first rate, not reported), --max 6400 (the last rate tried), --orders 1000000 (seeded when the database has
- *   no pay-ins, by bench/seed-orders.ts), --workers 2.
- * The database keeps what the run made (orders, payouts, ledger entries: a day's traffic adds them), and
- * each of the 10 merchants gets its payout wallet credited and 127.0.0.1 on its payout whitelist.
+ *   --step-seconds 10, --warmup-seconds 5 (at the first rate, not reported), --max 6400 (the last rate
+ *   tried), --orders 1000000 (seeded when the database has no pay-ins, by bench/seed-orders.ts),
+ *   --workers 2, --only payin,pay (those classes alone, in their shares: what a class costs).
+ * The database keeps what the run made (orders, payouts, ledger entries: a day's traffic adds them), so
+ * each run starts heavier than the last (pending pay-ins, callbacks pending retry): compare runs only from
+ * the same starting state (a fresh database). Each of the 10 merchants gets its payout wallet credited and
+ * 127.0.0.1 on its payout whitelist.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -93,6 +96,11 @@ const mix: Record<ClassName, { per100: number; bound: number }> = {
 };
 const classes = Object.keys(mix) as ClassName[];
 if (classes.reduce((s, c) => s + mix[c].per100, 0) !== 100) throw new Error('the mix must add to 100');
+/** `--only payin,list`: those classes alone, in their shares of the mix (to see what one class costs). */
+const chosen = a.has('only') ? (a.get('only')!.split(',') as ClassName[]) : classes;
+for (const c of chosen)
+  if (!classes.includes(c)) throw new Error(`--only: no class ${c} (${classes.join(', ')})`);
+const chosenWeight = chosen.reduce((s, c) => s + mix[c].per100, 0);
 
 const dayMs = 86_400_000;
 const random = prng(20261130);
@@ -171,10 +179,10 @@ await deps.database.close();
 
 /** M20001 half the traffic, the nine others the other half in equal shares. */
 const pickMerchant = () => (random() < 0.5 ? team[0]! : team[1 + Math.floor(random() * 9)]!);
-const cumulative = classes.map((_, i) => classes.slice(0, i + 1).reduce((s, c) => s + mix[c].per100, 0));
+const cumulative = chosen.map((_, i) => chosen.slice(0, i + 1).reduce((s, c) => s + mix[c].per100, 0));
 const pickClass = (): ClassName => {
-  const r = random() * 100;
-  return classes[cumulative.findIndex((c) => r < c)]!;
+  const r = random() * chosenWeight;
+  return chosen[cumulative.findIndex((c) => r < c)]!;
 };
 
 // ---- the server -------------------------------------------------------------------------------------
@@ -345,7 +353,7 @@ async function step(rate: number, seconds = stepSeconds): Promise<Step> {
     byClass[c] = { n: s.length, errors: errors[c], p50: percentile(s, 50), p99: percentile(s, 99) };
   }
   const errorCount = classes.reduce((s, c) => s + errors[c], 0);
-  const held = errorCount === 0 && classes.every((c) => !(byClass[c].p99 > mix[c].bound) && byClass[c].n > 0);
+  const held = errorCount === 0 && chosen.every((c) => !(byClass[c].p99 > mix[c].bound) && byClass[c].n > 0);
   return {
     offered: rate,
     achieved: ok / ((Math.max(lastAnswer, t0 + 1) - t0) / 1000),
@@ -362,7 +370,7 @@ const header =
   classes.map((c) => `${c} p50 / p99 ms (≤ ${mix[c].bound})`).join(' | ') +
   ' | errors | CPU µs an event: server · PostgreSQL · load | |';
 const cell = (f: ClassFigures, c: ClassName) =>
-  `${fmtMs(f.p50)} / ${fmtMs(f.p99)}${f.p99 > mix[c].bound ? ' ✗' : ''}`;
+  f.n ? `${fmtMs(f.p50)} / ${fmtMs(f.p99)}${f.p99 > mix[c].bound ? ' ✗' : ''}` : '—';
 const line = (s: Step) =>
   `| ${fmtInt(s.offered)} | ${fmtInt(s.achieved)} | ` +
   classes.map((c) => cell(s.byClass[c], c)).join(' | ') +
@@ -398,7 +406,7 @@ if (!sustained) {
   console.log('day: 0 events/s');
 } else {
   console.log(`sustainable: ${fmtInt(sustained.offered)} events/s (the last step where every class held)`);
-  for (const c of classes) {
+  for (const c of chosen) {
     const f = sustained.byClass[c];
     console.log(
       `  ${c.padEnd(7)} p50 ${fmtMs(f.p50).padStart(7)} ms  p99 ${fmtMs(f.p99).padStart(7)} ms  (bound ${mix[c].bound} ms, ${fmtInt(f.n)} events)`,
