@@ -4,16 +4,18 @@
  * version, and statistics.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { sql } from 'drizzle-orm';
+import { canonicalString } from '../contract/gateway.ts';
 import { loadConfig } from '../server/config.ts';
 import { type Database, type Db, openDatabase } from '../server/db/index.ts';
 import type { Deps } from '../server/deps.ts';
 import { systemClock } from '../server/lib/clock.ts';
-import { sealer } from '../server/lib/crypto.ts';
+import { hmacHex, sealer } from '../server/lib/crypto.ts';
 import { createLogger } from '../server/lib/logger.ts';
 import { createMailer } from '../server/lib/mail.ts';
 import { rateLimiter } from '../server/lib/rateLimit.ts';
@@ -142,6 +144,28 @@ export async function signIn(base: string, username: string, password: string): 
   }).then((r) => r.json())) as { errno: number; data: { token: string } };
   if (answer.errno !== 0) throw new Error(`sign-in of ${username} failed: ${JSON.stringify(answer)}`);
   return answer.data.token;
+}
+
+/**
+ * The headers of a gateway request signed as GATEWAY.md says (a fresh nonce, the time now), for a
+ * merchant's code and API secret.
+ */
+export function gatewayHeaders(
+  merchantCode: string,
+  apiSecret: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body: string,
+): Record<string, string> {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const nonce = randomBytes(12).toString('base64url');
+  return {
+    'content-type': 'application/json',
+    'x-merchant-id': merchantCode,
+    'x-timestamp': timestamp,
+    'x-nonce': nonce,
+    'x-signature': hmacHex(apiSecret, canonicalString(timestamp, nonce, method, path, body)),
+  };
 }
 
 /** Deps as the server builds them (main.ts), on the bench database, with the data folder's key. */

@@ -23,17 +23,14 @@
  * Targets (docs/PERFORMANCE.md) are printed beside each figure.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { and, eq, lte, type SQL, sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { canonicalString } from '../contract/gateway.ts';
 import type { Db } from '../server/db/index.ts';
 import { gatewayNonces, merchants, payinOrders } from '../server/db/schema.ts';
 import type { SessionUser } from '../server/http/session.ts';
-import { hmacHex } from '../server/lib/crypto.ts';
 import { cappedCountQuery } from '../server/lib/paging.ts';
 import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
 import { payinList } from '../server/modules/orders/kinds.ts';
@@ -50,6 +47,7 @@ import {
   engineVersion,
   fmtInt,
   fmtMs,
+  gatewayHeaders,
   largeMerchantCode,
   load,
   loopbackNotify,
@@ -460,19 +458,11 @@ if (only.has('c') || only.has('d') || only.has('e')) {
           amount: `${100 + (serial % 900)}.00`,
           notifyUrl: `${loopbackNotify}/${merchant.code}`,
         });
-        const timestamp = String(Math.floor(Date.now() / 1000));
-        const nonce = randomBytes(12).toString('base64url');
         return {
           method: 'POST' as const,
           path,
           body,
-          headers: {
-            'content-type': 'application/json',
-            'x-merchant-id': merchant.code,
-            'x-timestamp': timestamp,
-            'x-nonce': nonce,
-            'x-signature': hmacHex(apiSecret, canonicalString(timestamp, nonce, 'POST', path, body)),
-          },
+          headers: gatewayHeaders(merchant.code, apiSecret, 'POST', path, body),
         };
       };
       for (const connections of [1, 16]) {

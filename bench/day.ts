@@ -1,0 +1,417 @@
+/**
+ * A business day under load (issue 31), first step: the real server on PostgreSQL (WORKERS=2) taking a mix
+ * of the day's traffic from an open-loop generator at rising rates, until the p99 of a class passes its
+ * bound. Open loop: each step schedules its events at a fixed rate whatever the answers, and an event's
+ * latency runs from the time it was scheduled (not from when it could be sent), so queueing shows.
+ *
+ * The mix, per 100 events — a FIRST GUESS from the demo's shape, not a measured day:
+ *
+ * | class     | per 100 | what                                                                  | p99 bound |
+ * | --------- | ------- | --------------------------------------------------------------------- | --------- |
+ * | payin     | 40      | signed `POST /gateway/v1/payin` (10 merchants, M20001 holding half)   | 200 ms    |
+ * | payout    | 10      | signed `POST /gateway/v1/payout` (same merchants and shares)          | 200 ms    |
+ * | pay       | 28      | `POST /api/simulator/pay` success on a pay-in this run made (7 in 10  | 200 ms    |
+ * |           |         | pay-ins paid; its callback goes to a closed loopback port and fails)  |           |
+ * | list      | 10      | `GET /api/merchantOrder/list`, first page, last 30 days, one merchant | 100 ms    |
+ * | lookup    | 7       | the palette's search: the same list with `q` = a seeded order number  | 50 ms     |
+ * | report    | 5       | `GET /api/statOrder/list`, last 7 business days, one merchant         | 100 ms    |
+ *
+ * The issue gives bounds for creation (200 ms), list (100 ms) and look-up (50 ms); here a payment is held
+ * to creation's bound and a report read to the list's. A step holds when every class's p99 is within its
+ * bound and no event failed; the sustainable rate is the offered rate of the last step that held.
+ *
+ * Not in v1 (the issue's full mix): payments by statement import, payouts' channel hand-offs driven by
+ * the bench (the server's own job submits queued payouts to the simulator), an import and a T+N run
+ * during the hour, a callback receiver that answers. The floor (the same mix's statements straight on
+ * PostgreSQL) is not measured yet: the run prints `floor: not measured yet` and its last line has no
+ * ratio (`day: N events/s`). The load generator runs in this process on the same two cores as the server
+ * and PostgreSQL.
+ *
+ *   npx tsx bench/day.ts --dir bench/out/pg-day --url postgres://postgres@127.0.0.1:5432/bench_day
+ * Options: --start 50 (events/s of the first step), --factor 2 (each step's rate over the last's),
+ *   --step-seconds 10, --warmup-seconds 5 (at the first rate, not reported), --max 6400 (the last rate
+ *   tried), --orders 1000000 (seeded when the database has no pay-ins, by bench/seed-orders.ts),
+ *   --workers 2, --only payin,pay (those classes alone, in their shares: what a class costs).
+ * The database keeps what the run made (orders, payouts, ledger entries: a day's traffic adds them), so
+ * each run starts heavier than the last (pending pay-ins, callbacks pending retry): compare runs only from
+ * the same starting state (a fresh database). Each of the 10 merchants gets its payout wallet credited and
+ * 127.0.0.1 on its payout whitelist.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { inArray, sql } from 'drizzle-orm';
+import { inTransaction } from '../server/db/index.ts';
+import { merchants } from '../server/db/schema.ts';
+import { merchantAccount, platformAccount, post } from '../server/ledger/index.ts';
+import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
+import {
+  args,
+  benchAdminPassword,
+  cpuPerCall,
+  createdPrefix,
+  engineVersion,
+  fmtInt,
+  fmtMs,
+  gatewayHeaders,
+  largeMerchantCode,
+  load,
+  loopbackNotify,
+  one,
+  openBench,
+  percentile,
+  prng,
+  root,
+  rows,
+  signIn,
+  startServer,
+  target,
+} from './common.ts';
+
+const a = args();
+const t = target(a);
+if (!t.url) throw new Error('--url <PostgreSQL database> is required: v1 runs on PostgreSQL only');
+const start = Number(a.get('start') ?? 50);
+const factor = Number(a.get('factor') ?? 2);
+const stepSeconds = Number(a.get('step-seconds') ?? 10);
+const maxRate = Number(a.get('max') ?? 6400);
+const warmupSeconds = Number(a.get('warmup-seconds') ?? 5);
+const seedOrders = Number(a.get('orders') ?? 1_000_000);
+const workers = Number(a.get('workers') ?? 2);
+if (!(start >= 1 && start <= 10_000)) throw new Error('--start from 1 to 10,000 events/s');
+if (!(factor > 1 && factor <= 4)) throw new Error('--factor above 1, at most 4');
+if (!(stepSeconds >= 2 && stepSeconds <= 120)) throw new Error('--step-seconds from 2 to 120');
+if (!(warmupSeconds >= 0 && warmupSeconds <= 60)) throw new Error('--warmup-seconds from 0 to 60');
+if (!(Number.isInteger(workers) && workers >= 1 && workers <= 8)) throw new Error('--workers from 1 to 8');
+const dbName = new URL(t.url).pathname.slice(1);
+
+type ClassName = 'payin' | 'payout' | 'pay' | 'list' | 'lookup' | 'report';
+/** Per 100 events, and each class's p99 bound in ms (the header's table). */
+const mix: Record<ClassName, { per100: number; bound: number }> = {
+  payin: { per100: 40, bound: 200 },
+  payout: { per100: 10, bound: 200 },
+  pay: { per100: 28, bound: 200 },
+  list: { per100: 10, bound: 100 },
+  lookup: { per100: 7, bound: 50 },
+  report: { per100: 5, bound: 100 },
+};
+const classes = Object.keys(mix) as ClassName[];
+if (classes.reduce((s, c) => s + mix[c].per100, 0) !== 100) throw new Error('the mix must add to 100');
+/** `--only payin,list`: those classes alone, in their shares of the mix (to see what one class costs). */
+const chosen = a.has('only') ? (a.get('only')!.split(',') as ClassName[]) : classes;
+for (const c of chosen)
+  if (!classes.includes(c)) throw new Error(`--only: no class ${c} (${classes.join(', ')})`);
+const chosenWeight = chosen.reduce((s, c) => s + mix[c].per100, 0);
+
+const dayMs = 86_400_000;
+const random = prng(20261130);
+
+// ---- the database: seeded when empty, the 10 merchants made ready ----------------------------------
+{
+  const deps = await openBench(t, 2);
+  const { n } = await one<{ n: string }>(deps.database.db, sql`select count(*)::text as n from payin_orders`);
+  await deps.database.close();
+  if (n === '0') {
+    console.log(`no pay-ins in ${dbName}: seeding ${fmtInt(seedOrders)} with bench/seed-orders.ts`);
+    execFileSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/seed-orders.ts',
+        '--dir',
+        t.dir,
+        '--url',
+        t.url,
+        '--orders',
+        String(seedOrders),
+      ],
+      { cwd: root, stdio: 'inherit' },
+    );
+  }
+}
+const deps = await openBench(t, 2);
+const { db } = deps.database;
+const version = await engineVersion(deps.database);
+const count = Number((await one<{ n: string }>(db, sql`select count(*)::text as n from payin_orders`)).n);
+/** The large merchant and the next nine (seeded as M20001 … M20050). */
+const codes = Array.from({ length: 10 }, (_, i) => `M${20001 + i}`);
+if (codes[0] !== largeMerchantCode) throw new Error('the large merchant is not M20001');
+const found = await db.select().from(merchants).where(inArray(merchants.code, codes));
+if (found.length !== 10) throw new Error('merchants M20001 … M20010 missing: seed with bench/seed-orders.ts');
+interface BenchMerchant {
+  id: number;
+  code: string;
+  apiSecret: string;
+}
+const team: BenchMerchant[] = [];
+for (const code of codes) {
+  const m = found.find((x) => x.code === code)!;
+  const { apiSecret } = await resetMerchantSecrets(deps, db, m.id, 'api');
+  team.push({ id: m.id, code, apiSecret });
+}
+await db
+  .update(merchants)
+  .set({ payoutIpWhitelist: ['127.0.0.1'] })
+  .where(inArray(merchants.code, codes));
+// Payouts need money in the payout wallet: credited as a confirmed recharge would.
+for (const m of team)
+  await inTransaction(db, (tx) =>
+    post(tx, {
+      kind: 'recharge_confirmed',
+      refType: 'bench_day',
+      refId: randomUUID(),
+      at: new Date(),
+      lines: [
+        { account: platformAccount('settlement_clearing', 'INR'), amount: -1_000_000_000_00 },
+        { account: merchantAccount(m.id, 'payout_available', 'INR'), amount: 1_000_000_000_00 },
+      ],
+    }),
+  );
+/** Order numbers for the palette's look-ups: seeded orders of the last 60 days, any merchant. */
+const lookupNumbers = rows<{ order_no: string }>(
+  await db.execute(
+    sql`select order_no from payin_orders tablesample system (1)
+        where created_at >= ${new Date(Date.now() - 59 * dayMs)} limit 2000`,
+  ),
+).map((r) => r.order_no);
+if (lookupNumbers.length < 100) throw new Error('too few orders to look up');
+await deps.database.close();
+
+/** M20001 half the traffic, the nine others the other half in equal shares. */
+const pickMerchant = () => (random() < 0.5 ? team[0]! : team[1 + Math.floor(random() * 9)]!);
+const cumulative = chosen.map((_, i) => chosen.slice(0, i + 1).reduce((s, c) => s + mix[c].per100, 0));
+const pickClass = (): ClassName => {
+  const r = random() * chosenWeight;
+  return chosen[cumulative.findIndex((c) => r < c)]!;
+};
+
+// ---- the server -------------------------------------------------------------------------------------
+const loadAtStart = load();
+console.log(`${version} · ${fmtInt(count)} pay-in orders · WORKERS=${workers} · load ${loadAtStart}`);
+const server = await startServer({ dir: t.dir, url: t.url, env: { WORKERS: String(workers) } });
+const { base } = server;
+const token = await signIn(base, 'admin', benchAdminPassword);
+const runId = `${createdPrefix}DAY-${Date.now().toString(36)}-`;
+let serial = 0;
+/** Pay-ins this run made and nobody paid yet, oldest first. */
+const unpaid: string[] = [];
+
+const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const timeout = 30_000;
+/** One event of a class: answers whether it succeeded (`undefined`: nothing to do, not counted). */
+async function fire(c: ClassName): Promise<boolean | undefined> {
+  const signal = AbortSignal.timeout(timeout);
+  const console_ = (path: string, init: RequestInit = {}) =>
+    fetch(`${base}${path}`, {
+      ...init,
+      signal,
+      headers: { 'admin-token': token, 'content-type': 'application/json' },
+    }).then(async (r) => r.status === 200 && (await r.text()).startsWith('{"errno":0'));
+  const now = Date.now();
+  switch (c) {
+    case 'payin':
+    case 'payout': {
+      const m = pickMerchant();
+      const path = `/gateway/v1/${c}`;
+      const amount = `${100 + (serial % 900)}.00`;
+      const body = JSON.stringify(
+        c === 'payin'
+          ? { merchantOrderNo: `${runId}${++serial}`, amount, notifyUrl: `${loopbackNotify}/${m.code}` }
+          : {
+              merchantOrderNo: `${runId}${++serial}`,
+              amount,
+              accountName: 'Asha Verma',
+              accountNumber: '123456789012',
+              ifsc: 'HDFC0001234',
+              notifyUrl: `${loopbackNotify}/${m.code}`,
+            },
+      );
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        body,
+        signal,
+        headers: gatewayHeaders(m.code, m.apiSecret, 'POST', path, body),
+      });
+      const text = await res.text();
+      if (res.status !== 201) {
+        if (errorSamples.size < 5) errorSamples.add(`${c} ${res.status} ${text.slice(0, 160)}`);
+        return false;
+      }
+      if (c === 'payin') unpaid.push((JSON.parse(text) as { data: { orderNo: string } }).data.orderNo);
+      return true;
+    }
+    case 'pay': {
+      const orderNo = unpaid.shift();
+      if (!orderNo) return undefined;
+      return console_('/api/simulator/pay', {
+        method: 'POST',
+        body: JSON.stringify({ orderNo, result: 'success' }),
+      });
+    }
+    case 'list': {
+      const p = new URLSearchParams({
+        from: new Date(now - 30 * dayMs).toISOString(),
+        to: new Date(now).toISOString(),
+        merchantId: String(pickMerchant().id),
+        pageSize: '20',
+      });
+      return console_(`/api/merchantOrder/list?${p}`);
+    }
+    case 'lookup': {
+      const q = lookupNumbers[Math.floor(random() * lookupNumbers.length)]!;
+      const p = new URLSearchParams({
+        from: new Date(now - 60 * dayMs).toISOString(),
+        to: new Date(now).toISOString(),
+        q,
+      });
+      return console_(`/api/merchantOrder/list?${p}`);
+    }
+    case 'report': {
+      const p = new URLSearchParams({
+        from: ymd(now - 6 * dayMs),
+        to: ymd(now),
+        merchantId: String(pickMerchant().id),
+      });
+      return console_(`/api/statOrder/list?${p}`);
+    }
+  }
+}
+const errorSamples = new Set<string>();
+
+interface ClassFigures {
+  n: number;
+  errors: number;
+  p50: number;
+  p99: number;
+}
+interface Step {
+  offered: number;
+  achieved: number;
+  byClass: Record<ClassName, ClassFigures>;
+  errors: number;
+  skipped: number;
+  held: boolean;
+  cpu: { server: number; database: number; load: number };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** One step: `rate` events a second for `stepSeconds`, each timed from its scheduled moment. */
+async function step(rate: number, seconds = stepSeconds): Promise<Step> {
+  const total = Math.round(rate * seconds);
+  const ms: Record<ClassName, number[]> = {
+    payin: [],
+    payout: [],
+    pay: [],
+    list: [],
+    lookup: [],
+    report: [],
+  };
+  const errors: Record<ClassName, number> = { payin: 0, payout: 0, pay: 0, list: 0, lookup: 0, report: 0 };
+  let skipped = 0;
+  let ok = 0;
+  let lastAnswer = 0;
+  const t0 = performance.now() + 20;
+  const cpu = await cpuPerCall(
+    server.process.pid!,
+    dbName,
+    async () => {
+      const inFlight: Promise<void>[] = [];
+      for (let i = 0; i < total; i++) {
+        const due = t0 + (i * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait >= 1) await sleep(wait);
+        const c = pickClass();
+        inFlight.push(
+          fire(c).then(
+            (r) => {
+              const at = performance.now();
+              if (r === undefined) {
+                skipped++;
+                return;
+              }
+              ms[c].push(at - due);
+              lastAnswer = Math.max(lastAnswer, at);
+              if (r) ok++;
+              else errors[c]++;
+            },
+            (e: unknown) => {
+              ms[c].push(performance.now() - due);
+              errors[c]++;
+              if (errorSamples.size < 5) errorSamples.add(`${c} ${String(e)}`);
+            },
+          ),
+        );
+      }
+      await Promise.all(inFlight);
+    },
+    () => total - skipped,
+  );
+  const byClass = {} as Record<ClassName, ClassFigures>;
+  for (const c of classes) {
+    const s = ms[c].sort((x, y) => x - y);
+    byClass[c] = { n: s.length, errors: errors[c], p50: percentile(s, 50), p99: percentile(s, 99) };
+  }
+  const errorCount = classes.reduce((s, c) => s + errors[c], 0);
+  const held = errorCount === 0 && chosen.every((c) => !(byClass[c].p99 > mix[c].bound) && byClass[c].n > 0);
+  return {
+    offered: rate,
+    achieved: ok / ((Math.max(lastAnswer, t0 + 1) - t0) / 1000),
+    byClass,
+    errors: errorCount,
+    skipped,
+    held,
+    cpu: { server: cpu.server, database: cpu.database, load: cpu.load },
+  };
+}
+
+const header =
+  '| offered /s | achieved /s | ' +
+  classes.map((c) => `${c} p50 / p99 ms (≤ ${mix[c].bound})`).join(' | ') +
+  ' | errors | CPU µs an event: server · PostgreSQL · load | |';
+const cell = (f: ClassFigures, c: ClassName) =>
+  f.n ? `${fmtMs(f.p50)} / ${fmtMs(f.p99)}${f.p99 > mix[c].bound ? ' ✗' : ''}` : '—';
+const line = (s: Step) =>
+  `| ${fmtInt(s.offered)} | ${fmtInt(s.achieved)} | ` +
+  classes.map((c) => cell(s.byClass[c], c)).join(' | ') +
+  ` | ${s.errors}${s.skipped ? ` (${s.skipped} pay skipped)` : ''} | ${fmtInt(s.cpu.server)} · ${fmtInt(s.cpu.database)} · ${fmtInt(s.cpu.load)} | ${s.held ? '✓' : '✗'} |`;
+
+const steps: Step[] = [];
+try {
+  console.log(
+    `steps of ${stepSeconds} s from ${start} events/s, ×${factor} each, until a class's p99 passes its bound\n`,
+  );
+  if (warmupSeconds) await step(start, warmupSeconds); // unreported: connections, caches, JIT
+  console.log(header);
+  console.log(`|${' --- |'.repeat(classes.length + 5)}`);
+  for (let rate = start; rate <= maxRate; rate = Math.round(rate * factor)) {
+    const s = await step(rate);
+    steps.push(s);
+    console.log(line(s));
+    if (!s.held) break;
+  }
+} finally {
+  await server.stop();
+}
+const loadAtEnd = load();
+for (const e of errorSamples) console.log(`error sample: ${e}`);
+
+const sustained = steps.filter((s, i) => s.held && steps.slice(0, i).every((x) => x.held)).at(-1);
+console.log(
+  `\n${version} · ${fmtInt(count)} orders · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · load ${loadAtStart} → ${loadAtEnd}`,
+);
+if (!sustained) {
+  console.log(`no step held: even ${fmtInt(start)} events/s passes a bound (try a lower --start)`);
+  console.log('floor: not measured yet');
+  console.log('day: 0 events/s');
+} else {
+  console.log(`sustainable: ${fmtInt(sustained.offered)} events/s (the last step where every class held)`);
+  for (const c of chosen) {
+    const f = sustained.byClass[c];
+    console.log(
+      `  ${c.padEnd(7)} p50 ${fmtMs(f.p50).padStart(7)} ms  p99 ${fmtMs(f.p99).padStart(7)} ms  (bound ${mix[c].bound} ms, ${fmtInt(f.n)} events)`,
+    );
+  }
+  console.log('floor: not measured yet');
+  console.log(`day: ${fmtInt(sustained.offered)} events/s`);
+}
