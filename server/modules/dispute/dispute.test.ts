@@ -291,6 +291,16 @@ describe.each(engines)('disputes on %s', (engine) => {
     expect((await s.call(dispute.evidence, { id: soon.data.id, note: '' }, one.token)).errno).toBe(
       errno.invalid,
     );
+    // A file that is not what it says, or not base64 at all, or over 2 MB: refused, nothing kept.
+    for (const file of [
+      { filename: 'letter.jpg', mime: 'image/jpeg', dataBase64: png },
+      { filename: 'x.png', mime: 'image/png', dataBase64: '<script>alert(1)</script>' },
+      { filename: 'big.png', mime: 'image/png', dataBase64: 'A'.repeat(2_796_000) },
+    ]) {
+      const bad = await s.call(dispute.evidence, { id: soon.data.id, note: 'n', file }, one.token);
+      expect(bad.errno, file.filename).toBe(errno.invalid);
+    }
+    expect((await s.call(dispute.info, { id: soon.data.id }, one.token)).data.evidence).toHaveLength(1);
 
     const listed = await s.call(dispute.list, { merchantId: m.id }, root);
     expect(listed.data.list.map((d: { id: number }) => d.id)).toEqual([soon.data.id, late.data.id]);

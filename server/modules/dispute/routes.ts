@@ -12,6 +12,7 @@ import { dispute } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { disputeEvidence, disputes, users } from '../../db/schema.ts';
+import { inStates } from '../../db/states.ts';
 import { AppError } from '../../http/errors.ts';
 import { type Context, handle } from '../../http/handle.ts';
 import type { SessionUser } from '../../http/session.ts';
@@ -104,8 +105,8 @@ async function list({ input, user, tx, deps }: Context<typeof api.list>) {
       ),
       // Open cases first, the nearest deadline (the overdue) first; then the ended ones newest first.
       orderBy: [
-        sql`(${disputes.status} <> 'open')`,
-        sql`case when ${disputes.status} = 'open' then ${disputes.deadline} end asc`,
+        sql`(not ${inStates(disputes.status, dispute.sets.open)})`,
+        sql`case when ${inStates(disputes.status, dispute.sets.open)} then ${disputes.deadline} end asc`,
         desc(disputes.createdAt),
         desc(disputes.id),
       ],

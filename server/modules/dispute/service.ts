@@ -32,7 +32,7 @@ import {
 import { newOrderNo } from '../payin/creation.ts';
 import type { PayinOrder } from '../payin/views.ts';
 import type { Merchant } from '../payout/views.ts';
-import { type Payee, recordRefund, refundable, startRefund } from '../refund/service.ts';
+import { disputedOf, type Payee, recordRefund, refundable, startRefund } from '../refund/service.ts';
 
 export type Dispute = typeof disputes.$inferSelect;
 export type DisputeKind = Dispute['kind'];
@@ -63,13 +63,12 @@ export async function lockedOrder(tx: Db, order: PayinOrder): Promise<PayinOrder
   return row;
 }
 
-/** What one more case may still dispute of a (locked) order: paid, less refunded, less the open cases. */
+/**
+ * What a (locked) order still has to dispute or refund: paid, less refunded, less what its open cases
+ * hold (`disputedOf`, the refunds' own rule).
+ */
 export async function disputable(tx: Db, order: PayinOrder): Promise<number> {
-  const [open] = await tx
-    .select({ n: sql<string>`coalesce(sum(${disputes.amount}), 0)` })
-    .from(disputes)
-    .where(and(eq(disputes.payinId, order.id), inStates(disputes.status, dispute.sets.open)));
-  return Math.max(0, refundable(order) - Number(open?.n ?? 0));
+  return Math.max(0, refundable(order) - (await disputedOf(tx, order.id)));
 }
 
 export interface DisputeAsk {
@@ -238,7 +237,8 @@ export async function loseDispute(
       });
   } else {
     const order = await lockedOrder(tx, refund.order);
-    const back = Math.min(ended.amount, refundable(order));
+    // This case has ended: another open case of the order keeps its own part out of the refund.
+    const back = Math.min(ended.amount, await disputable(tx, order));
     const advanced = Math.max(0, back - held);
     const collection = merchantAccount(ended.merchantId, 'collection_available', ended.currency);
     if (held || advanced)

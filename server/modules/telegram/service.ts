@@ -11,7 +11,7 @@
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { TelegramAlertKind } from '../../../contract/endpoints/telegram.ts';
-import { payin, payout } from '../../../contract/machines.ts';
+import { dispute, payin, payout } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import {
@@ -350,7 +350,7 @@ async function disputeDeadlines(deps: Pick<Deps, 'clock'>, tx: Db, g: Group, now
     await tx.execute(sql`
       select d.dispute_no as no, d.kind, d.amount::bigint as amount, d.currency, m.code as merchant, d.deadline
       from disputes d join merchants m on m.id = d.merchant_id
-      where d.status = 'open' and d.deadline <= ${horizon}::timestamptz ${within(sql`d.merchant_id`, g.merchantIds)}
+      where ${inStates(sql`d.status`, dispute.sets.open)} and d.deadline <= ${horizon}::timestamptz ${within(sql`d.merchant_id`, g.merchantIds)}
       order by d.deadline limit ${perCheck}`),
   );
   const found = rows.flatMap((r) => {
