@@ -13,7 +13,7 @@ import { parameterDefs } from '../../contract/parameters.ts';
 import { privateCallbacksAllowed } from '../config.ts';
 import { type Db, inTransaction, isDatabaseUnavailable } from '../db/index.ts';
 import { merchants, payinOrders, payoutOrders, webhookAttempts, webhookEvents } from '../db/schema.ts';
-import { inStates } from '../db/states.ts';
+import { guardStates, inStates } from '../db/states.ts';
 import type { Deps } from '../deps.ts';
 import { randomToken } from '../lib/crypto.ts';
 import { errorForLog } from '../lib/logger.ts';
@@ -256,7 +256,7 @@ async function settle(
       const stopped = await tx
         .update(webhookEvents)
         .set({ status: into('giveUp'), nextAttemptAt: null })
-        .where(and(eq(webhookEvents.id, event.id), inStates(webhookEvents.status, callback.from('giveUp'))))
+        .where(and(eq(webhookEvents.id, event.id), guardStates(webhookEvents.status, callback.from('giveUp'))))
         .returning({ id: webhookEvents.id });
       if (stopped.length) await alertCallbackGaveUp(deps, tx, event, event.attempts + 1, result.httpStatus);
       return stopped.length > 0;

@@ -3,7 +3,7 @@ import { and, asc, inArray, lte } from 'drizzle-orm';
 import { payin } from '../../../contract/machines.ts';
 import { inTransaction } from '../../db/index.ts';
 import { payinOrders } from '../../db/schema.ts';
-import { inStates } from '../../db/states.ts';
+import { guardStates, inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { recordOrderMoves, statusMove } from '../dashboard/stats.ts';
 import { recordCapacityMoves } from '../receiving/capacity.ts';
@@ -39,7 +39,7 @@ export async function expireDuePayins(deps: Deps, batch = 200, maxBatches = 50):
               payinOrders.id,
               due.map((d) => d.id),
             ),
-            inStates(payinOrders.status, from),
+            guardStates(payinOrders.status, from),
             lte(payinOrders.expiresAt, now),
           ),
         )

@@ -11,7 +11,7 @@ import { type PayinAction, type PayinStatus, payin } from '../../../contract/mac
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
 import { ledgerAccounts, merchants, payinOrders } from '../../db/schema.ts';
-import { inStates } from '../../db/states.ts';
+import { guardStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { t } from '../../http/i18n.ts';
@@ -64,7 +64,7 @@ export async function transition(
     .where(
       and(
         eq(payinOrders.id, id),
-        inStates(payinOrders.status, from),
+        guardStates(payinOrders.status, from),
         action === 'expire' ? lte(payinOrders.expiresAt, now) : undefined,
       ),
     )
@@ -147,7 +147,7 @@ export async function transitionMany(
     .where(
       and(
         sql`${payinOrders.id} = r.id`,
-        inStates(payinOrders.status, from),
+        guardStates(payinOrders.status, from),
         action === 'expire' ? lte(payinOrders.expiresAt, now) : undefined,
       ),
     )

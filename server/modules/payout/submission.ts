@@ -6,7 +6,7 @@ import { type Channel, type ChannelPayoutState, ChannelRefused } from '../../cha
 import { adapterFor, adapters } from '../../channels/index.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
 import { channels, payoutOrders } from '../../db/schema.ts';
-import { inStates } from '../../db/states.ts';
+import { guardStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { errorForLog } from '../../lib/logger.ts';
@@ -58,7 +58,7 @@ interface Claim {
 const stillClaimed = (c: Claim): SQL =>
   and(
     eq(payoutOrders.id, c.order.id),
-    inStates(payoutOrders.status, [claimed]),
+    guardStates(payoutOrders.status, [claimed]),
     eq(payoutOrders.channelId, c.channel.id),
     eq(payoutOrders.attempts, c.order.attempts),
   )!;
@@ -268,7 +268,7 @@ export async function recoverSubmission(deps: Deps, orderId: number): Promise<Pa
       .where(
         and(
           eq(payoutOrders.id, orderId),
-          inStates(payoutOrders.status, [claimed]),
+          guardStates(payoutOrders.status, [claimed]),
           lte(payoutOrders.updatedAt, new Date(now.getTime() - submitLeaseMs)),
         ),
       )

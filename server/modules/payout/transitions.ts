@@ -8,7 +8,7 @@ import { type PayoutAction, payout } from '../../../contract/machines.ts';
 import { normalUtr } from '../../../contract/schemas.ts';
 import type { Db } from '../../db/index.ts';
 import { type PayoutStatus, payoutOrders } from '../../db/schema.ts';
-import { inStates } from '../../db/states.ts';
+import { guardStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { enqueueCallback } from '../../jobs/webhooks.ts';
@@ -24,7 +24,7 @@ import { gatewayViewOf, type PayoutOrder, payoutRefType } from './views.ts';
 export const conflict = (note: string) => new AppError(errno.conflict, null, note);
 
 /** The order is in a state `action` may start from: the compare of the action's compare-and-set. */
-export const startsFrom = (action: PayoutAction) => inStates(payoutOrders.status, payout.from(action));
+export const startsFrom = (action: PayoutAction) => guardStates(payoutOrders.status, payout.from(action));
 
 /** The state `action` leads to (every transition run here has one). */
 export const into = (action: PayoutAction): PayoutStatus => payout.to(action)!;

@@ -4,7 +4,7 @@ import { errno } from '../../../contract/errno.ts';
 import { type SettlementAction, settlement } from '../../../contract/machines.ts';
 import type { Db } from '../../db/index.ts';
 import { merchants, settlements } from '../../db/schema.ts';
-import { inStates } from '../../db/states.ts';
+import { guardStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { enqueueCallback } from '../../jobs/webhooks.ts';
@@ -31,7 +31,7 @@ export async function move(
   const [row] = await tx
     .update(settlements)
     .set({ ...set, ...(to ? { status: to } : {}), updatedAt: deps.clock.now() })
-    .where(and(eq(settlements.id, s.id), inStates(settlements.status, settlement.from(action))))
+    .where(and(eq(settlements.id, s.id), guardStates(settlements.status, settlement.from(action))))
     .returning();
   if (!row) throw new AppError(errno.conflict, null, `${action}: settlement ${s.id} moved meanwhile`);
   return row;
