@@ -192,6 +192,21 @@ export const moneyDoors = {
     dailySum: false,
     why: 'Opening a case and deciding it are always two people: the opener never decides. The amount is the case’s, held since it was opened, so no day’s sum applies.',
   },
+  /**
+   * A dispute withdrawn by the side that opened it (or by the platform): its hold goes back to the
+   * merchant's wallets. Reachable by the merchant's own users too: they have Google codes as platform
+   * users do (binding one is theirs to do, as for opening a case or a console refund), so the code is
+   * asked of whoever withdraws, merchant or platform.
+   */
+  'dispute.withdraw': {
+    endpoints: [endpoints.dispute.withdraw],
+    moves: 'releases',
+    code: true,
+    reason: 'reason',
+    secondPerson: 'none',
+    dailySum: false,
+    why: 'The hold returns to the wallets it came from; nothing leaves the platform or is credited from outside. The code is asked of merchant users as of platform users: both bind a Google key.',
+  },
 } as const satisfies Record<string, MoneyDoor>;
 
 export type DoorId = keyof typeof moneyDoors;

@@ -2,7 +2,8 @@
  * Disputes by keyboard, in English and in Chinese (issue 30): an operator opens a paid order's drawer, `D`
  * opens a chargeback of part of it with its deadline, a reason and a Google code; the dispute's drawer shows
  * the amount held from the merchant's wallets; `o` goes back to the order, whose drawer lists the case; `g D`
- * lists it among the disputes; the merchant's wallet shows the hold in its frozen balance and change log.
+ * lists it among the disputes; the merchant's wallet shows the hold in its frozen balance and change log;
+ * `c` withdraws it with a reason and the Google code, and the hold goes back.
  * Then a second operator adds evidence to a complaint another opened (`n`) and decides it lost (`l`): the
  * order has no refund to take the payer's account from, so the server asks for it at the account's fields. Screenshots at 1280 and 800 px (into `DISPUTE_SHOTS_DIR` when
  * set, else the test's output folder).
@@ -134,6 +135,22 @@ for (const lang of ['en', 'zh_CN'] as const) {
       .filter({ hasText: grouped(amount, lang) });
     await expect(log.first()).toBeVisible();
     await shoot(page, 'dispute-5-wallet', lang);
+
+    // c: withdrawn with a reason and the Google code (the door `dispute.withdraw`): the hold goes back.
+    await page.goto(`/dispute?dispute=${dispute.id}`);
+    await expect(drawer).toBeVisible();
+    await page.keyboard.press('c');
+    const withdraw = page.getByRole('dialog', { name: tr(lang, 'commands.dispute.withdraw.title') });
+    await expect(withdraw.getByLabel(tr(lang, 'screens.dispute.outcomeReason'))).toBeFocused();
+    await page.keyboard.type(lang === 'en' ? 'The payer’s bank withdrew its notice' : '付款人银行已撤回通知');
+    await tabTo(page, withdraw.getByLabel(tr(lang, 'screens.order.googleCode')));
+    await page.keyboard.type(await nextCode(operator.secret));
+    await shoot(page, 'dispute-5b-withdraw', lang);
+    await page.keyboard.press('Enter');
+    await expect(withdraw).toBeHidden();
+    await expect(drawer.getByText(tr(lang, 'status.dispute.withdrawn'), { exact: true })).toBeVisible();
+    const ended = await admin.ok<{ status: string }>('GET', '/dispute/info', { id: String(dispute.id) });
+    expect(ended.status).toBe('withdrawn');
     expect(errors).toEqual([]);
     await context.close();
     await admin.dispose();

@@ -191,13 +191,16 @@ export const disputeEndpoints = {
     }),
     output: disputeDetail,
   }),
-  /** Withdrawn by the side that opened it (or by the platform): the hold is released. */
+  /**
+   * Withdrawn by the side that opened it (or by the platform): the hold is released. The door
+   * `dispute.withdraw` (contract/doors.ts): a reason and the Google code of the user, merchant or platform.
+   */
   withdraw: endpoint({
     method: 'POST',
     path: '/dispute/withdraw',
     caller: 'both',
     grants: work,
-    input: strictObject({ id, reason: actionReason }),
+    input: strictObject({ id, reason: actionReason, code: code6 }),
     output: disputeDetail,
   }),
 };

@@ -403,6 +403,28 @@ describe.each(engines)('every money door on %s', (engine) => {
             s.call(endpoints.dispute.decide, { id: opened.data.id, outcome: 'won', reason, code }, by.token);
         },
       },
+      'dispute.withdraw': {
+        async prepare(amount, maker) {
+          const o = await createOrder(s, refundMerchant, { amount: money(amount) });
+          expect((await simPay(s, root, o.orderNo, 'success')).errno).toBe(0);
+          const deadline = new Date(s.clock.now().getTime() + 86_400_000).toISOString();
+          const opened = await s.call(
+            endpoints.dispute.open,
+            {
+              payinId: o.id,
+              kind: 'complaint',
+              amount: money(amount),
+              deadline,
+              reason,
+              code: maker.code(),
+            },
+            maker.token,
+          );
+          expect(opened.errno, opened.errmsg).toBe(0);
+          return (by, code) =>
+            s.call(endpoints.dispute.withdraw, { id: opened.data.id, reason, code }, by.token);
+        },
+      },
       'payout.markFailed': {
         async prepare(amount) {
           const res = await s.gateway(

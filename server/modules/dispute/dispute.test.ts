@@ -227,12 +227,12 @@ describe.each(engines)('disputes on %s', (engine) => {
     expect(complaint.errno, complaint.errmsg).toBe(0);
     expect(complaint.data).toMatchObject({ openedSide: 'merchant', openedBy: null, owner: null });
     // It withdraws its own case, not the platform's.
-    expect((await s.call(dispute.withdraw, { id: res.data.id, reason: 'x' }, mine.token)).errno).toBe(
-      errno.forbidden,
-    );
+    expect(
+      (await s.call(dispute.withdraw, { id: res.data.id, reason: 'x', code: mine.code() }, mine.token)).errno,
+    ).toBe(errno.forbidden);
     const gone = await s.call(
       dispute.withdraw,
-      { id: complaint.data.id, reason: 'settled with the payer' },
+      { id: complaint.data.id, reason: 'settled with the payer', code: mine.code() },
       mine.token,
     );
     expect(gone.errno, gone.errmsg).toBe(0);
@@ -258,6 +258,43 @@ describe.each(engines)('disputes on %s', (engine) => {
     const owned = await s.call(dispute.assign, { id: res.data.id, ownerId: two.id }, root);
     expect(owned.data.owner).toBe(two.username);
     await decide(res.data.id, 'won');
+  });
+
+  it('withdraws only with the Google code of whoever withdraws, merchant or platform: else nothing is released', async () => {
+    await fund(s, m.id, 'collection', 1_000_000);
+    const o = await paid(10_000);
+    const mine = await merchantHolder(m.id);
+    const theirs = await open(o.id, 2_000, mine, { kind: 'complaint' });
+    const ours = await open(o.id, 3_000);
+    expect(theirs.errno, theirs.errmsg).toBe(0);
+    expect(ours.errno, ours.errmsg).toBe(0);
+    const held = await balances();
+    const rows = [await rowOf(theirs.data.id), await rowOf(ours.data.id)];
+    const withdraw = (id: number, by: { token: string }, code?: string) =>
+      s.call(dispute.withdraw, { id, reason: 'settled with the payer', ...(code ? { code } : {}) }, by.token);
+    const wrong = (by: { code: () => string }) =>
+      String((Number(by.code()) + 1) % 1_000_000).padStart(6, '0');
+    for (const [id, by] of [
+      [theirs.data.id, mine],
+      [ours.data.id, one],
+    ] as const) {
+      const none = await withdraw(id, by);
+      expect(none.errno).toBe(errno.invalid);
+      expect(none.data.fields.map((f: { path: string }) => f.path)).toContain('code');
+      expect((await withdraw(id, by, wrong(by))).errno).toBe(errno.badCode);
+    }
+    // Nothing moved: both cases open, holding what they held; the merchant's wallets as they were.
+    expect([await rowOf(theirs.data.id), await rowOf(ours.data.id)]).toEqual(rows);
+    expect(await balances()).toEqual(held);
+
+    // With the code: each side's case released by that side.
+    const gone = await withdraw(theirs.data.id, mine, mine.code());
+    expect(gone.errno, gone.errmsg).toBe(0);
+    expect(gone.data.status).toBe('withdrawn');
+    const ended = await withdraw(ours.data.id, one, one.code());
+    expect(ended.errno, ended.errmsg).toBe(0);
+    expect(ended.data.status).toBe('withdrawn');
+    expect(await balances()).toMatchObject({ frozen: held.frozen - 5_000 });
   });
 
   it('keeps evidence from both sides, lists open cases by deadline first, and tells the merchant', async () => {
@@ -371,7 +408,8 @@ describe.each(engines)('disputes on %s', (engine) => {
     const via = {
       win: (id: number) => decide(id, 'won'),
       lose: (id: number) => decide(id, 'lost'),
-      withdraw: (id: number) => s.call(dispute.withdraw, { id, reason: 'no longer' }, root),
+      withdraw: (id: number) =>
+        s.call(dispute.withdraw, { id, reason: 'no longer', code: one.code() }, one.token),
       work: (id: number) => s.call(dispute.evidence, { id, note: 'a note' }, root),
     };
     for (const c of sweep(disputeMachine)) {

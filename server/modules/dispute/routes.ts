@@ -2,8 +2,9 @@
  * Disputes from the console (`dispute.*`, docs/MONEY-BACK.md section 2). A merchant user opens, reads,
  * adds evidence to and withdraws its own merchant's cases only (another's is 404), and opens complaints
  * and wrong payments, never chargebacks. Deciding is the door `dispute.decide` (contract/doors.ts): a
- * platform user who did not open the case, with the Google code and a reason. Every write is in the
- * operation log.
+ * platform user who did not open the case, with the Google code and a reason; withdrawing is the door
+ * `dispute.withdraw`: the opener's side (or the platform), with the Google code and a reason. Every write
+ * is in the operation log.
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
@@ -220,12 +221,15 @@ async function decide({ input, user, tx, deps, req, audit, afterCommit }: Contex
   return await disputeInfo(tx, ended, true, deps.clock.now());
 }
 
-async function withdraw({ input, user, tx, deps, audit, afterCommit }: Context<typeof api.withdraw>) {
+async function withdraw({ input, user, tx, deps, req, audit, afterCommit }: Context<typeof api.withdraw>) {
   const d = await disputeFor(tx, user, input.id, true);
   audit({ target: target(d), detail: { reason: input.reason } });
   // The merchant withdraws what it opened; the platform any case.
   if (!platform(user) && d.openedSide !== 'merchant') throw new AppError(errno.forbidden);
   allowed(d, 'withdraw');
+  // The door `dispute.withdraw`: the code of whoever withdraws, merchant or platform, after every check.
+  const refused = await checkGoogleCode(tx, deps, user, req.ip, input.code);
+  if (refused) return refused;
   const ended = await releaseDispute(deps, tx, d, 'withdraw', input.reason, user.id);
   audit({ changes: changes({ status: d.status }, { status: ended.status }) });
   afterCommit(wakeWebhookWorkers);
