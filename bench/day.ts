@@ -39,6 +39,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import { inTransaction } from '../server/db/index.ts';
 import { merchants } from '../server/db/schema.ts';
@@ -46,7 +49,9 @@ import { merchantAccount, platformAccount, post } from '../server/ledger/index.t
 import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
 import {
   args,
+  type BenchServer,
   benchAdminPassword,
+  copyDatabase,
   cpuPerCall,
   createdPrefix,
   engineVersion,
@@ -66,6 +71,7 @@ import {
   startServer,
   target,
 } from './common.ts';
+import { readUnits, replay } from './replay.ts';
 
 const a = args();
 const t = target(a);
@@ -77,6 +83,8 @@ const maxRate = Number(a.get('max') ?? 6400);
 const warmupSeconds = Number(a.get('warmup-seconds') ?? 5);
 const seedOrders = Number(a.get('orders') ?? 1_000_000);
 const workers = Number(a.get('workers') ?? 2);
+const recordRate = Number(a.get('record-rate') ?? 100);
+const recordSeconds = Number(a.get('record-seconds') ?? 10);
 if (!(start >= 1 && start <= 10_000)) throw new Error('--start from 1 to 10,000 events/s');
 if (!(factor > 1 && factor <= 4)) throw new Error('--factor above 1, at most 4');
 if (!(stepSeconds >= 2 && stepSeconds <= 120)) throw new Error('--step-seconds from 2 to 120');
@@ -185,16 +193,40 @@ const pickClass = (): ClassName => {
   return chosen[cumulative.findIndex((c) => r < c)]!;
 };
 
-// ---- the server -------------------------------------------------------------------------------------
+// ---- the server: on a fresh copy of the database each time ---------------------------------------------
 const loadAtStart = load();
 console.log(`${version} · ${fmtInt(count)} pay-in orders · WORKERS=${workers} · load ${loadAtStart}`);
-const server = await startServer({ dir: t.dir, url: t.url, env: { WORKERS: String(workers) } });
-const { base } = server;
-const token = await signIn(base, 'admin', benchAdminPassword);
+let server: BenchServer;
+let base = '';
+let token = '';
+/** The copy the server runs on (its backends' CPU is counted). */
+let serving = '';
 const runId = `${createdPrefix}DAY-${Date.now().toString(36)}-`;
 let serial = 0;
-/** Pay-ins this run made and nobody paid yet, oldest first. */
-const unpaid: string[] = [];
+/** Pay-ins this phase made and nobody paid yet, oldest first. */
+let unpaid: string[] = [];
+
+/** The server on a fresh copy of the seeded database (`suffix` names the copy), `env` added. */
+async function serve(suffix: string, opts: { env?: Record<string, string>; nodeArgs?: string[] } = {}) {
+  const copy = await copyDatabase(t.url!, suffix);
+  serving = `${dbName}_${suffix}`;
+  server = await startServer({
+    dir: t.dir,
+    url: copy.url,
+    env: { WORKERS: String(workers), ...opts.env },
+    nodeArgs: opts.nodeArgs,
+  });
+  base = server.base;
+  token = await signIn(base, 'admin', benchAdminPassword);
+  unpaid = [];
+  return {
+    copy,
+    async stop() {
+      await server.stop();
+      await copy.drop();
+    },
+  };
+}
 
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const timeout = 30_000;
@@ -314,7 +346,7 @@ async function step(rate: number, seconds = stepSeconds): Promise<Step> {
   const t0 = performance.now() + 20;
   const cpu = await cpuPerCall(
     server.process.pid!,
-    dbName,
+    serving,
     async () => {
       const inFlight: Promise<void>[] = [];
       for (let i = 0; i < total; i++) {
@@ -376,10 +408,56 @@ const line = (s: Step) =>
   classes.map((c) => cell(s.byClass[c], c)).join(' | ') +
   ` | ${s.errors}${s.skipped ? ` (${s.skipped} pay skipped)` : ''} | ${fmtInt(s.cpu.server)} · ${fmtInt(s.cpu.database)} · ${fmtInt(s.cpu.load)} | ${s.held ? '✓' : '✗'} |`;
 
+// ---- the floor: the mix's statements, recorded, then replayed straight on PostgreSQL ----------------
+const recordDir = join(t.dir, 'day-sql');
+rmSync(recordDir, { recursive: true, force: true });
+mkdirSync(recordDir, { recursive: true });
+console.log(`recording the mix's statements: ${recordRate} events/s for ${recordSeconds} s`);
+const recording = await serve('record', {
+  env: { RECORD_SQL: recordDir },
+  nodeArgs: ['--import', './bench/record-sql.mjs'],
+});
+let recorded: Step;
+const window = { from: Date.now(), to: 0 };
+try {
+  recorded = await step(recordRate, recordSeconds);
+  window.to = Date.now();
+} finally {
+  await recording.stop(); // its processes write what they recorded as they exit
+}
+const recordedEvents = classes.reduce((n, c) => n + recorded.byClass[c].n, 0);
+const units = readUnits(recordDir, window.from, window.to);
+if (!a.has('keep-sql')) rmSync(recordDir, { recursive: true, force: true });
+const floorCopy = await copyDatabase(t.url, 'floor');
+const floorCpu = await cpuPerCall(
+  process.pid,
+  `${dbName}_floor`,
+  () => replay(floorCopy.url, units),
+  () => recordedEvents,
+);
+const floorRun = floorCpu.result;
+await floorRun.close();
+await floorCopy.drop();
+/** The machine's cores all running PostgreSQL's share of the mix and nothing else. */
+const cores = availableParallelism();
+const floorRate = (cores * 1_000_000) / Math.max(1, floorCpu.database);
+console.log(
+  `replayed: ${fmtInt(recordedEvents)} events' ${fmtInt(floorRun.units)} units (${fmtInt(floorRun.statements)} statements) ` +
+    `one at a time in ${floorRun.seconds.toFixed(2)} s (${fmtInt(recordedEvents / floorRun.seconds)} events/s); ` +
+    `CPU µs an event: PostgreSQL ${fmtInt(floorCpu.database)} · replay ${fmtInt(floorCpu.load)}; ` +
+    `${floorRun.diverged} statements failed where the recording's did not`,
+);
+for (const e of floorRun.samples) console.log(`  diverged: ${e}`);
+if (a.has('floor-profile'))
+  for (const [kind, k] of [...floorRun.byStatement].sort((x, y) => y[1].ms - x[1].ms).slice(0, 25))
+    console.log(`  ${fmtInt(k.ms).padStart(6)} ms ${fmtInt(k.n).padStart(5)} × ${kind}`);
+
+// ---- the mix at rising rates ------------------------------------------------------------------------
 const steps: Step[] = [];
+const run = await serve('run');
 try {
   console.log(
-    `steps of ${stepSeconds} s from ${start} events/s, ×${factor} each, until a class's p99 passes its bound\n`,
+    `\nsteps of ${stepSeconds} s from ${start} events/s, ×${factor} each, until a class's p99 passes its bound\n`,
   );
   if (warmupSeconds) await step(start, warmupSeconds); // unreported: connections, caches, JIT
   console.log(header);
@@ -391,7 +469,7 @@ try {
     if (!s.held) break;
   }
 } finally {
-  await server.stop();
+  await run.stop();
 }
 const loadAtEnd = load();
 for (const e of errorSamples) console.log(`error sample: ${e}`);
@@ -400,18 +478,20 @@ const sustained = steps.filter((s, i) => s.held && steps.slice(0, i).every((x) =
 console.log(
   `\n${version} · ${fmtInt(count)} orders · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · load ${loadAtStart} → ${loadAtEnd}`,
 );
-if (!sustained) {
+const floorLine = `floor: ${fmtInt(floorRate)} events/s (${cores} cores × 1 s ÷ PostgreSQL's ${fmtInt(floorCpu.database)} µs an event, the recorded statements replayed)`;
+const rate = sustained?.offered ?? 0;
+if (!sustained)
   console.log(`no step held: even ${fmtInt(start)} events/s passes a bound (try a lower --start)`);
-  console.log('floor: not measured yet');
-  console.log('day: 0 events/s');
-} else {
-  console.log(`sustainable: ${fmtInt(sustained.offered)} events/s (the last step where every class held)`);
+else {
+  console.log(`sustainable: ${fmtInt(rate)} events/s (the last step where every class held)`);
   for (const c of chosen) {
     const f = sustained.byClass[c];
     console.log(
       `  ${c.padEnd(7)} p50 ${fmtMs(f.p50).padStart(7)} ms  p99 ${fmtMs(f.p99).padStart(7)} ms  (bound ${mix[c].bound} ms, ${fmtInt(f.n)} events)`,
     );
   }
-  console.log('floor: not measured yet');
-  console.log(`day: ${fmtInt(sustained.offered)} events/s`);
 }
+console.log(floorLine);
+console.log(
+  `day: ${fmtInt(rate)} events/s = ${(rate / floorRate).toFixed(2)} × floor (${fmtInt(floorRate)} events/s)`,
+);
