@@ -1,8 +1,9 @@
 /**
- * A business day under load (issue 31), first step: the real server on PostgreSQL (WORKERS=2) taking a mix
- * of the day's traffic from an open-loop generator at rising rates, until the p99 of a class passes its
- * bound. Open loop: each step schedules its events at a fixed rate whatever the answers, and an event's
- * latency runs from the time it was scheduled (not from when it could be sent), so queueing shows.
+ * A business day under load (issue 31): the real server on PostgreSQL (WORKERS=2) taking a mix of the
+ * day's traffic from an open-loop generator at rising rates, until the p99 of a class passes its bound,
+ * against its floor measured in the same run. Open loop: each step schedules its events at a fixed rate
+ * whatever the answers, and an event's latency runs from the time it was scheduled (not from when it could
+ * be sent), so queueing shows.
  *
  * The mix, per 100 events — a FIRST GUESS from the demo's shape, not a measured day:
  *
@@ -11,7 +12,8 @@
  * | payin     | 40      | signed `POST /gateway/v1/payin` (10 merchants, M20001 holding half)   | 200 ms    |
  * | payout    | 10      | signed `POST /gateway/v1/payout` (same merchants and shares)          | 200 ms    |
  * | pay       | 28      | `POST /api/simulator/pay` success on a pay-in this run made (7 in 10  | 200 ms    |
- * |           |         | pay-ins paid; its callback goes to a closed loopback port and fails)  |           |
+ * |           |         | pay-ins paid; its callback answered 200 by a receiver in this process |           |
+ * |           |         | for 9 merchants; M20010's port is closed: its callbacks fail, retried |           |
  * | list      | 10      | `GET /api/merchantOrder/list`, first page, last 30 days, one merchant | 100 ms    |
  * | lookup    | 7       | the palette's search: the same list with `q` = a seeded order number  | 50 ms     |
  * | report    | 5       | `GET /api/statOrder/list`, last 7 business days, one merchant         | 100 ms    |
@@ -20,26 +22,36 @@
  * to creation's bound and a report read to the list's. A step holds when every class's p99 is within its
  * bound and no event failed; the sustainable rate is the offered rate of the last step that held.
  *
- * Not in v1 (the issue's full mix): payments by statement import, payouts' channel hand-offs driven by
- * the bench (the server's own job submits queued payouts to the simulator), an import and a T+N run
- * during the hour, a callback receiver that answers. The floor (the same mix's statements straight on
- * PostgreSQL) is not measured yet: the run prints `floor: not measured yet` and its last line has no
- * ratio (`day: N events/s`). The load generator runs in this process on the same two cores as the server
- * and PostgreSQL.
+ * Each phase runs on a fresh copy of the seeded database (`<name>_record`, `_floor`, `_run`, dropped
+ * after), so every run starts from the same state and the database named by `--url` keeps it:
+ * 1. record: the server, with bench/record-sql.mjs preloaded, takes the mix at `--record-rate` for
+ *    `--record-seconds`; every statement it sends is written down;
+ * 2. floor: those statements replayed one at a time in commit order (bench/replay.ts) while PostgreSQL's
+ *    CPU is counted. The floor is the machine's cores over PostgreSQL's CPU an event: the rate at which
+ *    the two cores, doing nothing but the database's share of the mix, would run it. What the server's
+ *    rate lacks of it is the server's own work (HTTP, signing, validation, JSON, jobs), the load
+ *    generator's (same cores) and its waits (locks, queues);
+ * 3. the mix at rising rates on the plain server.
+ *
+ * Not yet in the mix (the issue's full mix): payments by statement import, payouts' channel hand-offs
+ * driven by the bench (the server's own job submits queued payouts to the simulator), an import and a T+N
+ * run during the hour; PGlite.
  *
  *   npx tsx bench/day.ts --dir bench/out/pg-day --url postgres://postgres@127.0.0.1:5432/bench_day
  * Options: --start 50 (events/s of the first step), --factor 2 (each step's rate over the last's),
  *   --step-seconds 10, --warmup-seconds 5 (at the first rate, not reported), --max 6400 (the last rate
  *   tried), --orders 1000000 (seeded when the database has no pay-ins, by bench/seed-orders.ts),
- *   --workers 2, --only payin,pay (those classes alone, in their shares: what a class costs).
- * The database keeps what the run made (orders, payouts, ledger entries: a day's traffic adds them), so
- * each run starts heavier than the last (pending pay-ins, callbacks pending retry): compare runs only from
- * the same starting state (a fresh database). Each of the 10 merchants gets its payout wallet credited and
- * 127.0.0.1 on its payout whitelist.
+ *   --workers 2, --only payin,pay (those classes alone, in their shares: what a class costs),
+ *   --record-rate 100, --record-seconds 10, --floor-profile (the replay's statements by their time),
+ *   --keep-sql (leave the recording in <dir>/day-sql), --profile DIR (CPU profiles of the run's server
+ *   processes, written as they exit; with --max equal to --start, one step). Each of the 10 merchants
+ *   gets its payout wallet credited and 127.0.0.1 on its payout whitelist in the seeded database, before
+ *   the copies.
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
@@ -57,6 +69,7 @@ import {
   engineVersion,
   fmtInt,
   fmtMs,
+  freePort,
   gatewayHeaders,
   largeMerchantCode,
   load,
@@ -186,6 +199,22 @@ if (lookupNumbers.length < 100) throw new Error('too few orders to look up');
 await deps.database.close();
 
 /** M20001 half the traffic, the nine others the other half in equal shares. */
+/**
+ * Where callbacks go: a receiver in this process that answers 200 for nine merchants; M20010's port is
+ * closed, so its callbacks fail and are retried (the failing receiver of the day).
+ */
+let callbacksAnswered = 0;
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    callbacksAnswered++;
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('success');
+  });
+});
+const receiverPort = await freePort();
+await new Promise<void>((done) => receiver.listen(receiverPort, '127.0.0.1', done));
+const notifyUrlOf = (m: BenchMerchant) =>
+  m.code === 'M20010' ? `${loopbackNotify}/${m.code}` : `http://127.0.0.1:${receiverPort}/callback/${m.code}`;
 const pickMerchant = () => (random() < 0.5 ? team[0]! : team[1 + Math.floor(random() * 9)]!);
 const cumulative = chosen.map((_, i) => chosen.slice(0, i + 1).reduce((s, c) => s + mix[c].per100, 0));
 const pickClass = (): ClassName => {
@@ -248,14 +277,14 @@ async function fire(c: ClassName): Promise<boolean | undefined> {
       const amount = `${100 + (serial % 900)}.00`;
       const body = JSON.stringify(
         c === 'payin'
-          ? { merchantOrderNo: `${runId}${++serial}`, amount, notifyUrl: `${loopbackNotify}/${m.code}` }
+          ? { merchantOrderNo: `${runId}${++serial}`, amount, notifyUrl: notifyUrlOf(m) }
           : {
               merchantOrderNo: `${runId}${++serial}`,
               amount,
               accountName: 'Asha Verma',
               accountNumber: '123456789012',
               ifsc: 'HDFC0001234',
-              notifyUrl: `${loopbackNotify}/${m.code}`,
+              notifyUrl: notifyUrlOf(m),
             },
       );
       const res = await fetch(`${base}${path}`, {
@@ -454,7 +483,9 @@ if (a.has('floor-profile'))
 
 // ---- the mix at rising rates ------------------------------------------------------------------------
 const steps: Step[] = [];
-const run = await serve('run');
+/** `--profile DIR`: the run's server processes write CPU profiles there (as they exit). */
+const profile = a.get('profile');
+const run = await serve('run', profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {});
 try {
   console.log(
     `\nsteps of ${stepSeconds} s from ${start} events/s, ×${factor} each, until a class's p99 passes its bound\n`,
@@ -470,7 +501,9 @@ try {
   }
 } finally {
   await run.stop();
+  receiver.close();
 }
+console.log(`callbacks answered by the receiver (all phases): ${fmtInt(callbacksAnswered)}`);
 const loadAtEnd = load();
 for (const e of errorSamples) console.log(`error sample: ${e}`);
 

@@ -141,7 +141,7 @@ for (const lang of ['en', 'zh_CN'] as const) {
     await expect(drawer).toBeVisible();
     await page.keyboard.press('c');
     const withdraw = page.getByRole('dialog', { name: tr(lang, 'commands.dispute.withdraw.title') });
-    await expect(withdraw.getByLabel(tr(lang, 'screens.dispute.outcomeReason'))).toBeFocused();
+    await expect(withdraw.getByLabel(tr(lang, 'screens.dispute.withdrawReason'))).toBeFocused();
     await page.keyboard.type(lang === 'en' ? 'The payer’s bank withdrew its notice' : '付款人银行已撤回通知');
     await tabTo(page, withdraw.getByLabel(tr(lang, 'screens.order.googleCode')));
     await page.keyboard.type(await nextCode(operator.secret));

@@ -31,7 +31,7 @@ export default function WithdrawDialog({
       })}
       tone="danger"
       refusals={refusals}
-      fields={(form) => <ReasonField label={t('screens.dispute.outcomeReason')} {...form.field('reason')} />}
+      fields={(form) => <ReasonField label={t('screens.dispute.withdrawReason')} {...form.field('reason')} />}
       input={(v) => ({ id: dispute.id, reason: v.reason.trim(), code: v.code })}
       done={(done) => t('screens.dispute.withdrawnDone', { disputeNo: done.disputeNo })}
       close={close}
