@@ -48,53 +48,23 @@
  *   gets its payout wallet credited and 127.0.0.1 on its payout whitelist in the seeded database, before
  *   the copies.
  */
-import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { inArray, sql } from 'drizzle-orm';
-import { inTransaction } from '../server/db/index.ts';
-import { merchants } from '../server/db/schema.ts';
-import { merchantAccount, platformAccount, post } from '../server/ledger/index.ts';
-import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
-import {
-  args,
-  type BenchServer,
-  benchAdminPassword,
-  copyDatabase,
-  cpuPerCall,
-  createdPrefix,
-  engineVersion,
-  fmtInt,
-  fmtMs,
-  freePort,
-  gatewayHeaders,
-  largeMerchantCode,
-  load,
-  loopbackNotify,
-  one,
-  openBench,
-  percentile,
-  prng,
-  root,
-  rows,
-  signIn,
-  startServer,
-  target,
-} from './common.ts';
+import { args, copyDatabase, cpuPerCall, fmtInt, fmtMs, load, target } from './common.ts';
+import { classes, mix, openDay, type Step } from './mix.ts';
 import { readUnits, replay } from './replay.ts';
 
 const a = args();
 const t = target(a);
-if (!t.url) throw new Error('--url <PostgreSQL database> is required: v1 runs on PostgreSQL only');
+if (!t.url)
+  throw new Error('--url <PostgreSQL database> is required: the day runs on PostgreSQL only so far');
+const url = t.url;
 const start = Number(a.get('start') ?? 50);
 const factor = Number(a.get('factor') ?? 2);
 const stepSeconds = Number(a.get('step-seconds') ?? 10);
 const maxRate = Number(a.get('max') ?? 6400);
 const warmupSeconds = Number(a.get('warmup-seconds') ?? 5);
-const seedOrders = Number(a.get('orders') ?? 1_000_000);
 const workers = Number(a.get('workers') ?? 2);
 const recordRate = Number(a.get('record-rate') ?? 100);
 const recordSeconds = Number(a.get('record-seconds') ?? 10);
@@ -103,339 +73,14 @@ if (!(factor > 1 && factor <= 4)) throw new Error('--factor above 1, at most 4')
 if (!(stepSeconds >= 2 && stepSeconds <= 120)) throw new Error('--step-seconds from 2 to 120');
 if (!(warmupSeconds >= 0 && warmupSeconds <= 60)) throw new Error('--warmup-seconds from 0 to 60');
 if (!(Number.isInteger(workers) && workers >= 1 && workers <= 8)) throw new Error('--workers from 1 to 8');
-const dbName = new URL(t.url).pathname.slice(1);
 
-type ClassName = 'payin' | 'payout' | 'pay' | 'list' | 'lookup' | 'report';
-/** Per 100 events, and each class's p99 bound in ms (the header's table). */
-const mix: Record<ClassName, { per100: number; bound: number }> = {
-  payin: { per100: 40, bound: 200 },
-  payout: { per100: 10, bound: 200 },
-  pay: { per100: 28, bound: 200 },
-  list: { per100: 10, bound: 100 },
-  lookup: { per100: 7, bound: 50 },
-  report: { per100: 5, bound: 100 },
-};
-const classes = Object.keys(mix) as ClassName[];
-if (classes.reduce((s, c) => s + mix[c].per100, 0) !== 100) throw new Error('the mix must add to 100');
-/** `--only payin,list`: those classes alone, in their shares of the mix (to see what one class costs). */
-const chosen = a.has('only') ? (a.get('only')!.split(',') as ClassName[]) : classes;
-for (const c of chosen)
-  if (!classes.includes(c)) throw new Error(`--only: no class ${c} (${classes.join(', ')})`);
-const chosenWeight = chosen.reduce((s, c) => s + mix[c].per100, 0);
-
-const dayMs = 86_400_000;
-const random = prng(20261130);
-
-// ---- the database: seeded when empty, the 10 merchants made ready ----------------------------------
-{
-  const deps = await openBench(t, 2);
-  const { n } = await one<{ n: string }>(deps.database.db, sql`select count(*)::text as n from payin_orders`);
-  await deps.database.close();
-  if (n === '0') {
-    console.log(`no pay-ins in ${dbName}: seeding ${fmtInt(seedOrders)} with bench/seed-orders.ts`);
-    execFileSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'bench/seed-orders.ts',
-        '--dir',
-        t.dir,
-        '--url',
-        t.url,
-        '--orders',
-        String(seedOrders),
-      ],
-      { cwd: root, stdio: 'inherit' },
-    );
-  }
-}
-const deps = await openBench(t, 2);
-const { db } = deps.database;
-const version = await engineVersion(deps.database);
-const count = Number((await one<{ n: string }>(db, sql`select count(*)::text as n from payin_orders`)).n);
-/** The large merchant and the next nine (seeded as M20001 … M20050). */
-const codes = Array.from({ length: 10 }, (_, i) => `M${20001 + i}`);
-if (codes[0] !== largeMerchantCode) throw new Error('the large merchant is not M20001');
-const found = await db.select().from(merchants).where(inArray(merchants.code, codes));
-if (found.length !== 10) throw new Error('merchants M20001 … M20010 missing: seed with bench/seed-orders.ts');
-interface BenchMerchant {
-  id: number;
-  code: string;
-  apiSecret: string;
-}
-const team: BenchMerchant[] = [];
-for (const code of codes) {
-  const m = found.find((x) => x.code === code)!;
-  const { apiSecret } = await resetMerchantSecrets(deps, db, m.id, 'api');
-  team.push({ id: m.id, code, apiSecret });
-}
-await db
-  .update(merchants)
-  .set({ payoutIpWhitelist: ['127.0.0.1'] })
-  .where(inArray(merchants.code, codes));
-// Payouts need money in the payout wallet: credited as a confirmed recharge would.
-for (const m of team)
-  await inTransaction(db, (tx) =>
-    post(tx, {
-      kind: 'recharge_confirmed',
-      refType: 'bench_day',
-      refId: randomUUID(),
-      at: new Date(),
-      lines: [
-        { account: platformAccount('settlement_clearing', 'INR'), amount: -1_000_000_000_00 },
-        { account: merchantAccount(m.id, 'payout_available', 'INR'), amount: 1_000_000_000_00 },
-      ],
-    }),
-  );
-/** Order numbers for the palette's look-ups: seeded orders of the last 60 days, any merchant. */
-const lookupNumbers = rows<{ order_no: string }>(
-  await db.execute(
-    sql`select order_no from payin_orders tablesample system (1)
-        where created_at >= ${new Date(Date.now() - 59 * dayMs)} limit 2000`,
-  ),
-).map((r) => r.order_no);
-if (lookupNumbers.length < 100) throw new Error('too few orders to look up');
-await deps.database.close();
-
-/** M20001 half the traffic, the nine others the other half in equal shares. */
-/**
- * Where callbacks go: a receiver in this process that answers 200 for nine merchants; M20010's port is
- * closed, so its callbacks fail and are retried (the failing receiver of the day).
- */
-let callbacksAnswered = 0;
-const receiver = createServer((req, res) => {
-  req.resume();
-  req.on('end', () => {
-    callbacksAnswered++;
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('success');
-  });
-});
-const receiverPort = await freePort();
-await new Promise<void>((done) => receiver.listen(receiverPort, '127.0.0.1', done));
-const notifyUrlOf = (m: BenchMerchant) =>
-  m.code === 'M20010' ? `${loopbackNotify}/${m.code}` : `http://127.0.0.1:${receiverPort}/callback/${m.code}`;
-const pickMerchant = () => (random() < 0.5 ? team[0]! : team[1 + Math.floor(random() * 9)]!);
-const cumulative = chosen.map((_, i) => chosen.slice(0, i + 1).reduce((s, c) => s + mix[c].per100, 0));
-const pickClass = (): ClassName => {
-  const r = random() * chosenWeight;
-  return chosen[cumulative.findIndex((c) => r < c)]!;
-};
-
-// ---- the server: on a fresh copy of the database each time ---------------------------------------------
+const day = await openDay(
+  { ...t, url },
+  { only: a.get('only'), orders: Number(a.get('orders') ?? 1_000_000), workers },
+);
+const { dbName, version, count, chosen, serve, step, header, line, errorSamples } = day;
 const loadAtStart = load();
 console.log(`${version} · ${fmtInt(count)} pay-in orders · WORKERS=${workers} · load ${loadAtStart}`);
-let server: BenchServer;
-let base = '';
-let token = '';
-/** The copy the server runs on (its backends' CPU is counted). */
-let serving = '';
-const runId = `${createdPrefix}DAY-${Date.now().toString(36)}-`;
-let serial = 0;
-/** Pay-ins this phase made and nobody paid yet, oldest first. */
-let unpaid: string[] = [];
-
-/** The server on a fresh copy of the seeded database (`suffix` names the copy), `env` added. */
-async function serve(suffix: string, opts: { env?: Record<string, string>; nodeArgs?: string[] } = {}) {
-  const copy = await copyDatabase(t.url!, suffix);
-  serving = `${dbName}_${suffix}`;
-  server = await startServer({
-    dir: t.dir,
-    url: copy.url,
-    env: { WORKERS: String(workers), ...opts.env },
-    nodeArgs: opts.nodeArgs,
-  });
-  base = server.base;
-  token = await signIn(base, 'admin', benchAdminPassword);
-  unpaid = [];
-  return {
-    copy,
-    async stop() {
-      await server.stop();
-      await copy.drop();
-    },
-  };
-}
-
-const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const timeout = 30_000;
-/** One event of a class: answers whether it succeeded (`undefined`: nothing to do, not counted). */
-async function fire(c: ClassName): Promise<boolean | undefined> {
-  const signal = AbortSignal.timeout(timeout);
-  const console_ = (path: string, init: RequestInit = {}) =>
-    fetch(`${base}${path}`, {
-      ...init,
-      signal,
-      headers: { 'admin-token': token, 'content-type': 'application/json' },
-    }).then(async (r) => r.status === 200 && (await r.text()).startsWith('{"errno":0'));
-  const now = Date.now();
-  switch (c) {
-    case 'payin':
-    case 'payout': {
-      const m = pickMerchant();
-      const path = `/gateway/v1/${c}`;
-      const amount = `${100 + (serial % 900)}.00`;
-      const body = JSON.stringify(
-        c === 'payin'
-          ? { merchantOrderNo: `${runId}${++serial}`, amount, notifyUrl: notifyUrlOf(m) }
-          : {
-              merchantOrderNo: `${runId}${++serial}`,
-              amount,
-              accountName: 'Asha Verma',
-              accountNumber: '123456789012',
-              ifsc: 'HDFC0001234',
-              notifyUrl: notifyUrlOf(m),
-            },
-      );
-      const res = await fetch(`${base}${path}`, {
-        method: 'POST',
-        body,
-        signal,
-        headers: gatewayHeaders(m.code, m.apiSecret, 'POST', path, body),
-      });
-      const text = await res.text();
-      if (res.status !== 201) {
-        if (errorSamples.size < 5) errorSamples.add(`${c} ${res.status} ${text.slice(0, 160)}`);
-        return false;
-      }
-      if (c === 'payin') unpaid.push((JSON.parse(text) as { data: { orderNo: string } }).data.orderNo);
-      return true;
-    }
-    case 'pay': {
-      const orderNo = unpaid.shift();
-      if (!orderNo) return undefined;
-      return console_('/api/simulator/pay', {
-        method: 'POST',
-        body: JSON.stringify({ orderNo, result: 'success' }),
-      });
-    }
-    case 'list': {
-      const p = new URLSearchParams({
-        from: new Date(now - 30 * dayMs).toISOString(),
-        to: new Date(now).toISOString(),
-        merchantId: String(pickMerchant().id),
-        pageSize: '20',
-      });
-      return console_(`/api/merchantOrder/list?${p}`);
-    }
-    case 'lookup': {
-      const q = lookupNumbers[Math.floor(random() * lookupNumbers.length)]!;
-      const p = new URLSearchParams({
-        from: new Date(now - 60 * dayMs).toISOString(),
-        to: new Date(now).toISOString(),
-        q,
-      });
-      return console_(`/api/merchantOrder/list?${p}`);
-    }
-    case 'report': {
-      const p = new URLSearchParams({
-        from: ymd(now - 6 * dayMs),
-        to: ymd(now),
-        merchantId: String(pickMerchant().id),
-      });
-      return console_(`/api/statOrder/list?${p}`);
-    }
-  }
-}
-const errorSamples = new Set<string>();
-
-interface ClassFigures {
-  n: number;
-  errors: number;
-  p50: number;
-  p99: number;
-}
-interface Step {
-  offered: number;
-  achieved: number;
-  byClass: Record<ClassName, ClassFigures>;
-  errors: number;
-  skipped: number;
-  held: boolean;
-  cpu: { server: number; database: number; load: number };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** One step: `rate` events a second for `stepSeconds`, each timed from its scheduled moment. */
-async function step(rate: number, seconds = stepSeconds): Promise<Step> {
-  const total = Math.round(rate * seconds);
-  const ms: Record<ClassName, number[]> = {
-    payin: [],
-    payout: [],
-    pay: [],
-    list: [],
-    lookup: [],
-    report: [],
-  };
-  const errors: Record<ClassName, number> = { payin: 0, payout: 0, pay: 0, list: 0, lookup: 0, report: 0 };
-  let skipped = 0;
-  let ok = 0;
-  let lastAnswer = 0;
-  const t0 = performance.now() + 20;
-  const cpu = await cpuPerCall(
-    server.process.pid!,
-    serving,
-    async () => {
-      const inFlight: Promise<void>[] = [];
-      for (let i = 0; i < total; i++) {
-        const due = t0 + (i * 1000) / rate;
-        const wait = due - performance.now();
-        if (wait >= 1) await sleep(wait);
-        const c = pickClass();
-        inFlight.push(
-          fire(c).then(
-            (r) => {
-              const at = performance.now();
-              if (r === undefined) {
-                skipped++;
-                return;
-              }
-              ms[c].push(at - due);
-              lastAnswer = Math.max(lastAnswer, at);
-              if (r) ok++;
-              else errors[c]++;
-            },
-            (e: unknown) => {
-              ms[c].push(performance.now() - due);
-              errors[c]++;
-              if (errorSamples.size < 5) errorSamples.add(`${c} ${String(e)}`);
-            },
-          ),
-        );
-      }
-      await Promise.all(inFlight);
-    },
-    () => total - skipped,
-  );
-  const byClass = {} as Record<ClassName, ClassFigures>;
-  for (const c of classes) {
-    const s = ms[c].sort((x, y) => x - y);
-    byClass[c] = { n: s.length, errors: errors[c], p50: percentile(s, 50), p99: percentile(s, 99) };
-  }
-  const errorCount = classes.reduce((s, c) => s + errors[c], 0);
-  const held = errorCount === 0 && chosen.every((c) => !(byClass[c].p99 > mix[c].bound) && byClass[c].n > 0);
-  return {
-    offered: rate,
-    achieved: ok / ((Math.max(lastAnswer, t0 + 1) - t0) / 1000),
-    byClass,
-    errors: errorCount,
-    skipped,
-    held,
-    cpu: { server: cpu.server, database: cpu.database, load: cpu.load },
-  };
-}
-
-const header =
-  '| offered /s | achieved /s | ' +
-  classes.map((c) => `${c} p50 / p99 ms (≤ ${mix[c].bound})`).join(' | ') +
-  ' | errors | CPU µs an event: server · PostgreSQL · load | |';
-const cell = (f: ClassFigures, c: ClassName) =>
-  f.n ? `${fmtMs(f.p50)} / ${fmtMs(f.p99)}${f.p99 > mix[c].bound ? ' ✗' : ''}` : '—';
-const line = (s: Step) =>
-  `| ${fmtInt(s.offered)} | ${fmtInt(s.achieved)} | ` +
-  classes.map((c) => cell(s.byClass[c], c)).join(' | ') +
-  ` | ${s.errors}${s.skipped ? ` (${s.skipped} pay skipped)` : ''} | ${fmtInt(s.cpu.server)} · ${fmtInt(s.cpu.database)} · ${fmtInt(s.cpu.load)} | ${s.held ? '✓' : '✗'} |`;
 
 // ---- the floor: the mix's statements, recorded, then replayed straight on PostgreSQL ----------------
 const recordDir = join(t.dir, 'day-sql');
@@ -457,7 +102,7 @@ try {
 const recordedEvents = classes.reduce((n, c) => n + recorded.byClass[c].n, 0);
 const units = readUnits(recordDir, window.from, window.to);
 if (!a.has('keep-sql')) rmSync(recordDir, { recursive: true, force: true });
-const floorCopy = await copyDatabase(t.url, 'floor');
+const floorCopy = await copyDatabase(url, 'floor');
 const floorCpu = await cpuPerCall(
   process.pid,
   `${dbName}_floor`,
@@ -494,16 +139,16 @@ try {
   console.log(header);
   console.log(`|${' --- |'.repeat(classes.length + 5)}`);
   for (let rate = start; rate <= maxRate; rate = Math.round(rate * factor)) {
-    const s = await step(rate);
+    const s = await step(rate, stepSeconds);
     steps.push(s);
     console.log(line(s));
     if (!s.held) break;
   }
 } finally {
   await run.stop();
-  receiver.close();
+  day.closeReceiver();
 }
-console.log(`callbacks answered by the receiver (all phases): ${fmtInt(callbacksAnswered)}`);
+console.log(`callbacks answered by the receiver (all phases): ${fmtInt(day.callbacks())}`);
 const loadAtEnd = load();
 for (const e of errorSamples) console.log(`error sample: ${e}`);
 
