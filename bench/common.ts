@@ -75,6 +75,8 @@ export interface BenchServer {
   process: ChildProcess;
   /** SIGTERM (a graceful stop), SIGKILL after 15 s. */
   stop(): Promise<void>;
+  /** SIGKILL to the server's whole process group (its workers too), as a crash: nothing is let finish. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -113,7 +115,23 @@ export async function startServer(opts: {
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'inherit'],
+    // A process group of its own, so that a crash kills the workers with it.
+    detached: true,
   });
+  // Detached, it would outlive this process: it goes when this process does, whatever ends it.
+  const orphan = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+  };
+  process.once('exit', orphan);
+  child.once('exit', () => process.off('exit', orphan));
+  const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
+    process.kill(-child.pid!, 'SIGKILL');
+    await exited;
+  };
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((done) => child.once('exit', () => done()));
@@ -133,7 +151,7 @@ export async function startServer(opts: {
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { base: `http://127.0.0.1:${port}`, process: child, stop };
+  return { base: `http://127.0.0.1:${port}`, process: child, stop, kill };
 }
 
 /**
