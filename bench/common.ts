@@ -378,12 +378,13 @@ export function postgresBackends(name: string): string[] {
  */
 export async function cpuPerCall<T>(
   server: number,
-  database: string | undefined,
+  /** The database (or databases) whose backends' CPU counts. */
+  database: string | readonly string[] | undefined,
   run: () => Promise<T>,
   calls: (r: T) => number,
 ): Promise<{ result: T; server: number; database: number; load: number }> {
   const snapshot = (pids: string[]) => new Map(pids.map((p) => [p, cpuMsOf(p)]));
-  const backends = () => (database ? postgresBackends(database) : []);
+  const backends = () => [database ?? []].flat().flatMap((name) => postgresBackends(name));
   const before = { server: snapshot(processTree(server)), db: snapshot(backends()), me: process.cpuUsage() };
   const result = await run();
   const me = process.cpuUsage(before.me);

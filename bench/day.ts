@@ -22,20 +22,19 @@
  * to creation's bound and a report read to the list's. A step holds when every class's p99 is within its
  * bound and no event failed; the sustainable rate is the offered rate of the last step that held.
  *
- * Each phase runs on a fresh copy of the seeded database (`<name>_record`, `_floor`, `_run`, dropped
+ * Each phase runs on a fresh copy of the seeded database (`<name>_record`, `_floor0`…, `_run`, dropped
  * after), so every run starts from the same state and the database named by `--url` keeps it:
  * 1. record: the server, with bench/record-sql.mjs preloaded, takes the mix at `--record-rate` for
  *    `--record-seconds`; every statement it sends is written down;
- * 2. floor: those statements replayed one at a time in commit order (bench/replay.ts) while PostgreSQL's
- *    CPU is counted. The floor is the machine's cores over PostgreSQL's CPU an event: the rate at which
- *    the two cores, doing nothing but the database's share of the mix, would run it. What the server's
- *    rate lacks of it is the server's own work (HTTP, signing, validation, JSON, jobs), the load
- *    generator's (same cores) and its waits (locks, queues);
+ * 2. floor: those statements replayed one at a time in commit order (bench/replay.ts), as many streams side
+ *    by side as the machine has cores, each on its own copy (so none waits for another's locks), by a
+ *    plain pg client in this process. The floor is their rate: the database's work for the mix with a
+ *    client and nothing else: no HTTP, signing, validation, query building, JSON, jobs, locks or queues
+ *    of the server's. PostgreSQL's CPU an event is printed too (the cores running nothing but it);
  * 3. the mix at rising rates on the plain server.
  *
- * Not yet in the mix (the issue's full mix): payments by statement import, payouts' channel hand-offs
- * driven by the bench (the server's own job submits queued payouts to the simulator), an import and a T+N
- * run during the hour; PGlite.
+ * Not yet in the mix (the issue's full mix): payments by statement import, an import and a T+N run
+ * during the hour; PGlite. The crash test under this mix is bench/day-crash.ts.
  *
  *   npx tsx bench/day.ts --dir bench/out/pg-day --url postgres://postgres@127.0.0.1:5432/bench_day
  * Options: --start 50 (events/s of the first step), --factor 2 (each step's rate over the last's),
@@ -102,24 +101,34 @@ try {
 const recordedEvents = classes.reduce((n, c) => n + recorded.byClass[c].n, 0);
 const units = readUnits(recordDir, window.from, window.to);
 if (!a.has('keep-sql')) rmSync(recordDir, { recursive: true, force: true });
-const floorCopy = await copyDatabase(url, 'floor');
+// As many replays side by side as the machine has cores, each on its own copy (so none waits for another's
+// locks), all in this process: their rate, and PostgreSQL's CPU an event.
+const cores = availableParallelism();
+const floorCopies: Awaited<ReturnType<typeof copyDatabase>>[] = [];
+for (let i = 0; i < cores; i++) floorCopies.push(await copyDatabase(url, `floor${i}`));
 const floorCpu = await cpuPerCall(
   process.pid,
-  `${dbName}_floor`,
-  () => replay(floorCopy.url, units),
-  () => recordedEvents,
+  floorCopies.map((_, i) => `${dbName}_floor${i}`),
+  async () => {
+    const t0 = performance.now();
+    const runs = await Promise.all(floorCopies.map((c) => replay(c.url, units)));
+    return { runs, seconds: (performance.now() - t0) / 1000 };
+  },
+  () => recordedEvents * cores,
 );
-const floorRun = floorCpu.result;
-await floorRun.close();
-await floorCopy.drop();
-/** The machine's cores all running PostgreSQL's share of the mix and nothing else. */
-const cores = availableParallelism();
-const floorRate = (cores * 1_000_000) / Math.max(1, floorCpu.database);
+const floorRun = floorCpu.result.runs[0]!;
+for (const r of floorCpu.result.runs) await r.close();
+for (const c of floorCopies) await c.drop();
+/** The floor: the mix's statements replayed, one stream a core, events a second. */
+const floorRate = (recordedEvents * cores) / floorCpu.result.seconds;
+/** The cores doing nothing but PostgreSQL's share. */
+const databaseOnly = (cores * 1_000_000) / Math.max(1, floorCpu.database);
 console.log(
-  `replayed: ${fmtInt(recordedEvents)} events' ${fmtInt(floorRun.units)} units (${fmtInt(floorRun.statements)} statements) ` +
-    `one at a time in ${floorRun.seconds.toFixed(2)} s (${fmtInt(recordedEvents / floorRun.seconds)} events/s); ` +
-    `CPU µs an event: PostgreSQL ${fmtInt(floorCpu.database)} · replay ${fmtInt(floorCpu.load)}; ` +
-    `${floorRun.diverged} statements failed where the recording's did not`,
+  `replayed: ${fmtInt(recordedEvents)} events' ${fmtInt(floorRun.units)} units (${fmtInt(floorRun.statements)} statements), ` +
+    `${cores} replays side by side in ${floorCpu.result.seconds.toFixed(2)} s = ${fmtInt(floorRate)} events/s; ` +
+    `CPU µs an event: PostgreSQL ${fmtInt(floorCpu.database)} (alone on ${cores} cores: ${fmtInt(databaseOnly)} events/s) · ` +
+    `replay ${fmtInt(floorCpu.load)}; ` +
+    `${floorCpu.result.runs.reduce((n, r) => n + r.diverged, 0)} statements failed where the recording's did not`,
 );
 for (const e of floorRun.samples) console.log(`  diverged: ${e}`);
 if (a.has('floor-profile'))
@@ -156,7 +165,7 @@ const sustained = steps.filter((s, i) => s.held && steps.slice(0, i).every((x) =
 console.log(
   `\n${version} · ${fmtInt(count)} orders · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · load ${loadAtStart} → ${loadAtEnd}`,
 );
-const floorLine = `floor: ${fmtInt(floorRate)} events/s (${cores} cores × 1 s ÷ PostgreSQL's ${fmtInt(floorCpu.database)} µs an event, the recorded statements replayed)`;
+const floorLine = `floor: ${fmtInt(floorRate)} events/s (the recorded statements replayed, ${cores} streams on ${cores} copies)`;
 const rate = sustained?.offered ?? 0;
 if (!sustained)
   console.log(`no step held: even ${fmtInt(start)} events/s passes a bound (try a lower --start)`);
@@ -165,7 +174,7 @@ else {
   for (const c of chosen) {
     const f = sustained.byClass[c];
     console.log(
-      `  ${c.padEnd(7)} p50 ${fmtMs(f.p50).padStart(7)} ms  p99 ${fmtMs(f.p99).padStart(7)} ms  (bound ${mix[c].bound} ms, ${fmtInt(f.n)} events)`,
+      `  ${c.padEnd(10)} p50 ${fmtMs(f.p50).padStart(7)} ms  p99 ${fmtMs(f.p99).padStart(7)} ms  (bound ${mix[c].bound} ms, ${fmtInt(f.n)} events)`,
     );
   }
 }

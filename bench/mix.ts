@@ -219,14 +219,17 @@ export async function openDay(
   async function serve(suffix: string, opts: { env?: Record<string, string>; nodeArgs?: string[] } = {}) {
     const copy = await copyDatabase(t.url!, suffix);
     serving = `${dbName}_${suffix}`;
-    server = await startServer({
-      dir: t.dir,
-      url: copy.url,
-      env: { WORKERS: String(o.workers), ...opts.env },
-      nodeArgs: opts.nodeArgs,
-    });
-    base = server.base;
-    token = await signIn(base, 'admin', benchAdminPassword);
+    const up = async () => {
+      server = await startServer({
+        dir: t.dir,
+        url: copy.url,
+        env: { WORKERS: String(o.workers), ...opts.env },
+        nodeArgs: opts.nodeArgs,
+      });
+      base = server.base;
+      token = await signIn(base, 'admin', benchAdminPassword);
+    };
+    await up();
     unpaid = [];
     unanswered = [];
     return {
@@ -238,14 +241,7 @@ export async function openDay(
       /** A crash (SIGKILL to the process group) and the server started again on the same copy. */
       async crash() {
         await server.kill();
-        server = await startServer({
-          dir: t.dir,
-          url: copy.url,
-          env: { WORKERS: String(o.workers), ...opts.env },
-          nodeArgs: opts.nodeArgs,
-        });
-        base = server.base;
-        token = await signIn(base, 'admin', benchAdminPassword);
+        await up();
       },
     };
   }
@@ -329,7 +325,8 @@ export async function openDay(
           acknowledged.done.push(next.orderNo);
           return true;
         }
-        if (res.status === 409 && !text.includes('already settled')) {
+        // 404: no channel yet (queued, not the simulator's until handed over); 409: not processing yet.
+        if (res.status === 404 || (res.status === 409 && !text.includes('already settled'))) {
           unanswered.push({ orderNo: next.orderNo, at: now });
           return undefined;
         }

@@ -256,7 +256,9 @@ async function settle(
       const stopped = await tx
         .update(webhookEvents)
         .set({ status: into('giveUp'), nextAttemptAt: null })
-        .where(and(eq(webhookEvents.id, event.id), guardStates(webhookEvents.status, callback.from('giveUp'))))
+        .where(
+          and(eq(webhookEvents.id, event.id), guardStates(webhookEvents.status, callback.from('giveUp'))),
+        )
         .returning({ id: webhookEvents.id });
       if (stopped.length) await alertCallbackGaveUp(deps, tx, event, event.attempts + 1, result.httpStatus);
       return stopped.length > 0;

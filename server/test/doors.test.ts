@@ -167,6 +167,19 @@ describe.each(engines)('every money door on %s', (engine) => {
     );
     const money = formatMinor;
     const reason = 'checked with the bank';
+    /** A paid pay-in of the refund merchant and a case of `kind` on it, opened by `maker`: its id. */
+    const openDispute = async (kind: 'chargeback' | 'complaint', amount: number, maker: Holder) => {
+      const o = await createOrder(s, refundMerchant, { amount: money(amount) });
+      expect((await simPay(s, root, o.orderNo, 'success')).errno).toBe(0);
+      const deadline = new Date(s.clock.now().getTime() + 86_400_000).toISOString();
+      const opened = await s.call(
+        endpoints.dispute.open,
+        { payinId: o.id, kind, amount: money(amount), deadline, reason, code: maker.code() },
+        maker.token,
+      );
+      expect(opened.errno, opened.errmsg).toBe(0);
+      return opened.data.id;
+    };
     const apply = async (amount: number) => {
       const res = await s.call(
         endpoints.settlementPayment.create,
@@ -383,46 +396,15 @@ describe.each(engines)('every money door on %s', (engine) => {
       },
       'dispute.decide': {
         async prepare(amount, maker) {
-          const o = await createOrder(s, refundMerchant, { amount: money(amount) });
-          expect((await simPay(s, root, o.orderNo, 'success')).errno).toBe(0);
-          const deadline = new Date(s.clock.now().getTime() + 86_400_000).toISOString();
-          const opened = await s.call(
-            endpoints.dispute.open,
-            {
-              payinId: o.id,
-              kind: 'chargeback',
-              amount: money(amount),
-              deadline,
-              reason,
-              code: maker.code(),
-            },
-            maker.token,
-          );
-          expect(opened.errno, opened.errmsg).toBe(0);
+          const id = await openDispute('chargeback', amount, maker);
           return (by, code) =>
-            s.call(endpoints.dispute.decide, { id: opened.data.id, outcome: 'won', reason, code }, by.token);
+            s.call(endpoints.dispute.decide, { id, outcome: 'won', reason, code }, by.token);
         },
       },
       'dispute.withdraw': {
         async prepare(amount, maker) {
-          const o = await createOrder(s, refundMerchant, { amount: money(amount) });
-          expect((await simPay(s, root, o.orderNo, 'success')).errno).toBe(0);
-          const deadline = new Date(s.clock.now().getTime() + 86_400_000).toISOString();
-          const opened = await s.call(
-            endpoints.dispute.open,
-            {
-              payinId: o.id,
-              kind: 'complaint',
-              amount: money(amount),
-              deadline,
-              reason,
-              code: maker.code(),
-            },
-            maker.token,
-          );
-          expect(opened.errno, opened.errmsg).toBe(0);
-          return (by, code) =>
-            s.call(endpoints.dispute.withdraw, { id: opened.data.id, reason, code }, by.token);
+          const id = await openDispute('complaint', amount, maker);
+          return (by, code) => s.call(endpoints.dispute.withdraw, { id, reason, code }, by.token);
         },
       },
       'payout.markFailed': {
