@@ -121,7 +121,11 @@ export async function completePayout(deps: Pick<Deps, 'clock'>, tx: Db, c: Compl
       nextAttemptAt: null,
     })
     .where(
-      and(eq(payoutOrders.id, c.orderId), eq(payoutOrders.status, from), eq(payoutOrders.holdOpen, true)),
+      and(
+        eq(payoutOrders.id, c.orderId),
+        guardStates(payoutOrders.status, [from]),
+        eq(payoutOrders.holdOpen, true),
+      ),
     )
     .returning();
   if (!o) throw conflict(`complete ${c.result}: hold already resolved`);
@@ -162,7 +166,7 @@ export async function failCreationWhere(
       and(
         where,
         startsFrom('creationFailed'),
-        eq(payoutOrders.status, from),
+        guardStates(payoutOrders.status, [from]),
         eq(payoutOrders.holdOpen, true),
       ),
     )
