@@ -159,23 +159,26 @@ export async function startServer(opts: {
  * copy: seconds for a million orders, and the source keeps its state for the next copy. Nothing may be
  * connected to the source meanwhile (its connections are ended).
  */
+/** Runs `work` on a connection to the `postgres` database of the server `url` names (creating, dropping). */
+export async function onServer(url: string, work: (admin: pg.Client) => Promise<unknown>): Promise<void> {
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  try {
+    await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
 export async function copyDatabase(
   url: string,
   suffix: string,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = new URL(url).pathname.slice(1);
   const copy = `${name}_${suffix}`;
-  const admin = new URL(url);
-  admin.pathname = '/postgres';
-  const run = async (fn: (c: pg.Client) => Promise<unknown>) => {
-    const c = new pg.Client({ connectionString: admin.toString() });
-    await c.connect();
-    try {
-      await fn(c);
-    } finally {
-      await c.end();
-    }
-  };
+  const run = (fn: (c: pg.Client) => Promise<unknown>) => onServer(url, fn);
   const id = (n: string) => `"${n.replaceAll('"', '""')}"`;
   await run(async (c) => {
     await c.query(`drop database if exists ${id(copy)} with (force)`);

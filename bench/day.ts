@@ -111,7 +111,9 @@ const floorCpu = await cpuPerCall(
   floorCopies.map((_, i) => `${dbName}_floor${i}`),
   async () => {
     const t0 = performance.now();
-    const runs = await Promise.all(floorCopies.map((c) => replay(c.url, units)));
+    const runs = await Promise.all(
+      floorCopies.map((c) => replay(c.url, units, { profile: a.has('floor-profile') })),
+    );
     return { runs, seconds: (performance.now() - t0) / 1000 };
   },
   () => recordedEvents * cores,

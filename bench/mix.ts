@@ -264,11 +264,12 @@ export async function openDay(
         const m = pickMerchant();
         const path = `/gateway/v1/${c}`;
         const amount = `${100 + (serial % 900)}.00`;
+        const merchantOrderNo = `${runId}${++serial}`;
         const body = JSON.stringify(
           c === 'payin'
-            ? { merchantOrderNo: `${runId}${++serial}`, amount, notifyUrl: notifyUrlOf(m) }
+            ? { merchantOrderNo, amount, notifyUrl: notifyUrlOf(m) }
             : {
-                merchantOrderNo: `${runId}${++serial}`,
+                merchantOrderNo,
                 amount,
                 accountName: 'Asha Verma',
                 accountNumber: '123456789012',
@@ -291,7 +292,7 @@ export async function openDay(
         acknowledged[c].push({
           orderNo,
           merchantId: m.id,
-          merchantOrderNo: (JSON.parse(body) as { merchantOrderNo: string }).merchantOrderNo,
+          merchantOrderNo,
           amount: Math.round(Number(amount) * 100),
         });
         if (c === 'payin') unpaid.push(orderNo);

@@ -21,7 +21,7 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import type pg from 'pg';
 import { tnLine } from '../contract/machines.ts';
 import { bootstrap } from '../server/bootstrap.ts';
 import { type Db, inTransaction } from '../server/db/index.ts';
@@ -39,6 +39,7 @@ import {
   fmtInt,
   load,
   loopbackNotify,
+  onServer as onDatabaseServer,
   one,
   openBench,
   postgresBackends,
@@ -57,17 +58,9 @@ if (!Number.isInteger(total) || total < 1000) throw new Error('--orders must be 
 const dbName = t.url ? new URL(t.url).pathname.slice(1) : undefined;
 const template = `${dbName}_seed`;
 /** Runs `work` on a connection to the server's `postgres` database (creating and dropping databases). */
-async function onServer(work: (admin: pg.Client) => Promise<unknown>) {
+function onServer(work: (admin: pg.Client) => Promise<unknown>) {
   if (!/^[a-z_][a-z0-9_]*$/.test(dbName!)) throw new Error(`unexpected database name ${dbName}`);
-  const url = new URL(t.url!);
-  url.pathname = '/postgres';
-  const admin = new pg.Client({ connectionString: url.toString() });
-  await admin.connect();
-  try {
-    await work(admin);
-  } finally {
-    await admin.end();
-  }
+  return onDatabaseServer(t.url!, work);
 }
 /** `to` as a copy of `from` (a file copy in PostgreSQL), once the last connection to `from` has gone. */
 const copyDatabase = (from: string, to: string) =>
