@@ -259,7 +259,9 @@ describe.each(engines)('orders partitioned by month on %s', (engine) => {
               count(*)::int as orders
             from payin_orders where status = 'paid' and paid_at is not null group by 1, 2, 3)
           select coalesce(g.day, r.day)::text as day from g
-            full join (select * from payin_pay_time_daily where orders <> 0) r
+            full join (
+              select day, channel_id, bucket, sum(orders)::int as orders from payin_pay_time_daily
+              group by 1, 2, 3 having sum(orders) <> 0) r
               on r.day = g.day and r.channel_id = g.channel_id and r.bucket = g.bucket
           where g.orders is distinct from r.orders`),
       );

@@ -11,14 +11,15 @@ import type { CallbackType } from '../../contract/gateway.ts';
 import { type CallbackStatus, callback } from '../../contract/machines.ts';
 import { parameterDefs } from '../../contract/parameters.ts';
 import { privateCallbacksAllowed } from '../config.ts';
-import { type Db, inTransaction, isDatabaseUnavailable } from '../db/index.ts';
+import { type Db, inTransaction, isDatabaseUnavailable, retrying } from '../db/index.ts';
 import { merchants, payinOrders, payoutOrders, webhookAttempts, webhookEvents } from '../db/schema.ts';
 import { guardStates, inStates } from '../db/states.ts';
 import type { Deps } from '../deps.ts';
 import { randomToken } from '../lib/crypto.ts';
+import { FeedKept } from '../lib/feedKept.ts';
 import { errorForLog } from '../lib/logger.ts';
 import { postOutbound, RefusedTarget, urlForLog } from '../lib/outbound.ts';
-import { readParameter } from '../lib/parameters.ts';
+import { keptParameter, readParameter } from '../lib/parameters.ts';
 import { alertCallbackGaveUp } from '../modules/telegram/service.ts';
 
 /** Seconds to wait after each failed attempt (Standard Webhooks' example): 10 attempts over about 3 days. */
@@ -196,20 +197,53 @@ async function send(deps: Deps, event: Event, secret: string): Promise<AttemptRe
   }
 }
 
+/** Merchants' webhook secrets, unsealed, while the change feed shows no change to a merchant. */
+const secrets = new FeedKept<number, string>(10_000);
+
 async function secretOf(deps: Deps, merchantId: number): Promise<string> {
+  const hit = secrets.get(deps.database, merchantId);
+  if (hit) return hit;
+  const read = secrets.mark(deps.database);
   const [m] = await deps.database.db
     .select({ s: merchants.webhookSecret })
     .from(merchants)
     .where(eq(merchants.id, merchantId));
-  return deps.sealer.open(m!.s);
+  const secret = deps.sealer.open(m!.s);
+  secrets.keep(deps.database, merchantId, secret, read);
+  return secret;
 }
 
-async function markPushed(tx: Db, event: Event, at: Date) {
-  // Orders show whether their merchant heard of them; a settlement's, refund's or dispute's callbacks are
-  // their own record (their ids are not orders' ids).
-  if (event.orderType !== 'payin' && event.orderType !== 'payout') return;
-  const table = event.orderType === 'payin' ? payinOrders : payoutOrders;
-  await tx.update(table).set({ pushStatus: 'pushed', callbackAt: at }).where(eq(table.id, event.orderId));
+/**
+ * A delivered callback in one statement (most attempts are): the attempt recorded, the event delivered,
+ * and its order marked pushed (orders show whether their merchant heard of them; a settlement's,
+ * refund's or dispute's callbacks are their own record, their ids are not orders' ids).
+ */
+async function recordDelivered(
+  deps: Deps,
+  event: Event,
+  result: AttemptResult,
+  opts: { manual: boolean; userId?: number | null },
+) {
+  const at = result.at.toISOString();
+  const order =
+    event.orderType === 'payin' ? payinOrders : event.orderType === 'payout' ? payoutOrders : undefined;
+  await retrying(() =>
+    deps.database.db.execute(sql`
+      with attempt as (
+        insert into ${webhookAttempts} (event_id, at, manual, http_status, response, duration_ms, user_id)
+        values (${event.id}, ${at}::timestamptz, ${opts.manual}, ${result.httpStatus}::int, ${result.response},
+          ${result.durationMs}::int, ${opts.userId ?? null}::int)
+      ), delivered as (
+        update ${webhookEvents} set status = ${into('deliver')}, delivered_at = ${at}::timestamptz,
+          next_attempt_at = null, locked_until = null, attempts = attempts + 1
+        where id = ${event.id}
+      )
+      ${
+        order
+          ? sql`update ${order} set push_status = 'pushed', callback_at = ${at}::timestamptz where id = ${event.orderId}`
+          : sql`select 1`
+      }`),
+  );
 }
 
 /** Records an attempt and moves the event on: delivered, next attempt scheduled, or given up. */
@@ -219,7 +253,8 @@ async function settle(
   result: AttemptResult,
   opts: { manual: boolean; userId?: number | null },
 ) {
-  const schedule = await callbackSchedule(deps.database.db);
+  if (result.ok) return recordDelivered(deps, event, result, opts);
+  const schedule = await keptParameter(deps.database, 'callback_schedule');
   const gaveUp = await inTransaction(deps.database.db, async (tx) => {
     await tx.insert(webhookAttempts).values({
       eventId: event.id,
@@ -230,20 +265,6 @@ async function settle(
       durationMs: result.durationMs,
       userId: opts.userId ?? null,
     });
-    if (result.ok) {
-      await tx
-        .update(webhookEvents)
-        .set({
-          status: into('deliver'),
-          deliveredAt: result.at,
-          nextAttemptAt: null,
-          lockedUntil: null,
-          attempts: sql`${webhookEvents.attempts} + 1`,
-        })
-        .where(eq(webhookEvents.id, event.id));
-      await markPushed(tx, event, result.at);
-      return false;
-    }
     // 410 Gone: the receiver says the endpoint no longer exists, so retrying is pointless.
     const gone = result.httpStatus === 410;
     if (opts.manual) {

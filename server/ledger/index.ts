@@ -2,7 +2,8 @@
  * The ledger: the only code that writes balances. Every movement is one journal entry whose postings
  * sum to zero per currency; accounts are locked in id order, each posting records the balance before
  * and after, and the database refuses a negative wallet (CHECK) even if this code were wrong. `post`
- * writes one entry; `postMany` and `LedgerBatch` write many in batched inserts, with the same result.
+ * writes one entry in one statement (entry.ts); `postMany` and `LedgerBatch` write many in batched
+ * inserts, with the same result.
  * Both add the postings to their accounts' daily movements (`ledger_daily`) in the same transaction.
  */
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
@@ -11,17 +12,8 @@ import type { Db } from '../db/index.ts';
 import { journalEntries, ledgerAccounts, postings } from '../db/schema.ts';
 import { type Entry, type MerchantAccountKind, merchantAccountKinds, type PostedLine } from './accounts.ts';
 import { LedgerBatch } from './batch.ts';
-import {
-  alreadyPosted,
-  applyLines,
-  checkBalanced,
-  dailyMoves,
-  insertPostings,
-  lockAccounts,
-  postingRows,
-  rowsOf,
-  saveAccounts,
-} from './postings.ts';
+import { postEntry } from './entry.ts';
+import { rowsOf } from './postings.ts';
 
 export * from './accounts.ts';
 export { type BatchEntry, LedgerBatch } from './batch.ts';
@@ -53,32 +45,6 @@ export async function post(tx: Db, entry: Entry): Promise<PostedLine[]> {
 /** `post`, answering the journal entry's id, which the object it moved money for keeps. */
 export async function postForEntryId(tx: Db, entry: Entry): Promise<number> {
   return (await postEntry(tx, entry)).entryId;
-}
-
-async function postEntry(tx: Db, entry: Entry): Promise<{ entryId: number; posted: PostedLine[] }> {
-  checkBalanced(entry);
-  const accounts = await lockAccounts(
-    tx,
-    entry.lines.map((l) => l.account),
-  );
-  const inserted = await tx
-    .insert(journalEntries)
-    .values({
-      at: entry.at,
-      kind: entry.kind,
-      refType: entry.refType,
-      refId: String(entry.refId),
-      memo: entry.memo ?? '',
-      userId: entry.userId ?? null,
-    })
-    .onConflictDoNothing()
-    .returning({ id: journalEntries.id });
-  if (!inserted.length) throw alreadyPosted(entry);
-  const entryId = inserted[0]!.id;
-  const posted = applyLines(accounts, entry.lines);
-  await insertPostings(tx, postingRows(entryId, entry.at, posted));
-  await saveAccounts(tx, accounts.values(), dailyMoves(entry, posted));
-  return { entryId, posted };
 }
 
 /**

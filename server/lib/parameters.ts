@@ -11,8 +11,9 @@ import {
   validParameter,
 } from '../../contract/parameters.ts';
 import type { Config } from '../config.ts';
-import type { Db } from '../db/index.ts';
+import type { Database, Db } from '../db/index.ts';
 import { parameters } from '../db/schema.ts';
+import { FeedKept } from './feedKept.ts';
 
 /** The default in force: the business time zone's is BUSINESS_TIME_ZONE when configured. */
 export function parameterDefault<K extends ParameterKey>(
@@ -40,6 +41,25 @@ export async function readParameter<K extends ParameterKey>(
 ): Promise<ParameterValue<K>> {
   const [row] = await db.select({ value: parameters.value }).from(parameters).where(eq(parameters.key, key));
   return parameterOf(key, row?.value, config);
+}
+
+const kept = new FeedKept<ParameterKey, unknown>(100);
+
+/**
+ * `readParameter` outside any transaction, kept in memory while the change feed shows no change to a
+ * watched table (parameters are one): for a job's per-item reads (the callback schedule of each attempt).
+ */
+export async function keptParameter<K extends ParameterKey>(
+  database: Database,
+  key: K,
+  config?: Pick<Config, 'businessTimeZone'>,
+): Promise<ParameterValue<K>> {
+  const hit = kept.get(database, key);
+  if (hit !== undefined) return hit as ParameterValue<K>;
+  const read = kept.mark(database);
+  const value = await readParameter(database.db, key, config);
+  kept.keep(database, key, value, read);
+  return value;
 }
 
 /** Sets a parameter (tests, demo); `/parameter/update` adds validation, the code and the log. */

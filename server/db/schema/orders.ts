@@ -17,6 +17,7 @@ import {
   pgTable,
   primaryKey,
   serial,
+  smallint,
   text,
   unique,
   uniqueIndex,
@@ -459,6 +460,9 @@ export const orderStatsDaily = pgTable(
  * Paid pay-ins per business day of creation (the order statistics' day), channel and how long the payer
  * took (`bucket`: an index into the contract's pay-time bounds): what the channel statistics' median
  * time to pay is read from. Kept by a trigger on payin_orders (migration 0018), rebuilt with the order stats.
+ * A cell is kept in `slot`s (its rows are summed when read): every payment of a channel falls in a few
+ * cells, and one row a cell would queue every paying transaction behind the row's lock until commit
+ * (migration 0035).
  */
 export const payinPayTimeDaily = pgTable(
   'payin_pay_time_daily',
@@ -466,7 +470,8 @@ export const payinPayTimeDaily = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     channelId: integer('channel_id').notNull(),
     bucket: integer('bucket').notNull(),
+    slot: smallint('slot').notNull().default(0),
     orders: integer('orders').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.day, t.channelId, t.bucket] })],
+  (t) => [primaryKey({ columns: [t.day, t.channelId, t.bucket, t.slot] })],
 );

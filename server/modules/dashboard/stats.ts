@@ -257,7 +257,7 @@ export async function checkOrderStats(db: Db): Promise<OrderStatsReport> {
         from payin_orders where status = 'paid' and paid_at is not null group by 1, 2, 3)
       select coalesce(s.day, g.day)::text as day, coalesce(s.channel_id, g.channel_id) as channel_id,
         coalesce(s.bucket, g.bucket) as bucket, coalesce(s.orders, 0) as s, coalesce(g.orders, 0) as g
-      from payin_pay_time_daily s
+      from (select day, channel_id, bucket, sum(orders)::int as orders from payin_pay_time_daily group by 1, 2, 3) s
       full join g on g.day = s.day and g.channel_id = s.channel_id and g.bucket = s.bucket
       where coalesce(s.orders, 0) <> coalesce(g.orders, 0)
       order by 1, 2, 3

@@ -5,7 +5,7 @@
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import type { payinOrderKeys, payinOrders, payoutOrderKeys, payoutOrders } from '../../db/schema.ts';
+import { payinOrderKeys, payinOrders, type payoutOrderKeys, type payoutOrders } from '../../db/schema.ts';
 import { rowsOf } from '../../ledger/index.ts';
 
 /**
@@ -17,6 +17,22 @@ export const byKeyRow = (
   keys: typeof payinOrderKeys | typeof payoutOrderKeys,
   where: SQL | undefined,
 ): SQL => sql`(${orders.id}, ${orders.createdAt}) = (select id, created_at from ${keys} where ${where})`;
+
+/** The pay-in of an order number, through its key row (`byKeyRow`). */
+export const payinNumbered = (orderNo: string): SQL =>
+  byKeyRow(payinOrders, payinOrderKeys, eq(payinOrderKeys.orderNo, orderNo));
+
+/**
+ * The id of the pay-in holding `utr`, from the key rows' unique index (one probe, where the orders table
+ * has one index a month); an archived month's UTRs stay taken, as their numbers do.
+ */
+export async function payinWithUtr(tx: Db, utr: string): Promise<number | undefined> {
+  const [row] = await tx
+    .select({ id: payinOrderKeys.id })
+    .from(payinOrderKeys)
+    .where(eq(payinOrderKeys.utr, utr));
+  return row?.id;
+}
 
 /** The order holding a merchant's order number, through its key row (`byKeyRow`). */
 export const byMerchantNumber = (

@@ -39,6 +39,7 @@ import { isoOf } from '../../lib/isoTime.ts';
 import { errorForLog } from '../../lib/logger.ts';
 import { readParameter } from '../../lib/parameters.ts';
 import { rateLimiter } from '../../lib/rateLimit.ts';
+import { payinNumbered } from '../orders/keys.ts';
 import { orderUsingUtr } from '../payin/utr.ts';
 import { blockedBy, ipPayerKey, RiskRefusal, recordRefusal, velocityBroken } from '../risk/rules.ts';
 import { matchPayerUtr } from '../statement/service.ts';
@@ -83,7 +84,7 @@ function loadOrder(db: Deps['database']['db'], orderNo: string) {
     .from(payinOrders)
     .innerJoin(receivingAccounts, eq(receivingAccounts.id, payinOrders.receivingAccountId))
     .innerJoin(merchants, eq(merchants.id, payinOrders.merchantId))
-    .where(eq(payinOrders.orderNo, orderNo))
+    .where(payinNumbered(orderNo))
     .then((rows) => rows[0]);
 }
 
@@ -317,7 +318,7 @@ export function mountPay(app: Hono<{ Variables: { requestId: string } }>, deps: 
           receivingAccountId: payinOrders.receivingAccountId,
         })
         .from(payinOrders)
-        .where(eq(payinOrders.orderNo, orderNo))
+        .where(payinNumbered(orderNo))
         .for('update');
       if (!order || order.receivingAccountId === null) return { refused: errno.notFound };
       if (order.status === 'paid') return { refused: errno.conflict, key: 'pay.errors.paid' };

@@ -6,7 +6,6 @@
  * channel's checkout has none: limited per address, written to the operation log with the address.
  * Plain HTML forms (no script), answered with a redirect back to the page (post, redirect, get).
  */
-import { eq } from 'drizzle-orm';
 import type { Context, Hono } from 'hono';
 import { html } from 'hono/html';
 import { errno } from '../../../contract/errno.ts';
@@ -21,6 +20,7 @@ import { AppError } from '../../http/errors.ts';
 import { type Lang, langFrom, t } from '../../http/i18n.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { rateLimiter } from '../../lib/rateLimit.ts';
+import { payinNumbered } from '../orders/keys.ts';
 import { channelOf } from '../payin/access.ts';
 import { settleSimulatorPayin } from '../payin/simulator.ts';
 import { logPayerWrite, maskedUtr, pageStatus } from './routes.ts';
@@ -44,7 +44,7 @@ export function mountSimulatorCheckout(app: Hono<{ Variables: { requestId: strin
   /** The simulator's own pay-in of that number, or nothing (another channel's order is no business here). */
   const load = async (orderNo: string) => {
     if (!orderNoShape.test(orderNo)) return undefined;
-    const [order] = await db.select().from(payinOrders).where(eq(payinOrders.orderNo, orderNo));
+    const [order] = await db.select().from(payinOrders).where(payinNumbered(orderNo));
     if (!order?.channelOrderId) return undefined;
     const channel = await channelOf(db, order.channelId);
     return channel?.adapter === 'simulator' ? order : undefined;
@@ -90,11 +90,7 @@ export function mountSimulatorCheckout(app: Hono<{ Variables: { requestId: strin
     if (!on() || !orderNoShape.test(orderNo)) return c.html(page(lang, t(lang, 'pay.errors.notFound')), 404);
     try {
       await inTransaction(db, async (tx) => {
-        const [order] = await tx
-          .select()
-          .from(payinOrders)
-          .where(eq(payinOrders.orderNo, orderNo))
-          .for('update');
+        const [order] = await tx.select().from(payinOrders).where(payinNumbered(orderNo)).for('update');
         const channel = order && (await channelOf(tx, order.channelId));
         if (!order || !channel) throw new AppError(errno.notFound);
         // Another channel's order, or one the simulator never booked: 404 from the settlement itself.

@@ -5,6 +5,7 @@ import { normalUtr } from '../../../contract/schemas.ts';
 import { type Db, inTransaction } from '../../db/index.ts';
 import { payinOrders } from '../../db/schema.ts';
 import type { Deps } from '../../deps.ts';
+import { payinNumbered, payinWithUtr } from '../orders/keys.ts';
 import { transition } from './state.ts';
 import type { PayinOrder } from './views.ts';
 
@@ -17,6 +18,8 @@ export interface ChannelNotification {
   /** What the payer paid, per the channel (default: the order's amount). */
   amount?: number;
   reason?: string;
+  /** The order as the caller read it in this transaction (a simulator's settlement), so it is not read again. */
+  read?: PayinOrder;
 }
 
 export type NotificationOutcome =
@@ -33,7 +36,10 @@ export async function applyChannelResult(
   tx: Db,
   n: ChannelNotification,
 ): Promise<NotificationOutcome> {
-  const [order] = await tx.select().from(payinOrders).where(eq(payinOrders.orderNo, n.orderNo));
+  const [order] =
+    n.read?.orderNo === n.orderNo
+      ? [n.read]
+      : await tx.select().from(payinOrders).where(payinNumbered(n.orderNo));
   if (
     !order ||
     order.channelId !== n.channelId ||
@@ -46,8 +52,8 @@ export async function applyChannelResult(
     // Stored in the one normal form, so a UTR typed by a person later matches the channel's.
     const utr = n.utr ? normalUtr(n.utr) : '';
     if (!utr) return { applied: false, order, errno: errno.invalid };
-    const [used] = await tx.select({ id: payinOrders.id }).from(payinOrders).where(eq(payinOrders.utr, utr));
-    if (used && used.id !== order.id) return { applied: false, order, errno: errno.utrUsed };
+    const used = await payinWithUtr(tx, utr);
+    if (used !== undefined && used !== order.id) return { applied: false, order, errno: errno.utrUsed };
     moved = await transition(deps, tx, order.id, 'channelPaid', {
       paidAmount: n.amount ?? order.amount,
       utr,

@@ -15,6 +15,7 @@ import { changes } from '../../lib/redact.ts';
 import { tenantOf } from '../../list/scope.ts';
 import { recordOrderMoves } from '../dashboard/stats.ts';
 import { loadMerchant } from '../merchant/scope.ts';
+import { payinNumbered } from '../orders/keys.ts';
 import { pushByHand } from '../orders/push.ts';
 import { RiskRefusal } from '../risk/rules.ts';
 import { allowed, auditTarget, channelOf, orderFor } from './access.ts';
@@ -166,7 +167,7 @@ async function pushCallback(ctx: Context<typeof endpoints.merchantOrder.push>) {
 
 async function simulatorPay(ctx: Context<typeof endpoints.simulator.pay>) {
   const { input, tx, deps, audit, afterCommit } = ctx;
-  const [order] = await tx.select().from(payinOrders).where(eq(payinOrders.orderNo, input.orderNo));
+  const [order] = await tx.select().from(payinOrders).where(payinNumbered(input.orderNo));
   if (!order) throw new AppError(errno.notFound);
   audit({ target: auditTarget(order), detail: { result: input.result, notify: input.notify ?? true } });
   const channel = await channelOf(tx, order.channelId);

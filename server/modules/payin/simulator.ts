@@ -14,6 +14,7 @@ import { channels, payinOrders, simulatorTransactions } from '../../db/schema.ts
 import { inStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import { payinWithUtr } from '../orders/keys.ts';
 import { applyChannelResult } from './notifications.ts';
 import { channelUsable } from './routing.ts';
 import { withUtrGuard } from './utr.ts';
@@ -32,8 +33,7 @@ async function utrTaken(tx: Db, utr: string): Promise<boolean> {
     .from(simulatorTransactions)
     .where(eq(simulatorTransactions.utr, utr));
   if (sim) return true;
-  const [order] = await tx.select({ id: payinOrders.id }).from(payinOrders).where(eq(payinOrders.utr, utr));
-  return !!order;
+  return (await payinWithUtr(tx, utr)) !== undefined;
 }
 
 /**
@@ -100,6 +100,7 @@ export async function settleSimulatorPayin(
       utr,
       amount: sim.amount,
       reason: 'the payer did not pay (simulator)',
+      read: order,
     });
     status = outcome.order?.status ?? status;
   }

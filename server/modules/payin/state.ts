@@ -23,6 +23,7 @@ import {
   LedgerBatch,
   merchantAccount,
   platformAccount,
+  post,
   recoveryOf,
 } from '../../ledger/index.ts';
 import { cancelPendingApproval, cancelPendingApprovals } from '../approval/service.ts';
@@ -73,9 +74,10 @@ export async function transition(
   if (!order) return null;
   // A forced supplement waiting for a second person is moot once the order cannot be forced (paid).
   if (!payin.can('force', order.status)) await cancelPendingApproval(deps, tx, 'payin', order.id);
-  await entered(deps, tx, order, userId);
   await recordOrderMoves(tx, [statusMove('payin', order, left ?? null)]);
   await recordCapacityMoves(tx, [{ order, left }]);
+  // Last: a payment's entry locks the platform's clearing and fee accounts, every payment's, to the commit.
+  await entered(deps, tx, order, userId);
   return order;
 }
 
@@ -161,7 +163,6 @@ export async function transitionMany(
     'payin',
     orders.filter((o) => !payin.can('force', o.status)).map((o) => o.id),
   );
-  await enteredMany(deps, tx, orders, userId);
   await recordOrderMoves(
     tx,
     orders.map((o) => statusMove('payin', o, left.get(o.id) ?? null)),
@@ -170,6 +171,8 @@ export async function transitionMany(
     tx,
     orders.map((o) => ({ order: o, left: left.get(o.id) })),
   );
+  // Last, as in `transition`: the payments' entries lock the platform's accounts to the commit.
+  await enteredMany(deps, tx, orders, userId);
   return orders;
 }
 
@@ -198,9 +201,10 @@ export async function entered(
   order: PayinOrder,
   userId: number | null,
 ): Promise<void> {
-  if (payin.is('succeeded', order.status)) await postPayment(deps, tx, order, userId);
+  // The callback first: the payment locks the ledger's busiest accounts, held from there to the commit.
   const event = callbackEvent(order);
   if (event) await enqueueCallback(deps, tx, event);
+  if (payin.is('succeeded', order.status)) await postPayment(deps, tx, order, userId);
 }
 
 /** `entered` for many orders: one payment batch, one callback insert. */
@@ -210,16 +214,16 @@ async function enteredMany(
   orders: readonly PayinOrder[],
   userId: number | null,
 ): Promise<void> {
+  await enqueueCallbacks(
+    deps,
+    tx,
+    orders.flatMap((o) => callbackEvent(o) ?? []),
+  );
   await postPayments(
     deps,
     tx,
     orders.filter((o) => payin.is('succeeded', o.status)),
     userId,
-  );
-  await enqueueCallbacks(
-    deps,
-    tx,
-    orders.flatMap((o) => callbackEvent(o) ?? []),
   );
 }
 
@@ -363,6 +367,13 @@ async function postPayments(
         )
     ).map(keyOf),
   );
+  // A payment as it comes (one order, no debt to repay): one statement.
+  if (orders.length === 1 && !owing.size) {
+    const o = orders[0]!;
+    const split = { reserve: reserveOf[0]!, recovery: 0 };
+    await post(tx, paymentEntry(o, termsOf(o), userId, at, walletOfOrder[0], split));
+    return;
+  }
   const debtOf = (o: PayinOrder) => merchantAccount(o.merchantId, 'merchant_debt', o.currency);
   const batch = new LedgerBatch(tx);
   await batch.hold(

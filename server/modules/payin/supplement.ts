@@ -11,6 +11,7 @@ import { invalidField } from '../../http/validation.ts';
 import { wakeWebhookWorkers } from '../../jobs/webhooks.ts';
 import { tenantOf } from '../../list/scope.ts';
 import { routesOf } from '../merchant/service.ts';
+import { payinNumbered } from '../orders/keys.ts';
 import { allowed, auditTarget, channelOf, orderFor } from './access.ts';
 import { transition } from './state.ts';
 import { findPayment, orderUsingUtr, statementLinePaid, utrSourcesFor, withUtrGuard } from './utr.ts';
@@ -38,7 +39,7 @@ async function checkUtr(ctx: Context<typeof endpoints.merchantOrder.utrCheck>) {
         await tx
           .select({ id: payinOrders.id, merchantId: payinOrders.merchantId })
           .from(payinOrders)
-          .where(eq(payinOrders.orderNo, hit.orderNo))
+          .where(payinNumbered(hit.orderNo))
       )[0]
     : undefined;
   // A merchant learns nothing of a payment or an order that belongs to another merchant.

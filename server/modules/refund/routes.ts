@@ -13,7 +13,7 @@ import { endpoints } from '../../../contract/index.ts';
 import { payout } from '../../../contract/machines.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import type { Db } from '../../db/index.ts';
-import { merchants, payinOrderKeys, payinOrders, payoutOrders, refunds, users } from '../../db/schema.ts';
+import { merchants, payinOrders, payoutOrders, refunds, users } from '../../db/schema.ts';
 import { type GatewayRoute, gatewayRoute } from '../../gateway/app.ts';
 import { AppError } from '../../http/errors.ts';
 import { handle } from '../../http/handle.ts';
@@ -24,7 +24,7 @@ import { merchantScope, tenantOf } from '../../list/scope.ts';
 import { approvalRequested, onApproved, onRejected } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
-import { byKeyRow } from '../orders/keys.ts';
+import { payinNumbered } from '../orders/keys.ts';
 import { orderFor } from '../payin/access.ts';
 import type { PayinOrder } from '../payin/views.ts';
 import {
@@ -229,12 +229,7 @@ async function payinOfMerchant(tx: Db, merchantId: number, orderNo: string): Pro
   const [o] = await tx
     .select()
     .from(payinOrders)
-    .where(
-      and(
-        eq(payinOrders.merchantId, merchantId),
-        byKeyRow(payinOrders, payinOrderKeys, eq(payinOrderKeys.orderNo, orderNo)),
-      ),
-    );
+    .where(and(eq(payinOrders.merchantId, merchantId), payinNumbered(orderNo)));
   if (!o) throw new AppError(errno.notFound);
   return o;
 }
