@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -191,6 +191,25 @@ export async function copyDatabase(
     url: target.toString(),
     drop: () => run((c) => c.query(`drop database if exists ${id(copy)} with (force)`)),
   };
+}
+
+/**
+ * A fresh copy of the bench's seeded database, `suffix` naming it: PostgreSQL's by `copyDatabase` (the
+ * server's folder stays `t.dir`), PGlite's folder copied beside it (`<dir>-<suffix>`, its key files too).
+ * `name`: the PostgreSQL database whose backends' CPU counts.
+ */
+export async function copyTarget(
+  t: BenchTarget,
+  suffix: string,
+): Promise<{ dir: string; url?: string; name?: string; drop(): Promise<void> }> {
+  if (t.url) {
+    const copy = await copyDatabase(t.url, suffix);
+    return { dir: t.dir, url: copy.url, name: new URL(copy.url).pathname.slice(1), drop: copy.drop };
+  }
+  const dir = `${t.dir}-${suffix}`;
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(t.dir, dir, { recursive: true });
+  return { dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Signs a user in through the API, as the console does; answers the session token. */

@@ -1,5 +1,6 @@
 /**
- * A business day under load (issue 31): the real server on PostgreSQL (WORKERS=2) taking a mix of the
+ * A business day under load (issue 31): the real server on PostgreSQL (WORKERS=2), or on PGlite without
+ * `--url` (one process, as `npm start` runs it), taking a mix of the
  * day's traffic from an open-loop generator at rising rates, until the p99 of a class passes its bound,
  * against its floor measured in the same run. Open loop: each step schedules its events at a fixed rate
  * whatever the answers, and an event's latency runs from the time it was scheduled (not from when it could
@@ -9,62 +10,65 @@
  *
  * | class     | per 100 | what                                                                  | p99 bound |
  * | --------- | ------- | --------------------------------------------------------------------- | --------- |
- * | payin     | 40      | signed `POST /gateway/v1/payin` (10 merchants, M20001 holding half)   | 200 ms    |
+ * | payin     | 36      | signed `POST /gateway/v1/payin` (10 merchants, M20001 holding half)   | 200 ms    |
  * | payout    | 10      | signed `POST /gateway/v1/payout` (same merchants and shares)          | 200 ms    |
- * | pay       | 28      | `POST /api/simulator/pay` success on a pay-in this run made (7 in 10  | 200 ms    |
+ * | pay       | 25      | `POST /api/simulator/pay` success on a pay-in this run made (7 in 10  | 200 ms    |
  * |           |         | pay-ins paid; its callback answered 200 by a receiver in this process |           |
  * |           |         | for 9 merchants; M20010's port is closed: its callbacks fail, retried |           |
- * | list      | 10      | `GET /api/merchantOrder/list`, first page, last 30 days, one merchant | 100 ms    |
+ * | payoutDone| 9       | `POST /api/simulator/payout` success: the channel's answer to a       | 200 ms    |
+ * |           |         | payout handed to it, a second after its creation at the earliest      |           |
+ * | list      | 9       | `GET /api/merchantOrder/list`, first page, last 30 days, one merchant | 100 ms    |
  * | lookup    | 7       | the palette's search: the same list with `q` = a seeded order number  | 50 ms     |
- * | report    | 5       | `GET /api/statOrder/list`, last 7 business days, one merchant         | 100 ms    |
+ * | report    | 4       | `GET /api/statOrder/list`, last 7 business days, one merchant         | 100 ms    |
  *
  * The issue gives bounds for creation (200 ms), list (100 ms) and look-up (50 ms); here a payment is held
  * to creation's bound and a report read to the list's. A step holds when every class's p99 is within its
  * bound and no event failed; the sustainable rate is the offered rate of the last step that held.
  *
  * Each phase runs on a fresh copy of the seeded database (`<name>_record`, `_floor0`…, `_run`, dropped
- * after), so every run starts from the same state and the database named by `--url` keeps it:
+ * after; PGlite's folder copied to `<dir>-record`…), so every run starts from the same state and the
+ * seeded database keeps it:
  * 1. record: the server, with bench/record-sql.mjs preloaded, takes the mix at `--record-rate` for
  *    `--record-seconds`; every statement it sends is written down;
  * 2. floor: those statements replayed one at a time in commit order (bench/replay.ts), as many streams side
  *    by side as the machine has cores, each on its own copy (so none waits for another's locks), by a
- *    plain pg client in this process. The floor is their rate: the database's work for the mix with a
+ *    plain pg client in this process (PGlite: one replay, the folder opened in this process, as the
+ *    server runs it in its own). The floor is their rate: the database's work for the mix with a
  *    client and nothing else: no HTTP, signing, validation, query building, JSON, jobs, locks or queues
  *    of the server's. PostgreSQL's CPU an event is printed too (the cores running nothing but it);
  * 3. the mix at rising rates on the plain server.
  *
  * Not yet in the mix (the issue's full mix): payments by statement import, an import and a T+N run
- * during the hour; PGlite. The crash test under this mix is bench/day-crash.ts.
+ * during the hour. The crash test under this mix is bench/day-crash.ts.
  *
  *   npx tsx bench/day.ts --dir bench/out/pg-day --url postgres://postgres@127.0.0.1:5432/bench_day
+ *   npx tsx bench/day.ts --dir bench/out/pglite-day                              # PGlite
  * Options: --start 50 (events/s of the first step), --factor 2 (each step's rate over the last's),
  *   --step-seconds 10, --warmup-seconds 5 (at the first rate, not reported), --max 6400 (the last rate
  *   tried), --orders 1000000 (seeded when the database has no pay-ins, by bench/seed-orders.ts),
- *   --workers 2, --only payin,pay (those classes alone, in their shares: what a class costs),
+ *   --workers 2 (PGlite: 1), --only payin,pay (those classes alone, in their shares: what a class costs),
  *   --record-rate 100, --record-seconds 10, --floor-profile (the replay's statements by their time),
- *   --keep-sql (leave the recording in <dir>/day-sql), --profile DIR (CPU profiles of the run's server
+ *   --keep-sql (leave the recording in <dir>-day-sql), --profile DIR (CPU profiles of the run's server
  *   processes, written as they exit; with --max equal to --start, one step). Each of the 10 merchants
  *   gets its payout wallet credited and 127.0.0.1 on its payout whitelist in the seeded database, before
  *   the copies.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { args, copyDatabase, cpuPerCall, fmtInt, fmtMs, load, target } from './common.ts';
+import { args, copyTarget, cpuPerCall, fmtInt, fmtMs, load, target } from './common.ts';
 import { classes, mix, openDay, type Step } from './mix.ts';
 import { readUnits, replay } from './replay.ts';
 
 const a = args();
 const t = target(a);
-if (!t.url)
-  throw new Error('--url <PostgreSQL database> is required: the day runs on PostgreSQL only so far');
-const url = t.url;
+/** PGlite (no `--url`): one process, one session, in the server's thread. */
+const pglite = !t.url;
 const start = Number(a.get('start') ?? 50);
 const factor = Number(a.get('factor') ?? 2);
 const stepSeconds = Number(a.get('step-seconds') ?? 10);
 const maxRate = Number(a.get('max') ?? 6400);
 const warmupSeconds = Number(a.get('warmup-seconds') ?? 5);
-const workers = Number(a.get('workers') ?? 2);
+const workers = Number(a.get('workers') ?? (pglite ? 1 : 2));
 const recordRate = Number(a.get('record-rate') ?? 100);
 const recordSeconds = Number(a.get('record-seconds') ?? 10);
 if (!(start >= 1 && start <= 10_000)) throw new Error('--start from 1 to 10,000 events/s');
@@ -72,17 +76,15 @@ if (!(factor > 1 && factor <= 4)) throw new Error('--factor above 1, at most 4')
 if (!(stepSeconds >= 2 && stepSeconds <= 120)) throw new Error('--step-seconds from 2 to 120');
 if (!(warmupSeconds >= 0 && warmupSeconds <= 60)) throw new Error('--warmup-seconds from 0 to 60');
 if (!(Number.isInteger(workers) && workers >= 1 && workers <= 8)) throw new Error('--workers from 1 to 8');
+if (pglite && workers !== 1) throw new Error('--workers: PGlite runs in one process');
 
-const day = await openDay(
-  { ...t, url },
-  { only: a.get('only'), orders: Number(a.get('orders') ?? 1_000_000), workers },
-);
-const { dbName, version, count, chosen, serve, step, header, line, errorSamples } = day;
+const day = await openDay(t, { only: a.get('only'), orders: Number(a.get('orders') ?? 1_000_000), workers });
+const { version, count, chosen, serve, step, header, line, errorSamples } = day;
 const loadAtStart = load();
 console.log(`${version} · ${fmtInt(count)} pay-in orders · WORKERS=${workers} · load ${loadAtStart}`);
 
 // ---- the floor: the mix's statements, recorded, then replayed straight on PostgreSQL ----------------
-const recordDir = join(t.dir, 'day-sql');
+const recordDir = `${t.dir}-day-sql`;
 rmSync(recordDir, { recursive: true, force: true });
 mkdirSync(recordDir, { recursive: true });
 console.log(`recording the mix's statements: ${recordRate} events/s for ${recordSeconds} s`);
@@ -101,18 +103,21 @@ try {
 const recordedEvents = classes.reduce((n, c) => n + recorded.byClass[c].n, 0);
 const units = readUnits(recordDir, window.from, window.to);
 if (!a.has('keep-sql')) rmSync(recordDir, { recursive: true, force: true });
-// As many replays side by side as the machine has cores, each on its own copy (so none waits for another's
-// locks), all in this process: their rate, and PostgreSQL's CPU an event.
-const cores = availableParallelism();
-const floorCopies: Awaited<ReturnType<typeof copyDatabase>>[] = [];
-for (let i = 0; i < cores; i++) floorCopies.push(await copyDatabase(url, `floor${i}`));
+// PostgreSQL: as many replays side by side as the machine has cores, each on its own copy (so none waits
+// for another's locks), all in this process: their rate, and PostgreSQL's CPU an event. PGlite: one, in
+// this process, as the server runs it in its own.
+const cores = pglite ? 1 : availableParallelism();
+const floorCopies: Awaited<ReturnType<typeof copyTarget>>[] = [];
+for (let i = 0; i < cores; i++) floorCopies.push(await copyTarget(t, `floor${i}`));
 const floorCpu = await cpuPerCall(
   process.pid,
-  floorCopies.map((_, i) => `${dbName}_floor${i}`),
+  floorCopies.flatMap((c) => c.name ?? []),
   async () => {
     const t0 = performance.now();
     const runs = await Promise.all(
-      floorCopies.map((c) => replay(c.url, units, { profile: a.has('floor-profile') })),
+      floorCopies.map((c) =>
+        replay(c.url ? { url: c.url } : { dir: c.dir }, units, { profile: a.has('floor-profile') }),
+      ),
     );
     return { runs, seconds: (performance.now() - t0) / 1000 };
   },
@@ -127,9 +132,11 @@ const floorRate = (recordedEvents * cores) / floorCpu.result.seconds;
 const databaseOnly = (cores * 1_000_000) / Math.max(1, floorCpu.database);
 console.log(
   `replayed: ${fmtInt(recordedEvents)} events' ${fmtInt(floorRun.units)} units (${fmtInt(floorRun.statements)} statements), ` +
-    `${cores} replays side by side in ${floorCpu.result.seconds.toFixed(2)} s = ${fmtInt(floorRate)} events/s; ` +
-    `CPU µs an event: PostgreSQL ${fmtInt(floorCpu.database)} (alone on ${cores} cores: ${fmtInt(databaseOnly)} events/s) · ` +
-    `replay ${fmtInt(floorCpu.load)}; ` +
+    `${pglite ? 'one replay' : `${cores} replays side by side`} in ${floorCpu.result.seconds.toFixed(2)} s = ${fmtInt(floorRate)} events/s; ` +
+    (pglite
+      ? `CPU µs an event: PGlite and the replay ${fmtInt(floorCpu.load)}; `
+      : `CPU µs an event: PostgreSQL ${fmtInt(floorCpu.database)} (alone on ${cores} cores: ${fmtInt(databaseOnly)} events/s) · ` +
+        `replay ${fmtInt(floorCpu.load)}; `) +
     `${floorCpu.result.runs.reduce((n, r) => n + r.diverged, 0)} statements failed where the recording's did not`,
 );
 for (const e of floorRun.samples) console.log(`  diverged: ${e}`);
@@ -167,7 +174,9 @@ const sustained = steps.filter((s, i) => s.held && steps.slice(0, i).every((x) =
 console.log(
   `\n${version} · ${fmtInt(count)} orders · ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · load ${loadAtStart} → ${loadAtEnd}`,
 );
-const floorLine = `floor: ${fmtInt(floorRate)} events/s (the recorded statements replayed, ${cores} streams on ${cores} copies)`;
+const floorLine = pglite
+  ? `floor: ${fmtInt(floorRate)} events/s (the recorded statements replayed on PGlite, one session in one process)`
+  : `floor: ${fmtInt(floorRate)} events/s (the recorded statements replayed, ${cores} streams on ${cores} copies)`;
 const rate = sustained?.offered ?? 0;
 if (!sustained)
   console.log(`no step held: even ${fmtInt(start)} events/s passes a bound (try a lower --start)`);

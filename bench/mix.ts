@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http, { createServer } from 'node:http';
+import { basename } from 'node:path';
 import { inArray, sql } from 'drizzle-orm';
 import { inTransaction } from '../server/db/index.ts';
 import { merchants } from '../server/db/schema.ts';
@@ -16,7 +17,7 @@ import {
   type BenchServer,
   type BenchTarget,
   benchAdminPassword,
-  copyDatabase,
+  copyTarget,
   cpuPerCall,
   createdPrefix,
   engineVersion,
@@ -117,11 +118,8 @@ function call(
  * Opens the day on the seeded database `t` (seeded by bench/seed-orders.ts with `orders` pay-ins when it
  * has none): `only` the named classes, in their shares.
  */
-export async function openDay(
-  t: BenchTarget & { url: string },
-  o: { only?: string; orders: number; workers: number },
-) {
-  const dbName = new URL(t.url).pathname.slice(1);
+export async function openDay(t: BenchTarget, o: { only?: string; orders: number; workers: number }) {
+  const dbName = t.url ? new URL(t.url).pathname.slice(1) : basename(t.dir);
   const random = prng(20261130);
   /** `--only payin,list`: those classes alone, in their shares of the mix (to see what one class costs). */
   const chosen = o.only ? (o.only.split(',') as ClassName[]) : classes;
@@ -147,8 +145,7 @@ export async function openDay(
           'bench/seed-orders.ts',
           '--dir',
           t.dir,
-          '--url',
-          t.url,
+          ...(t.url ? ['--url', t.url] : []),
           '--orders',
           String(o.orders),
         ],
@@ -229,7 +226,7 @@ export async function openDay(
   let base = '';
   let token = '';
   /** The copy the server runs on (its backends' CPU is counted). */
-  let serving = '';
+  let serving: string | undefined;
   const runId = `${createdPrefix}DAY-${Date.now().toString(36)}-`;
   let serial = 0;
   /** Pay-ins this phase made and nobody paid yet, oldest first. */
@@ -247,11 +244,11 @@ export async function openDay(
 
   /** The server on a fresh copy of the seeded database (`suffix` names the copy), `env` added. */
   async function serve(suffix: string, opts: { env?: Record<string, string>; nodeArgs?: string[] } = {}) {
-    const copy = await copyDatabase(t.url!, suffix);
-    serving = `${dbName}_${suffix}`;
+    const copy = await copyTarget(t, suffix);
+    serving = copy.name;
     const up = async () => {
       server = await startServer({
-        dir: t.dir,
+        dir: copy.dir,
         url: copy.url,
         env: { WORKERS: String(o.workers), ...opts.env },
         nodeArgs: opts.nodeArgs,

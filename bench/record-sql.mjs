@@ -4,10 +4,12 @@
  * `RECORD_SQL` naming a directory. Each process writes `<pid>.jsonl`, one line a statement: the
  * connection, when it was sent and when it was answered (epoch ms), its text, its parameters as the driver sends them (text),
  * its prepared name, and the rows it answered when they were few (the replay maps the ids they carry:
- * sequences hand out other ids there). The server's code is untouched: pg's client is wrapped.
+ * sequences hand out other ids there). The server's code is untouched: pg's client is wrapped, and on
+ * PGlite (one session) the protocol messages it is handed are read back into statements.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
 
@@ -68,6 +70,93 @@ if (dir) {
     }
     const answer = query.call(this, config, values);
     if (answer && typeof answer.then === 'function') answer.then(done, (err) => done(undefined, err));
+    return answer;
+  };
+
+  // PGlite: every call reaches `execProtocolRaw` as frontend messages (Parse, Bind, Execute, Query). A
+  // statement is recorded at its Execute (or Query), with the rows of the DataRow messages answered.
+  const raw = PGlite.prototype.execProtocolRaw;
+  const text = new TextDecoder();
+  /** Prepared statements' texts by name ('' the unnamed one). */
+  const parsed = new Map();
+  let bound;
+  const cstring = (b, at) => {
+    const end = b.indexOf(0, at);
+    return [text.decode(b.subarray(at, end)), end + 1];
+  };
+  /** The backend's answer: the first rows' values, and the SQLSTATE of an error. */
+  const answerOf = (b) => {
+    const rows = [];
+    let code;
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    for (let i = 0; i + 5 <= b.length; ) {
+      const type = b[i];
+      const len = view.getInt32(i + 1);
+      if (type === 0x44 && rows.length <= 20) {
+        const row = [];
+        let at = i + 7;
+        for (let n = view.getInt16(i + 5); n > 0; n--) {
+          const l = view.getInt32(at);
+          at += 4;
+          row.push(l < 0 ? null : text.decode(b.subarray(at, at + l)));
+          if (l > 0) at += l;
+        }
+        rows.push(row);
+      } else if (type === 0x45) {
+        for (let at = i + 5; b[at] !== 0; ) {
+          const field = b[at];
+          const [value, next] = cstring(b, at + 1);
+          if (field === 0x43) code = value;
+          at = next;
+        }
+      }
+      i += 1 + len;
+    }
+    return { rows: rows.length <= 20 ? rows : undefined, code };
+  };
+  PGlite.prototype.execProtocolRaw = async function (message, options) {
+    const b = message instanceof Uint8Array ? message : new Uint8Array(message);
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    const entries = [];
+    for (let i = 0; i + 5 <= b.length; ) {
+      const type = b[i];
+      const len = view.getInt32(i + 1);
+      const at = i + 5;
+      if (type === 0x50) {
+        const [name, next] = cstring(b, at);
+        parsed.set(name, cstring(b, next)[0]);
+      } else if (type === 0x42) {
+        let [, p] = cstring(b, at);
+        const [statement, q] = cstring(b, p);
+        p = q;
+        const formats = view.getInt16(p);
+        p += 2 + 2 * formats;
+        const values = [];
+        for (let n = view.getInt16(p), k = p + 2; n > 0; n--) {
+          const l = view.getInt32(k);
+          k += 4;
+          values.push(l < 0 ? null : text.decode(b.subarray(k, k + l)));
+          if (l > 0) k += l;
+        }
+        bound = { s: parsed.get(statement), v: values, n: statement || undefined };
+      } else if (type === 0x45 && bound) {
+        entries.push(bound);
+        bound = undefined;
+      } else if (type === 0x51) entries.push({ s: cstring(b, at)[0], v: [] });
+      i += 1 + len;
+    }
+    const t = performance.timeOrigin + performance.now();
+    const answer = await raw.call(this, message, options);
+    if (entries.length) {
+      const d = performance.timeOrigin + performance.now();
+      const { rows, code } = answerOf(answer instanceof Uint8Array ? answer : new Uint8Array(answer));
+      for (const e of entries) {
+        const entry = { c: `${process.pid}.1`, t, s: e.s, v: e.v, n: e.n, d, r: rows };
+        if (code) entry.e = code;
+        buffer.push(`${JSON.stringify(entry)}\n`);
+      }
+      if (buffer.length >= 2000) flush();
+    }
     return answer;
   };
 }

@@ -18,6 +18,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 export interface Recorded {
@@ -106,12 +108,14 @@ export interface ReplayFigures {
   close(): Promise<void>;
 }
 
-/** Replays `units` (in commit order) on `url`, one statement at a time. */
-export async function replay(
-  url: string,
-  units: readonly Unit[],
-  opts: { profile?: boolean } = {},
-): Promise<ReplayFigures> {
+/** Where the replay runs: a PostgreSQL database, or a PGlite folder opened in this process. */
+interface Session {
+  /** Rows as arrays; `name` and `generic`: a named statement, on a generic plan (PostgreSQL). */
+  query(text: string, values: unknown[], name?: string, generic?: boolean): Promise<unknown[][]>;
+  close(): Promise<void>;
+}
+
+async function postgresSession(url: string): Promise<Session> {
   // As the server's connections: values stay text, and named statements outside a transaction run on a
   // generic plan (server/db/postgres.ts).
   const types = { getTypeParser: () => (v: string) => v };
@@ -122,17 +126,44 @@ export async function replay(
     types,
   } as pg.ClientConfig);
   await Promise.all([client.connect(), generic.connect()]);
+  return {
+    query: async (text, values, name, onGeneric) =>
+      (await (onGeneric ? generic : client).query({ text, values, name, rowMode: 'array' }))
+        .rows as unknown as unknown[][],
+    close: async () => {
+      await Promise.all([client.end(), generic.end()]);
+    },
+  };
+}
+
+/** PGlite's folder (as the server keeps it: `<dir>/pgdata`), in this process: one session, as the server's. */
+async function pgliteSession(dir: string): Promise<Session> {
+  const db = await PGlite.create({ dataDir: join(dir, 'pgdata'), extensions: { pg_trgm } });
+  return {
+    query: async (text, values) => (await db.query<unknown[]>(text, values, { rowMode: 'array' })).rows,
+    close: () => db.close(),
+  };
+}
+
+/** Replays `units` (in commit order) on `on` (a PostgreSQL database or a PGlite folder), one statement at a time. */
+export async function replay(
+  on: { url: string } | { dir: string },
+  units: readonly Unit[],
+  opts: { profile?: boolean } = {},
+): Promise<ReplayFigures> {
+  const session = 'url' in on ? await postgresSession(on.url) : await pgliteSession(on.dir);
   /** Each table's id sequence. */
   const sequences = new Map(
     (
-      await client.query<{ t: string; s: string }>(
+      await session.query(
         `select c.relname as t, pg_get_serial_sequence(format('%I', c.relname), 'id') as s
          from pg_class c join pg_attribute a on a.attrelid = c.oid and a.attname = 'id'
          where c.relkind in ('r', 'p') and c.relnamespace = current_schema()::regnamespace`,
+        [],
       )
-    ).rows
-      .filter((r) => r.s)
-      .map((r) => [r.t, r.s]),
+    )
+      .filter((r) => r[1])
+      .map((r) => [String(r[0]), String(r[1])]),
   );
   /** Ids inserts made: the recording's → the replay's. */
   const born = new Map<string, string>();
@@ -156,17 +187,11 @@ export async function replay(
     if (first && integer.test(first) && made) {
       const sequence = r.s.match(nextvalOf)?.[1] ?? sequences.get(r.s.match(insertInto)?.[1] ?? '');
       const lowest = r.r!.reduce((m, row) => Math.min(m, Number(row[0])), Number(first));
-      if (sequence) await client.query('select setval($1, $2, false)', [sequence, lowest]);
+      if (sequence) await session.query('select setval($1, $2, false)', [sequence, lowest]);
     }
     const t0 = performance.now();
     try {
-      const result = await (r.n && !inTransaction ? generic : client).query({
-        text: r.s,
-        values: r.v.map(mapped),
-        name: r.n,
-        rowMode: 'array',
-      });
-      const rows = result.rows as unknown as (string | null)[][];
+      const rows = await session.query(r.s, r.v.map(mapped), r.n, !!r.n && !inTransaction);
       // Only when asked: the replay's own CPU is in the floor.
       if (opts.profile) {
         const kind = r.s.replace(/\s+/g, ' ').trim().slice(0, 60);
@@ -197,7 +222,7 @@ export async function replay(
     inTransaction = u.transaction;
     for (const r of u.statements) await run(r, mine);
     // A unit the window cut short leaves nothing open.
-    if (u.transaction && !ends.test(u.statements.at(-1)!.s)) await client.query('rollback');
+    if (u.transaction && !ends.test(u.statements.at(-1)!.s)) await session.query('rollback', []);
   }
   const seconds = (performance.now() - t0) / 1000;
   return {
@@ -207,8 +232,6 @@ export async function replay(
     diverged,
     samples,
     byStatement,
-    close: async () => {
-      await Promise.all([client.end(), generic.end()]);
-    },
+    close: () => session.close(),
   };
 }
