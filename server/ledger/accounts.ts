@@ -41,6 +41,26 @@ export const platformAccount = (kind: AccountKind, currency: string): AccountRef
   currency,
 });
 
+/**
+ * The platform accounts every payment, payout or settlement posts to, each kept in `platformShards`
+ * rows (`owner_id` 0 … 7): one entry posts to one of them, so concurrent entries stop queueing on one
+ * row's lock, held to their commit (issue 31). The account is the sum of its rows; readers sum them
+ * (the trial balance, the channel clearing's movement). Only these kinds: the clearing accounts may go
+ * below zero, and fee income is only ever credited, so no shard refuses what the whole would allow.
+ * Batches (`LedgerBatch`, the demo's writer) post to row 0.
+ */
+export const platformShards = 8;
+const shardedKinds = new Set<AccountKind>([
+  'channel_clearing',
+  'payout_clearing',
+  'settlement_clearing',
+  'fee_income',
+]);
+
+/** `ref` on shard `shard` when it names a sharded platform account, else `ref` itself. */
+export const onShard = (ref: AccountRef, shard: number): AccountRef =>
+  ref.ownerType === 'platform' && shardedKinds.has(ref.kind) ? { ...ref, ownerId: shard } : ref;
+
 export const merchantWalletKinds = [
   'collection_available',
   'collection_pending',

@@ -4,14 +4,15 @@
  * written when a wallet would go below zero or the cause was posted already. The steps are those of
  * postings.ts (which `LedgerBatch` takes one round trip each); here they cost one round trip, so a hot
  * account (a merchant's payout wallet, the platform's clearing and fee accounts) is held from this
- * statement to the commit only.
+ * statement to the commit only, and the platform's busiest accounts are posted on one of their shards
+ * (`onShard`, chosen at random for each entry).
  */
 import { sql } from 'drizzle-orm';
 import { errno } from '../../contract/errno.ts';
 import type { Db } from '../db/index.ts';
 import { AppError } from '../http/errors.ts';
 import { storedZone } from '../lib/businessDay.ts';
-import { type Entry, ensureAccounts, type PostedLine } from './accounts.ts';
+import { type Entry, ensureAccounts, onShard, type PostedLine, platformShards } from './accounts.ts';
 import { alreadyPosted, checkBalanced, keyOf, rowsOf } from './postings.ts';
 
 interface Row {
@@ -103,8 +104,10 @@ const postSql = (entry: Entry) => {
  * to be created first). Refuses (errno 1019) when a wallet would go below zero and (409) when the same
  * cause was already posted, having written nothing.
  */
-export async function postEntry(tx: Db, entry: Entry): Promise<{ entryId: number; posted: PostedLine[] }> {
-  checkBalanced(entry);
+export async function postEntry(tx: Db, asked: Entry): Promise<{ entryId: number; posted: PostedLine[] }> {
+  checkBalanced(asked);
+  const shard = Math.floor(Math.random() * platformShards);
+  const entry = { ...asked, lines: asked.lines.map((l) => ({ ...l, account: onShard(l.account, shard) })) };
   let rows = rowsOf<Row>(await tx.execute(postSql(entry)));
   if (Number(rows[0]!.held) < Number(rows[0]!.wanted)) {
     await ensureAccounts(

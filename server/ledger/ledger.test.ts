@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { endpoints } from '../../contract/index.ts';
+import { formatMinor } from '../../contract/money.ts';
 import { inTransaction, sqlState } from '../db/index.ts';
 import { journalEntries, postings } from '../db/schema.ts';
 import { AppError } from '../http/errors.ts';
@@ -13,6 +15,7 @@ import {
   merchantBalances,
   merchantWalletKinds,
   platformAccount,
+  platformShards,
   post,
   postMany,
   rowsOf,
@@ -161,6 +164,35 @@ describe.each(engines)('ledger on %s', (engine) => {
       /safe range/,
     );
     expect((await merchantBalances(s.db, m, 'USD')).payout_available).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
+  it('posts the platform clearing account on its shards; the trial balance shows it once, summed', async () => {
+    const clearing = async () =>
+      rowsOf<{ owner_id: number; balance: string }>(
+        await s.db.execute(sql`select owner_id, balance::text from ledger_accounts
+          where owner_type = 'platform' and kind = 'channel_clearing' and currency = ${cur}`),
+      );
+    const sum = (rows: { balance: string }[]) => rows.reduce((n, r) => n + Number(r.balance), 0);
+    const was = sum(await clearing());
+    for (let i = 0; i < 24; i++) await credit(100, `shard-${i}`);
+    const rows = await clearing();
+    // 24 entries on one shard of eight: one chance in 8^23.
+    expect(new Set(rows.map((r) => r.owner_id)).size).toBeGreaterThan(1);
+    expect(rows.every((r) => r.owner_id >= 0 && r.owner_id < platformShards)).toBe(true);
+    expect(sum(rows)).toBe(was - 2_400);
+    const res = await s.call(endpoints.ledger.trialBalance, {}, await s.adminToken());
+    const shown = (
+      res.data.accounts as { ownerType: string; kind: string; currency: string; balance: string }[]
+    ).filter((a) => a.ownerType === 'platform' && a.kind === 'channel_clearing' && a.currency === cur);
+    expect(shown).toEqual([
+      {
+        ownerType: 'platform',
+        ownerId: 0,
+        kind: 'channel_clearing',
+        currency: cur,
+        balance: formatMinor(sum(rows)),
+      },
+    ]);
   });
 
   it('posts a cause once only', async () => {

@@ -202,7 +202,8 @@ describe.each(engines)('frozen accounts on %s', (engine) => {
     const clearing = async () =>
       (
         await s.db
-          .select({ balance: ledgerAccounts.balance })
+          // Its shards taken together.
+          .select({ balance: sql<number>`coalesce(sum(${ledgerAccounts.balance}), 0)`.mapWith(Number) })
           .from(ledgerAccounts)
           .where(
             and(

@@ -114,7 +114,10 @@ describe.each(engines)('maker–checker on %s', (engine) => {
     expect(o.status).toBe('processing');
     return o;
   }
-  /** An object's ledger lines, as (entry kind, account, amount), and who posted each entry. */
+  /**
+   * An object's ledger lines, as (entry kind, account, amount), and who posted each entry; within an entry
+   * by account, not by posting (the platform's lines land on one of its shards).
+   */
   async function linesOf(refType: string, refId: number) {
     return s.db
       .select({
@@ -128,7 +131,7 @@ describe.each(engines)('maker–checker on %s', (engine) => {
       .innerJoin(journalEntries, eq(journalEntries.id, postings.entryId))
       .innerJoin(ledgerAccounts, eq(ledgerAccounts.id, postings.accountId))
       .where(and(eq(journalEntries.refType, refType), eq(journalEntries.refId, String(refId))))
-      .orderBy(asc(postings.id));
+      .orderBy(asc(journalEntries.id), asc(ledgerAccounts.ownerType), asc(ledgerAccounts.kind));
   }
   const withoutUser = (lines: Awaited<ReturnType<typeof linesOf>>) => lines.map(({ userId: _, ...l }) => l);
   /** Runs `fn` with the threshold at `value`, then puts it back. */

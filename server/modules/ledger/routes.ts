@@ -1,4 +1,4 @@
-import { asc } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import { endpoints } from '../../../contract/index.ts';
 import { formatMinor } from '../../../contract/money.ts';
 import { ledgerAccounts } from '../../db/schema.ts';
@@ -11,20 +11,25 @@ export const ledgerRoutes = [
     const { report, accounts } = await db.transaction(
       async (tx) => ({
         report: await checkLedger(tx),
+        // A platform account kept in shards (`platformShards`) is one account: its rows summed.
         accounts: await tx
           .select({
             ownerType: ledgerAccounts.ownerType,
-            ownerId: ledgerAccounts.ownerId,
+            ownerId:
+              sql<number>`case when ${ledgerAccounts.ownerType} = 'platform' then 0 else ${ledgerAccounts.ownerId} end`.mapWith(
+                Number,
+              ),
             kind: ledgerAccounts.kind,
             currency: ledgerAccounts.currency,
-            balance: ledgerAccounts.balance,
+            balance: sql<number>`sum(${ledgerAccounts.balance})`.mapWith(Number),
           })
           .from(ledgerAccounts)
+          .groupBy(sql`1, 2, 3, 4`)
           .orderBy(
             asc(ledgerAccounts.currency),
             asc(ledgerAccounts.ownerType),
-            asc(ledgerAccounts.ownerId),
-            asc(ledgerAccounts.id),
+            sql`2`,
+            sql`min(${ledgerAccounts.id})`,
           ),
       }),
       { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -1,6 +1,6 @@
 /** What the settlement tests share: merchants with money and a Google key, platform deciders, snapshots. */
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { endpoints } from '../../../contract/index.ts';
 import { inTransaction } from '../../db/index.ts';
@@ -76,9 +76,10 @@ export function decider(s: TestServer) {
 export type Decider = Awaited<ReturnType<typeof decider>>;
 
 /** A platform account's balance (zero when it does not exist yet). */
+/** A platform account's balance: the sum over its shards. */
 export async function platformBalance(s: TestServer, kind: 'settlement_clearing' | 'fee_income') {
   const [row] = await s.db
-    .select({ balance: ledgerAccounts.balance })
+    .select({ balance: sql<number>`coalesce(sum(${ledgerAccounts.balance}), 0)`.mapWith(Number) })
     .from(ledgerAccounts)
     .where(
       and(

@@ -76,11 +76,14 @@ const grouped = (f: AccountFilters) => {
     having sum(r.paid_count) <> 0 or sum(r.matched_count) <> 0 or sum(r.unmatched_count) <> 0`;
 };
 
-/** The channel clearing account's movement in `currency` over days `from`..`to` (SQL), as the ledger signs it. */
+/**
+ * The channel clearing account's movement in `currency` over days `from`..`to` (SQL), as the ledger signs
+ * it: the sum over its shards (`platformShards`).
+ */
 const clearingOf = (from: SQL, to: SQL, currency: SQL) => sql`(
   select coalesce(sum(d.amount), 0) from ledger_accounts a
   join ledger_daily d on d.account_id = a.id and d.day between ${from} and ${to}
-  where a.owner_type = 'platform' and a.owner_id = 0 and a.kind = 'channel_clearing' and a.currency = ${currency})`;
+  where a.owner_type = 'platform' and a.kind = 'channel_clearing' and a.currency = ${currency})`;
 
 interface Figures {
   currency: string;
