@@ -54,6 +54,13 @@ export async function submitDuePayouts(deps: Deps, limit = 20): Promise<number> 
       deps.logger.error({ payout: id, err: errorForLog(err) }, 'payout recovery failed');
     }
   }
+  // Every process polls the same due payouts, woken by the same commits: each walks them in its own random
+  // order, so two rarely reach one together (the later finds it claimed with one read, 409, instead of
+  // reading the channels and losing the claim), and none waits behind the other's channel calls.
+  for (let i = due.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [due[i], due[j]] = [due[j]!, due[i]!];
+  }
   for (const { id } of due) {
     try {
       await submitPayout(deps, id);

@@ -4,7 +4,7 @@ import { errno } from '../../../contract/errno.ts';
 import { payout } from '../../../contract/machines.ts';
 import { type Channel, type ChannelPayoutState, ChannelRefused } from '../../channels/adapter.ts';
 import { adapterFor, adapters } from '../../channels/index.ts';
-import { type Db, inTransaction } from '../../db/index.ts';
+import { type Db, inTransaction, retrying } from '../../db/index.ts';
 import { channels, payoutOrders } from '../../db/schema.ts';
 import { guardStates } from '../../db/states.ts';
 import type { Deps } from '../../deps.ts';
@@ -80,8 +80,9 @@ async function claim(
   previous: Claim | null,
 ): Promise<Claim | null> {
   const now = deps.clock.now();
-  const [order] = await inTransaction(deps.database.db, (tx) =>
-    tx
+  // One statement: committed on its own, without a transaction's two round trips around it.
+  const [order] = await retrying(() =>
+    deps.database.db
       .update(payoutOrders)
       .set({
         status: claimed,
@@ -111,8 +112,8 @@ async function recordAccepted(
   },
 ): Promise<PayoutOrder> {
   const now = deps.clock.now();
-  const done = await inTransaction(deps.database.db, async (tx) => {
-    const [moved] = await tx
+  const accept = (db: Db) =>
+    db
       .update(payoutOrders)
       .set({
         status: into('accepted'),
@@ -122,7 +123,14 @@ async function recordAccepted(
       })
       .where(and(stillClaimed(c), startsFrom('accepted')))
       .returning();
-    if (!moved || !found.status || found.status === 'pending') return moved ?? null;
+  // Accepted and still under way (the usual answer): one statement, committed on its own.
+  if (!found.status || found.status === 'pending') {
+    const [moved] = await retrying(() => accept(deps.database.db));
+    return moved ?? lostClaim(deps, c);
+  }
+  const done = await inTransaction(deps.database.db, async (tx) => {
+    const [moved] = await accept(tx);
+    if (!moved) return null;
     return completePayout(deps, tx, {
       orderId: moved.id,
       result: found.status === 'success' ? 'success' : 'fail',
