@@ -5,7 +5,7 @@
  */
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { payinOrderKeys, payinOrders, type payoutOrderKeys, type payoutOrders } from '../../db/schema.ts';
+import { payinOrderKeys, payinOrders, payoutOrderKeys, payoutOrders } from '../../db/schema.ts';
 import { rowsOf } from '../../ledger/index.ts';
 
 /**
@@ -21,6 +21,10 @@ export const byKeyRow = (
 /** The pay-in of an order number, through its key row (`byKeyRow`). */
 export const payinNumbered = (orderNo: string): SQL =>
   byKeyRow(payinOrders, payinOrderKeys, eq(payinOrderKeys.orderNo, orderNo));
+
+/** The payout of an order number, through its key row (`byKeyRow`). */
+export const payoutNumbered = (orderNo: string): SQL =>
+  byKeyRow(payoutOrders, payoutOrderKeys, eq(payoutOrderKeys.orderNo, orderNo));
 
 /**
  * The id of the pay-in holding `utr`, from the key rows' unique index (one probe, where the orders table

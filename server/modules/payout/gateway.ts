@@ -2,10 +2,10 @@
 import { and, eq } from 'drizzle-orm';
 import { errno } from '../../../contract/errno.ts';
 import { payoutGatewayEndpoints } from '../../../contract/gateway.ts';
-import { payoutOrderKeys, payoutOrders } from '../../db/schema.ts';
+import { payoutOrders } from '../../db/schema.ts';
 import { type GatewayRoute, gatewayRoute } from '../../gateway/app.ts';
 import { AppError } from '../../http/errors.ts';
-import { byKeyRow } from '../orders/keys.ts';
+import { payoutNumbered } from '../orders/keys.ts';
 import { byMerchantOrderNo } from './create.ts';
 import { createPayout, gatewayViewOf, type PayoutRequest } from './service.ts';
 
@@ -34,12 +34,7 @@ export const payoutGatewayRoutes: GatewayRoute[] = [
     const [o] = await tx
       .select()
       .from(payoutOrders)
-      .where(
-        and(
-          eq(payoutOrders.merchantId, merchant.id),
-          byKeyRow(payoutOrders, payoutOrderKeys, eq(payoutOrderKeys.orderNo, orderNo)),
-        ),
-      );
+      .where(and(eq(payoutOrders.merchantId, merchant.id), payoutNumbered(orderNo)));
     if (!o) throw new AppError(errno.notFound);
     return { data: gatewayViewOf(o) };
   }),

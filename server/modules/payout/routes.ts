@@ -20,6 +20,7 @@ import { aloneOrApprovalOnMerchant } from '../approval/doors.ts';
 import { approvalRequested, onApproved, pendingApproval } from '../approval/service.ts';
 import { checkGoogleCode } from '../auth/googleCode.ts';
 import { loadMerchant } from '../merchant/scope.ts';
+import { payoutNumbered } from '../orders/keys.ts';
 import { payoutList } from '../orders/kinds.ts';
 import { pushByHand } from '../orders/push.ts';
 import { refuseWhileOnSlip } from '../slip/live.ts';
@@ -265,7 +266,7 @@ export const payoutRoutes = [
       .select({ o: payoutOrders, adapter: channels.adapter })
       .from(payoutOrders)
       .leftJoin(channels, eq(channels.id, payoutOrders.channelId))
-      .where(eq(payoutOrders.orderNo, input.orderNo))
+      .where(payoutNumbered(input.orderNo))
       .for('update', { of: payoutOrders });
     // Only orders that the simulator carries can be settled by it.
     if (row?.adapter !== 'simulator') throw new AppError(errno.notFound);
