@@ -29,14 +29,6 @@ export async function openPglite(opts: {
   });
   // Without the schema: nothing uses drizzle's relational queries, and with it every transaction builds
   // a query builder per table (a few percent of a pay-in creation's server time).
-  const gate = new SessionGate();
-  const transaction = client.transaction.bind(client);
-  client.transaction = ((fn) => gate.run('transaction', () => transaction(fn))) as PGlite['transaction'];
-  const exec = client.exec.bind(client); // several statements (the migrations)
-  client.exec = ((text, o) => gate.run('transaction', () => exec(text, o))) as PGlite['exec'];
-  const query = client.query.bind(client);
-  client.query = ((text, params, o) =>
-    gate.run('statement', () => query(text, params, o))) as PGlite['query'];
   const db = drizzlePglite(client) as unknown as Db;
   if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder });
   // One process, one session: PGlite calls the listener (in a microtask) while it answers the COMMIT.
@@ -88,50 +80,9 @@ export async function openPglite(opts: {
     // holds the other); outside, wait for any open transaction first.
     return inTransaction
       ? client._runExclusiveQuery(run)
-      : gate.run('statement', () => client._runExclusiveTransaction(() => client._runExclusiveQuery(run)));
+      : client._runExclusiveTransaction(() => client._runExclusiveQuery(run));
   };
   return { db, engine: 'pglite', changes: feed, raw, close: () => client.close() };
-}
-
-/**
- * PGlite has one session: a transaction holds it from its BEGIN to its COMMIT, and everything else waits.
- * A single statement (a list page, a look-up, an autocommitted write) goes before the transactions
- * waiting, as a server with many sessions would run it beside them: a look-up waits for what holds the
- * session now, not for every creation queued behind that (issue 31: the look-up's p99 was the first to
- * fail, with the thread less than half busy). So that statements cannot starve a transaction, one goes
- * after at most `statementsInARow` statements.
- */
-export class SessionGate {
-  static readonly statementsInARow = 16;
-  private held = false;
-  private readonly statements: (() => void)[] = [];
-  private readonly transactions: (() => void)[] = [];
-  private inARow = 0;
-
-  async run<T>(kind: 'statement' | 'transaction', fn: () => Promise<T>): Promise<T> {
-    if (this.held)
-      await new Promise<void>((go) => (kind === 'statement' ? this.statements : this.transactions).push(go));
-    else this.held = true;
-    try {
-      return await fn();
-    } finally {
-      this.handOver();
-    }
-  }
-
-  /** To the next waiting, still held; or free. */
-  private handOver() {
-    let next: (() => void) | undefined;
-    if (this.statements.length && (this.inARow < SessionGate.statementsInARow || !this.transactions.length)) {
-      this.inARow++;
-      next = this.statements.shift();
-    } else {
-      this.inARow = 0;
-      next = this.transactions.shift();
-    }
-    if (next) next();
-    else this.held = false;
-  }
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
