@@ -54,13 +54,23 @@ type Json = { errno: number; errmsg: string; data: Record<string, unknown> };
 /** An answer, or `unknown` when the connection failed or was cut before a whole answer arrived. */
 type Answer = { status: number; json: Json } | { status: 'unknown'; error: string };
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
+/**
+ * A port the server keeps for the whole test, restarts included, taken below Linux's ephemeral range
+ * (32768–60999): a port the kernel handed out for the check could go to any outgoing connection on this
+ * machine (the test's, PostgreSQL's, the e2e run's beside it) before the server listened on it, or while
+ * it was down between kills (once: EADDRINUSE at the first start, in a clean-clone run).
+ */
+const freePort = async (): Promise<number> => {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createNetServer()
+        .once('error', () => resolve(false))
+        .listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const rand = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
