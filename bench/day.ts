@@ -45,8 +45,9 @@
  *   npx tsx bench/day.ts --dir bench/out/pglite-day                              # PGlite
  * Options: --start 50 (events/s of the first step), --factor 2 (each step's rate over the last's),
  *   --step-seconds 30 (a class of 4 in 100 events has its p99 from its 2nd slowest of about 60 at 50/s, not
- *   from its slowest), --warmup-seconds 15 (at the first rate, not reported: connections, JIT, caches), --max 6400 (the last rate
- *   tried), --orders 1000000 (seeded when the database has no pay-ins, by bench/seed-orders.ts),
+ *   from its slowest), --warmup-seconds 15 (at the first rate, not reported: connections, JIT, caches),
+ *   --max 6400 (the last rate tried), --orders 1000000 (seeded when the database has no pay-ins, by
+ *   bench/seed-orders.ts),
  *   --workers 2 (PGlite: 1), --only payin,pay (those classes alone, in their shares: what a class costs),
  *   --record-rate 100, --record-seconds 10, --floor-profile (the replay's statements by their time),
  *   --keep-sql (leave the recording in <dir>-day-sql), --profile DIR (CPU profiles of the run's server
