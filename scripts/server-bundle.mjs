@@ -9,9 +9,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * The server as one ES module of its own code (contract and locales included), its packages left to
  * node_modules: `npm start` runs compiled JavaScript, not tsx compiling TypeScript at every start.
  * The statement worker is a second module beside it (server/modules/statement/workerPool.ts starts it
- * from there), and so is the worker that parses large request bodies (server/http/jsonWorker.mjs). The
- * migrations are copied beside it (server/db/index.ts finds them next to itself). A source map keeps stack
- * traces pointing at the TypeScript (`node --enable-source-maps`).
+ * from there), so is PGlite's thread (server/db/pgliteClient.ts), and so is the worker that parses large
+ * request bodies (server/http/jsonWorker.mjs). The migrations are copied beside it (server/db/index.ts
+ * finds them next to itself). A source map keeps stack traces pointing at the TypeScript
+ * (`node --enable-source-maps`).
  * Built into `out` (emptied first): dist/server for `npm start` and the e2e servers (scripts/ensure-build.mjs),
  * a folder of node_modules/.cache for the integration tests that start the server as a process
  * (scripts/test-bundle.ts, vitest's global setup).
@@ -23,6 +24,7 @@ export async function buildServer(out) {
     entryPoints: [
       { in: join(root, 'server', 'main.ts'), out: 'main' },
       { in: join(root, 'server', 'modules', 'statement', 'statementWorker.ts'), out: 'statementWorker' },
+      { in: join(root, 'server', 'db', 'pgliteThread.ts'), out: 'pgliteThread' },
     ],
     outdir: out,
     outExtension: { '.js': '.mjs' },

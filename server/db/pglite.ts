@@ -1,15 +1,12 @@
-/** Embedded PostgreSQL (PGlite): one process, one session, in a folder or in memory. */
+/** Embedded PostgreSQL (PGlite): one session, in a folder (in a thread of its own) or in memory. */
 import { mkdirSync } from 'node:fs';
-import { PGlite, protocol } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { protocol } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, paramText, statementName } from './driver.ts';
 import { changesChannel, Feed, feeds } from './feed.ts';
 import type { Database, Db, RawRow } from './index.ts';
-
-/** Every open of a PGlite folder loads the same extensions, or queries that need them fail. */
-const pgliteExtensions = { pg_trgm };
+import { type Backend, concat, localBackend, PgliteClient, threadBackend } from './pgliteClient.ts';
 
 /** Opens PGlite in `dataDir` (or in memory, from `loadDataDir` when given) and migrates unless told not to. */
 export async function openPglite(opts: {
@@ -17,21 +14,17 @@ export async function openPglite(opts: {
   migrate?: boolean;
   loadDataDir?: Blob;
 }): Promise<Database> {
-  let dataDir: string | undefined;
+  let backend: Backend;
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
-    dataDir = `${opts.dataDir}/pgdata`;
-  }
-  const client = await PGlite.create({
-    dataDir,
-    extensions: pgliteExtensions,
-    ...(opts.loadDataDir && !dataDir ? { loadDataDir: opts.loadDataDir } : {}),
-  });
+    backend = await threadBackend(`${opts.dataDir}/pgdata`);
+  } else backend = await localBackend({ loadDataDir: opts.loadDataDir });
+  const client = await PgliteClient.open(backend);
   // Without the schema: nothing uses drizzle's relational queries, and with it every transaction builds
   // a query builder per table (a few percent of a pay-in creation's server time).
-  const db = drizzlePglite(client) as unknown as Db;
+  const db = drizzlePglite(client as never) as unknown as Db;
   if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder });
-  // One process, one session: PGlite calls the listener (in a microtask) while it answers the COMMIT.
+  // One session: the listener is called (in a microtask) while the COMMIT is answered.
   const feed = new Feed();
   await client.listen(changesChannel, () => feed.bump());
   feed.setLive(true);
@@ -59,7 +52,7 @@ export async function openPglite(opts: {
       parts.push(serialize.bind({ statement: name, values }), serialize.execute({}));
       if (generic) parts.push(...genericOff);
       parts.push(serialize.sync());
-      let messages: Awaited<ReturnType<PGlite['execProtocol']>>['messages'];
+      let messages: Awaited<ReturnType<PgliteClient['execProtocol']>>['messages'];
       try {
         ({ messages } = await client.execProtocol(concat(parts), { syncToFs: !inTransaction }));
       } catch (err) {
@@ -83,16 +76,4 @@ export async function openPglite(opts: {
       : client._runExclusiveTransaction(() => client._runExclusiveQuery(run));
   };
   return { db, engine: 'pglite', changes: feed, raw, close: () => client.close() };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -1,0 +1,90 @@
+/**
+ * PGlite behind the server's own client (pgliteClient.ts): on a data folder it runs in a thread of its own,
+ * in memory in this one, and both answer alike: parameters as node-postgres binds them, results parsed
+ * by type, errors with their SQLSTATE, transactions that roll back, the change feed's notifications, and
+ * a folder that keeps what was committed when it is opened again.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../ledger/index.ts';
+import { type Database, inTransaction, openDatabase, sqlState } from './index.ts';
+
+const folder = mkdtempSync(join(tmpdir(), 'pglite-client-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe.each(['thread', 'memory'] as const)('PGlite through its client, %s', (where) => {
+  let database: Database;
+  const open = () => openDatabase(where === 'thread' ? { dataDir: folder } : {});
+  afterAll(() => database?.close());
+
+  it('binds parameters as node-postgres does and parses results by type', async () => {
+    database = await open();
+    const { db } = database;
+    await db.execute(sql`create table t_client (id bigint primary key, at timestamptz, tags text[],
+      doc jsonb, ok boolean, amount numeric)`);
+    const at = new Date('2026-11-30T10:00:00.123Z');
+    await db.execute(sql`insert into t_client values (${9_007_199_254_740_993n}, ${at}, ${sql.param(['a', 'b "c"', null])},
+      ${JSON.stringify({ k: [1, 2] })}, ${true}, ${'12.50'})`);
+    const [row] = rowsOf<Record<string, unknown>>(
+      await db.execute(sql`select id::text, at, tags, doc, ok, amount from t_client
+        where id = any(${sql.param([9_007_199_254_740_993n])}::bigint[])`),
+    );
+    expect(row).toEqual({
+      id: '9007199254740993',
+      at: expect.anything(),
+      tags: ['a', 'b "c"', null],
+      doc: { k: [1, 2] },
+      ok: true,
+      amount: '12.50',
+    });
+    expect(new Date(row?.at as string).getTime()).toBe(at.getTime());
+  });
+
+  it('throws the SQLSTATE, and a failed transaction leaves nothing', async () => {
+    const { db } = database;
+    const duplicate = await db
+      .execute(sql`insert into t_client (id) values (1), (1)`)
+      .catch((e: unknown) => e);
+    expect(sqlState(duplicate)).toBe('23505');
+    const failed = await inTransaction(db, async (tx) => {
+      await tx.execute(sql`insert into t_client (id) values (2)`);
+      await tx.execute(sql`insert into t_client (id) values (2)`);
+    }).catch((e: unknown) => e);
+    expect(sqlState(failed)).toBe('23505');
+    const ids = rowsOf<{ id: string }>(await db.execute(sql`select id::text from t_client order by id`));
+    expect(ids.map((r) => r.id)).toEqual(['9007199254740993']);
+  });
+
+  it('runs named statements, prepared once, with the same answers', async () => {
+    const text = 'select count(*)::int as n from t_client where id > $1';
+    const first = await database.raw(database.db, text, [0], { name: true });
+    const again = await database.raw(database.db, text, [0], { name: true });
+    expect(first).toEqual([['1']]);
+    expect(again).toEqual(first);
+  });
+
+  it('delivers the change feed before the committing call returns', async () => {
+    const before = database.changes.version;
+    await database.db.execute(sql`notify paygate_changes, 'parameters'`);
+    expect(database.changes.version).toBeGreaterThan(before);
+  });
+
+  it.runIf(where === 'thread')('keeps the event loop free while the database works', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    await database.db.execute(sql`select pg_sleep(0.3)`);
+    clearInterval(timer);
+    // In this thread a 300 ms statement would hold every timer until it ends.
+    expect(ticks).toBeGreaterThanOrEqual(10);
+  });
+
+  it.runIf(where === 'thread')('keeps what was committed when the folder is opened again', async () => {
+    await database.close();
+    database = await open();
+    const ids = rowsOf<{ id: string }>(await database.db.execute(sql`select id::text from t_client`));
+    expect(ids.map((r) => r.id)).toEqual(['9007199254740993']);
+  });
+});

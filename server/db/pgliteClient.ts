@@ -1,0 +1,336 @@
+/**
+ * What drizzle and `Database.raw` talk to on PGlite, in place of PGlite's own `query`, `exec` and
+ * `transaction` (same locks, same results):
+ * - One call into PGlite per statement (Parse, Bind, Describe, Execute and Sync together). PGlite's `query`
+ *   makes six, the first two to describe the statement so that it can serialize the parameters by type;
+ *   here they are the text node-postgres sends (its own `prepareValue`), so both engines bind alike.
+ * - The database runs in this thread (in memory: the tests) or in a worker thread of its own (a data
+ *   folder: the server, server/db/pgliteThread.ts), where its work goes on beside the server's JavaScript
+ *   instead of taking turns with it on one core.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import {
+  Mutex,
+  PGlite,
+  protocol,
+  type QueryOptions,
+  type Results,
+  TransactionAbortedError,
+  types,
+} from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+
+type BackendMessage = Parameters<Parameters<InstanceType<typeof protocol.Parser>['parse']>[1]>[0];
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(v: unknown): string | Uint8Array | null;
+};
+const { serialize } = protocol;
+const {
+  CommandCompleteMessage,
+  DataRowMessage,
+  DatabaseError,
+  NoticeMessage,
+  NotificationResponseMessage,
+  RowDescriptionMessage,
+} = protocol.messages;
+
+/** Where the database runs: frontend messages in, backend messages out, one call into PGlite. */
+export interface Backend {
+  exec(message: Uint8Array, syncToFs: boolean): Promise<Uint8Array>;
+  close(): Promise<void>;
+  /** The data directory as a tarball (in this thread only: the tests' template). */
+  dumpDataDir?(compression: 'none'): Promise<Blob>;
+}
+
+/** Every open of a PGlite folder loads the same extensions, or queries that need them fail. */
+export function createPglite(opts: { dataDir?: string; loadDataDir?: Blob }): Promise<PGlite> {
+  return PGlite.create({
+    dataDir: opts.dataDir,
+    extensions: { pg_trgm },
+    ...(opts.loadDataDir && !opts.dataDir ? { loadDataDir: opts.loadDataDir } : {}),
+  });
+}
+
+/** PGlite in this thread. */
+export async function localBackend(opts: { loadDataDir?: Blob }): Promise<Backend> {
+  const pg = await createPglite(opts);
+  return {
+    exec: (message, syncToFs) => pg.execProtocolRaw(message, { syncToFs }),
+    close: () => pg.close(),
+    dumpDataDir: async (c) => pg.dumpDataDir(c),
+  };
+}
+
+/** PGlite in a worker thread of its own, on the data folder `dataDir`. */
+export async function threadBackend(dataDir: string): Promise<Backend> {
+  // Beside the running module: dist/server/pgliteThread.mjs in the built server, else the bootstrap that
+  // compiles pgliteThread.ts (tsx, vitest).
+  const worker = new Worker(new URL('./pgliteThread.mjs', import.meta.url), { workerData: { dataDir } });
+  const waiting = new Map<number, { resolve(b: Uint8Array): void; reject(e: Error): void }>();
+  let next = 0;
+  let stopped: Error | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (m: { ready?: true; id?: number; data?: Uint8Array; error?: string }) => {
+      if (m.ready) return resolve();
+      const call = waiting.get(m.id ?? -1);
+      if (!call) return;
+      waiting.delete(m.id ?? -1);
+      if (m.error !== undefined) call.reject(new Error(m.error));
+      else call.resolve(m.data ?? new Uint8Array(0));
+    });
+    const stop = (err: Error) => {
+      stopped ??= err;
+      reject(err);
+      for (const call of waiting.values()) call.reject(err);
+      waiting.clear();
+    };
+    worker.on('error', stop);
+    worker.on('exit', (code) => stop(new Error(`the database thread stopped (exit code ${code})`)));
+  });
+  await ready;
+  return {
+    exec(message, syncToFs) {
+      if (stopped) return Promise.reject(stopped);
+      return new Promise((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve, reject });
+        // Handed over, not copied; a view into a larger buffer is copied first.
+        const own = message.byteLength === message.buffer.byteLength ? message : message.slice();
+        worker.postMessage({ id, message: own, syncToFs }, [own.buffer as ArrayBuffer]);
+      });
+    },
+    async close() {
+      if (stopped) return;
+      await new Promise<void>((resolve, reject) => {
+        const id = next++;
+        waiting.set(id, { resolve: () => resolve(), reject });
+        worker.postMessage({ id, close: true });
+      });
+      await worker.terminate();
+    },
+  };
+}
+
+/** The part of PGlite's interface that drizzle, the migrator and `Database.raw` use. */
+export class PgliteClient {
+  /** PGlite's result parsers by type, with an array parser for each element type (as PGlite sets up). */
+  readonly parsers: Record<number, (x: string, typeId?: number) => unknown> = { ...types.parsers };
+  readonly #transactionLock = new Mutex();
+  readonly #queryLock = new Mutex();
+  readonly #reader = new protocol.Parser();
+  readonly #listeners = new Map<string, Set<(payload: string) => void>>();
+  #inTransaction = false;
+
+  private constructor(readonly backend: Backend) {}
+
+  static async open(backend: Backend): Promise<PgliteClient> {
+    const client = new PgliteClient(backend);
+    const arrays = await client.query<{ oid: number; typarray: number }>(
+      `select b.oid, b.typarray from pg_catalog.pg_type a
+       left join pg_catalog.pg_type b on b.oid = a.typelem
+       where a.typcategory = 'A' group by b.oid, b.typarray order by b.oid`,
+    );
+    for (const t of arrays.rows) {
+      const element = client.parsers[t.oid];
+      client.parsers[t.typarray] = (x) => types.arrayParser(x, element as never, t.typarray);
+    }
+    return client;
+  }
+
+  /**
+   * One call into PGlite: the messages (ending in Sync or a simple Query), the answer read back; the
+   * first error is thrown, notices dropped, notifications handed to their listeners.
+   */
+  async execProtocol(message: Uint8Array, o: { syncToFs: boolean }): Promise<{ messages: BackendMessage[] }> {
+    const data = await this.backend.exec(message, o.syncToFs);
+    const messages: BackendMessage[] = [];
+    let error: InstanceType<typeof DatabaseError> | undefined;
+    this.#reader.parse(data, (msg) => {
+      if (msg instanceof DatabaseError) error ??= msg;
+      else if (msg instanceof NotificationResponseMessage) {
+        for (const cb of this.#listeners.get(msg.channel) ?? []) queueMicrotask(() => cb(msg.payload));
+      } else if (!(msg instanceof NoticeMessage) && !error) messages.push(msg);
+    });
+    if (error) throw error;
+    return { messages };
+  }
+
+  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#queryLock.runExclusive(fn);
+  }
+
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#transactionLock.runExclusive(fn);
+  }
+
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this._runExclusiveTransaction(() => this.#query<T>(text, params, options));
+  }
+
+  exec(text: string, options?: QueryOptions): Promise<Results[]> {
+    return this._runExclusiveTransaction(() => this.#exec(text, options));
+  }
+
+  #query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    return this._runExclusiveQuery(async () => {
+      const values = params.map((v) => prepareValue(v));
+      const message = concat([
+        serialize.parse({ text }),
+        serialize.bind({ values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]);
+      const { messages } = await this.#run(message, text, params);
+      return this.#results(messages, options)[0] as Results<T>;
+    });
+  }
+
+  #exec(text: string, options?: QueryOptions): Promise<Results[]> {
+    return this._runExclusiveQuery(async () => {
+      const { messages } = await this.#run(serialize.query(text), text, undefined);
+      return this.#results(messages, options);
+    });
+  }
+
+  /**
+   * PGlite's `parseResults`, without copying every type's parser into a fresh map for each statement
+   * (drizzle passes its own few with every query): a field's parser is the query's, else the client's.
+   */
+  #results(messages: BackendMessage[], options?: QueryOptions): Results[] {
+    const out: Results[] = [];
+    const own = options?.parsers as Record<number, (x: string, typeId: number) => unknown> | undefined;
+    const asArrays = options?.rowMode === 'array';
+    let fields: { name: string; dataTypeID: number }[] = [];
+    let parsers: (((x: string, typeId: number) => unknown) | undefined)[] = [];
+    let rows: unknown[] = [];
+    let affectedRows = 0;
+    for (const m of messages) {
+      if (m instanceof RowDescriptionMessage) {
+        fields = m.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID }));
+        parsers = fields.map((f) => own?.[f.dataTypeID] ?? this.parsers[f.dataTypeID]);
+      } else if (m instanceof DataRowMessage) {
+        const values = m.fields.map((v, i) => {
+          const parser = parsers[i];
+          return v === null || !parser ? v : parser(v, fields[i]!.dataTypeID);
+        });
+        rows.push(asArrays ? values : Object.fromEntries(fields.map((f, i) => [f.name, values[i]])));
+      } else if (m instanceof CommandCompleteMessage) {
+        const words = m.text.split(' ');
+        const command = words[0]!;
+        const count = Number.parseInt(words.at(-1)!, 10);
+        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command)) affectedRows += count;
+        out.push({
+          rows,
+          fields,
+          command,
+          affectedRows,
+          ...(Number.isNaN(count) ? {} : { rowCount: count }),
+        } as Results);
+        fields = [];
+        parsers = [];
+        rows = [];
+      }
+    }
+    if (out.length === 0) out.push({ affectedRows: 0, rows: [], fields: [] });
+    return out;
+  }
+
+  async #run(message: Uint8Array, text: string, params: unknown[] | undefined) {
+    try {
+      return await this.execProtocol(message, { syncToFs: !this.#inTransaction });
+    } catch (e) {
+      // As PGlite's own errors: the statement and its parameters beside the database's error.
+      if (e instanceof DatabaseError) Object.assign(e, { query: text, params });
+      throw e;
+    }
+  }
+
+  /** PGlite's `transaction`: BEGIN, the callback's statements, COMMIT (ROLLBACK when it throws). */
+  transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
+    return this._runExclusiveTransaction(async () => {
+      await this.#exec('BEGIN');
+      this.#inTransaction = true;
+      let closed = false;
+      const open = () => {
+        if (closed) throw new Error('Transaction is closed');
+      };
+      const tx: PgliteTransaction = {
+        query: async (text, params, options) => {
+          open();
+          return this.#query(text, params, options);
+        },
+        exec: async (text, options) => {
+          open();
+          return this.#exec(text, options);
+        },
+        rollback: async () => {
+          open();
+          await this.#exec('ROLLBACK');
+          closed = true;
+        },
+        get closed() {
+          return closed;
+        },
+      };
+      try {
+        const result = await callback(tx);
+        if (!closed) {
+          closed = true;
+          const [commit] = await this.#exec('COMMIT');
+          // COMMIT of a transaction a failed statement aborted answers ROLLBACK.
+          if ((commit as { command?: string } | undefined)?.command === 'ROLLBACK') {
+            throw new TransactionAbortedError();
+          }
+        }
+        return result;
+      } catch (e) {
+        if (!closed) {
+          closed = true;
+          await this.#exec('ROLLBACK');
+        }
+        throw e;
+      } finally {
+        this.#inTransaction = false;
+      }
+    });
+  }
+
+  /** LISTEN on `channel`; `callback` gets each notification's payload (in a microtask, as PGlite does). */
+  async listen(channel: string, callback: (payload: string) => void): Promise<void> {
+    const set = this.#listeners.get(channel) ?? new Set();
+    this.#listeners.set(channel, set.add(callback));
+    await this.exec(`LISTEN ${channel}`);
+  }
+
+  /** The data directory as a tarball, where PGlite runs in this thread (the tests' template). */
+  dumpDataDir(compression: 'none'): Promise<Blob> {
+    if (!this.backend.dumpDataDir) throw new Error('the database runs in its own thread: no dump here');
+    return this.backend.dumpDataDir(compression);
+  }
+
+  /** Waits for what is running, then closes the database. */
+  close(): Promise<void> {
+    return this._runExclusiveTransaction(() => this._runExclusiveQuery(() => this.backend.close()));
+  }
+}
+
+export interface PgliteTransaction {
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(text: string, options?: QueryOptions): Promise<Results[]>;
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
+export function concat(parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
