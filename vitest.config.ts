@@ -20,6 +20,8 @@ export default defineConfig({
     globalSetup: ['server/test/template.ts', 'scripts/test-bundle.ts'],
     globals: false,
     testTimeout: 30_000,
+    // The statement readers' threads at the tests' own priority (server/modules/statement/workerPool.ts).
+    env: { STATEMENT_WORKER_NICE: '0' },
     hookTimeout: 60_000,
     // 2-core machines (CI and developers alike): files run in parallel, on at most 2 workers.
     fileParallelism: true,

@@ -150,7 +150,13 @@ if (a.has('floor-profile'))
 const steps: Step[] = [];
 /** `--profile DIR`: the run's server processes write CPU profiles there (as they exit). */
 const profile = a.get('profile');
-const run = await serve('run', profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {});
+// The day's T+N run falls in the first steps: the job starts it at the minute after the warm-up's end.
+const run = await serve('run', {
+  tnRunAt: new Date(Date.now() + warmupSeconds * 1000),
+  ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
+});
+const stepStarts: number[] = [];
+let tnRuns: Awaited<ReturnType<typeof day.tnRuns>> = [];
 try {
   console.log(
     `\nsteps of ${stepSeconds} s from ${start} events/s, ×${factor} each, until a class's p99 passes its bound\n`,
@@ -159,15 +165,27 @@ try {
   console.log(header);
   console.log(`|${' --- |'.repeat(classes.length + 5)}`);
   for (let rate = start; rate <= maxRate; rate = Math.round(rate * factor)) {
+    stepStarts.push(Date.now());
     const s = await step(rate, stepSeconds);
     steps.push(s);
     console.log(line(s));
     if (!s.held) break;
   }
+  tnRuns = await day.tnRuns();
 } finally {
   await run.stop();
   day.closeReceiver();
 }
+for (const r of tnRuns) {
+  const started = Date.parse(r.startedAt);
+  const inStep = stepStarts.findLastIndex((t) => t <= started) + 1;
+  const took = r.finishedAt ? `${((Date.parse(r.finishedAt) - started) / 1000).toFixed(1)} s` : 'unfinished';
+  console.log(
+    `T+N run during the day: ${r.startedAt.slice(11, 19)} UTC (${inStep ? `step ${inStep}` : 'before the steps'}), ` +
+      `${r.merchants} merchants, ${r.lines} lines, ${r.amountReleased} released, ${took}, ${r.outcome}`,
+  );
+}
+if (!tnRuns.length) console.log('T+N run during the day: none (the steps ended before the job ran it)');
 console.log(`callbacks answered by the receiver (all phases): ${fmtInt(day.callbacks())}`);
 const loadAtEnd = load();
 for (const e of errorSamples) console.log(`error sample: ${e}`);

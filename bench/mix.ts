@@ -8,11 +8,14 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http, { createServer } from 'node:http';
 import { basename } from 'node:path';
-import { inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { tnLine } from '../contract/machines.ts';
 import { inTransaction } from '../server/db/index.ts';
-import { merchants } from '../server/db/schema.ts';
+import { merchants, tnLines } from '../server/db/schema.ts';
 import { merchantAccount, platformAccount, post } from '../server/ledger/index.ts';
+import { writeParameter } from '../server/lib/parameters.ts';
 import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
+import { businessNow } from '../server/modules/settlement/tn.ts';
 import {
   type BenchServer,
   type BenchTarget,
@@ -64,6 +67,16 @@ export interface Step {
   skipped: number;
   held: boolean;
   cpu: { server: number; database: number; load: number };
+}
+
+export interface TnRunRow {
+  day: string;
+  startedAt: string;
+  finishedAt: string | null;
+  merchants: number;
+  lines: number;
+  amountReleased: string;
+  outcome: string;
 }
 
 interface BenchMerchant {
@@ -189,6 +202,45 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
         ],
       }),
     );
+  // The T+N run of the day: for each merchant on T+N, a day's collections due today, in its
+  // `collection_pending` as the payments would have left them (once: every phase runs on a copy, where the
+  // run releases them). The daily job runs it in the server at the minute `serve` sets (`tnRunAt`).
+  const today = (await businessNow(db, new Date())).day;
+  const onTn = await db
+    .select({ id: merchants.id, days: merchants.settlementDays })
+    .from(merchants)
+    .where(gt(merchants.settlementDays, 0));
+  for (const m of onTn) {
+    const due = await db
+      .select({ id: tnLines.id })
+      .from(tnLines)
+      .where(and(eq(tnLines.merchantId, m.id), eq(tnLines.dueDay, today)));
+    if (due.length) continue;
+    const net = 2_500_000_00;
+    const orderDay = new Date(Date.parse(`${today}T00:00:00Z`) - m.days * dayMs).toISOString().slice(0, 10);
+    await inTransaction(db, async (tx) => {
+      await post(tx, {
+        kind: 'payin_paid',
+        refType: 'bench_day',
+        refId: randomUUID(),
+        at: new Date(),
+        lines: [
+          { account: platformAccount('channel_clearing', 'INR'), amount: -net },
+          { account: merchantAccount(m.id, 'collection_pending', 'INR'), amount: net },
+        ],
+      });
+      await tx.insert(tnLines).values({
+        merchantId: m.id,
+        currency: 'INR',
+        orderDay,
+        dueDay: today,
+        orders: 2_000,
+        gross: net,
+        net,
+        status: tnLine.state.pending,
+      });
+    });
+  }
   /** Order numbers for the palette's look-ups: seeded orders of the last 60 days, any merchant. */
   const lookupNumbers = rows<{ order_no: string }>(
     await db.execute(
@@ -245,8 +297,20 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
   };
 
   /** The server on a fresh copy of the seeded database (`suffix` names the copy), `env` added. */
-  async function serve(suffix: string, opts: { env?: Record<string, string>; nodeArgs?: string[] } = {}) {
+  async function serve(
+    suffix: string,
+    opts: { env?: Record<string, string>; nodeArgs?: string[]; tnRunAt?: Date } = {},
+  ) {
     const copy = await copyTarget(t, suffix);
+    {
+      // The job runs the day's T+N at its first wake-up (every 30 s) from this minute of business time on:
+      // the minute after `tnRunAt`, or none today.
+      const onCopy = await openBench({ dir: copy.dir, url: copy.url }, 1);
+      const at =
+        opts.tnRunAt && (await businessNow(onCopy.database.db, new Date(opts.tnRunAt.getTime() + 60_000)));
+      await writeParameter(onCopy.database.db, 'tn_run_time', at && at.day === today ? at.time : '23:59');
+      await onCopy.database.close();
+    }
     serving = copy.name;
     const up = async () => {
       server = await startServer({
@@ -480,6 +544,11 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     errorSamples,
     acknowledged,
     callbacks: () => callbacksAnswered,
+    /** The T+N runs of the phase's server, as the console lists them. */
+    async tnRuns() {
+      const res = await call(`${base}/api/settlementtnLog/list`, { 'admin-token': token });
+      return (JSON.parse(res.text) as { data: { list: TnRunRow[] } }).data.list;
+    },
     closeReceiver: () => receiver.close(),
   };
 }
