@@ -25,8 +25,12 @@ import { settleSimulatorPayin } from './simulator.ts';
 import { loadRow, loadWithCodes, payinOrderRow } from './views.ts';
 
 async function orderInfo({ input, user, tx, req }: Context<typeof endpoints.merchantOrder.info>) {
-  const order = await orderFor(tx, user, input, req.lang);
-  const withCodes = await loadWithCodes(tx, order.id);
+  const { id } = await orderFor(tx, user, input, req.lang);
+  // The callbacks before the order: a delivery marks its event and the order pushed in one statement, and
+  // a read's statements are not one snapshot, so the order read after its events is never behind them.
+  const callbacks = await callbacksOf(tx, 'payin', id);
+  const withCodes = await loadWithCodes(tx, id);
+  const order = withCodes!.order;
   const tenant = tenantOf(user);
   // A merchant sees its own accounts' lines; the platform's and the agent's balances are not its business.
   const lines = await orderPostings(tx, 'payin', order.id, tenant);
@@ -45,7 +49,7 @@ async function orderInfo({ input, user, tx, req }: Context<typeof endpoints.merc
     failureReason: order.failureReason,
     requestSnapshot: order.requestSnapshot,
     responseSnapshot: order.responseSnapshot,
-    callbacks: await callbacksOf(tx, 'payin', order.id),
+    callbacks,
     postings: lines,
     images: images.map((i) => ({
       id: i.id,

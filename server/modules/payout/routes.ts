@@ -74,6 +74,9 @@ export const payoutRoutes = [
   ),
 
   handle(endpoints.merchantPayout.info, async ({ input, user, tx, req }) => {
+    // The callbacks before the order (as the pay-in's drawer reads them): a delivery marks its event and
+    // the order pushed in one statement, so the order read after its events is never behind them.
+    const callbacks = await callbacksOf(tx, 'payout', (await findOrder(tx, user, input, req.lang)).id);
     const o = await findOrder(tx, user, input, req.lang);
     const [row] = await payoutRowsOf(tx, [o], user.kind);
     return {
@@ -81,7 +84,7 @@ export const payoutRoutes = [
       notifyUrl: o.notifyUrl,
       requestSnapshot: o.requestSnapshot ?? null,
       responseSnapshot: o.responseSnapshot ?? null,
-      callbacks: await callbacksOf(tx, 'payout', o.id),
+      callbacks,
       postings: await orderPostings(tx, payoutRefType, o.id, user.kind === 'merchant' ? o.merchantId : null),
     };
   }),
