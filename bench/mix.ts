@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http, { createServer } from 'node:http';
 import { basename } from 'node:path';
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { eq, gt, inArray, sql } from 'drizzle-orm';
 import { tnLine } from '../contract/machines.ts';
 import { inTransaction } from '../server/db/index.ts';
 import { merchants, tnLines } from '../server/db/schema.ts';
@@ -210,12 +210,13 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     .select({ id: merchants.id, days: merchants.settlementDays })
     .from(merchants)
     .where(gt(merchants.settlementDays, 0));
+  const dueAlready = new Set(
+    (await db.select({ merchantId: tnLines.merchantId }).from(tnLines).where(eq(tnLines.dueDay, today))).map(
+      (l) => l.merchantId,
+    ),
+  );
   for (const m of onTn) {
-    const due = await db
-      .select({ id: tnLines.id })
-      .from(tnLines)
-      .where(and(eq(tnLines.merchantId, m.id), eq(tnLines.dueDay, today)));
-    if (due.length) continue;
+    if (dueAlready.has(m.id)) continue;
     const net = 2_500_000_00;
     const orderDay = new Date(Date.parse(`${today}T00:00:00Z`) - m.days * dayMs).toISOString().slice(0, 10);
     await inTransaction(db, async (tx) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../ledger/index.ts';
-import { type Database, inTransaction, openDatabase, sqlState } from './index.ts';
+import { changesChannel, type Database, inTransaction, openDatabase, sqlState } from './index.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'pglite-client-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -68,7 +68,7 @@ describe.each(['thread', 'memory'] as const)('PGlite through its client, %s', (w
 
   it('delivers the change feed before the committing call returns', async () => {
     const before = database.changes.version;
-    await database.db.execute(sql`notify paygate_changes, 'parameters'`);
+    await database.db.execute(sql.raw(`notify ${changesChannel}, 'parameters'`));
     expect(database.changes.version).toBeGreaterThan(before);
   });
 

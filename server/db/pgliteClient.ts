@@ -35,6 +35,9 @@ const {
   RowDescriptionMessage,
 } = protocol.messages;
 
+/** The commands whose count is of rows changed (PGlite's `affectedRows`). */
+const rowChanging = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
+
 /** Where the database runs: frontend messages in, backend messages out, one call into PGlite. */
 export interface Backend {
   exec(message: Uint8Array, syncToFs: boolean): Promise<Uint8Array>;
@@ -220,7 +223,7 @@ export class PgliteClient {
         const words = m.text.split(' ');
         const command = words[0]!;
         const count = Number.parseInt(words.at(-1)!, 10);
-        if (['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command)) affectedRows += count;
+        if (rowChanging.has(command)) affectedRows += count;
         out.push({
           rows,
           fields,

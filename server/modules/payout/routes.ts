@@ -74,9 +74,10 @@ export const payoutRoutes = [
   ),
 
   handle(endpoints.merchantPayout.info, async ({ input, user, tx, req }) => {
-    // The callbacks before the order (as the pay-in's drawer reads them): a delivery marks its event and
-    // the order pushed in one statement, so the order read after its events is never behind them.
-    const callbacks = await callbacksOf(tx, 'payout', (await findOrder(tx, user, input, req.lang)).id);
+    // The callbacks before the order shown (as the pay-in's drawer reads them): a delivery marks its event
+    // and the order pushed in one statement, so the order read after its events is never behind them.
+    const { id } = await findOrder(tx, user, input, req.lang);
+    const callbacks = await callbacksOf(tx, 'payout', id);
     const o = await findOrder(tx, user, input, req.lang);
     const [row] = await payoutRowsOf(tx, [o], user.kind);
     return {
