@@ -10,7 +10,7 @@ import { anyBankUtrPattern } from './detect.ts';
 import { type FeedFormat, feedLines, feedText } from './feedLines.ts';
 import { finishLines, looksLikeUtr, totalsOf, utrsByPattern } from './lineKeys.ts';
 import { fileError, type ParseResult } from './parsed.ts';
-import { maxStatementRows, readStatement } from './read.ts';
+import { maxStatementRows, readStatement, tooLarge } from './read.ts';
 import { parseSheet } from './sheetLines.ts';
 import { type PackedResult, runInWorker, statementDeadlineMs } from './workerPool.ts';
 
@@ -53,6 +53,9 @@ export async function readPacked(
   mapping: StatementMapping | null,
   options: ParseOptions = {},
 ): Promise<PackedResult> {
+  // Refused here, by its length: a worker (cold, on a loaded machine) is not handed 50 MB to refuse.
+  const large = tooLarge(input);
+  if (large) return fileError('tooLarge', large);
   const deadlineMs = options.deadlineMs ?? statementDeadlineMs;
   const outcome = await runInWorker({ input, mapping }, deadlineMs);
   if ('stopped' in outcome)

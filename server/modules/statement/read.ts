@@ -453,6 +453,12 @@ async function readXls(buf: Buffer, keep: RowKeeper): Promise<void> {
   });
 }
 
+/** The refusal's figures when the input is over `maxStatementBytes` (told by its length alone), else null. */
+export function tooLarge(input: { file: Buffer } | { text: string }): { max: number } | null {
+  const bytes = 'text' in input ? Buffer.byteLength(input.text, 'utf8') : input.file.length;
+  return bytes > maxStatementBytes ? { max: mb(maxStatementBytes) } : null;
+}
+
 /**
  * Reads a statement file (told by its first bytes: a zip is an XLSX, an OLE2 file an `.xls`, anything else
  * text) or pasted text into rows of cells. `headerRow` null: not known (detection finds it).
@@ -461,9 +467,8 @@ export async function readStatement(
   input: { file: Buffer } | { text: string },
   headerRow: number | null,
 ): Promise<ReadResult> {
-  const bytes = 'text' in input ? Buffer.byteLength(input.text, 'utf8') : input.file.length;
-  if (bytes > maxStatementBytes)
-    return { ok: false, code: 'tooLarge', params: { max: mb(maxStatementBytes) } };
+  const large = tooLarge(input);
+  if (large) return { ok: false, code: 'tooLarge', params: large };
   const keep = new RowKeeper(headerRow ?? 0);
   let format: StatementFormat;
   try {
