@@ -15,6 +15,9 @@
  * | pay       | 25      | `POST /api/simulator/pay` success on a pay-in this run made (7 in 10  | 200 ms    |
  * |           |         | pay-ins paid; its callback answered 200 by a receiver in this process |           |
  * |           |         | for 9 merchants; M20010's port is closed: its callbacks fail, retried |           |
+ * |           |         | ); M20008's and M20009's pay-ins go to a bank account of ours: their  |           |
+ * |           |         | payer says the UTR instead (`POST /pay/<order>/utr`, from an address  |           |
+ * |           |         | of its own), and the day's statement import pays them                 |           |
  * | payoutDone| 9       | `POST /api/simulator/payout` success: the channel's answer to a       | 200 ms    |
  * |           |         | payout handed to it, a second after its creation at the earliest      |           |
  * | list      | 9       | `GET /api/merchantOrder/list`, first page, last 30 days, one merchant | 100 ms    |
@@ -38,8 +41,11 @@
  *    of the server's. PostgreSQL's CPU an event is printed too (the cores running nothing but it);
  * 3. the mix at rising rates on the plain server.
  *
- * Not yet in the mix (the issue's full mix): payments by statement import, an import and a T+N run
- * during the hour. The crash test under this mix is bench/day-crash.ts.
+ * Besides the classes, in the run's steps: the day's T+N run (the server's own job, at the minute after the
+ * warm-up) and the day's statement import at the start of the third step: the bank account's statement in
+ * HDFC's layout with a credit for every UTR a payer said, imported by the operator, its ready lines then
+ * posted by a finance user with a Google code (both timed; the classes' figures of that step carry it).
+ * The crash test under this mix is bench/day-crash.ts.
  *
  *   npx tsx bench/day.ts --dir bench/out/pg-day --url postgres://postgres@127.0.0.1:5432/bench_day
  *   npx tsx bench/day.ts --dir bench/out/pglite-day                              # PGlite
@@ -58,7 +64,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { args, copyTarget, cpuPerCall, fmtInt, fmtMs, load, target } from './common.ts';
-import { classes, mix, openDay, type Step } from './mix.ts';
+import { classes, mix, openDay, type StatementImportReport, type Step } from './mix.ts';
 import { readUnits, replay } from './replay.ts';
 
 const a = args();
@@ -157,6 +163,12 @@ const run = await serve('run', {
 });
 const stepStarts: number[] = [];
 let tnRuns: Awaited<ReturnType<typeof day.tnRuns>> = [];
+/** The day's statement import, started with the third step (or after the steps, when they end sooner). */
+const importStep = 3;
+let importing: { step: number; report: Promise<StatementImportReport | Error> } | undefined;
+/** The import, its failure kept (not thrown while the steps run) to be reported with it. */
+const statementImport = () =>
+  day.statementImport().catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
 try {
   console.log(
     `\nsteps of ${stepSeconds} s from ${start} events/s, ×${factor} each, until a class's p99 passes its bound\n`,
@@ -166,11 +178,21 @@ try {
   console.log(`|${' --- |'.repeat(classes.length + 5)}`);
   for (let rate = start; rate <= maxRate; rate = Math.round(rate * factor)) {
     stepStarts.push(Date.now());
+    if (stepStarts.length === importStep) importing = { step: importStep, report: statementImport() };
     const s = await step(rate, stepSeconds);
     steps.push(s);
     console.log(line(s));
     if (!s.held) break;
   }
+  importing ??= { step: 0, report: statementImport() };
+  const r = await importing.report;
+  if (r instanceof Error) throw r;
+  console.log(
+    `statement import during the day (${importing.step ? `step ${importing.step}` : 'after the steps'}): ` +
+      `${r.withUtr} credits with payers' UTRs and ${r.others} other lines; imported in ${fmtMs(r.importMs)} ms ` +
+      `(${r.counts.new} new, ${r.counts.ready} ready, ${r.counts.exceptions} exceptions); posted with a Google code in ` +
+      `${fmtMs(r.postMs)} ms: ${r.paid} orders paid, ${r.refused} refused${r.approval ? ', the rest waiting for approval' : ''}`,
+  );
   tnRuns = await day.tnRuns();
 } finally {
   await run.stop();

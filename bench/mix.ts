@@ -1,19 +1,35 @@
 /**
  * The day's mix (bench/day.ts, issue 31) as a module: the seeded database made ready (10 merchants, M20001
- * holding half, wallets credited, payout whitelist), a callback receiver, the server on a fresh copy of
+ * holding half, wallets credited, payout whitelist, two merchants' pay-ins on a bank account of ours and a
+ * finance user to post its statement), a callback receiver, the server on a fresh copy of
  * the database, one event of each class, an open-loop step at a rate, and what the server acknowledged
  * (for the crash run, bench/day-crash.ts).
  */
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import http, { createServer } from 'node:http';
 import { basename } from 'node:path';
-import { eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import * as OTPAuth from 'otpauth';
 import { tnLine } from '../contract/machines.ts';
+import { formatMinor } from '../contract/money.ts';
+import type { StatementMapping } from '../contract/statementMapping.ts';
 import { inTransaction } from '../server/db/index.ts';
-import { merchants, tnLines } from '../server/db/schema.ts';
+import {
+  cardBindings,
+  channels,
+  merchantChannels,
+  merchants,
+  receivingAccounts,
+  roles,
+  tnLines,
+  userRoles,
+  users,
+} from '../server/db/schema.ts';
+import type { Deps } from '../server/deps.ts';
 import { merchantAccount, platformAccount, post } from '../server/ledger/index.ts';
 import { writeParameter } from '../server/lib/parameters.ts';
+import { newTotpSecret } from '../server/modules/auth/totp.ts';
 import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
 import { businessNow } from '../server/modules/settlement/tn.ts';
 import {
@@ -83,6 +99,30 @@ interface BenchMerchant {
   id: number;
   code: string;
   apiSecret: string;
+}
+
+/**
+ * The merchants whose pay-ins go to an account of ours behind a bank channel: their payers say their UTRs
+ * on the pay page, and the day's statement import pays those orders (two of the nine small merchants: one
+ * pay-in in nine; the rest are paid by the simulator channel).
+ */
+export const bankMerchantCodes = ['M20008', 'M20009'];
+const bankChannelCode = 'bench-day-bank';
+/** The finance user who posts the day's statement: a second platform user, with a bound Google key. */
+const financeUsername = 'bench-finance';
+
+/** The statement import of the day: what it held, what it did, how long the import and the posting took. */
+export interface StatementImportReport {
+  /** Credits carrying a payer's UTR, and the lines besides (a charge, an unknown payer). */
+  withUtr: number;
+  others: number;
+  counts: { lines: number; new: number; ready: number; exceptions: number; matched: number };
+  importMs: number;
+  /** Posted by the finance user with a Google code: orders paid, lines refused, an approval asked. */
+  paid: number;
+  refused: number;
+  approval: boolean;
+  postMs: number;
 }
 
 /** A write the server acknowledged: what it said it made. */
@@ -242,6 +282,10 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
       });
     });
   }
+  const bank = await bankOfTheDay(
+    deps,
+    team.filter((m) => bankMerchantCodes.includes(m.code)),
+  );
   /** Order numbers for the palette's look-ups: seeded orders of the last 60 days, any merchant. */
   const lookupNumbers = rows<{ order_no: string }>(
     await db.execute(
@@ -284,8 +328,11 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
   let serving: string | undefined;
   const runId = `${createdPrefix}DAY-${Date.now().toString(36)}-`;
   let serial = 0;
-  /** Pay-ins this phase made and nobody paid yet, oldest first. */
-  let unpaid: string[] = [];
+  /** Pay-ins this phase made and nobody paid yet, oldest first (`bank`: on the bank's account). */
+  let unpaid: { orderNo: string; amount: number; bank: boolean }[] = [];
+  /** Bank pay-ins whose payers said their UTRs, waiting for the statement. */
+  let saidUtr: { orderNo: string; amount: number; utr: string }[] = [];
+  let payers = 0;
   /** Payouts this phase made that the channel has not answered yet, oldest first, with when they were made. */
   let unanswered: { orderNo: string; at: number }[] = [];
   /** What the server acknowledged: creations (201) and payments (errno 0). */
@@ -317,7 +364,8 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
       server = await startServer({
         dir: copy.dir,
         url: copy.url,
-        env: { WORKERS: String(o.workers), ...opts.env },
+        // Payers reach the pay page through one proxy of ours, each from an address of its own.
+        env: { WORKERS: String(o.workers), TRUST_PROXY: '1', ...opts.env },
         nodeArgs: opts.nodeArgs,
       });
       base = server.base;
@@ -325,6 +373,7 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     };
     await up();
     unpaid = [];
+    saidUtr = [];
     unanswered = [];
     return {
       copy,
@@ -382,15 +431,35 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
           orderNo,
           merchantId: m.id,
           merchantOrderNo,
-          amount: Math.round(Number(amount) * 100),
+          amount: toMinorUnits(amount),
         });
-        if (c === 'payin') unpaid.push(orderNo);
+        if (c === 'payin')
+          unpaid.push({ orderNo, amount: toMinorUnits(amount), bank: bankMerchantCodes.includes(m.code) });
         else unanswered.push({ orderNo, at: Date.now() });
         return true;
       }
       case 'pay': {
-        const orderNo = unpaid.shift();
-        if (!orderNo) return undefined;
+        const order = unpaid.shift();
+        if (!order) return undefined;
+        const { orderNo } = order;
+        if (order.bank) {
+          // The payer paid by UPI into our account and says the UTR on the pay page; the statement pays it.
+          const utr = String(randomInt(700_000_000_000, 800_000_000_000));
+          const n = ++payers;
+          const res = await call(
+            `${base}/pay/${orderNo}/utr`,
+            {
+              'content-type': 'application/json',
+              'x-forwarded-for': `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}`,
+            },
+            JSON.stringify({ utr }),
+          );
+          const said = res.status === 200 && res.text.startsWith('{"errno":0');
+          if (said) saidUtr.push({ orderNo, amount: order.amount, utr });
+          else if (errorSamples.size < 5)
+            errorSamples.add(`pay (UTR) ${res.status} ${res.text.slice(0, 160)}`);
+          return said;
+        }
         const paid = await console_('/api/simulator/pay', JSON.stringify({ orderNo, result: 'success' }));
         if (paid) acknowledged.paid.push(orderNo);
         return paid;
@@ -530,6 +599,97 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     classes.map((c) => cell(s.byClass[c], c)).join(' | ') +
     ` | ${s.errors}${s.skipped ? ` (${s.skipped} skipped: nothing to pay or answer yet)` : ''} | ${fmtInt(s.cpu.server)} · ${fmtInt(s.cpu.database)} · ${fmtInt(s.cpu.load)} | ${s.held ? '✓' : '✗'} |`;
 
+  /**
+   * The day's statement import: the bank account's statement in HDFC's export layout (the `hdfc` preset,
+   * read from the console's mappings), holding a UPI credit for each UTR a payer said so far, a cash
+   * deposit nobody can name and the bank's charge; imported by the operator (`POST /statement/import`),
+   * then its ready lines posted by the finance user with a Google code and a reason (`/statement/accept`).
+   */
+  async function statementImport(): Promise<StatementImportReport> {
+    const credits = saidUtr.splice(0);
+    const ddmmyy = `${today.slice(8, 10)}/${today.slice(5, 7)}/${today.slice(2, 4)}`;
+    let balance = 50_000_000;
+    const row = (narration: string, reference: string, debit: number, credit: number) => {
+      balance += credit - debit;
+      const cell = (v: number) => (v ? `"${formatMinor(v)}"` : '');
+      return `${ddmmyy},${narration},${reference},${ddmmyy},${cell(debit)},${cell(credit)},"${formatMinor(balance)}"`;
+    };
+    const text = [
+      'Date,Narration,Chq./Ref.No.,Value Dt,Withdrawal Amt.,Deposit Amt.,Closing Balance',
+      ...credits.map((c, i) =>
+        row(
+          `UPI-PAYER ${i + 1}-payer${i + 1}@okaxis-UTIB0000123-${c.utr}-PAYMENT`,
+          `0000${c.utr}`,
+          0,
+          c.amount,
+        ),
+      ),
+      row(`CASH DEPOSIT ${runId}`, '', 0, 77_777),
+      row('SMS CHARGES FOR THE QUARTER', '', 1_770, 0),
+      '',
+    ].join('\n');
+    const asJson = { 'admin-token': token, 'content-type': 'application/json' };
+    const mappings = JSON.parse((await call(`${base}/api/statementMapping/list`, asJson)).text) as {
+      data: { list: { preset: string | null; mapping: StatementMapping }[] };
+    };
+    const hdfc = mappings.data.list.find((m) => m.preset === 'hdfc');
+    if (!hdfc) throw new Error('no HDFC preset among the mappings');
+    let t0 = performance.now();
+    const imported = await call(
+      `${base}/api/statement/import`,
+      asJson,
+      JSON.stringify({ accountId: bank.accountId, mapping: hdfc.mapping, text }),
+    );
+    const importMs = performance.now() - t0;
+    const done = JSON.parse(imported.text) as {
+      errno: number;
+      data: { importId: number; counts: StatementImportReport['counts'] };
+    };
+    if (done.errno !== 0) throw new Error(`the statement import failed: ${imported.text.slice(0, 300)}`);
+    // The finance user signs in with one code and posts with the next (a code is taken once, in order).
+    const step = Math.floor(Date.now() / 30_000);
+    const codeOf = (k: number) =>
+      new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(bank.financeSecret) }).generate({
+        timestamp: k * 30_000,
+      });
+    const login = JSON.parse(
+      (
+        await call(
+          `${base}/api/auth/login`,
+          { 'content-type': 'application/json' },
+          JSON.stringify({ username: financeUsername, password: benchAdminPassword, code: codeOf(step) }),
+        )
+      ).text,
+    ) as { errno: number; data: { token: string } };
+    if (login.errno !== 0) throw new Error(`the finance user's sign-in failed: ${JSON.stringify(login)}`);
+    t0 = performance.now();
+    const posted = await call(
+      `${base}/api/statement/accept`,
+      { 'admin-token': login.data.token, 'content-type': 'application/json' },
+      JSON.stringify({
+        importId: done.data.importId,
+        reason: "the day's statement checked",
+        code: codeOf(step + 1),
+      }),
+    );
+    const postMs = performance.now() - t0;
+    const post = JSON.parse(posted.text) as {
+      errno: number;
+      data: { matched: number; refused: unknown[]; approval: unknown };
+    };
+    if (post.errno !== 0) throw new Error(`posting the statement failed: ${posted.text.slice(0, 300)}`);
+    return {
+      withUtr: credits.length,
+      others: 2,
+      counts: done.data.counts,
+      importMs,
+      paid: post.data.matched,
+      refused: post.data.refused.length,
+      approval: post.data.approval !== null,
+      postMs,
+    };
+  }
+
   return {
     dbName,
     /** The prefix of this run's merchant order numbers. */
@@ -545,6 +705,7 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     errorSamples,
     acknowledged,
     callbacks: () => callbacksAnswered,
+    statementImport,
     /** The T+N runs of the phase's server, as the console lists them. */
     async tnRuns() {
       const res = await call(`${base}/api/settlementtnLog/list`, { 'admin-token': token });
@@ -552,4 +713,69 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     },
     closeReceiver: () => receiver.close(),
   };
+}
+
+const toMinorUnits = (amount: string) => Math.round(Number(amount) * 100);
+
+/**
+ * The bank of the day, on the seeded database (once; its key renewed each run): a bank channel with one
+ * public HDFC account of ours, the bank merchants routed through it alone, and the finance user who posts
+ * statements (the admin's password, the finance role, a Google key whose secret the run keeps).
+ */
+async function bankOfTheDay(deps: Deps, routed: readonly BenchMerchant[]) {
+  const { db } = deps.database;
+  const financeSecret = newTotpSecret();
+  const accountId = await inTransaction(db, async (tx) => {
+    const [known] = await tx
+      .select({ accountId: cardBindings.accountId })
+      .from(cardBindings)
+      .innerJoin(channels, eq(channels.id, cardBindings.channelId))
+      .where(eq(channels.code, bankChannelCode));
+    if (known) return known.accountId;
+    const [channel] = await tx
+      .insert(channels)
+      .values({ code: bankChannelCode, name: 'UPI bank collections', adapter: 'bank', supportsPayout: false })
+      .returning({ id: channels.id });
+    const [account] = await tx
+      .insert(receivingAccounts)
+      .values({
+        kind: 'public',
+        bankName: 'HDFC Bank',
+        accountName: 'Bench Collections Pvt Ltd',
+        accountNumber: '50200099887766',
+        ifsc: 'HDFC0001234',
+        vpa: 'benchcollect@hdfcbank',
+        dailyLimit: 100_000_000_000,
+      })
+      .returning({ id: receivingAccounts.id });
+    await tx.insert(cardBindings).values({ accountId: account!.id, channelId: channel!.id, weight: 100 });
+    const ids = routed.map((m) => m.id);
+    await tx.delete(merchantChannels).where(inArray(merchantChannels.merchantId, ids));
+    await tx
+      .insert(merchantChannels)
+      .values(ids.map((merchantId) => ({ merchantId, channelId: channel!.id })));
+    return account!.id;
+  });
+  await inTransaction(db, async (tx) => {
+    const [admin] = await tx.select().from(users).where(eq(users.username, 'admin'));
+    const [finance] = await tx
+      .select({ id: roles.id })
+      .from(roles)
+      .where(and(eq(roles.kind, 'platform'), eq(roles.builtinKey, 'finance')));
+    if (!admin || !finance) throw new Error('no admin or finance role in the seeded database');
+    const sealed = deps.sealer.seal(financeSecret);
+    const [user] = await tx
+      .insert(users)
+      .values({
+        kind: 'platform',
+        username: financeUsername,
+        nickname: 'Finance (bench)',
+        passwordHash: admin.passwordHash,
+        totpSecret: sealed,
+      })
+      .onConflictDoUpdate({ target: users.username, set: { totpSecret: sealed, totpLastStep: 0 } })
+      .returning({ id: users.id });
+    await tx.insert(userRoles).values({ userId: user!.id, roleId: finance.id }).onConflictDoNothing();
+  });
+  return { accountId, financeSecret };
 }
