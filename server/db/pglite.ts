@@ -33,8 +33,7 @@ export async function openPglite(opts: {
   const { serialize } = protocol;
   const utility = (text: string) => [serialize.parse({ text }), serialize.bind({}), serialize.execute({})];
   const genericOn = utility('set plan_cache_mode = force_generic_plan');
-  // Back to the session's own mode (PgliteClient.open): each statement planned for its values.
-  const genericOff = utility('set plan_cache_mode = force_custom_plan');
+  const genericOff = utility('reset plan_cache_mode');
   const raw: Database['raw'] = (on, text, params, o) => {
     const inTransaction = on !== db;
     const name = o?.name ? statementName(text) : '';

@@ -66,33 +66,6 @@ describe.each(['thread', 'memory'] as const)('PGlite through its client, %s', (w
     expect(again).toEqual(first);
   });
 
-  it('prepares a statement once: it runs again after a refusal, and after its table changed under it', async () => {
-    const { db } = database;
-    await db.execute(sql`create table t_prepared (id int primary key)`);
-    const add = (id: number) => db.execute(sql`insert into t_prepared values (${id})`);
-    await add(1);
-    expect(sqlState(await add(1).catch((e: unknown) => e))).toBe('23505');
-    await add(2);
-    const all = () => db.execute(sql`select * from t_prepared order by id`);
-    expect(rowsOf(await all())).toEqual([{ id: 1 }, { id: 2 }]);
-    // A column added: the prepared `select *` would answer another shape; it is prepared again.
-    await db.execute(sql`alter table t_prepared add column note text default 'x'`);
-    expect(rowsOf(await all())).toEqual([
-      { id: 1, note: 'x' },
-      { id: 2, note: 'x' },
-    ]);
-    // The same text in a transaction, after a rollback, and beside many others kept in the session.
-    await inTransaction(db, async (tx) => {
-      await tx.execute(sql`insert into t_prepared values (${3})`);
-    });
-    for (let i = 0; i < 600; i++) await db.execute(sql.raw(`select ${i} as n`));
-    expect(rowsOf(await all())).toHaveLength(3);
-    const [{ mode }] = rowsOf<{ mode: string }>(
-      await db.execute(sql`select current_setting('plan_cache_mode') as mode`),
-    ) as [{ mode: string }];
-    expect(mode).toBe('force_custom_plan');
-  });
-
   it('delivers the change feed before the committing call returns', async () => {
     const before = database.changes.version;
     await database.db.execute(sql.raw(`notify ${changesChannel}, 'parameters'`));

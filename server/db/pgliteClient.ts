@@ -4,8 +4,6 @@
  * - One call into PGlite per statement (Parse, Bind, Describe, Execute and Sync together). PGlite's `query`
  *   makes six, the first two to describe the statement so that it can serialize the parameters by type;
  *   here they are the text node-postgres sends (its own `prepareValue`), so both engines bind alike.
- * - Each statement is prepared once in the session (its last 500, by text) and planned for its values each
- *   time: parsing and analysing a statement had been a fifth of the day's CPU an event on PGlite.
  * - The database runs in this thread (in memory: the tests) or in a worker thread of its own (a data
  *   folder: the server, server/db/pgliteThread.ts), where its work goes on beside the server's JavaScript
  *   instead of taking turns with it on one core.
@@ -36,9 +34,6 @@ const {
   NotificationResponseMessage,
   RowDescriptionMessage,
 } = protocol.messages;
-
-/** How many statements the session keeps prepared. */
-const preparedKept = 500;
 
 /** The commands whose count is of rows changed (PGlite's `affectedRows`). */
 const rowChanging = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
@@ -129,19 +124,11 @@ export class PgliteClient {
   readonly #reader = new protocol.Parser();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   #inTransaction = false;
-  /** Statements prepared in the session, by their text, least recently used first. */
-  readonly #prepared = new Map<string, string>();
-  #named = 0;
-  /** Prepared statements to close with the next statement sent. */
-  #closing: string[] = [];
 
   private constructor(readonly backend: Backend) {}
 
   static async open(backend: Backend): Promise<PgliteClient> {
     const client = new PgliteClient(backend);
-    // A prepared statement is planned for its values each time, as an unnamed one is: a generic plan of the
-    // partitioned orders tables opens every partition (the day's mix spent 30 % more CPU an event so).
-    await client.exec('set plan_cache_mode = force_custom_plan');
     const arrays = await client.query<{ oid: number; typarray: number }>(
       `select b.oid, b.typarray from pg_catalog.pg_type a
        left join pg_catalog.pg_type b on b.oid = a.typelem
@@ -191,59 +178,16 @@ export class PgliteClient {
   #query<T>(text: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
     return this._runExclusiveQuery(async () => {
       const values = params.map((v) => prepareValue(v));
-      return this.#prepareAndRun<T>(text, params, values, options, true);
-    });
-  }
-
-  /**
-   * A statement run by the name it was prepared under in this session, prepared first (in the same call)
-   * when new: its text is parsed and analysed once. A cached plan the tables' change made stale outside a
-   * transaction is prepared again once (`retry`).
-   */
-  async #prepareAndRun<T>(
-    text: string,
-    params: unknown[],
-    values: ReturnType<typeof prepareValue>[],
-    options: QueryOptions | undefined,
-    retry: boolean,
-  ): Promise<Results<T>> {
-    const known = this.#prepared.get(text);
-    const name = known ?? `pq_${++this.#named}`;
-    if (known) {
-      // Most recently used last: the first in the map is the first to go.
-      this.#prepared.delete(text);
-      this.#prepared.set(text, name);
-    }
-    const parts = this.#closing.map((n) => serialize.close({ type: 'S', name: n }));
-    this.#closing = [];
-    if (!known) parts.push(serialize.parse({ name, text }));
-    parts.push(
-      serialize.bind({ statement: name, values }),
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-      serialize.sync(),
-    );
-    try {
-      const { messages } = await this.#run(concat(parts), text, params);
-      if (!known) {
-        this.#prepared.set(text, name);
-        if (this.#prepared.size > preparedKept) {
-          const [oldest, oldName] = this.#prepared.entries().next().value!;
-          this.#prepared.delete(oldest);
-          this.#closing.push(oldName);
-        }
-      }
+      const message = concat([
+        serialize.parse({ text }),
+        serialize.bind({ values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]);
+      const { messages } = await this.#run(message, text, params);
       return this.#results(messages, options)[0] as Results<T>;
-    } catch (e) {
-      // Made and then refused (a constraint, say), or made before a change of the tables its plan
-      // read: closed with the next statement, made again when next asked.
-      if (this.#prepared.get(text) === name) this.#prepared.delete(text);
-      this.#closing.push(name);
-      const stale = known && (e as { code?: string }).code === '0A000';
-      if (stale && retry && !this.#inTransaction)
-        return this.#prepareAndRun<T>(text, params, values, options, false);
-      throw e;
-    }
+    });
   }
 
   #exec(text: string, options?: QueryOptions): Promise<Results[]> {
