@@ -10,9 +10,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import http, { createServer } from 'node:http';
 import { basename } from 'node:path';
 import { and, eq, gt, inArray, sql } from 'drizzle-orm';
-import * as OTPAuth from 'otpauth';
 import { tnLine } from '../contract/machines.ts';
-import { formatMinor } from '../contract/money.ts';
+import { formatMinor, toMinor } from '../contract/money.ts';
 import type { StatementMapping } from '../contract/statementMapping.ts';
 import { inTransaction } from '../server/db/index.ts';
 import {
@@ -29,7 +28,7 @@ import {
 import type { Deps } from '../server/deps.ts';
 import { merchantAccount, platformAccount, post } from '../server/ledger/index.ts';
 import { writeParameter } from '../server/lib/parameters.ts';
-import { newTotpSecret } from '../server/modules/auth/totp.ts';
+import { codeAt, newTotpSecret } from '../server/modules/auth/totp.ts';
 import { resetMerchantSecrets } from '../server/modules/merchant/service.ts';
 import { businessNow } from '../server/modules/settlement/tn.ts';
 import {
@@ -106,7 +105,7 @@ interface BenchMerchant {
  * on the pay page, and the day's statement import pays those orders (two of the nine small merchants: one
  * pay-in in nine; the rest are paid by the simulator channel).
  */
-export const bankMerchantCodes = ['M20008', 'M20009'];
+const bankMerchantCodes = ['M20008', 'M20009'];
 const bankChannelCode = 'bench-day-bank';
 /** The finance user who posts the day's statement: a second platform user, with a bound Google key. */
 const financeUsername = 'bench-finance';
@@ -431,10 +430,10 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
           orderNo,
           merchantId: m.id,
           merchantOrderNo,
-          amount: toMinorUnits(amount),
+          amount: toMinor(amount),
         });
         if (c === 'payin')
-          unpaid.push({ orderNo, amount: toMinorUnits(amount), bank: bankMerchantCodes.includes(m.code) });
+          unpaid.push({ orderNo, amount: toMinor(amount), bank: bankMerchantCodes.includes(m.code) });
         else unanswered.push({ orderNo, at: Date.now() });
         return true;
       }
@@ -648,10 +647,7 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     if (done.errno !== 0) throw new Error(`the statement import failed: ${imported.text.slice(0, 300)}`);
     // The finance user signs in with one code and posts with the next (a code is taken once, in order).
     const step = Math.floor(Date.now() / 30_000);
-    const codeOf = (k: number) =>
-      new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(bank.financeSecret) }).generate({
-        timestamp: k * 30_000,
-      });
+    const codeOf = (k: number) => codeAt(bank.financeSecret, new Date(k * 30_000));
     const login = JSON.parse(
       (
         await call(
@@ -680,7 +676,7 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     if (post.errno !== 0) throw new Error(`posting the statement failed: ${posted.text.slice(0, 300)}`);
     return {
       withUtr: credits.length,
-      others: 2,
+      others: done.data.counts.lines - credits.length,
       counts: done.data.counts,
       importMs,
       paid: post.data.matched,
@@ -714,8 +710,6 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     closeReceiver: () => receiver.close(),
   };
 }
-
-const toMinorUnits = (amount: string) => Math.round(Number(amount) * 100);
 
 /**
  * The bank of the day, on the seeded database (once; its key renewed each run): a bank channel with one
