@@ -8,6 +8,7 @@ import { isTyping, keyOf } from '../shell/keyboard.ts';
 import { keyCaps } from '../shell/keys.ts';
 import { runCommand } from '../shell/runtime.ts';
 import { Icon } from './Icon.tsx';
+import { returnFocus } from './openingFocus.ts';
 import './lists.css';
 
 interface DetailDrawerProps<C extends ContextName> {
@@ -71,10 +72,7 @@ export function DetailDrawer<C extends ContextName>(props: DetailDrawerProps<C>)
             e.preventDefault();
             (e.currentTarget as HTMLElement | null)?.focus();
           }}
-          onCloseAutoFocus={(e) => {
-            e.preventDefault();
-            if (opener?.isConnected) opener.focus({ preventScroll: true });
-          }}
+          onCloseAutoFocus={(e) => returnFocus(e, opener)}
         >
           <header className="modal-head">
             <div className="detail-drawer-heading">

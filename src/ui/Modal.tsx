@@ -2,6 +2,7 @@ import { Dialog } from 'radix-ui';
 import { type ReactNode, useState } from 'react';
 import { useT } from '../lib/useT.ts';
 import { Icon } from './Icon.tsx';
+import { returnFocus } from './openingFocus.ts';
 
 interface ModalProps {
   title: string;
@@ -27,11 +28,7 @@ export function Modal({ title, description, onClose, children, variant = 'dialog
         <Dialog.Content
           className={`modal modal-${variant}`}
           aria-describedby={description ? undefined : undefined}
-          onCloseAutoFocus={(e) => {
-            if (!opener?.isConnected) return;
-            e.preventDefault();
-            opener.focus({ preventScroll: true });
-          }}
+          onCloseAutoFocus={(e) => returnFocus(e, opener)}
           {...(persistent
             ? {
                 onEscapeKeyDown: (e: Event) => e.preventDefault(),

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { isTyping } from '../shell/keyboard.ts';
 
 /**
  * Focuses the first element matching `selector` inside the returned ref's element once the dialog is
@@ -18,4 +19,16 @@ export function useOpeningFocus<T extends HTMLElement = HTMLFormElement>(
     return () => window.clearTimeout(timer);
   }, [selector, ready]);
   return ref;
+}
+
+/**
+ * A dialog's close (Radix's `onCloseAutoFocus`): the focus goes back to `opener`, the element that had
+ * it when the dialog opened, if it is still on the page. Radix runs this a task after the dialog left
+ * the page, and a key typed in between is handled first (a `/` that focused a list's filter): a field
+ * that took the focus meanwhile keeps it.
+ */
+export function returnFocus(e: Event, opener: HTMLElement | null): void {
+  e.preventDefault();
+  if (isTyping(document.activeElement)) return;
+  if (opener?.isConnected) opener.focus({ preventScroll: true });
 }
