@@ -162,6 +162,8 @@ const run = await serve('run', {
   ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
 });
 const stepStarts: number[] = [];
+/** The same moments on `performance.now()`'s clock, for the import's and the slow events' places in them. */
+const stepStartsPerf: number[] = [];
 let tnRuns: Awaited<ReturnType<typeof day.tnRuns>> = [];
 /** The day's statement import, started with the third step (or after the steps, when they end sooner). */
 const importStep = 3;
@@ -178,11 +180,16 @@ try {
   console.log(`|${' --- |'.repeat(classes.length + 5)}`);
   for (let rate = start; rate <= maxRate; rate = Math.round(rate * factor)) {
     stepStarts.push(Date.now());
+    stepStartsPerf.push(performance.now());
     if (stepStarts.length === importStep) importing = { step: importStep, report: statementImport() };
     const s = await step(rate, stepSeconds);
     steps.push(s);
     console.log(line(s));
-    if (!s.held) break;
+    if (!s.held) {
+      const slow = s.slowest.map((e) => `${e.c} ${fmtMs(e.ms)} ms due at ${(e.dueMs / 1000).toFixed(1)} s`);
+      console.log(`slowest of that step: ${slow.join(' · ')}`);
+      break;
+    }
   }
   importing ??= { step: 0, report: statementImport() };
   const r = await importing.report;
@@ -193,6 +200,12 @@ try {
       `(${r.counts.new} new, ${r.counts.ready} ready, ${r.counts.exceptions} exceptions); posted with a Google code in ` +
       `${fmtMs(r.postMs)} ms: ${r.paid} orders paid, ${r.refused} refused${r.approval ? ', the rest waiting for approval' : ''}`,
   );
+  if (importing.step) {
+    const into = (t: number) => `${((t - stepStartsPerf[importing!.step - 1]!) / 1000).toFixed(1)} s`;
+    console.log(
+      `  into its step: asked at ${into(r.at.start)}, signed in at ${into(r.at.signedIn)}, posted at ${into(r.at.posted)}`,
+    );
+  }
   tnRuns = await day.tnRuns();
 } finally {
   await run.stop();

@@ -82,6 +82,8 @@ export interface Step {
   skipped: number;
   held: boolean;
   cpu: { server: number; database: number; load: number };
+  /** The step's slowest events, slowest first: class, when it was due (ms into the step), its latency. */
+  slowest: { c: ClassName; dueMs: number; ms: number }[];
 }
 
 export interface TnRunRow {
@@ -122,6 +124,8 @@ export interface StatementImportReport {
   refused: number;
   approval: boolean;
   postMs: number;
+  /** When (`performance.now()`) the import was asked for, the finance user signed in, the posting answered. */
+  at: { start: number; signedIn: number; posted: number };
 }
 
 /** A write the server acknowledged: what it said it made. */
@@ -532,6 +536,12 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     let skipped = 0;
     let ok = 0;
     let lastAnswer = 0;
+    const slowest: Step['slowest'] = [];
+    const keepSlow = (c: ClassName, due: number, ms: number) => {
+      if (slowest.length === 5 && ms <= slowest[4]!.ms) return;
+      slowest.push({ c, dueMs: due - t0, ms });
+      slowest.sort((x, y) => y.ms - x.ms).splice(5);
+    };
     const t0 = performance.now() + 20;
     const cpu = await cpuPerCall(
       server.process.pid!,
@@ -552,12 +562,14 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
                   return;
                 }
                 ms[c].push(at - due);
+                keepSlow(c, due, at - due);
                 lastAnswer = Math.max(lastAnswer, at);
                 if (r) ok++;
                 else errors[c]++;
               },
               (e: unknown) => {
                 ms[c].push(performance.now() - due);
+                keepSlow(c, due, performance.now() - due);
                 errors[c]++;
                 if (errorSamples.size < 5) errorSamples.add(`${c} ${String(e)}`);
               },
@@ -584,6 +596,7 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
       skipped,
       held,
       cpu: { server: cpu.server, database: cpu.database, load: cpu.load },
+      slowest,
     };
   }
 
@@ -631,6 +644,7 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     const mappings = JSON.parse((await call(`${base}/api/statementMapping/list`, asJson)).text) as {
       data: { list: { preset: string | null; mapping: StatementMapping }[] };
     };
+    const start = performance.now();
     const hdfc = mappings.data.list.find((m) => m.preset === 'hdfc');
     if (!hdfc) throw new Error('no HDFC preset among the mappings');
     let t0 = performance.now();
@@ -659,6 +673,7 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
     ) as { errno: number; data: { token: string } };
     if (login.errno !== 0) throw new Error(`the finance user's sign-in failed: ${JSON.stringify(login)}`);
     t0 = performance.now();
+    const signedIn = t0;
     const posted = await call(
       `${base}/api/statement/accept`,
       { 'admin-token': login.data.token, 'content-type': 'application/json' },
@@ -683,6 +698,7 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
       refused: post.data.refused.length,
       approval: post.data.approval !== null,
       postMs,
+      at: { start, signedIn, posted: t0 + postMs },
     };
   }
 
