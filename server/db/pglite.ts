@@ -75,5 +75,12 @@ export async function openPglite(opts: {
       ? client._runExclusiveQuery(run)
       : client._runExclusiveTransaction(() => client._runExclusiveQuery(run));
   };
-  return { db, engine: 'pglite', changes: feed, raw, close: () => client.close() };
+  return {
+    db,
+    engine: 'pglite',
+    changes: feed,
+    raw,
+    giveWay: () => client.giveWay(),
+    close: () => client.close(),
+  };
 }

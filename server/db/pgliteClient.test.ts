@@ -81,6 +81,73 @@ describe.each(['thread', 'memory'] as const)('PGlite through its client, %s', (w
     expect(ticks).toBeGreaterThanOrEqual(10);
   });
 
+  it('gives way to a transaction that holds the session', async () => {
+    const { db } = database;
+    const giveWay = database.giveWay!;
+    const order: string[] = [];
+    const holding = inTransaction(db, async (tx) => {
+      await tx.execute(sql`select pg_sleep(0.05)`);
+      order.push('transaction done');
+    });
+    await giveWay().then(() => order.push('way given'));
+    await holding;
+    expect(order).toEqual(['transaction done', 'way given']);
+  });
+
+  it.runIf(where === 'thread')('gives way for 100 ms at most', async () => {
+    const { db } = database;
+    const giveWay = database.giveWay!;
+    // Statements one after another without a pause (in this thread, PGlite's calls would never let a
+    // timer run): the way is given after 100 ms regardless.
+    let busy = true;
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const load = (async () => {
+      while (busy) {
+        await db.execute(sql`select pg_sleep(0.002)`);
+        started();
+      }
+    })();
+    await running;
+    const t0 = performance.now();
+    await giveWay();
+    const waited = performance.now() - t0;
+    busy = false;
+    await load;
+    expect(waited).toBeGreaterThanOrEqual(95);
+    expect(waited).toBeLessThan(1_000);
+  });
+
+  it.runIf(where === 'thread')(
+    'answers each call its own, transactions and single statements together',
+    async () => {
+      const { db } = database;
+      await db.execute(sql`create table t_counter (k int primary key, n int not null)`);
+      await db.execute(sql`insert into t_counter values (1, 0)`);
+      // Transactions and single statements side by side, of different lengths: each gets its own answer.
+      const work = Array.from({ length: 60 }, (_, i) =>
+        i % 3 === 0
+          ? db
+              .execute(sql`select ${i}::int as i, pg_sleep(${(i % 7) / 1000})`)
+              .then((r) => expect(rowsOf<{ i: number }>(r)[0]?.i).toBe(i))
+          : inTransaction(db, async (tx) => {
+              for (let j = 0; j < 12; j++) {
+                const [row] = rowsOf<{ v: string }>(
+                  await tx.execute(sql`select ${`${i}:${j}`}::text as v, pg_sleep(${(j % 4) * 0.002})`),
+                );
+                expect(row?.v).toBe(`${i}:${j}`);
+              }
+              await tx.execute(sql`update t_counter set n = n + 1 where k = 1`);
+            }),
+      );
+      await Promise.all(work);
+      const [counter] = rowsOf<{ n: number }>(await db.execute(sql`select n from t_counter`));
+      expect(counter?.n).toBe(40);
+    },
+  );
+
   it.runIf(where === 'thread')('keeps what was committed when the folder is opened again', async () => {
     await database.close();
     database = await open();

@@ -35,6 +35,8 @@ const {
   RowDescriptionMessage,
 } = protocol.messages;
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, ms)));
+
 /** The commands whose count is of rows changed (PGlite's `affectedRows`). */
 const rowChanging = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
 
@@ -124,6 +126,8 @@ export class PgliteClient {
   readonly #reader = new protocol.Parser();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   #inTransaction = false;
+  /** When the session last finished a statement or transaction (`performance.now()`). */
+  #lastUsed = 0;
 
   private constructor(readonly backend: Backend) {}
 
@@ -164,7 +168,32 @@ export class PgliteClient {
   }
 
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    return this.#transactionLock.runExclusive(fn);
+    return this.#transactionLock.runExclusive(async () => {
+      try {
+        return await fn();
+      } finally {
+        this.#lastUsed = performance.now();
+      }
+    });
+  }
+
+  /**
+   * Waits until nothing has used the session for `quietMs` (nor holds it, nor waits for it), or for
+   * `maxMs` at most: what batch work calls between its transactions (`Database.giveWay`).
+   */
+  async giveWay(quietMs = 5, maxMs = 100): Promise<void> {
+    const until = performance.now() + maxMs;
+    for (;;) {
+      const now = performance.now();
+      if (now >= until) return;
+      if (this.#transactionLock.isLocked()) {
+        await Promise.race([this.#transactionLock.waitForUnlock(), sleep(until - now)]);
+        continue;
+      }
+      const quietFor = now - this.#lastUsed;
+      if (quietFor >= quietMs) return;
+      await sleep(Math.min(quietMs - quietFor, until - now));
+    }
   }
 
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {

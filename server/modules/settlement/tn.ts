@@ -263,7 +263,7 @@ async function releaseMerchant(
  * its reason and the run goes on (`partial`). Answers the finished run.
  */
 export async function runTnSettlement(
-  deps: Pick<Deps, 'clock' | 'logger'>,
+  deps: Pick<Deps, 'clock' | 'logger' | 'database'>,
   db: Db,
   day: string,
   startedBy: number | null,
@@ -301,6 +301,8 @@ export async function runTnSettlement(
     let amount = 0;
     let failed = 0;
     for (const [merchantId, merchantCurrencies] of currencies) {
+      // Between merchants, PGlite's one session goes to the requests waiting for it first (issue 31).
+      await deps.database.giveWay?.();
       try {
         const { released, reserve } = await inTransaction(db, (tx) =>
           releaseMerchant(deps, tx, { id: runId, day }, merchantId),

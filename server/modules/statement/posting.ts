@@ -234,6 +234,9 @@ export async function postLines(
   const out: PostOutcome = { matched: 0, refused: [], approval: null };
   const waiting: Waiting[] = [];
   for (const lineId of [...new Set(lineIds)].sort((a, b) => a - b)) {
+    // On PGlite's one session, each line's transaction waits for a quiet moment: requests meanwhile
+    // would otherwise wait for a line at every statement of theirs (the day's import, issue 31).
+    await deps.database.giveWay?.();
     try {
       const wait = await inTransaction(db, async (tx): Promise<Waiting | null> => {
         const line = await lockLine(tx, lineId);
