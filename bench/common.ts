@@ -141,8 +141,15 @@ export async function startServer(opts: {
     clearTimeout(timer);
   };
   let said = '';
+  /** How much of `said` was looked through for errors (whole lines only). */
+  let read = 0;
   child.stdout!.on('data', (d) => {
     said += d;
+    // The server's errors (its log at level 50), where a benchmark's run shows its failures' causes.
+    const end = said.lastIndexOf('\n') + 1;
+    for (const l of said.slice(read, end).split('\n'))
+      if (l.includes('"level":50')) process.stderr.write(`[server] ${l}\n`);
+    read = Math.max(read, end);
   });
   for (let i = 0; !said.includes('Database:'); i++) {
     if (i > 600 || child.exitCode !== null) {

@@ -65,6 +65,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { args, copyTarget, cpuPerCall, fmtInt, fmtMs, load, target } from './common.ts';
 import { classes, mix, openDay, type StatementImportReport, type Step } from './mix.ts';
+import { highestRate, readP99 } from './oneSession.ts';
 import { readUnits, replay } from './replay.ts';
 
 const a = args();
@@ -148,9 +149,21 @@ console.log(
     `${floorCpu.result.runs.reduce((n, r) => n + r.diverged, 0)} statements failed where the recording's did not`,
 );
 for (const e of floorRun.samples) console.log(`  diverged: ${e}`);
-if (a.has('floor-profile'))
-  for (const [kind, k] of [...floorRun.byStatement].sort((x, y) => y[1].ms - x[1].ms).slice(0, 25))
-    console.log(`  ${fmtInt(k.ms).padStart(6)} ms ${fmtInt(k.n).padStart(5)} × ${kind}`);
+if (pglite) {
+  // What one session allows at best: the replay's units at random, one at a time, nothing else. The
+  // replay's second half only: its first half warms PGlite's cache on the fresh copy (the run warms up too).
+  const half = Math.floor(units.length / 2);
+  const warm = { units: units.slice(half), ms: floorRun.unitMs.slice(half), events: recordedEvents / 2 };
+  const at = Math.round(0.6 * floorRate);
+  const p99At = (readsFirst: boolean) => fmtMs(readP99(warm.units, warm.ms, warm.events, at, readsFirst));
+  const best = (readsFirst: boolean) =>
+    highestRate(warm.units, warm.ms, warm.events, mix.lookup.bound, readsFirst, floorRate);
+  console.log(
+    `one session and nothing else (bench/oneSession.ts): reads' p99 at 0.6 × floor (${fmtInt(at)} events/s) ` +
+      `${p99At(false)} ms first come first served, ${p99At(true)} ms reads first; the highest rate with reads' ` +
+      `p99 within the look-up's ${mix.lookup.bound} ms: ${fmtInt(best(false))} and ${fmtInt(best(true))} events/s`,
+  );
+}
 
 // ---- the mix at rising rates ------------------------------------------------------------------------
 const steps: Step[] = [];

@@ -103,6 +103,8 @@ export interface ReplayFigures {
   diverged: number;
   /** With `profile`: the statements by their first 60 characters, how many and their time in ms. */
   byStatement: Map<string, { n: number; ms: number }>;
+  /** Each unit's time in the replay (ms), in the units' order. */
+  unitMs: number[];
   samples: string[];
   /** Ends the replay's connections (after their CPU is read). */
   close(): Promise<void>;
@@ -216,13 +218,16 @@ export async function replay(
     }
   }
 
+  const unitMs: number[] = [];
   const t0 = performance.now();
   for (const u of units) {
     const mine = new Map<string, string>();
     inTransaction = u.transaction;
+    const u0 = performance.now();
     for (const r of u.statements) await run(r, mine);
     // A unit the window cut short leaves nothing open.
     if (u.transaction && !ends.test(u.statements.at(-1)!.s)) await session.query('rollback', []);
+    unitMs.push(performance.now() - u0);
   }
   const seconds = (performance.now() - t0) / 1000;
   return {
@@ -232,6 +237,7 @@ export async function replay(
     diverged,
     samples,
     byStatement,
+    unitMs,
     close: () => session.close(),
   };
 }
