@@ -861,7 +861,9 @@ describe('a UTR pattern', () => {
       error: { code: 'utrPatternSlow', key: 'statement.utrPatternSlow', params: { seconds: 1 } },
     });
     expect(Date.now() - started).toBeLessThan(timeBound(5000));
-    expect(ticks).toBeGreaterThan(5);
+    // The event loop turned meanwhile (a pattern run on this thread would have held it for hours); under
+    // CI's load a 20 ms timer fires late, so a few turns, not one every 20 ms (5 in 518 ms once).
+    expect(ticks).toBeGreaterThanOrEqual(3);
   });
 });
 
