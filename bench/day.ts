@@ -149,6 +149,9 @@ console.log(
     `${floorCpu.result.runs.reduce((n, r) => n + r.diverged, 0)} statements failed where the recording's did not`,
 );
 for (const e of floorRun.samples) console.log(`  diverged: ${e}`);
+if (a.has('floor-profile'))
+  for (const [kind, k] of [...floorRun.byStatement].sort((x, y) => y[1].ms - x[1].ms).slice(0, 25))
+    console.log(`  ${fmtInt(k.ms).padStart(6)} ms ${fmtInt(k.n).padStart(5)} × ${kind}`);
 if (pglite) {
   // What one session allows at best: the replay's units at random, one at a time, nothing else. The
   // replay's second half only: its first half warms PGlite's cache on the fresh copy (the run warms up too).

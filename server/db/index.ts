@@ -40,10 +40,10 @@ export interface Database {
   replica?: Db;
   /**
    * Batch work that runs many transactions one after another (a statement's lines posted, the T+N run's
-   * merchants) waits here
-   * before each: on PGlite, whose one session every request shares, until nobody has used the session
-   * for a moment (100 ms at most), so that a request's statements do not queue behind each of the
-   * batch's transactions in turn. Absent on PostgreSQL, where the pool's connections work side by side.
+   * merchants) waits here before each, outside any transaction: on PGlite, whose one session every
+   * request shares, until nobody has used the session for a moment (100 ms at most), so that a request's
+   * statements do not queue behind each of the batch's transactions in turn. Absent on PostgreSQL, where
+   * the pool's connections work side by side.
    */
   giveWay?(): Promise<void>;
   close(): Promise<void>;
