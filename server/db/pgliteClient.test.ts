@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../ledger/index.ts';
 import { changesChannel, type Database, inTransaction, openDatabase, sqlState } from './index.ts';
+import { SessionLock } from './pgliteClient.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'pglite-client-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -148,10 +149,78 @@ describe.each(['thread', 'memory'] as const)('PGlite through its client, %s', (w
     },
   );
 
+  it('lets a single statement go before transactions that were waiting for the session', async () => {
+    const { db } = database;
+    const order: string[] = [];
+    const holding = inTransaction(db, async (tx) => {
+      await tx.execute(sql`select pg_sleep(0.03)`);
+      order.push('holder');
+    });
+    const queued = inTransaction(db, async (tx) => {
+      await tx.execute(sql`select 1`);
+      order.push('queued transaction');
+    });
+    // Asked for after both: a look-up does not wait for the transaction queued before it.
+    const lookUp = db.execute(sql`select 1`).then(() => order.push('statement'));
+    await Promise.all([holding, queued, lookUp]);
+    expect(order).toEqual(['holder', 'statement', 'queued transaction']);
+  });
+
   it.runIf(where === 'thread')('keeps what was committed when the folder is opened again', async () => {
     await database.close();
     database = await open();
     const ids = rowsOf<{ id: string }>(await database.db.execute(sql`select id::text from t_client`));
     expect(ids.map((r) => r.id)).toEqual(['9007199254740993']);
+  });
+});
+
+describe('the session lock', () => {
+  const hold = (ms: number) => () => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  it('hands the session to waiting statements first, then to transactions in their order', async () => {
+    const lock = new SessionLock(1_000);
+    const order: string[] = [];
+    const run = (kind: 'statement' | 'transaction', name: string, ms = 1) =>
+      lock.run(kind, async () => {
+        order.push(name);
+        await hold(ms)();
+      });
+    await Promise.all([
+      run('transaction', 'holder', 20),
+      run('transaction', 't1'),
+      run('statement', 's1'),
+      run('transaction', 't2'),
+      run('statement', 's2'),
+    ]);
+    expect(order).toEqual(['holder', 's1', 's2', 't1', 't2']);
+    expect(lock.isLocked()).toBe(false);
+  });
+
+  it('is not overtaken any more once a transaction has waited its time', async () => {
+    const lock = new SessionLock(30);
+    const order: string[] = [];
+    const holder = lock.run('statement', hold(40));
+    const waiting = lock.run('transaction', async () => {
+      order.push('transaction');
+    });
+    // The transaction has waited 40 ms when the holder lets go: it goes before the statement.
+    const statement = lock.run('statement', async () => {
+      order.push('statement');
+    });
+    await Promise.all([holder, waiting, statement]);
+    expect(order).toEqual(['transaction', 'statement']);
+  });
+
+  it('lets go after a failure, and a release is seen by whoever waits for it', async () => {
+    const lock = new SessionLock();
+    const failed = lock.run('transaction', async () => {
+      await hold(5)();
+      throw new Error('no');
+    });
+    const released = lock.waitForUnlock();
+    await expect(failed).rejects.toThrow('no');
+    await released;
+    expect(lock.isLocked()).toBe(false);
+    await expect(lock.run('statement', async () => 7)).resolves.toBe(7);
   });
 });

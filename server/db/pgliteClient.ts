@@ -117,11 +117,63 @@ export async function threadBackend(dataDir: string): Promise<Backend> {
   };
 }
 
+/**
+ * Who has the session. A single statement outside a transaction (a list page, a look-up, a job's claim)
+ * goes before the transactions waiting for it: it holds the session for one call, a transaction for a
+ * dozen or more (a payment's 16), so first come first served keeps a look-up behind every transaction
+ * queued before it — shortest first keeps the look-up's tail within its bound while the transactions,
+ * whose bound is four times the look-up's, wait a little longer. A transaction that has waited
+ * `overtakenForMs` is not overtaken any more, so a stream of statements cannot starve it.
+ */
+export class SessionLock {
+  #held = false;
+  readonly #statements: (() => void)[] = [];
+  readonly #transactions: { since: number; go: () => void }[] = [];
+  readonly #unlocked: (() => void)[] = [];
+
+  constructor(readonly overtakenForMs = 50) {}
+
+  isLocked(): boolean {
+    return this.#held;
+  }
+
+  /** Resolves at the next release (the session may be handed straight to a waiter then). */
+  waitForUnlock(): Promise<void> {
+    return new Promise((resolve) => this.#unlocked.push(resolve));
+  }
+
+  async run<T>(kind: 'statement' | 'transaction', fn: () => Promise<T>): Promise<T> {
+    if (this.#held) {
+      await new Promise<void>((go) => {
+        if (kind === 'statement') this.#statements.push(go);
+        else this.#transactions.push({ since: performance.now(), go });
+      });
+    } else this.#held = true;
+    try {
+      return await fn();
+    } finally {
+      this.#release();
+    }
+  }
+
+  #release() {
+    const oldest = this.#transactions[0];
+    const next =
+      oldest && (this.#statements.length === 0 || performance.now() - oldest.since >= this.overtakenForMs)
+        ? this.#transactions.shift()!.go
+        : this.#statements.shift();
+    // Handed over while held: nobody arriving meanwhile slips in between.
+    if (next) next();
+    else this.#held = false;
+    for (const resolve of this.#unlocked.splice(0)) resolve();
+  }
+}
+
 /** The part of PGlite's interface that drizzle, the migrator and `Database.raw` use. */
 export class PgliteClient {
   /** PGlite's result parsers by type, with an array parser for each element type (as PGlite sets up). */
   readonly parsers: Record<number, (x: string, typeId?: number) => unknown> = { ...types.parsers };
-  readonly #transactionLock = new Mutex();
+  readonly #session = new SessionLock();
   readonly #queryLock = new Mutex();
   readonly #reader = new protocol.Parser();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
@@ -167,8 +219,12 @@ export class PgliteClient {
     return this.#queryLock.runExclusive(fn);
   }
 
-  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    return this.#transactionLock.runExclusive(async () => {
+  /** `fn` with the session to itself: one statement outside a transaction, or a whole transaction. */
+  _runExclusiveTransaction<T>(
+    fn: () => Promise<T>,
+    kind: 'statement' | 'transaction' = 'statement',
+  ): Promise<T> {
+    return this.#session.run(kind, async () => {
       try {
         return await fn();
       } finally {
@@ -186,8 +242,8 @@ export class PgliteClient {
     for (;;) {
       const now = performance.now();
       if (now >= until) return;
-      if (this.#transactionLock.isLocked()) {
-        await Promise.race([this.#transactionLock.waitForUnlock(), sleep(until - now)]);
+      if (this.#session.isLocked()) {
+        await Promise.race([this.#session.waitForUnlock(), sleep(until - now)]);
         continue;
       }
       const quietFor = now - this.#lastUsed;
@@ -326,7 +382,7 @@ export class PgliteClient {
       } finally {
         this.#inTransaction = false;
       }
-    });
+    }, 'transaction');
   }
 
   /** LISTEN on `channel`; `callback` gets each notification's payload (in a microtask, as PGlite does). */
@@ -344,7 +400,10 @@ export class PgliteClient {
 
   /** Waits for what is running, then closes the database. */
   close(): Promise<void> {
-    return this._runExclusiveTransaction(() => this._runExclusiveQuery(() => this.backend.close()));
+    return this._runExclusiveTransaction(
+      () => this._runExclusiveQuery(() => this.backend.close()),
+      'transaction',
+    );
   }
 }
 
