@@ -156,6 +156,9 @@ async function saveBatches(
   const autoMatch = await readParameter(db, 'statement_auto_match');
   try {
     for await (const batch of lines.batches(importBatchOf(deps.database.engine))) {
+      // On PGlite a batch holds the one session for tens of milliseconds: taken in a quiet moment, as a
+      // posting's lines are, so a look-up arriving meanwhile is not kept behind it.
+      await deps.database.giveWay?.();
       const got = await inTransaction(db, async (tx) => {
         const { saved, counts: matched } = autoMatch
           ? await saveMatched(deps, tx, accountId, importId, batch, userId)
