@@ -149,9 +149,22 @@ console.log(
     `${floorCpu.result.runs.reduce((n, r) => n + r.diverged, 0)} statements failed where the recording's did not`,
 );
 for (const e of floorRun.samples) console.log(`  diverged: ${e}`);
-if (a.has('floor-profile'))
+if (a.has('floor-profile')) {
   for (const [kind, k] of [...floorRun.byStatement].sort((x, y) => y[1].ms - x[1].ms).slice(0, 25))
     console.log(`  ${fmtInt(k.ms).padStart(6)} ms ${fmtInt(k.n).padStart(5)} × ${kind}`);
+  // The longest units: one of them in front of a read is what a read's tail is made of on one session.
+  console.log("the replay's longest units (a transaction, or a statement on its own):");
+  for (const i of floorRun.unitMs
+    .map((_, i) => i)
+    .sort((x, y) => floorRun.unitMs[y]! - floorRun.unitMs[x]!)
+    .slice(0, 8)) {
+    const u = units[i]!;
+    const first = u.statements.find((r) => !/^\s*(begin|start transaction)\b/i.test(r.s)) ?? u.statements[0]!;
+    console.log(
+      `  ${fmtMs(floorRun.unitMs[i]!).padStart(7)} ms  unit ${i} of ${units.length}, ${u.statements.length} statements: ${first.s.replace(/\s+/g, ' ').slice(0, 100)}`,
+    );
+  }
+}
 if (pglite) {
   // What one session allows at best: the replay's units at random, one at a time, nothing else. The
   // replay's second half only: its first half warms PGlite's cache on the fresh copy (the run warms up too).
