@@ -66,7 +66,7 @@ import { availableParallelism } from 'node:os';
 import { args, copyTarget, cpuPerCall, fmtInt, fmtMs, load, target } from './common.ts';
 import { classes, mix, openDay, type StatementImportReport, type Step } from './mix.ts';
 import { highestRate, readP99 } from './oneSession.ts';
-import { readUnits, replay } from './replay.ts';
+import { begins, readUnits, replay } from './replay.ts';
 
 const a = args();
 const t = target(a);
@@ -159,7 +159,7 @@ if (a.has('floor-profile')) {
     .sort((x, y) => floorRun.unitMs[y]! - floorRun.unitMs[x]!)
     .slice(0, 8)) {
     const u = units[i]!;
-    const first = u.statements.find((r) => !/^\s*(begin|start transaction)\b/i.test(r.s)) ?? u.statements[0]!;
+    const first = u.statements.find((r) => !begins.test(r.s)) ?? u.statements[0]!;
     console.log(
       `  ${fmtMs(floorRun.unitMs[i]!).padStart(7)} ms  unit ${i} of ${units.length}, ${u.statements.length} statements: ${first.s.replace(/\s+/g, ' ').slice(0, 100)}`,
     );

@@ -45,7 +45,7 @@ export interface Unit {
   transaction: boolean;
 }
 
-const begins = /^\s*(begin|start transaction)\b/i;
+export const begins = /^\s*(begin|start transaction)\b/i;
 const ends = /^\s*(commit|rollback)\s*(;|$)/i;
 /** The feed's own session statements, not the mix's work. */
 const skipped = /^\s*(listen|unlisten)\b/i;

@@ -9,6 +9,7 @@
  *   instead of taking turns with it on one core.
  */
 import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import {
   Mutex,
@@ -34,8 +35,6 @@ const {
   NotificationResponseMessage,
   RowDescriptionMessage,
 } = protocol.messages;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(1, ms)));
 
 /** The commands whose count is of rows changed (PGlite's `affectedRows`). */
 const rowChanging = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
@@ -129,17 +128,11 @@ export class SessionLock {
   #held = false;
   readonly #statements: (() => void)[] = [];
   readonly #transactions: { since: number; go: () => void }[] = [];
-  readonly #unlocked: (() => void)[] = [];
 
   constructor(readonly overtakenForMs = 50) {}
 
   isLocked(): boolean {
     return this.#held;
-  }
-
-  /** Resolves at the next release (the session may be handed straight to a waiter then). */
-  waitForUnlock(): Promise<void> {
-    return new Promise((resolve) => this.#unlocked.push(resolve));
   }
 
   async run<T>(kind: 'statement' | 'transaction', fn: () => Promise<T>): Promise<T> {
@@ -165,7 +158,6 @@ export class SessionLock {
     // Handed over while held: nobody arriving meanwhile slips in between.
     if (next) next();
     else this.#held = false;
-    for (const resolve of this.#unlocked.splice(0)) resolve();
   }
 }
 
@@ -241,13 +233,10 @@ export class PgliteClient {
     const until = performance.now() + maxMs;
     for (;;) {
       const now = performance.now();
-      if (now >= until) return;
-      if (this.#session.isLocked()) {
-        await Promise.race([this.#session.waitForUnlock(), sleep(until - now)]);
-        continue;
-      }
-      const quietFor = now - this.#lastUsed;
-      if (quietFor >= quietMs) return;
+      // Held, or handed on to a waiter, the session is in use now: look again `quietMs` later (a release
+      // sets `#lastUsed`, so the quiet is counted from it whenever it is seen).
+      const quietFor = this.#session.isLocked() ? 0 : now - this.#lastUsed;
+      if (quietFor >= quietMs || now >= until) return;
       await sleep(Math.min(quietMs - quietFor, until - now));
     }
   }
