@@ -86,8 +86,9 @@ describe.each(['thread', 'memory'] as const)('PGlite through its client, %s', (w
     const { db } = database;
     const giveWay = database.giveWay!;
     const order: string[] = [];
+    // A short hold: giveWay waits 100 ms at most, and under a CI run's load a 50 ms sleep held longer.
     const holding = inTransaction(db, async (tx) => {
-      await tx.execute(sql`select pg_sleep(0.05)`);
+      await tx.execute(sql`select pg_sleep(0.01)`);
       order.push('transaction done');
     });
     await giveWay().then(() => order.push('way given'));
@@ -152,8 +153,10 @@ describe.each(['thread', 'memory'] as const)('PGlite through its client, %s', (w
   it('lets a single statement go before transactions that were waiting for the session', async () => {
     const { db } = database;
     const order: string[] = [];
+    // The others queue as soon as it holds the session; held long (in memory a sleep holds this thread),
+    // the queued transaction would pass its 50 ms and no longer be overtaken.
     const holding = inTransaction(db, async (tx) => {
-      await tx.execute(sql`select pg_sleep(0.03)`);
+      await tx.execute(sql`select 1`);
       order.push('holder');
     });
     const queued = inTransaction(db, async (tx) => {
