@@ -43,9 +43,9 @@ export interface Database {
    * merchants) waits here before each, outside any transaction: on PGlite, whose one session every
    * request shares, until nobody has used the session for a moment (100 ms at most), so that a request's
    * statements do not queue behind each of the batch's transactions in turn. Absent on PostgreSQL, where
-   * the pool's connections work side by side.
+   * the pool's connections work side by side. `maxMs` is for tests, which must not depend on the machine's speed.
    */
-  giveWay?(): Promise<void>;
+  giveWay?(maxMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -80,7 +80,7 @@ export async function openPglite(opts: {
     engine: 'pglite',
     changes: feed,
     raw,
-    giveWay: () => client.giveWay(),
+    giveWay: (maxMs) => client.giveWay(undefined, maxMs),
     close: () => client.close(),
   };
 }

@@ -86,12 +86,16 @@ describe.each(['thread', 'memory'] as const)('PGlite through its client, %s', (w
     const { db } = database;
     const giveWay = database.giveWay!;
     const order: string[] = [];
-    // A short hold: giveWay waits 100 ms at most, and under a CI run's load a 50 ms sleep held longer.
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
     const holding = inTransaction(db, async (tx) => {
-      await tx.execute(sql`select pg_sleep(0.01)`);
+      entered();
+      await tx.execute(sql`select pg_sleep(0.05)`);
       order.push('transaction done');
     });
-    await giveWay().then(() => order.push('way given'));
+    // Asked while the transaction holds the session; no limit a loaded machine could reach first.
+    await inside;
+    await giveWay(60_000).then(() => order.push('way given'));
     await holding;
     expect(order).toEqual(['transaction done', 'way given']);
   });
