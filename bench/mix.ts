@@ -183,7 +183,6 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
   const chosen = o.only ? (o.only.split(',') as ClassName[]) : classes;
   for (const c of chosen)
     if (!classes.includes(c)) throw new Error(`--only: no class ${c} (${classes.join(', ')})`);
-  const chosenWeight = chosen.reduce((s, c) => s + mix[c].per100, 0);
 
   // ---- the database: seeded when empty, the 10 merchants made ready ----------------------------------
   {
@@ -318,10 +317,20 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
       ? `${loopbackNotify}/${m.code}`
       : `http://127.0.0.1:${receiverPort}/callback/${m.code}`;
   const pickMerchant = () => (random() < 0.5 ? team[0]! : team[1 + Math.floor(random() * 9)]!);
-  const cumulative = chosen.map((_, i) => chosen.slice(0, i + 1).reduce((s, c) => s + mix[c].per100, 0));
+  // Dealt from a shuffled deck of the chosen classes in their shares (100 cards for the whole mix): each
+  // deck's events hold the mix exactly, so a step's count of each class is known beforehand (bench/day.ts
+  // sizes its steps by it).
+  const deck = chosen.flatMap((c) => Array<ClassName>(mix[c].per100).fill(c));
+  let dealt = deck.length;
   const pickClass = (): ClassName => {
-    const r = random() * chosenWeight;
-    return chosen[cumulative.findIndex((c) => r < c)]!;
+    if (dealt === deck.length) {
+      for (let i = deck.length - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [deck[i], deck[j]] = [deck[j]!, deck[i]!];
+      }
+      dealt = 0;
+    }
+    return deck[dealt++]!;
   };
 
   let server: BenchServer;
@@ -523,6 +532,7 @@ export async function openDay(t: BenchTarget, o: { only?: string; orders: number
   /** One step: `rate` events a second for `seconds`, each timed from its scheduled moment. */
   async function step(rate: number, seconds: number): Promise<Step> {
     const total = Math.round(rate * seconds);
+    dealt = deck.length; // a fresh deck: each whole deck of the step holds the mix
     const ms: Record<ClassName, number[]> = {
       payoutDone: [],
       payin: [],

@@ -11,7 +11,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rowsOf } from '../ledger/index.ts';
 import { changesChannel, type Database, inTransaction, openDatabase, sqlState } from './index.ts';
-import { SessionLock } from './pgliteClient.ts';
+import { localBackend, PgliteClient, SessionLock } from './pgliteClient.ts';
 
 const folder = mkdtempSync(join(tmpdir(), 'pglite-client-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -228,5 +228,64 @@ describe('the session lock', () => {
     await expect(failed).rejects.toThrow('no');
     expect(lock.isLocked()).toBe(false);
     await expect(lock.run('statement', async () => 7)).resolves.toBe(7);
+  });
+});
+
+describe('a transaction on the client', () => {
+  /** The client on PGlite in this thread, each call into the database counted. */
+  const counted = async () => {
+    const local = await localBackend({});
+    const calls = { n: 0 };
+    const client = await PgliteClient.open({
+      ...local,
+      exec: (message, syncToFs) => {
+        calls.n++;
+        return local.exec(message, syncToFs);
+      },
+    });
+    return { client, calls };
+  };
+
+  it('sends its BEGIN with its first statement, whose answer is its own', async () => {
+    const { client, calls } = await counted();
+    try {
+      await client.exec('create table t_ride (id int primary key)');
+      calls.n = 0;
+      const answers = await client.transaction(async (tx) => {
+        const first = await tx.query<{ n: number }>(
+          'insert into t_ride values ($1), ($2) returning id as n',
+          [1, 2],
+        );
+        const second = await tx.query<{ n: string }>('select count(*)::text as n from t_ride');
+        return [first, second];
+      });
+      // BEGIN with the insert, the count, COMMIT: three calls where there were four.
+      expect(calls.n).toBe(3);
+      expect(answers.map((r) => [r.command, r.rows])).toEqual([
+        ['INSERT', [{ n: 1 }, { n: 2 }]],
+        ['SELECT', [{ n: '2' }]],
+      ]);
+      // A transaction without a statement begins and commits; a failing first statement rolls back.
+      await expect(client.transaction(async () => 'nothing')).resolves.toBe('nothing');
+      await expect(
+        client.transaction(async (tx) => {
+          await tx.query('insert into t_ride values (3)');
+          await tx.query('insert into t_ride values (1)');
+        }),
+      ).rejects.toMatchObject({ code: '23505' });
+      await expect(
+        client.transaction((tx) => tx.query('insert into t_ride values (1)')),
+      ).rejects.toMatchObject({ code: '23505' });
+      const after = await client.query<{ ids: number[] }>(
+        'select array_agg(id order by id) as ids from t_ride',
+      );
+      expect(after.rows).toEqual([{ ids: [1, 2] }]);
+      // Outside a transaction, a statement is one call and nothing rides with it.
+      calls.n = 0;
+      await client.query('select 1');
+      expect(calls.n).toBe(1);
+    } finally {
+      await client.close();
+    }
   });
 });

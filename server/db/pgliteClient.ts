@@ -170,6 +170,8 @@ export class PgliteClient {
   readonly #reader = new protocol.Parser();
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   #inTransaction = false;
+  /** A transaction's BEGIN, not yet sent: it goes in one call with the transaction's first statement. */
+  #beginPending = false;
   /** When the session last finished a statement or transaction (`performance.now()`). */
   #lastUsed = 0;
 
@@ -315,8 +317,17 @@ export class PgliteClient {
   }
 
   async #run(message: Uint8Array, text: string, params: unknown[] | undefined) {
+    // In the server each call crosses to the database's thread and back, and the answer waits for the
+    // server's thread: BEGIN riding with the first statement spares every transaction one crossing.
+    const begin = this.#beginPending;
+    this.#beginPending = false;
     try {
-      return await this.execProtocol(message, { syncToFs: !this.#inTransaction });
+      const sent = begin ? concat([serialize.query('BEGIN'), message]) : message;
+      const answer = await this.execProtocol(sent, { syncToFs: !this.#inTransaction });
+      // BEGIN's own answer (its CommandComplete, then ReadyForQuery) is not the statement's.
+      if (begin)
+        answer.messages.splice(0, answer.messages.findIndex((m) => m instanceof CommandCompleteMessage) + 1);
+      return answer;
     } catch (e) {
       // As PGlite's own errors: the statement and its parameters beside the database's error.
       if (e instanceof DatabaseError) Object.assign(e, { query: text, params });
@@ -327,7 +338,7 @@ export class PgliteClient {
   /** PGlite's `transaction`: BEGIN, the callback's statements, COMMIT (ROLLBACK when it throws). */
   transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
     return this._runExclusiveTransaction(async () => {
-      await this.#exec('BEGIN');
+      this.#beginPending = true;
       this.#inTransaction = true;
       let closed = false;
       const open = () => {
@@ -370,6 +381,7 @@ export class PgliteClient {
         throw e;
       } finally {
         this.#inTransaction = false;
+        this.#beginPending = false;
       }
     }, 'transaction');
   }
