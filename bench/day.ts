@@ -58,7 +58,8 @@
  *   --workers 2 (PGlite: 1), --only payin,pay (those classes alone, in their shares: what a class costs),
  *   --record-rate 100, --record-seconds 10, --floor-profile (the replay's statements by their time),
  *   --keep-sql (leave the recording in <dir>-day-sql), --profile DIR (CPU profiles of the run's server
- *   processes, written as they exit; with --max equal to --start, one step). Each of the 10 merchants
+ *   processes, written as they exit; with --max equal to --start, one step), --stalls (the run's server
+ *   prints what could hold every request at once: bench/stalls.mjs). Each of the 10 merchants
  *   gets its payout wallet credited and 127.0.0.1 on its payout whitelist in the seeded database, before
  *   the copies.
  */
@@ -192,7 +193,10 @@ const profile = a.get('profile');
 // The day's T+N run falls in the first steps: the job starts it at the minute after the warm-up's end.
 const run = await serve('run', {
   tnRunAt: new Date(Date.now() + warmupSeconds * 1000),
-  ...(profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
+  nodeArgs: [
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+    ...(a.has('stalls') ? ['--import', './bench/stalls.mjs'] : []),
+  ],
 });
 const stepStarts: number[] = [];
 /** The same moments on `performance.now()`'s clock, for the import's and the slow events' places in them. */

@@ -8,12 +8,11 @@
  * PGlite (one session) the protocol messages it is handed are read back into statements.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
-import workerThreads from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import utils from 'pg/lib/utils.js';
+import { loadInPgliteThread } from './pgliteThreadPreload.mjs';
 
 const dir = process.env.RECORD_SQL;
 if (dir) {
@@ -116,19 +115,7 @@ if (dir) {
     }
     return { rows: rows.length <= 20 ? rows : undefined, code };
   };
-  // PGlite on a data folder runs in a worker thread (server/db/pgliteClient.ts), where `--import` does not
-  // reach: that thread loads this module first, then its own.
-  const { Worker } = workerThreads;
-  workerThreads.Worker = class extends Worker {
-    constructor(file, options) {
-      if (!String(file).endsWith('/pgliteThread.mjs')) super(file, options);
-      else {
-        const load = `import(${JSON.stringify(import.meta.url)}).then(() => import(${JSON.stringify(String(file))}))`;
-        super(load, { ...options, eval: true });
-      }
-    }
-  };
-  syncBuiltinESMExports();
+  loadInPgliteThread(import.meta.url);
   PGlite.prototype.execProtocolRaw = async function (message, options) {
     const b = message instanceof Uint8Array ? message : new Uint8Array(message);
     const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
