@@ -1,8 +1,10 @@
 /**
  * `bench/day.ts --stalls`: preloaded into the run's server (`node --import ./bench/stalls.mjs`), it prints
  * to stderr, as `[stall]` lines with the time, what could hold every request at once: the main thread's
- * event loop late by `STALL_MS` (50) or more, a garbage collection of 20 ms or more in either thread, and a
- * call into PGlite (in its thread) that took `STALL_MS` or more, with the start of its statement.
+ * event loop late by `STALL_MS` (50) or more, a garbage collection of 20 ms or more in either thread, a
+ * call into PGlite (in its thread) that took `STALL_MS` or more, with the start of its statement, and a
+ * transaction that held PGlite's session four times that long, with the longest wait between its calls
+ * (the session held while the server did something else).
  */
 
 import { basename } from 'node:path';
@@ -33,19 +35,40 @@ if (isMainThread) {
 
 const raw = PGlite.prototype.execProtocolRaw;
 const text = new TextDecoder();
+/** A simple Query message's text at the start of `b` (a transaction's BEGIN, COMMIT or ROLLBACK). */
+const query = (b) => (b[0] === 0x51 ? text.decode(b.subarray(5, 13)) : '');
+/** The open transaction: since when, its calls, their time in the database, the longest wait between two. */
+let open;
+let lastEnd = 0;
+let lastSql = '';
 PGlite.prototype.execProtocolRaw = async function (message, options) {
+  const b = message instanceof Uint8Array ? message : new Uint8Array(message);
   const t0 = performance.now();
+  if (!open && query(b).startsWith('BEGIN')) open = { at: t0, calls: 0, db: 0, wait: 0, after: '' };
+  else if (open && t0 - lastEnd > open.wait) open = { ...open, wait: t0 - lastEnd, after: lastSql };
   const answer = await raw.call(this, message, options);
-  const ms = performance.now() - t0;
-  if (ms >= limit) {
-    const b = message instanceof Uint8Array ? message : new Uint8Array(message);
-    // The statement's text, from its Parse or Query message (the bytes that are not printable ASCII dropped).
-    const sql = text
-      .decode(b.subarray(0, 400))
-      .replace(/[^ -~]+/g, ' ')
-      .trim()
-      .slice(0, 160);
-    say(`PGlite call ${ms.toFixed(0)} ms: ${sql}`);
+  lastEnd = performance.now();
+  const ms = lastEnd - t0;
+  // The statement's text, from its Parse or Query message (the bytes that are not printable ASCII dropped).
+  lastSql = text
+    .decode(b.subarray(0, 400))
+    .replace(/[^ -~]+/g, ' ')
+    .trim()
+    .slice(0, 160);
+  if (ms >= limit) say(`PGlite call ${ms.toFixed(0)} ms: ${lastSql}`);
+  if (open) {
+    open.calls++;
+    open.db += ms;
+    const end = query(b);
+    if (end.startsWith('COMMIT') || end.startsWith('ROLLBACK')) {
+      const held = lastEnd - open.at;
+      if (held >= 4 * limit)
+        say(
+          `PGlite transaction held ${held.toFixed(0)} ms: ${open.calls} calls, ${open.db.toFixed(0)} ms in the ` +
+            `database, the longest wait between two ${open.wait.toFixed(0)} ms, after: ${open.after}`,
+        );
+      open = undefined;
+    }
   }
   return answer;
 };
