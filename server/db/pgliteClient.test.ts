@@ -59,6 +59,21 @@ describe.each(['thread', 'memory'] as const)('PGlite through its client, %s', (w
     expect(ids.map((r) => r.id)).toEqual(['9007199254740993']);
   });
 
+  it('rolls back a raw statement that opened its transaction (BEGIN rides with it)', async () => {
+    const { db } = database;
+    // The gateway spends a nonce with `raw` as its transaction's first statement; a refusal after it must
+    // take the nonce back with the rest, or the retry outside the transaction sees it spent (401).
+    const failed = await inTransaction(db, async (tx) => {
+      const rows = await database.raw(tx, 'insert into t_client (id) values ($1) returning id::text', [3], {
+        name: true,
+      });
+      expect(rows).toEqual([['3']]);
+      throw new Error('refused');
+    }).catch((e: unknown) => e);
+    expect((failed as Error).message).toBe('refused');
+    expect(await database.raw(db, 'select count(*)::text from t_client where id = $1', [3])).toEqual([['0']]);
+  });
+
   it('runs named statements, prepared once, with the same answers', async () => {
     const text = 'select count(*)::int as n from t_client where id > $1';
     const first = await database.raw(database.db, text, [0], { name: true });

@@ -196,7 +196,13 @@ export class PgliteClient {
    * first error is thrown, notices dropped, notifications handed to their listeners.
    */
   async execProtocol(message: Uint8Array, o: { syncToFs: boolean }): Promise<{ messages: BackendMessage[] }> {
-    const data = await this.backend.exec(message, o.syncToFs);
+    // In the server each call crosses to the database's thread and back, and the answer waits for the
+    // server's thread: a transaction's BEGIN rides with its first call, whoever makes it (drizzle's
+    // statements, or `Database.raw`'s, which come straight here), sparing every transaction one crossing.
+    const begin = this.#beginPending;
+    this.#beginPending = false;
+    const sent = begin ? concat([serialize.query('BEGIN'), message]) : message;
+    const data = await this.backend.exec(sent, o.syncToFs);
     const messages: BackendMessage[] = [];
     let error: InstanceType<typeof DatabaseError> | undefined;
     this.#reader.parse(data, (msg) => {
@@ -206,6 +212,8 @@ export class PgliteClient {
       } else if (!(msg instanceof NoticeMessage) && !error) messages.push(msg);
     });
     if (error) throw error;
+    // BEGIN's own answer (its CommandComplete, then ReadyForQuery) is not the call's.
+    if (begin) messages.splice(0, messages.findIndex((m) => m instanceof CommandCompleteMessage) + 1);
     return { messages };
   }
 
@@ -317,17 +325,8 @@ export class PgliteClient {
   }
 
   async #run(message: Uint8Array, text: string, params: unknown[] | undefined) {
-    // In the server each call crosses to the database's thread and back, and the answer waits for the
-    // server's thread: BEGIN riding with the first statement spares every transaction one crossing.
-    const begin = this.#beginPending;
-    this.#beginPending = false;
     try {
-      const sent = begin ? concat([serialize.query('BEGIN'), message]) : message;
-      const answer = await this.execProtocol(sent, { syncToFs: !this.#inTransaction });
-      // BEGIN's own answer (its CommandComplete, then ReadyForQuery) is not the statement's.
-      if (begin)
-        answer.messages.splice(0, answer.messages.findIndex((m) => m instanceof CommandCompleteMessage) + 1);
-      return answer;
+      return await this.execProtocol(message, { syncToFs: !this.#inTransaction });
     } catch (e) {
       // As PGlite's own errors: the statement and its parameters beside the database's error.
       if (e instanceof DatabaseError) Object.assign(e, { query: text, params });
