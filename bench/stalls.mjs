@@ -4,9 +4,11 @@
  * event loop late by `STALL_MS` (50) or more, a garbage collection of 20 ms or more in either thread, a
  * call into PGlite (in its thread) that took `STALL_MS` or more, with the start of its statement, and a
  * transaction that held PGlite's session four times that long, with the longest wait between its calls
- * (the session held while the server did something else).
+ * (the session held while the server did something else), and HTTP requests answered that late, on the
+ * server's side and on the generator's (when it got its socket and sent).
  */
 
+import { subscribe } from 'node:diagnostics_channel';
 import { basename } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { isMainThread } from 'node:worker_threads';
@@ -25,6 +27,41 @@ new PerformanceObserver((list) => {
 
 if (isMainThread) {
   loadInPgliteThread(import.meta.url);
+  // HTTP, on both sides: a request the server answered 4 × `STALL_MS` or more after its headers arrived,
+  // and one the generator waited for that long, with when it got a socket (kept alive or new) and was sent.
+  const times = new WeakMap();
+  const slow = (at) => performance.now() - at >= 4 * limit;
+  const ms = (t) => `${t === undefined ? '?' : t.toFixed(0)} ms`;
+  subscribe('http.server.request.start', ({ request }) => times.set(request, performance.now()));
+  subscribe('http.server.response.finish', ({ request }) => {
+    const at = times.get(request);
+    if (at !== undefined && slow(at))
+      say(
+        `${thread}: ${request.method} ${request.url.split('?')[0]} answered ${ms(performance.now() - at)} after its headers`,
+      );
+  });
+  subscribe('http.client.request.start', ({ request }) => {
+    const t = { at: performance.now() };
+    times.set(request, t);
+    const assigned = (socket) => {
+      t.socket = performance.now() - t.at;
+      t.fresh = socket.connecting;
+    };
+    // Published as the request is ended: its socket may be assigned already.
+    if (request.socket) assigned(request.socket);
+    else request.once('socket', assigned);
+    request.once('finish', () => {
+      t.sent = performance.now() - t.at;
+    });
+  });
+  subscribe('http.client.response.finish', ({ request }) => {
+    const t = times.get(request);
+    if (t && slow(t.at))
+      say(
+        `${thread}: ${request.method} ${request.path.split('?')[0]} answered ${ms(performance.now() - t.at)} after it ` +
+          `was made; a socket after ${ms(t.socket)} (${t.fresh ? 'new' : 'kept alive'}), sent after ${ms(t.sent)}`,
+      );
+  });
   let last = performance.now();
   setInterval(() => {
     const now = performance.now();
