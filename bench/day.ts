@@ -52,7 +52,8 @@
  * Options: --start 50 (events/s of the first step), --factor 2 (each step's rate over the last's),
  *   --step-seconds 30 (at least; a step lasts until each class has had 100 events, so that its p99 is its
  *   2nd slowest, not its slowest: at nearest rank any count below 100 makes p99 the maximum, and one late
- *   event would end the day — the report's 4 in 100 need 50 s at 50 events/s), --warmup-seconds 15 (at the first rate, not reported: connections, JIT, caches),
+ *   event would end the day — the report's 4 in 100 need 50 s at 50 events/s), --warmup-seconds 15 (at
+ *   the first rate, not reported: connections, JIT, caches),
  *   --max 6400 (the last rate tried), --orders 1000000 (seeded when the database has no pay-ins, by
  *   bench/seed-orders.ts),
  *   --workers 2 (PGlite: 1), --only payin,pay (those classes alone, in their shares: what a class costs),
