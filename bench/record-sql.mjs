@@ -152,19 +152,12 @@ if (dir) {
     if (entries.length) {
       const d = performance.timeOrigin + performance.now();
       const { rows, code } = answerOf(answer instanceof Uint8Array ? answer : new Uint8Array(answer));
-      // The answer is the last statement's (a transaction's BEGIN rides with its first statement).
-      const last = entries.at(-1);
       for (const e of entries) {
-        const entry = {
-          c: `${process.pid}.1`,
-          t,
-          s: e.s,
-          v: e.v,
-          n: e.n,
-          d,
-          r: e === last ? rows : undefined,
-        };
-        if (code && e === last) entry.e = code;
+        // A transaction's BEGIN rides with its first statement (server/db/pgliteClient.ts): the answer's rows
+        // and error are the statement's (and a named one's plan-mode lines', which return none), not its.
+        const begin = /^\s*begin\s*$/i.test(e.s);
+        const entry = { c: `${process.pid}.1`, t, s: e.s, v: e.v, n: e.n, d, r: begin ? undefined : rows };
+        if (code && !begin) entry.e = code;
         buffer.push(`${JSON.stringify(entry)}\n`);
       }
       if (buffer.length >= 2000) flush();

@@ -82,7 +82,7 @@ PGlite.prototype.execProtocolRaw = async function (message, options) {
   const b = message instanceof Uint8Array ? message : new Uint8Array(message);
   const t0 = performance.now();
   if (!open && query(b).startsWith('BEGIN')) open = { at: t0, calls: 0, db: 0, wait: 0, after: '' };
-  else if (open && t0 - lastEnd > open.wait) open = { ...open, wait: t0 - lastEnd, after: lastSql };
+  else if (open && t0 - lastEnd > open.wait) Object.assign(open, { wait: t0 - lastEnd, after: lastSql });
   const answer = await raw.call(this, message, options);
   lastEnd = performance.now();
   const ms = lastEnd - t0;

@@ -3,7 +3,8 @@
  * `transaction` (same locks, same results):
  * - One call into PGlite per statement (Parse, Bind, Describe, Execute and Sync together). PGlite's `query`
  *   makes six, the first two to describe the statement so that it can serialize the parameters by type;
- *   here they are the text node-postgres sends (its own `prepareValue`), so both engines bind alike.
+ *   here they are the text node-postgres sends (its own `prepareValue`), so both engines bind alike. A
+ *   transaction's BEGIN goes in the same call as its first statement (`execProtocol`).
  * - The database runs in this thread (in memory: the tests) or in a worker thread of its own (a data
  *   folder: the server, server/db/pgliteThread.ts), where its work goes on beside the server's JavaScript
  *   instead of taking turns with it on one core.
@@ -334,7 +335,7 @@ export class PgliteClient {
     }
   }
 
-  /** PGlite's `transaction`: BEGIN, the callback's statements, COMMIT (ROLLBACK when it throws). */
+  /** PGlite's `transaction`: BEGIN (with the first statement), the callback's statements, COMMIT (ROLLBACK when it throws). */
   transaction<T>(callback: (tx: PgliteTransaction) => Promise<T>): Promise<T> {
     return this._runExclusiveTransaction(async () => {
       this.#beginPending = true;
