@@ -74,9 +74,10 @@ if (dir) {
     return answer;
   };
 
-  // PGlite: every call reaches `execProtocolRaw` as frontend messages (Parse, Bind, Execute, Query). A
-  // statement is recorded at its Execute (or Query), with the rows of the DataRow messages answered.
-  const raw = PGlite.prototype.execProtocolRaw;
+  // PGlite: every call reaches `execProtocolRawStream` as frontend messages (Parse, Bind, Execute, Query)
+  // (server/db/pgliteClient.ts, `callPglite`). A statement is recorded at its Execute (or Query), with the
+  // rows of the DataRow messages answered.
+  const raw = PGlite.prototype.execProtocolRawStream;
   const text = new TextDecoder();
   /** Prepared statements' texts by name ('' the unnamed one). */
   const parsed = new Map();
@@ -116,7 +117,7 @@ if (dir) {
     return { rows: rows.length <= 20 ? rows : undefined, code };
   };
   loadInPgliteThread(import.meta.url);
-  PGlite.prototype.execProtocolRaw = async function (message, options) {
+  PGlite.prototype.execProtocolRawStream = async function (message, options) {
     const b = message instanceof Uint8Array ? message : new Uint8Array(message);
     const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
     const entries = [];
@@ -148,10 +149,17 @@ if (dir) {
       i += 1 + len;
     }
     const t = performance.timeOrigin + performance.now();
-    const answer = await raw.call(this, message, options);
+    const chunks = [];
+    const answer = await raw.call(this, message, {
+      ...options,
+      onRawData: (chunk) => {
+        chunks.push(chunk.slice());
+        options.onRawData(chunk);
+      },
+    });
     if (entries.length) {
       const d = performance.timeOrigin + performance.now();
-      const { rows, code } = answerOf(answer instanceof Uint8Array ? answer : new Uint8Array(answer));
+      const { rows, code } = answerOf(Buffer.concat(chunks));
       for (const e of entries) {
         // A transaction's BEGIN rides with its first statement (server/db/pgliteClient.ts): the answer's rows
         // and error are the statement's (and a named one's plan-mode lines', which return none), not its.

@@ -57,11 +57,29 @@ export function createPglite(opts: { dataDir?: string; loadDataDir?: Blob }): Pr
   });
 }
 
+/**
+ * One call into PGlite: the backend's answer, copied out of its memory as it comes. Not `execProtocolRaw`:
+ * that also parses every answer into message objects, and (PGlite 0.5.16) keeps them all — only
+ * `execProtocol` renews the list they go to —, half a kilobyte a call that no collection frees, so that
+ * a server's database thread grew by a megabyte a second under load and paused 100 ms and more for each
+ * full collection; and the client parses the answer anyway.
+ */
+export async function callPglite(pg: PGlite, message: Uint8Array, syncToFs: boolean): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  await pg.execProtocolRawStream(message, {
+    syncToFs,
+    onRawData: (chunk) => {
+      chunks.push(chunk.slice());
+    },
+  });
+  return chunks.length === 1 ? chunks[0]! : concat(chunks);
+}
+
 /** PGlite in this thread. */
 export async function localBackend(opts: { loadDataDir?: Blob }): Promise<Backend> {
   const pg = await createPglite(opts);
   return {
-    exec: (message, syncToFs) => pg.execProtocolRaw(message, { syncToFs }),
+    exec: (message, syncToFs) => callPglite(pg, message, syncToFs),
     close: () => pg.close(),
     dumpDataDir: async (c) => pg.dumpDataDir(c),
   };

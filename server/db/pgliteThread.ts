@@ -3,7 +3,7 @@
  * `threadBackend`): each message is one call into the database, answered in order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createPglite } from './pgliteClient.ts';
+import { callPglite, createPglite } from './pgliteClient.ts';
 
 const port = parentPort;
 if (!port) throw new Error('pgliteThread.ts runs as a worker thread');
@@ -15,7 +15,7 @@ port.on('message', async (m: { id: number; message?: Uint8Array; syncToFs?: bool
       port.postMessage({ id: m.id });
       return;
     }
-    const data = await pg.execProtocolRaw(m.message as Uint8Array, { syncToFs: m.syncToFs ?? true });
+    const data = await callPglite(pg, m.message as Uint8Array, m.syncToFs ?? true);
     port.postMessage({ id: m.id, data }, [data.buffer as ArrayBuffer]);
   } catch (e) {
     port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) });
