@@ -11,6 +11,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { basename } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { isMainThread } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import { loadInPgliteThread } from './pgliteThreadPreload.mjs';
@@ -62,15 +63,38 @@ if (isMainThread) {
           `was made; a socket after ${ms(t.socket)} (${t.fresh ? 'new' : 'kept alive'}), sent after ${ms(t.sent)}`,
       );
   });
-  let last = performance.now();
-  setInterval(() => {
-    const now = performance.now();
-    if (now - last - 10 >= limit) say(`${thread}: event loop ${(now - last - 10).toFixed(0)} ms late`);
-    last = now;
-  }, 10).unref();
+  // With STALL_EVERY_SECOND=1, each second: the main thread's busy share, the process's CPU (both
+  // threads: up to 200 %), and the HTTP requests in flight at the end and at most during the second.
+  if (process.env.STALL_EVERY_SECOND) {
+    let inFlight = 0;
+    let most = 0;
+    subscribe('http.server.request.start', () => {
+      most = Math.max(most, ++inFlight);
+    });
+    subscribe('http.server.response.finish', () => inFlight--);
+    let elu = performance.eventLoopUtilization();
+    let cpu = process.cpuUsage();
+    setInterval(() => {
+      const e = performance.eventLoopUtilization(elu);
+      const c = process.cpuUsage(cpu);
+      elu = performance.eventLoopUtilization();
+      cpu = process.cpuUsage();
+      say(
+        `${thread}: busy ${(100 * e.utilization).toFixed(0)} %, process CPU ${((c.user + c.system) / 1e4).toFixed(0)} %, ` +
+          `requests in flight ${inFlight} (at most ${most}), heap ${(getHeapStatistics().used_heap_size / 2 ** 20).toFixed(0)} MB`,
+      );
+      most = inFlight;
+    }, 1000).unref();
+  }
 }
+let last = performance.now();
+setInterval(() => {
+  const now = performance.now();
+  if (now - last - 10 >= limit) say(`${thread}: event loop ${(now - last - 10).toFixed(0)} ms late`);
+  last = now;
+}, 10).unref();
 
-const raw = PGlite.prototype.execProtocolRaw;
+const raw = PGlite.prototype.execProtocolRawStream;
 const text = new TextDecoder();
 /** A simple Query message's text at the start of `b` (a transaction's BEGIN, COMMIT or ROLLBACK). */
 const query = (b) => (b[0] === 0x51 ? text.decode(b.subarray(5, 13)) : '');
@@ -78,7 +102,22 @@ const query = (b) => (b[0] === 0x51 ? text.decode(b.subarray(5, 13)) : '');
 let open;
 let lastEnd = 0;
 let lastSql = '';
-PGlite.prototype.execProtocolRaw = async function (message, options) {
+/** This second's time in calls, in transactions (calls and waits between them), and calls. */
+const second = { call: 0, held: 0, calls: 0, openedAt: 0 };
+if (!isMainThread && process.env.STALL_EVERY_SECOND)
+  setInterval(() => {
+    const now = performance.now();
+    // A transaction open across the second's end counts in the second it is in.
+    if (open) second.held += now - Math.max(open.at, second.openedAt);
+    const h = getHeapStatistics();
+    say(
+      `${thread}: in calls ${(second.call / 10).toFixed(0)} %, in transactions ${(second.held / 10).toFixed(0)} %, ` +
+        `${second.calls} calls, heap ${(h.used_heap_size / 2 ** 20).toFixed(0)} of ${(h.total_heap_size / 2 ** 20).toFixed(0)} MB, ` +
+        `external ${(h.external_memory / 2 ** 20).toFixed(0)} MB`,
+    );
+    Object.assign(second, { call: 0, held: 0, calls: 0, openedAt: now });
+  }, 1000).unref();
+PGlite.prototype.execProtocolRawStream = async function (message, options) {
   const b = message instanceof Uint8Array ? message : new Uint8Array(message);
   const t0 = performance.now();
   if (!open && query(b).startsWith('BEGIN')) open = { at: t0, calls: 0, db: 0, wait: 0, after: '' };
@@ -86,6 +125,8 @@ PGlite.prototype.execProtocolRaw = async function (message, options) {
   const answer = await raw.call(this, message, options);
   lastEnd = performance.now();
   const ms = lastEnd - t0;
+  second.call += ms;
+  second.calls++;
   // The statement's text, from its Parse or Query message (the bytes that are not printable ASCII dropped).
   lastSql = text
     .decode(b.subarray(0, 400))
@@ -99,6 +140,7 @@ PGlite.prototype.execProtocolRaw = async function (message, options) {
     const end = query(b);
     if (end.startsWith('COMMIT') || end.startsWith('ROLLBACK')) {
       const held = lastEnd - open.at;
+      second.held += lastEnd - Math.max(open.at, second.openedAt);
       if (held >= 4 * limit)
         say(
           `PGlite transaction held ${held.toFixed(0)} ms: ${open.calls} calls, ${open.db.toFixed(0)} ms in the ` +
