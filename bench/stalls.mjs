@@ -5,7 +5,8 @@
  * call into PGlite (in its thread) that took `STALL_MS` or more, with the start of its statement, and a
  * transaction that held PGlite's session four times that long, with the longest wait between its calls
  * (the session held while the server did something else), and HTTP requests answered that late, on the
- * server's side and on the generator's (when it got its socket and sent).
+ * server's side and on the generator's (when it got its socket and sent). With `STALL_EVERY_SECOND=1`, a
+ * line a second from each thread besides: how busy, its heap, the requests in flight, PGlite's share in calls.
  */
 
 import { subscribe } from 'node:diagnostics_channel';
