@@ -46,6 +46,11 @@ export interface Database {
    * the pool's connections work side by side. `maxMs` is for tests, which must not depend on the machine's speed.
    */
   giveWay?(maxMs?: number): Promise<void>;
+  /**
+   * PGlite on a data folder: the thread it runs in. When it stops the server starts another on the folder
+   * (meanwhile calls fail as on a lost connection: 503, never 500); a test ends it to see that.
+   */
+  readonly thread?: import('node:worker_threads').Worker;
   close(): Promise<void>;
 }
 
@@ -68,7 +73,7 @@ export async function openDatabase(opts: {
     const database = await openPostgres(opts.url, opts.poolSize ?? 20, opts.migrate !== false, warn);
     return opts.replicaUrl ? withReplica(database, opts.replicaUrl, opts.poolSize ?? 20) : database;
   }
-  return openPglite(opts);
+  return openPglite({ ...opts, warn });
 }
 
 export {

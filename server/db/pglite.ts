@@ -1,5 +1,6 @@
 /** Embedded PostgreSQL (PGlite): one session, in a folder (in a thread of its own) or in memory. */
 import { mkdirSync } from 'node:fs';
+import type { Worker } from 'node:worker_threads';
 import { protocol } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -8,16 +9,37 @@ import { changesChannel, Feed, feeds } from './feed.ts';
 import type { Database, Db, RawRow } from './index.ts';
 import { type Backend, concat, localBackend, PgliteClient, threadBackend } from './pgliteClient.ts';
 
+const { serialize } = protocol;
+
 /** Opens PGlite in `dataDir` (or in memory, from `loadDataDir` when given) and migrates unless told not to. */
 export async function openPglite(opts: {
   dataDir?: string;
   migrate?: boolean;
   loadDataDir?: Blob;
+  /** Where a restart of the database's thread is told. */
+  warn?: (msg: string, err?: unknown) => void;
 }): Promise<Database> {
+  const feed = new Feed();
+  /** Named statements PGlite has parsed in this session (`raw`). */
+  const prepared = new Set<string>();
   let backend: Backend;
+  let threaded: { readonly thread: Worker } | undefined;
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
-    backend = await threadBackend(`${opts.dataDir}/pgdata`);
+    backend = threaded = await threadBackend(`${opts.dataDir}/pgdata`, {
+      // The session went with the thread: its prepared statements and its LISTEN. Until the new one listens,
+      // what the server keeps from the watched tables is not trusted (the feed is not live).
+      stopped(err) {
+        prepared.clear();
+        feed.setLive(false);
+        opts.warn?.('the database thread stopped: starting it again', err);
+      },
+      async started(send) {
+        await send(serialize.query(`LISTEN ${changesChannel}`));
+        feed.setLive(true);
+        opts.warn?.('the database thread started again');
+      },
+    });
   } else backend = await localBackend({ loadDataDir: opts.loadDataDir });
   const client = await PgliteClient.open(backend);
   // Without the schema: nothing uses drizzle's relational queries, and with it every transaction builds
@@ -25,12 +47,9 @@ export async function openPglite(opts: {
   const db = drizzlePglite(client as never) as unknown as Db;
   if (opts.migrate !== false) await migratePglite(db as never, { migrationsFolder });
   // One session: the listener is called (in a microtask) while the COMMIT is answered.
-  const feed = new Feed();
   await client.listen(changesChannel, () => feed.bump());
   feed.setLive(true);
   feeds.set(db, feed);
-  const prepared = new Set<string>();
-  const { serialize } = protocol;
   const utility = (text: string) => [serialize.parse({ text }), serialize.bind({}), serialize.execute({})];
   const genericOn = utility('set plan_cache_mode = force_generic_plan');
   const genericOff = utility('reset plan_cache_mode');
@@ -57,10 +76,13 @@ export async function openPglite(opts: {
         ({ messages } = await client.execProtocol(concat(parts), { syncToFs: !inTransaction }));
       } catch (err) {
         if (name && !prepared.has(name)) {
-          // It may have been parsed before the error: close it, so that the next try parses it again.
-          await client.execProtocol(concat([serialize.close({ type: 'S', name }), serialize.sync()]), {
-            syncToFs: false,
-          });
+          // It may have been parsed before the error: close it, so that the next try parses it again (not
+          // when the database's thread is gone, and with it the statement: the statement's error stands).
+          await client
+            .execProtocol(concat([serialize.close({ type: 'S', name }), serialize.sync()]), {
+              syncToFs: false,
+            })
+            .catch(() => {});
         }
         throw err;
       }
@@ -75,7 +97,7 @@ export async function openPglite(opts: {
       ? client._runExclusiveQuery(run)
       : client._runExclusiveTransaction(() => client._runExclusiveQuery(run));
   };
-  return {
+  const database: Database = {
     db,
     engine: 'pglite',
     changes: feed,
@@ -83,4 +105,7 @@ export async function openPglite(opts: {
     giveWay: (maxMs) => client.giveWay(undefined, maxMs),
     close: () => client.close(),
   };
+  // The thread of the moment (a getter: a restart replaces it).
+  if (threaded) Object.defineProperty(database, 'thread', { get: () => threaded.thread, enumerable: true });
+  return database;
 }

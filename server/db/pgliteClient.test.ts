@@ -11,9 +11,17 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { protocol } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { rowsOf } from '../ledger/index.ts';
-import { changesChannel, type Database, inTransaction, openDatabase, sqlState } from './index.ts';
+import { unavailableIn } from './errors.ts';
+import {
+  changesChannel,
+  type Database,
+  inTransaction,
+  isConnectionLost,
+  openDatabase,
+  sqlState,
+} from './index.ts';
 import { callPglite, createPglite, localBackend, PgliteClient, SessionLock } from './pgliteClient.ts';
 
 const { serialize } = protocol;
@@ -333,6 +341,61 @@ describe('a call into PGlite', () => {
       expect(after - before).toBeLessThan(1_000_000);
     } finally {
       await pg.close();
+    }
+  });
+});
+
+describe('a database thread that stops', () => {
+  const restartFolder = mkdtempSync(join(tmpdir(), 'pglite-restart-'));
+  afterAll(() => rmSync(restartFolder, { recursive: true, force: true }));
+
+  it('is started again: the transaction it cut is not half kept, a statement cut on its way is of unknown outcome, and the session is whole again', async () => {
+    const told: string[] = [];
+    const database = await openDatabase({ dataDir: restartFolder, warn: (msg) => told.push(msg) });
+    const { db } = database;
+    try {
+      await db.execute(sql`create table t_restart (id int primary key)`);
+      const select = `select count(*)::text from t_restart where id > $1`;
+      expect(await database.raw(db, select, [0], { name: true })).toEqual([['0']]);
+
+      // A transaction cut between its statements by the thread's end: tried again by `inTransaction` on the
+      // new thread, its first insert (gone with the old one) and second both kept, once.
+      let attempts = 0;
+      await inTransaction(db, async (tx) => {
+        attempts++;
+        await tx.execute(sql`insert into t_restart values (1)`);
+        if (attempts === 1) {
+          await database.thread?.terminate();
+          // The new thread is up before the next statement: sent there, it would run outside any transaction.
+          await vi.waitFor(() => expect(told).toHaveLength(2), { timeout: 20_000 });
+        }
+        await tx.execute(sql`insert into t_restart values (2)`);
+      });
+      expect(attempts).toBeGreaterThanOrEqual(2);
+      expect(told).toEqual([
+        'the database thread stopped: starting it again',
+        'the database thread started again',
+      ]);
+      // The named statement is parsed again on the new thread; the feed listens again.
+      expect(await database.raw(db, select, [0], { name: true })).toEqual([['2']]);
+      expect(database.changes.live).toBe(true);
+      const version = database.changes.version;
+      await db.execute(sql`select pg_notify(${changesChannel}, 'x')`);
+      expect(database.changes.version).toBeGreaterThan(version);
+
+      // A statement of its own, cut on its way: it may have been committed, so it is not tried again.
+      const cut = db.execute(sql`insert into t_restart select 3 from pg_sleep(0.5)`).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 100));
+      await database.thread?.terminate();
+      const err = await cut;
+      expect(isConnectionLost(err)).toBe(true);
+      expect(unavailableIn(err)?.outcome).toBe('unknown');
+      // Until the new thread is up, calls fail as on a lost connection (a 503 past the server's retries).
+      await expect(db.execute(sql`select 1`)).rejects.toSatisfy(isConnectionLost);
+      await vi.waitFor(() => expect(told).toHaveLength(4), { timeout: 20_000 });
+      expect(await database.raw(db, select, [0], { name: true })).toEqual([['2']]);
+    } finally {
+      await database.close();
     }
   });
 });

@@ -22,6 +22,7 @@ import {
   types,
 } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { DatabaseUnavailable } from './errors.ts';
 
 type BackendMessage = Parameters<Parameters<InstanceType<typeof protocol.Parser>['parse']>[1]>[0];
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
@@ -46,6 +47,8 @@ export interface Backend {
   close(): Promise<void>;
   /** The data directory as a tarball (in this thread only: the tests' template). */
   dumpDataDir?(compression: 'none'): Promise<Blob>;
+  /** How often the database's thread was started again (`threadBackend`): a session's work before it is gone. */
+  readonly restarts?: number;
 }
 
 /** Every open of a PGlite folder loads the same extensions, or queries that need them fail. */
@@ -85,52 +88,128 @@ export async function localBackend(opts: { loadDataDir?: Blob }): Promise<Backen
   };
 }
 
-/** PGlite in a worker thread of its own, on the data folder `dataDir`. */
-export async function threadBackend(dataDir: string): Promise<Backend> {
-  // Beside the running module: dist/server/pgliteThread.mjs in the built server, else the bootstrap that
-  // compiles pgliteThread.ts (tsx, vitest).
-  const worker = new Worker(new URL('./pgliteThread.mjs', import.meta.url), { workerData: { dataDir } });
-  const waiting = new Map<number, { resolve(b: Uint8Array): void; reject(e: Error): void }>();
+/** What the owner of a database thread does when the thread stopped (a crash) and is started again. */
+export interface Restarts {
+  /** As the stop is seen, before any call is made again: what the session held is gone (prepared statements). */
+  stopped(err: Error): void;
+  /** On the new thread, before any other call: `send` makes calls on it (LISTEN again). */
+  started(send: (message: Uint8Array) => Promise<Uint8Array>): Promise<void>;
+}
+
+/**
+ * The error of a call the database thread could not answer: it stopped, or is starting again. A lost
+ * connection's code (08006), so that the server answers as when PostgreSQL goes away: a transaction cut
+ * before its COMMIT is tried again (the thread's end rolled it back), one cut during its COMMIT and a
+ * statement of its own cut on its way are `DatabaseUnavailable` with an unknown outcome, and past the
+ * retries the API answers 503 with Retry-After, never 500.
+ */
+const threadLost = (why: string) => Object.assign(new Error(`the database thread ${why}`), { code: '08006' });
+
+/**
+ * PGlite in a worker thread of its own, on the data folder `dataDir`. A thread that stops while the server
+ * runs (PGlite failed in a way only a new start mends) is started again on the same folder, which PGlite
+ * recovers as after a crash; meanwhile calls fail as on a lost connection.
+ */
+export async function threadBackend(
+  dataDir: string,
+  restarts?: Restarts,
+): Promise<Backend & { readonly thread: Worker }> {
+  /** Calls sent and not answered; `alone`: a statement outside a transaction (its own COMMIT). */
+  const waiting = new Map<number, { resolve(b: Uint8Array): void; reject(e: Error): void; alone: boolean }>();
   let next = 0;
-  let stopped: Error | undefined;
-  const ready = new Promise<void>((resolve, reject) => {
-    worker.on('message', (m: { ready?: true; id?: number; data?: Uint8Array; error?: string }) => {
-      if (m.ready) return resolve();
-      const call = waiting.get(m.id ?? -1);
-      if (!call) return;
-      waiting.delete(m.id ?? -1);
-      if (m.error !== undefined) call.reject(new Error(m.error));
-      else call.resolve(m.data ?? new Uint8Array(0));
+  let thread: Worker | undefined;
+  /** Calls go to the thread: it is ready, and set up again after a restart. */
+  let up = false;
+  let closing = false;
+  let restarting = false;
+  let stops = 0;
+
+  const send = (message: Uint8Array, alone: boolean) =>
+    new Promise<Uint8Array>((resolve, reject) => {
+      const id = next++;
+      waiting.set(id, { resolve, reject, alone });
+      // Handed over, not copied; a view into a larger buffer is copied first.
+      const own = message.byteLength === message.buffer.byteLength ? message : message.slice();
+      thread!.postMessage({ id, message: own, syncToFs: alone }, [own.buffer as ArrayBuffer]);
     });
-    const stop = (err: Error) => {
-      stopped ??= err;
-      reject(err);
-      for (const call of waiting.values()) call.reject(err);
-      waiting.clear();
-    };
-    worker.on('error', stop);
-    worker.on('exit', (code) => stop(new Error(`the database thread stopped (exit code ${code})`)));
-  });
-  await ready;
-  return {
-    exec(message, syncToFs) {
-      if (stopped) return Promise.reject(stopped);
-      return new Promise((resolve, reject) => {
-        const id = next++;
-        waiting.set(id, { resolve, reject });
-        // Handed over, not copied; a view into a larger buffer is copied first.
-        const own = message.byteLength === message.buffer.byteLength ? message : message.slice();
-        worker.postMessage({ id, message: own, syncToFs }, [own.buffer as ArrayBuffer]);
+
+  /** A new thread on the folder, once PGlite is open in it. */
+  const start = () =>
+    new Promise<Worker>((resolve, reject) => {
+      // Beside the running module: dist/server/pgliteThread.mjs in the built server, else the bootstrap
+      // that compiles pgliteThread.ts (tsx, vitest).
+      const w = new Worker(new URL('./pgliteThread.mjs', import.meta.url), { workerData: { dataDir } });
+      w.on('message', (m: { ready?: true; id?: number; data?: Uint8Array; error?: string }) => {
+        if (m.ready) return resolve(w);
+        const call = waiting.get(m.id ?? -1);
+        if (!call) return;
+        waiting.delete(m.id ?? -1);
+        if (m.error !== undefined) call.reject(new Error(m.error));
+        else call.resolve(m.data ?? new Uint8Array(0));
       });
+      // An uncaught error ends the thread: its exit follows, which says it.
+      let failure: Error | undefined;
+      w.on('error', (e) => {
+        failure = e;
+      });
+      w.once('exit', (code) => {
+        const err = threadLost(failure ? `stopped: ${failure.message}` : `stopped (exit code ${code})`);
+        reject(err);
+        if (w !== thread) return;
+        up = false;
+        for (const call of waiting.values())
+          call.reject(call.alone && !closing ? new DatabaseUnavailable('unknown', err) : err);
+        waiting.clear();
+        if (closing) return;
+        stops++;
+        restarts?.stopped(err);
+        if (!restarting) void restart();
+      });
+    });
+
+  const restart = async () => {
+    restarting = true;
+    for (let attempt = 0; !closing; attempt++) {
+      try {
+        thread = await start();
+        if (closing) {
+          await thread.terminate();
+          break;
+        }
+        await restarts?.started((message) => send(message, false));
+        up = true;
+        break;
+      } catch {
+        await sleep(Math.min(250 * 2 ** attempt, 5_000));
+      }
+    }
+    restarting = false;
+  };
+
+  thread = await start();
+  up = true;
+  return {
+    get thread() {
+      return thread!;
+    },
+    get restarts() {
+      return stops;
+    },
+    exec(message, syncToFs) {
+      if (!up) return Promise.reject(threadLost(closing ? 'is closed' : 'is starting again'));
+      return send(message, syncToFs);
     },
     async close() {
-      if (stopped) return;
-      await new Promise<void>((resolve, reject) => {
-        const id = next++;
-        waiting.set(id, { resolve: () => resolve(), reject });
-        worker.postMessage({ id, close: true });
-      });
-      await worker.terminate();
+      closing = true;
+      if (up) {
+        up = false;
+        await new Promise<void>((resolve, reject) => {
+          const id = next++;
+          waiting.set(id, { resolve: () => resolve(), reject, alone: false });
+          thread!.postMessage({ id, close: true });
+        });
+      }
+      await thread?.terminate();
     },
   };
 }
@@ -191,6 +270,8 @@ export class PgliteClient {
   #inTransaction = false;
   /** A transaction's BEGIN, not yet sent: it goes in one call with the transaction's first statement. */
   #beginPending = false;
+  /** The open transaction's thread (`Backend.restarts` as it began). */
+  #transactionOn: number | undefined;
   /** When the session last finished a statement or transaction (`performance.now()`). */
   #lastUsed = 0;
 
@@ -215,6 +296,10 @@ export class PgliteClient {
    * first error is thrown, notices dropped, notifications handed to their listeners.
    */
   async execProtocol(message: Uint8Array, o: { syncToFs: boolean }): Promise<{ messages: BackendMessage[] }> {
+    // A transaction whose thread was started again since it began is gone with it: what it sends now would
+    // run outside any transaction, on the new one.
+    if (this.#inTransaction && this.backend.restarts !== this.#transactionOn)
+      throw threadLost('started again during the transaction');
     // In the server each call crosses to the database's thread and back, and the answer waits for the
     // server's thread: a transaction's BEGIN rides with its first call, whoever makes it (drizzle's
     // statements, or `Database.raw`'s, which come straight here), sparing every transaction one crossing.
@@ -358,6 +443,7 @@ export class PgliteClient {
     return this._runExclusiveTransaction(async () => {
       this.#beginPending = true;
       this.#inTransaction = true;
+      this.#transactionOn = this.backend.restarts;
       let closed = false;
       const open = () => {
         if (closed) throw new Error('Transaction is closed');

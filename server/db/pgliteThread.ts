@@ -9,16 +9,22 @@ const port = parentPort;
 if (!port) throw new Error('pgliteThread.ts runs as a worker thread');
 const pg = await createPglite({ dataDir: (workerData as { dataDir: string }).dataDir });
 port.on('message', async (m: { id: number; message?: Uint8Array; syncToFs?: boolean; close?: true }) => {
-  try {
-    if (m.close) {
-      await pg.close();
-      port.postMessage({ id: m.id });
-      return;
-    }
-    const data = await callPglite(pg, m.message as Uint8Array, m.syncToFs ?? true);
-    port.postMessage({ id: m.id, data }, [data.buffer as ArrayBuffer]);
-  } catch (e) {
-    port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) });
+  if (m.close) {
+    await pg.close().then(
+      () => port.postMessage({ id: m.id }),
+      (e: unknown) => port.postMessage({ id: m.id, error: e instanceof Error ? e.message : String(e) }),
+    );
+    return;
   }
+  let data: Uint8Array;
+  try {
+    data = await callPglite(pg, m.message as Uint8Array, m.syncToFs ?? true);
+  } catch {
+    // The database's own errors come back in the answer: a call that throws is PGlite itself failing (an
+    // abort of its WebAssembly), after which nothing it answers can be trusted. The thread ends, and the
+    // server starts another on the folder (pgliteClient.ts, `threadBackend`).
+    process.exit(1);
+  }
+  port.postMessage({ id: m.id, data }, [data.buffer as ArrayBuffer]);
 });
 port.postMessage({ ready: true });
