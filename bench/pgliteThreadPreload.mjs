@@ -1,6 +1,6 @@
 /**
  * For a preload (`node --import`) that PGlite's worker thread needs too: on a data folder the server runs
- * PGlite in a thread of its own (server/db/pgliteClient.ts), where `--import` does not reach. From here on
+ * PGlite in a thread of its own (server/db/pgliteBackend.ts), where `--import` does not reach. From here on
  * that thread loads the modules at the `url`s given (in their order: several preloads may ask), then its own.
  */
 import { syncBuiltinESMExports } from 'node:module';

@@ -75,7 +75,7 @@ if (dir) {
   };
 
   // PGlite: every call reaches `execProtocolRawStream` as frontend messages (Parse, Bind, Execute, Query)
-  // (server/db/pgliteClient.ts, `callPglite`). A statement is recorded at its Execute (or Query), with the
+  // (server/db/pgliteBackend.ts, `callPglite`). A statement is recorded at its Execute (or Query), with the
   // rows of the DataRow messages answered.
   const raw = PGlite.prototype.execProtocolRawStream;
   const text = new TextDecoder();

@@ -9,7 +9,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * The server as one ES module of its own code (contract and locales included), its packages left to
  * node_modules: `npm start` runs compiled JavaScript, not tsx compiling TypeScript at every start.
  * The statement worker is a second module beside it (server/modules/statement/workerPool.ts starts it
- * from there), so is PGlite's thread (server/db/pgliteClient.ts), and so is the worker that parses large
+ * from there), so is PGlite's thread (server/db/pgliteBackend.ts), and so is the worker that parses large
  * request bodies (server/http/jsonWorker.mjs). The migrations are copied beside it (server/db/index.ts
  * finds them next to itself). A source map keeps stack traces pointing at the TypeScript
  * (`node --enable-source-maps`).

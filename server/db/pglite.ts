@@ -7,7 +7,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder, paramText, statementName } from './driver.ts';
 import { changesChannel, Feed, feeds } from './feed.ts';
 import type { Database, Db, RawRow } from './index.ts';
-import { type Backend, concat, localBackend, PgliteClient, threadBackend } from './pgliteClient.ts';
+import { type Backend, concat, localBackend, threadBackend } from './pgliteBackend.ts';
+import { PgliteClient } from './pgliteClient.ts';
 
 const { serialize } = protocol;
 

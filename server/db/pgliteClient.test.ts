@@ -22,7 +22,8 @@ import {
   openDatabase,
   sqlState,
 } from './index.ts';
-import { callPglite, createPglite, localBackend, PgliteClient, SessionLock } from './pgliteClient.ts';
+import { callPglite, createPglite, localBackend } from './pgliteBackend.ts';
+import { PgliteClient, SessionLock } from './pgliteClient.ts';
 
 const { serialize } = protocol;
 

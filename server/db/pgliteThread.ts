@@ -1,9 +1,9 @@
 /**
- * The worker thread that owns PGlite for a server on a data folder (server/db/pgliteClient.ts,
+ * The worker thread that owns PGlite for a server on a data folder (server/db/pgliteBackend.ts,
  * `threadBackend`): each message is one call into the database, answered in order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { callPglite, createPglite } from './pgliteClient.ts';
+import { callPglite, createPglite } from './pgliteBackend.ts';
 
 const port = parentPort;
 if (!port) throw new Error('pgliteThread.ts runs as a worker thread');
