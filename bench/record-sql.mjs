@@ -150,7 +150,7 @@ if (dir) {
     }
     const t = performance.timeOrigin + performance.now();
     const chunks = [];
-    const answer = await raw.call(this, message, {
+    await raw.call(this, message, {
       ...options,
       onRawData: (chunk) => {
         chunks.push(chunk.slice());
@@ -170,6 +170,5 @@ if (dir) {
       }
       if (buffer.length >= 2000) flush();
     }
-    return answer;
   };
 }

@@ -1,6 +1,5 @@
 /** Embedded PostgreSQL (PGlite): one session, in a folder (in a thread of its own) or in memory. */
 import { mkdirSync } from 'node:fs';
-import type { Worker } from 'node:worker_threads';
 import { protocol } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -24,10 +23,9 @@ export async function openPglite(opts: {
   /** Named statements PGlite has parsed in this session (`raw`). */
   const prepared = new Set<string>();
   let backend: Backend;
-  let threaded: { readonly thread: Worker } | undefined;
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });
-    backend = threaded = await threadBackend(`${opts.dataDir}/pgdata`, {
+    backend = await threadBackend(`${opts.dataDir}/pgdata`, {
       // The session went with the thread: its prepared statements and its LISTEN. Until the new one listens,
       // what the server keeps from the watched tables is not trusted (the feed is not live).
       stopped(err) {
@@ -98,15 +96,15 @@ export async function openPglite(opts: {
       ? client._runExclusiveQuery(run)
       : client._runExclusiveTransaction(() => client._runExclusiveQuery(run));
   };
-  const database: Database = {
+  return {
     db,
     engine: 'pglite',
     changes: feed,
     raw,
     giveWay: (maxMs) => client.giveWay(undefined, maxMs),
+    get thread() {
+      return backend.thread;
+    },
     close: () => client.close(),
   };
-  // The thread of the moment (a getter: a restart replaces it).
-  if (threaded) Object.defineProperty(database, 'thread', { get: () => threaded.thread, enumerable: true });
-  return database;
 }

@@ -17,6 +17,8 @@ export interface Backend {
   dumpDataDir?(compression: 'none'): Promise<Blob>;
   /** How often the database's thread was started again (`threadBackend`): a session's work before it is gone. */
   readonly restarts?: number;
+  /** The database's thread of the moment (`threadBackend`; a restart replaces it). */
+  readonly thread?: Worker;
 }
 
 /** Every open of a PGlite folder loads the same extensions, or queries that need them fail. */
@@ -79,10 +81,7 @@ export const threadLost = (why: string) =>
  * runs (PGlite failed in a way only a new start mends) is started again on the same folder, which PGlite
  * recovers as after a crash; meanwhile calls fail as on a lost connection.
  */
-export async function threadBackend(
-  dataDir: string,
-  restarts?: Restarts,
-): Promise<Backend & { readonly thread: Worker }> {
+export async function threadBackend(dataDir: string, restarts?: Restarts): Promise<Backend> {
   /** Calls sent and not answered; `alone`: a statement outside a transaction (its own COMMIT). */
   const waiting = new Map<number, { resolve(b: Uint8Array): void; reject(e: Error): void; alone: boolean }>();
   let next = 0;

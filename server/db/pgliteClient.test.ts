@@ -326,6 +326,7 @@ describe('a call into PGlite', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const pg = await createPglite({});
+    const rowsOfSeries = serialize.query('select g, md5(g::text) from generate_series(1, 10) g');
     const heapAfter = async (calls: number) => {
       for (let i = 0; i < calls; i++) {
         const answer = await callPglite(pg, rowsOfSeries, true);
@@ -334,7 +335,6 @@ describe('a call into PGlite', () => {
       gc();
       return getHeapStatistics().used_heap_size;
     };
-    const rowsOfSeries = serialize.query('select g, md5(g::text) from generate_series(1, 10) g');
     try {
       const before = await heapAfter(500);
       const after = await heapAfter(4000);

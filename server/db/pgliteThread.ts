@@ -22,7 +22,7 @@ port.on('message', async (m: { id: number; message?: Uint8Array; syncToFs?: bool
   } catch {
     // The database's own errors come back in the answer: a call that throws is PGlite itself failing (an
     // abort of its WebAssembly), after which nothing it answers can be trusted. The thread ends, and the
-    // server starts another on the folder (pgliteClient.ts, `threadBackend`).
+    // server starts another on the folder (pgliteBackend.ts, `threadBackend`).
     process.exit(1);
   }
   port.postMessage({ id: m.id, data }, [data.buffer as ArrayBuffer]);
